@@ -1,0 +1,202 @@
+// Checks that need the whole resolved project: names across files, references between contracts,
+// recursion, rules and defaults against the fields they name.
+import { basename } from "node:path";
+import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
+import { didYouMean } from "../diagnostics/suggest.js";
+import type { Contract, Field, JsonValue, Project, ResolvedVersion, TypeNode } from "../ir/model.js";
+
+/** The type a dotted path leads to at `version`, walking inline objects and named types. */
+const fieldAtPath = (version: ResolvedVersion, path: string): Field | undefined => {
+  let fields: readonly Field[] = version.fields;
+  let found: Field | undefined;
+  for (const name of path.split(".")) {
+    found = fields.find((f) => f.name === name);
+    if (!found) return undefined;
+    const type = found.type;
+    fields = type.kind === "object" ? type.fields : type.kind === "named" ? (version.types.get(type.name)?.fields ?? []) : [];
+  }
+  return found;
+};
+
+const isTimeLike = (type: TypeNode): boolean =>
+  type.kind === "timestamp" || (type.kind === "string" && (type.format === "date-time" || type.format === "date"));
+
+/** Why `value` does not fit `type` (its JSON shape and enum membership), or undefined when it fits. */
+const mismatch = (value: JsonValue, type: TypeNode, version: ResolvedVersion): string | undefined => {
+  const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
+  switch (type.kind) {
+    case "string":
+    case "timestamp":
+    case "ref":
+      return typeof value === "string" ? undefined : "expected a string";
+    case "int":
+      return Number.isInteger(value) ? undefined : "expected an integer";
+    case "number":
+      return typeof value === "number" ? undefined : "expected a number";
+    case "bool":
+      return typeof value === "boolean" ? undefined : "expected true or false";
+    case "const":
+      return value === type.value ? undefined : `expected ${JSON.stringify(type.value)}`;
+    case "enum": {
+      const values = version.enums.get(type.name)?.values.map((v) => v.name) ?? [];
+      return typeof value === "string" && values.includes(value) ? undefined : `expected one of ${values.join(", ")}`;
+    }
+    case "list":
+      if (!Array.isArray(value)) return "expected a list";
+      for (const item of value) {
+        const problem = mismatch(item, type.of, version);
+        if (problem) return problem;
+      }
+      return undefined;
+    case "map":
+      if (!isObject) return "expected a mapping";
+      for (const item of Object.values(value)) {
+        const problem = mismatch(item, type.of, version);
+        if (problem) return problem;
+      }
+      return undefined;
+    case "object":
+    case "named": {
+      if (!isObject) return "expected a mapping";
+      const fields = type.kind === "object" ? type.fields : (version.types.get(type.name)?.fields ?? []);
+      for (const field of fields) {
+        const item = value[field.name];
+        if (item === undefined) {
+          if (!field.optional) return `missing '${field.name}'`;
+          continue;
+        }
+        if (item === null && field.nullable !== undefined) continue;
+        const problem = mismatch(item, field.type, version);
+        if (problem) return `${field.name}: ${problem}`;
+      }
+      return undefined;
+    }
+    case "union":
+    case "contract":
+      return isObject ? undefined : "expected a mapping";
+  }
+};
+
+/** Every field of a fields list, nested ones included, with its dotted path. */
+const walkFields = function* (fields: readonly Field[], prefix = ""): Generator<[string, Field, readonly Field[]]> {
+  for (const field of fields) {
+    const path = prefix + field.name;
+    yield [path, field, fields];
+    if (field.type.kind === "object") yield* walkFields(field.type.fields, `${path}.`);
+  }
+};
+
+/** Named types that reach themselves through their fields. */
+const findRecursion = (version: ResolvedVersion): Diagnostic[] => {
+  const diagnostics: Diagnostic[] = [];
+  const typeRefs = (type: TypeNode): string[] => {
+    switch (type.kind) {
+      case "named":
+        return [type.name];
+      case "list":
+      case "map":
+        return typeRefs(type.of);
+      case "object":
+        return type.fields.flatMap((f) => typeRefs(f.type));
+      case "union":
+        return type.variants.flatMap((v) => typeRefs(v.type));
+      default:
+        return [];
+    }
+  };
+  for (const named of version.types.values()) {
+    const stack: string[][] = [[named.name]];
+    const seen = new Set<string>();
+    while (stack.length > 0) {
+      const trail = stack.pop()!;
+      const current = version.types.get(trail[trail.length - 1]!);
+      for (const next of current ? current.fields.flatMap((f) => typeRefs(f.type)) : []) {
+        if (next === named.name) {
+          diagnostics.push(createDiagnostic("recursive-type", named.loc, { name: named.name, path: [...trail, next].join(" → ") }));
+          stack.length = 0;
+          break;
+        }
+        if (!seen.has(next)) {
+          seen.add(next);
+          stack.push([...trail, next]);
+        }
+      }
+    }
+  }
+  return diagnostics;
+};
+
+const checkVersion = (project: Project, contract: Contract, version: ResolvedVersion): Diagnostic[] => {
+  const diagnostics: Diagnostic[] = [];
+  const fieldSets = [
+    ...walkFields(version.fields),
+    ...[...version.types.values()].flatMap((t) => [...walkFields(t.fields, `${t.name}.`)]),
+  ];
+  for (const [, field, siblings] of fieldSets) {
+    if (field.default !== undefined) {
+      const problem = mismatch(field.default, field.type, version);
+      if (problem && !(field.default === null && field.nullable !== undefined)) {
+        diagnostics.push(createDiagnostic("default-type-mismatch", field.loc, { field: field.name, detail: problem }));
+      }
+    }
+    if (field.deprecated?.use !== undefined && !siblings.some((f) => f.name === field.deprecated!.use)) {
+      diagnostics.push(
+        createDiagnostic("unknown-field", field.loc, {
+          path: field.deprecated.use,
+          version: version.version,
+          suggestion: didYouMean(field.deprecated.use, siblings.map((f) => f.name)),
+        }),
+      );
+    }
+    const refs: TypeNode[] = [field.type];
+    while (refs.length > 0) {
+      const type = refs.pop()!;
+      if (type.kind === "list" || type.kind === "map") refs.push(type.of);
+      if (type.kind !== "contract") continue;
+      const target = project.contracts.find((c) => c.name === type.contract);
+      if (!target) {
+        diagnostics.push(createDiagnostic("unknown-contract", field.loc, { name: type.contract, suggestion: didYouMean(type.contract, project.contracts.map((c) => c.name)) }));
+      } else if (!target.versions.some((v) => v.major === type.major)) {
+        diagnostics.push(createDiagnostic("unknown-version", field.loc, { version: `${type.major}.x`, contract: type.contract, suggestion: "" }));
+      }
+    }
+  }
+  if (contract.envelope === "embedded") {
+    for (const field of version.fields) {
+      if (field.name === "contract" || field.name === "version") diagnostics.push(createDiagnostic("reserved-field", field.loc, { field: field.name }));
+    }
+  }
+  for (const rule of version.rules) {
+    const paths = rule.kind === "before" ? [rule.first, rule.second] : rule.kind === "exclusive" ? rule.fields : [rule.if, ...rule.then];
+    for (const path of paths) {
+      const field = fieldAtPath(version, path);
+      if (!field) {
+        const siblings = fieldAtPath(version, path.split(".").slice(0, -1).join("."));
+        const names = path.includes(".") ? (siblings?.type.kind === "object" ? siblings.type.fields.map((f) => f.name) : []) : version.fields.map((f) => f.name);
+        diagnostics.push(createDiagnostic("unknown-field", rule.loc, { path, version: version.version, suggestion: didYouMean(path.split(".").pop()!, names) }));
+      } else if (rule.kind === "before" && !isTimeLike(field.type)) {
+        diagnostics.push(createDiagnostic("rule-type-mismatch", rule.loc, { rule: "before", path, expected: "a timestamp or a date string" }));
+      }
+    }
+  }
+  return [...diagnostics, ...findRecursion(version)];
+};
+
+export const check = (project: Project): StageResult<Project> => {
+  const diagnostics: Diagnostic[] = [];
+  const byName = new Map<string, Contract>();
+  for (const contract of project.contracts) {
+    const other = byName.get(contract.name);
+    if (other) diagnostics.push(createDiagnostic("duplicate-contract", contract.loc, { name: contract.name, other: other.file }));
+    else byName.set(contract.name, contract);
+    const fileName = basename(contract.file).replace(/\.ya?ml$/, "");
+    if (fileName !== contract.name) {
+      diagnostics.push(createDiagnostic("file-name-mismatch", contract.loc, { name: contract.name, file: contract.file, expected: `${contract.name}.yaml` }));
+    }
+    for (const version of contract.versions) diagnostics.push(...checkVersion(project, contract, version));
+  }
+  // Named types are shared by every version, so their findings repeat; report each once.
+  const unique = new Map<string, Diagnostic>();
+  for (const d of diagnostics) unique.set(`${d.code}|${d.loc?.file}|${d.loc?.line}|${d.loc?.col}|${d.message}`, d);
+  return { value: project, diagnostics: [...unique.values()] };
+};

@@ -1,0 +1,66 @@
+// The one table of diagnostic codes. Codes are stable: tests and users match on them, so a code is
+// never renamed or reused; messages may be reworded. `{name}` placeholders are filled from params.
+
+export type Severity = "error" | "warning";
+
+interface CodeSpec {
+  readonly severity: Severity;
+  readonly message: string;
+}
+
+export const DIAGNOSTIC_CODES = {
+  // load
+  "yaml-syntax": { severity: "error", message: "YAML syntax: {detail}" },
+  "duplicate-key": { severity: "error", message: "duplicate key '{key}'" },
+  "read-failed": { severity: "error", message: "cannot read {what}: {detail}" },
+  "no-contracts": { severity: "error", message: "no contract files (*.yaml) found under {dir}" },
+  // structure
+  "unknown-key": { severity: "error", message: "unknown key '{key}' in {where}{suggestion}" },
+  "missing-key": { severity: "error", message: "{where} needs '{key}'" },
+  "invalid-value": { severity: "error", message: "{where} must be {expected}" },
+  "invalid-name": { severity: "error", message: "{what} '{name}' must match {rule}" },
+  "file-name-mismatch": { severity: "warning", message: "contract '{name}' is in {file}; name the file {expected}" },
+  // types
+  "unknown-type": { severity: "error", message: "type '{name}' is not defined{suggestion}" },
+  "unknown-format": { severity: "error", message: "format '{name}' is not one of {known}{suggestion}" },
+  "constraint-not-applicable": { severity: "error", message: "'{key}' does not apply to type {type}{suggestion}" },
+  "invalid-pattern": { severity: "error", message: "pattern is not a valid regular expression: {detail}" },
+  "min-above-max": { severity: "error", message: "{min} ({minValue}) is above {max} ({maxValue})" },
+  "empty-union": { severity: "error", message: "union needs at least one variant" },
+  "union-tag-conflict": { severity: "error", message: "variant '{variant}' declares the tag field '{tag}' itself" },
+  "recursive-type": { severity: "error", message: "type '{name}' contains itself ({path}); recursive types are not supported" },
+  // enums
+  "empty-enum": { severity: "error", message: "enum '{name}' has no values" },
+  "enum-value-without-meaning": { severity: "error", message: "enum value '{value}' of '{name}' needs a meaning" },
+  "unknown-enum": { severity: "error", message: "enum '{name}' is not defined{suggestion}" },
+  "unknown-enum-value": { severity: "error", message: "'{value}' is not a value of enum '{name}'{suggestion}" },
+  "duplicate-enum-value": { severity: "error", message: "enum '{name}' already has the value '{value}'" },
+  // fields
+  "default-on-required": { severity: "error", message: "field '{field}' is required, so it cannot have a default; make it optional or drop the default" },
+  "default-type-mismatch": { severity: "error", message: "default of '{field}' does not match its type: {detail}" },
+  "nullable-without-meaning": { severity: "error", message: "nullable field '{field}' must say what null means (nullable: <meaning>)" },
+  "reserved-field": { severity: "error", message: "field '{field}' is reserved for the envelope; set `envelope: none` to declare it yourself" },
+  // versions and changes
+  "bad-version-key": { severity: "error", message: "version '{version}' must be MAJOR.MINOR, e.g. \"1.0\"" },
+  "versions-out-of-order": { severity: "error", message: "version {version} comes after {previous}; list versions in ascending order" },
+  "duplicate-version": { severity: "error", message: "version {version} is declared twice" },
+  "first-version-changes": { severity: "error", message: "the first version ({version}) must list its fields; there is nothing for changes to apply to" },
+  "fields-and-changes": { severity: "error", message: "version {version} lists both fields and changes; use one" },
+  "unknown-version": { severity: "error", message: "version '{version}' of '{contract}' is not defined{suggestion}" },
+  "unknown-field": { severity: "error", message: "field '{path}' does not exist at {version}{suggestion}" },
+  "field-exists": { severity: "error", message: "field '{path}' already exists at {version}" },
+  "rename-target-exists": { severity: "error", message: "cannot rename '{from}' to '{to}': '{to}' already exists at {version}" },
+  "rename-across-objects": { severity: "error", message: "rename '{from}' → '{to}' moves the field to another object; rename keeps the parent" },
+  "not-an-object": { severity: "error", message: "'{path}' is not an inline object, so it has no field '{field}'" },
+  "change-no-effect": { severity: "error", message: "{op} '{path}' changes nothing: the field is already {state}" },
+  "unknown-change": { severity: "error", message: "a change needs one operation key (add, remove, rename, require, relax, retype, constrain, enum, custom){suggestion}" },
+  // contracts and rules
+  "duplicate-contract": { severity: "error", message: "contract '{name}' is also defined in {other}" },
+  "unknown-contract": { severity: "error", message: "contract '{name}' is not defined{suggestion}" },
+  "rule-type-mismatch": { severity: "error", message: "rule {rule} needs '{path}' to be {expected}" },
+  // examples
+  "invalid-example": { severity: "error", message: "an example needs exactly one of 'valid' or 'invalid'" },
+  "example-expect-missing": { severity: "error", message: "an invalid example needs `expect: { path, code }`" },
+} as const satisfies Record<string, CodeSpec>;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

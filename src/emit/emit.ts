@@ -1,0 +1,34 @@
+import type { StageResult } from "../diagnostics/diagnostic.js";
+import type { Project } from "../ir/model.js";
+import type { FileJob } from "../plan/plan.js";
+import type { EmittedFile } from "./file-builder.js";
+import { emitContractIndex, emitIndex, emitVersionIndex } from "./indexes.js";
+import { emitJsonSchema } from "./json-schema.js";
+import { emitTypeBox } from "./typebox.js";
+import { emitTypes } from "./types.js";
+import { emitValidator } from "./validator.js";
+
+const emitOne = (project: Project, job: FileJob, source: string): EmittedFile | Promise<EmittedFile> => {
+  switch (job.kind) {
+    case "types":
+      return emitTypes(project, job.contract, job.version);
+    case "schema":
+      return emitTypeBox(project, job.contract, job.version);
+    case "json-schema":
+      return emitJsonSchema(project, job.contract, job.version);
+    case "validator":
+      return emitValidator(project, job.contract, job.version);
+    case "version-index":
+      return emitVersionIndex(job.contract, job.version);
+    case "contract-index":
+      return emitContractIndex(job.contract);
+    case "index":
+      return emitIndex(project, source);
+  }
+};
+
+/** Renders every planned file. `source` names the IDL directory in the root index's header. */
+export const emit = async (project: Project, jobs: readonly FileJob[], source: string): Promise<StageResult<EmittedFile[]>> => {
+  const files = await Promise.all(jobs.map((job) => emitOne(project, job, source)));
+  return { value: files, diagnostics: [] };
+};

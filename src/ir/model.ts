@@ -1,0 +1,247 @@
+// The typed intermediate model. `resolve` builds it from YAML; every later stage reads only this.
+// Raw YAML nodes never get past `resolve`.
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** A 1-based position in a source file, taken from the YAML node it came from. */
+export interface SourceLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+}
+
+export type StringFormat = "date-time" | "date" | "uuid" | "uri" | "email";
+export const STRING_FORMATS: readonly StringFormat[] = ["date-time", "date", "uuid", "uri", "email"];
+
+export type Sensitivity = "pii" | "secret" | "internal";
+
+export interface StringType {
+  readonly kind: "string";
+  /** Lengths count Unicode code points, as JSON Schema does. */
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  /** An ECMAScript pattern, matched with the `u` flag and not anchored (JSON Schema semantics). */
+  readonly pattern?: string;
+  readonly format?: StringFormat;
+}
+
+export interface NumericType {
+  readonly kind: "int" | "number";
+  readonly min?: number;
+  readonly max?: number;
+  readonly exclusiveMin?: number;
+  readonly exclusiveMax?: number;
+  readonly multipleOf?: number;
+}
+
+export interface BoolType {
+  readonly kind: "bool";
+}
+
+/** An RFC 3339 date-time string. */
+export interface TimestampType {
+  readonly kind: "timestamp";
+}
+
+/** A string `scheme://...`: an artifact passed by reference, never as a blob. */
+export interface RefType {
+  readonly kind: "ref";
+  readonly scheme: string;
+}
+
+export interface ListType {
+  readonly kind: "list";
+  readonly of: TypeNode;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  readonly unique?: boolean;
+}
+
+/** An object with string keys and values of one type. */
+export interface MapType {
+  readonly kind: "map";
+  readonly of: TypeNode;
+}
+
+export interface ObjectType {
+  readonly kind: "object";
+  readonly fields: readonly Field[];
+}
+
+/** A discriminated union: every variant is an object carrying `tag` with its own constant value. */
+export interface UnionType {
+  readonly kind: "union";
+  readonly tag: string;
+  readonly variants: readonly UnionVariant[];
+}
+
+export interface UnionVariant {
+  /** The value of the tag field that selects this variant. */
+  readonly value: string;
+  /** The variant's fields, without the tag field (emitters add it as a constant). */
+  readonly type: ObjectType | NamedRefType;
+  readonly loc: SourceLocation;
+}
+
+export interface ConstType {
+  readonly kind: "const";
+  readonly value: string | number | boolean;
+}
+
+/** A reference to an enum of the contract, resolved per version in `ResolvedVersion.enums`. */
+export interface EnumRefType {
+  readonly kind: "enum";
+  readonly name: string;
+}
+
+/** A reference to a named object type of the contract, in `ResolvedVersion.types`. */
+export interface NamedRefType {
+  readonly kind: "named";
+  readonly name: string;
+}
+
+/** `other.contract@MAJOR`: any version of that major this build knows (with its envelope). */
+export interface ContractRefType {
+  readonly kind: "contract";
+  readonly contract: string;
+  readonly major: number;
+}
+
+export type TypeNode =
+  | StringType
+  | NumericType
+  | BoolType
+  | TimestampType
+  | RefType
+  | ListType
+  | MapType
+  | ObjectType
+  | UnionType
+  | ConstType
+  | EnumRefType
+  | NamedRefType
+  | ContractRefType;
+
+export interface Deprecation {
+  readonly since: string;
+  readonly use?: string;
+}
+
+export interface Field {
+  readonly name: string;
+  readonly type: TypeNode;
+  readonly optional: boolean;
+  /** The meaning of null when the field is nullable (`nullable: redacted by policy`). */
+  readonly nullable?: string;
+  /** Only on optional fields; documented, applied only when adapting to the canonical model. */
+  readonly default?: JsonValue;
+  readonly description?: string;
+  readonly sensitivity?: Sensitivity;
+  readonly deprecated?: Deprecation;
+  /** A semantic role, e.g. `idempotency_key`. */
+  readonly role?: string;
+  readonly loc: SourceLocation;
+}
+
+export interface EnumValue {
+  readonly name: string;
+  readonly meaning: string;
+  readonly loc: SourceLocation;
+}
+
+export interface EnumDef {
+  readonly name: string;
+  readonly description?: string;
+  readonly values: readonly EnumValue[];
+  /** A reader that meets an unknown value reads this one instead of failing. */
+  readonly fallback?: string;
+  readonly loc: SourceLocation;
+}
+
+export interface NamedType {
+  readonly name: string;
+  readonly description?: string;
+  readonly fields: readonly Field[];
+  readonly loc: SourceLocation;
+}
+
+/** Semantic rules JSON Schema cannot express; field paths are dotted, from the payload root. */
+export type Rule =
+  | { readonly kind: "before"; readonly first: string; readonly second: string; readonly loc: SourceLocation }
+  | { readonly kind: "exclusive"; readonly fields: readonly string[]; readonly loc: SourceLocation }
+  | { readonly kind: "requires"; readonly if: string; readonly then: readonly string[]; readonly loc: SourceLocation };
+
+export interface Example {
+  readonly version: string;
+  readonly valid: boolean;
+  readonly value: JsonValue;
+  /** For an invalid example: where and why it must fail. */
+  readonly expect?: { readonly path: string; readonly code: string };
+  readonly loc: SourceLocation;
+}
+
+/** A change as declared in `changes:` (kept for the compatibility checker and adapters). */
+export type Change =
+  | { readonly op: "add"; readonly path: string; readonly field: Field; readonly loc: SourceLocation }
+  | { readonly op: "remove"; readonly path: string; readonly default?: JsonValue; readonly loc: SourceLocation }
+  | { readonly op: "rename"; readonly from: string; readonly to: string; readonly loc: SourceLocation }
+  | { readonly op: "require"; readonly path: string; readonly default?: JsonValue; readonly loc: SourceLocation }
+  | { readonly op: "relax"; readonly path: string; readonly loc: SourceLocation }
+  | { readonly op: "retype"; readonly path: string; readonly type: TypeNode; readonly loc: SourceLocation }
+  | { readonly op: "constrain"; readonly path: string; readonly constraints: Readonly<Record<string, JsonValue>>; readonly loc: SourceLocation }
+  | {
+      readonly op: "enum";
+      readonly name: string;
+      readonly add: readonly EnumValue[];
+      readonly remove: readonly string[];
+      readonly map: Readonly<Record<string, string>>;
+      readonly fallback?: string;
+      readonly loc: SourceLocation;
+    }
+  | { readonly op: "custom"; readonly description: string; readonly loc: SourceLocation };
+
+export interface ResolvedVersion {
+  /** "MAJOR.MINOR" */
+  readonly version: string;
+  readonly major: number;
+  readonly minor: number;
+  readonly status: "published" | "draft";
+  /** The full set of fields at this version (envelope fields excluded; see `rootFields`). */
+  readonly fields: readonly Field[];
+  readonly enums: ReadonlyMap<string, EnumDef>;
+  readonly types: ReadonlyMap<string, NamedType>;
+  readonly rules: readonly Rule[];
+  readonly examples: readonly Example[];
+  /** The version these changes apply to; absent for a version that lists its fields. */
+  readonly from?: string;
+  readonly changes: readonly Change[];
+  readonly loc: SourceLocation;
+}
+
+export type ContractKind = "command" | "result" | "event" | "error" | "task";
+export const CONTRACT_KINDS: readonly ContractKind[] = ["command", "result", "event", "error", "task"];
+
+export interface Contract {
+  /** Dotted lower-case name, unique in the project. */
+  readonly name: string;
+  /** Path of the source file relative to the project root, with `/` separators. */
+  readonly file: string;
+  readonly summary?: string;
+  readonly description?: string;
+  readonly owner?: string;
+  readonly kind?: ContractKind;
+  /** What a reader does with keys it does not know. Applies to every object of the contract. */
+  readonly unknownFields: "reject" | "strip";
+  /** `embedded`: `contract` and `version` are constants in every payload. */
+  readonly envelope: "embedded" | "none";
+  /** The version business code sees; by default the newest. */
+  readonly canonical: string;
+  /** Sorted by (major, minor). */
+  readonly versions: readonly ResolvedVersion[];
+  readonly loc: SourceLocation;
+}
+
+export interface Project {
+  /** Sorted by name. */
+  readonly contracts: readonly Contract[];
+}

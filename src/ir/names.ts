@@ -1,0 +1,31 @@
+import type { Contract, ResolvedVersion } from "./model.js";
+
+const pascal = (s: string): string =>
+  s
+    .split(/[^A-Za-z0-9]+/)
+    .filter((part) => part.length > 0)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join("");
+
+/** `task.result` → `TaskResult` */
+export const contractTypeName = (contract: string): string => pascal(contract);
+
+/** `1.2` → `v1_2`: the folder of a version's generated files and its export name. */
+export const versionId = (version: string): string => `v${version.replace(".", "_")}`;
+
+/** `task.result` 1.2 → `TaskResultV1_2`: the root type of a version. */
+export const rootTypeName = (contract: string, version: string): string =>
+  `${contractTypeName(contract)}V${version.replace(".", "_")}`;
+
+/** Folder of a contract's generated files, relative to the output root. */
+export const contractDir = (contract: string): string => contract;
+
+export const compareVersions = (a: string, b: string): number => {
+  const [am = 0, an = 0] = a.split(".").map(Number);
+  const [bm = 0, bn = 0] = b.split(".").map(Number);
+  return am - bm || an - bn;
+};
+
+/** The versions of `contract` a `contract@major` reference accepts, oldest first. */
+export const versionsOfMajor = (contract: Contract, major: number): readonly ResolvedVersion[] =>
+  contract.versions.filter((v) => v.major === major);

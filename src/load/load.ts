@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { LineCounter, parseDocument, type Document } from "yaml";
+import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
+import type { SourceLocation } from "../ir/model.js";
+
+/** A parsed contract file; its YAML nodes keep their ranges for diagnostics. */
+export interface SourceFile {
+  /** Relative to the project root, `/`-separated: what diagnostics and generated headers print. */
+  readonly path: string;
+  readonly text: string;
+  readonly doc: Document.Parsed;
+  readonly lineCounter: LineCounter;
+}
+
+export const locate = (file: Pick<SourceFile, "path" | "lineCounter">, offset: number): SourceLocation => {
+  const { line, col } = file.lineCounter.linePos(offset);
+  return { file: file.path, line, col };
+};
+
+const isContractFile = (name: string): boolean => name.endsWith(".yaml") || name.endsWith(".yml");
+
+const listContractFiles = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && isContractFile(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name));
+
+export const parseSource = (path: string, text: string): StageResult<SourceFile> => {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, keepSourceTokens: false });
+  const file: SourceFile = { path, text, doc, lineCounter };
+  const diagnostics: Diagnostic[] = [...doc.errors, ...doc.warnings].map((error) => {
+    const loc = locate(file, error.pos[0]);
+    if (error.code === "DUPLICATE_KEY") {
+      const key = /^\s*("?)([^\s:"]+)\1\s*:?/.exec(text.slice(error.pos[0]))?.[2] ?? "";
+      return createDiagnostic("duplicate-key", loc, { key });
+    }
+    return createDiagnostic("yaml-syntax", loc, { detail: error.message.split(/ at line \d/)[0]! });
+  });
+  return { value: file, diagnostics };
+};
+
+/** Reads and parses every `*.yaml` under `idlDir`, in a stable order. */
+export const load = (root: string, idlDir: string): StageResult<SourceFile[]> => {
+  const display = (path: string): string => relative(root, path).split(sep).join("/");
+  let paths: string[];
+  try {
+    paths = listContractFiles(idlDir).sort();
+  } catch (error) {
+    const detail = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such directory" : String(error);
+    return { value: [], diagnostics: [createDiagnostic("read-failed", undefined, { what: display(idlDir) || ".", detail })] };
+  }
+  if (paths.length === 0) {
+    return { value: [], diagnostics: [createDiagnostic("no-contracts", undefined, { dir: display(idlDir) || "." })] };
+  }
+  const files: SourceFile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const path of paths) {
+    const parsed = parseSource(display(path), readFileSync(path, "utf8"));
+    files.push(parsed.value);
+    diagnostics.push(...parsed.diagnostics);
+  }
+  return { value: files, diagnostics };
+};

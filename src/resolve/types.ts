@@ -1,0 +1,334 @@
+// Type expressions and their constraints, from YAML to `TypeNode`.
+import { isMap, isScalar, type Node } from "yaml";
+import { didYouMean } from "../diagnostics/suggest.js";
+import {
+  STRING_FORMATS,
+  type Field,
+  type Sensitivity,
+  type TypeNode,
+  type UnionVariant,
+} from "../ir/model.js";
+import type { Entry, Reader } from "./reader.js";
+
+export interface TypeScope {
+  readonly enums: ReadonlySet<string>;
+  readonly types: ReadonlySet<string>;
+}
+
+const SCALAR_KINDS = ["string", "int", "number", "bool", "timestamp"] as const;
+const COMPOSITE_KINDS = ["list", "map", "object", "union", "const"] as const;
+export const BUILTIN_TYPES: readonly string[] = [...SCALAR_KINDS, ...COMPOSITE_KINDS];
+
+const NUMERIC_CONSTRAINTS = ["min", "max", "exclusiveMin", "exclusiveMax", "multipleOf"] as const;
+/** The constraint keys each type kind takes beside `type`. */
+export const CONSTRAINTS: Readonly<Record<string, readonly string[]>> = {
+  string: ["minLength", "maxLength", "pattern", "format"],
+  int: NUMERIC_CONSTRAINTS,
+  number: NUMERIC_CONSTRAINTS,
+  list: ["of", "minItems", "maxItems", "unique"],
+  map: ["of"],
+  object: ["fields"],
+  union: ["tag", "variants"],
+  const: ["value"],
+};
+export const ALL_CONSTRAINTS = [...new Set(Object.values(CONSTRAINTS).flat())];
+/** Constraints that `constrain` may replace (structure keys like `of` and `fields` are not constraints). */
+export const REPLACEABLE_CONSTRAINTS: readonly string[] = [
+  ...CONSTRAINTS["string"]!,
+  ...NUMERIC_CONSTRAINTS,
+  "minItems",
+  "maxItems",
+  "unique",
+];
+
+export const FIELD_KEYS = ["type", "optional", "nullable", "default", "description", "sensitivity", "deprecated", "role"];
+const SENSITIVITIES: readonly Sensitivity[] = ["pii", "secret", "internal"];
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const REF = /^ref<([a-z][a-z0-9+.-]*)>$/;
+const CONTRACT_REF = /^([a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)@(\d+)$/;
+
+export const createTypeParser = (r: Reader, scope: TypeScope) => {
+  const kindOfExpression = (expr: string, node: Node): TypeNode | string | undefined => {
+    if ((BUILTIN_TYPES as readonly string[]).includes(expr)) return expr;
+    const ref = REF.exec(expr);
+    if (ref) return { kind: "ref", scheme: ref[1]! };
+    const contract = CONTRACT_REF.exec(expr);
+    if (contract) return { kind: "contract", contract: contract[1]!, major: Number(contract[2]) };
+    if (scope.enums.has(expr)) return { kind: "enum", name: expr };
+    if (scope.types.has(expr)) return { kind: "named", name: expr };
+    if (expr.startsWith("ref<")) {
+      r.report("invalid-name", node, { what: "reference scheme in", name: expr, rule: "ref<scheme> with scheme /^[a-z][a-z0-9+.-]*$/" });
+      return undefined;
+    }
+    r.report("unknown-type", node, {
+      name: expr,
+      suggestion: didYouMean(expr, [...BUILTIN_TYPES, ...scope.enums, ...scope.types]),
+    });
+    return undefined;
+  };
+
+  /**
+   * A type from its expression (`typeNode`) and the entries beside it that hold its constraints.
+   * `owner` is the node diagnostics about missing keys point at.
+   */
+  const build = (typeNode: Node | null, constraints: readonly Entry[], owner: Node): TypeNode | undefined => {
+    if (isMap(typeNode)) {
+      const nested = parseTypeSpec(typeNode);
+      for (const c of constraints) r.report("constraint-not-applicable", c.keyNode, { key: c.key, type: "given as a mapping", suggestion: "; put it inside the `type:` mapping" });
+      return nested;
+    }
+    const expr = r.string(typeNode, "a type");
+    if (expr === undefined) return undefined;
+    const resolved = kindOfExpression(expr, typeNode!);
+    if (resolved === undefined) return undefined;
+    const kind = typeof resolved === "string" ? resolved : resolved.kind;
+    const allowed = CONSTRAINTS[kind] ?? [];
+    const given = new Map<string, Entry>();
+    for (const c of constraints) {
+      if (allowed.includes(c.key)) given.set(c.key, c);
+      else r.report("constraint-not-applicable", c.keyNode, { key: c.key, type: expr, suggestion: didYouMean(c.key, allowed) });
+    }
+    if (typeof resolved !== "string") return resolved;
+    const need = (key: string): Entry | undefined => {
+      const entry = given.get(key);
+      if (!entry) r.report("missing-key", owner, { where: `type ${kind}`, key });
+      return entry;
+    };
+    switch (kind) {
+      case "string":
+      case "int":
+      case "number":
+        return checkBounds({ kind, ...readConstraints(kind, given) } as TypeNode, owner);
+      case "bool":
+      case "timestamp":
+        return { kind };
+      case "list": {
+        const of = need("of");
+        const item = of && parseTypeSpec(of.value);
+        if (!item) return undefined;
+        return checkBounds({ kind, of: item, ...readConstraints(kind, given) } as TypeNode, owner);
+      }
+      case "map": {
+        const of = need("of");
+        const item = of && parseTypeSpec(of.value);
+        return item && { kind, of: item };
+      }
+      case "object": {
+        const fields = need("fields");
+        const parsed = fields && parseFields(fields.value, "fields");
+        return parsed && { kind, fields: parsed };
+      }
+      case "union":
+        return parseUnion(need("tag"), need("variants"));
+      case "const": {
+        const entry = need("value");
+        if (!entry) return undefined;
+        const value = isScalar(entry.value) ? entry.value.value : undefined;
+        if (typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) {
+          return { kind, value };
+        }
+        r.report("invalid-value", entry.value, { where: "a const's value", expected: "a string, number or boolean" });
+        return undefined;
+      }
+    }
+    return undefined;
+  };
+
+  /** Reads the scalar constraints of `kind` among `given`; structure keys are read by `build`. */
+  const readConstraints = (kind: string, given: ReadonlyMap<string, Entry>): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [key, entry] of given) {
+      const where = `'${key}'`;
+      switch (key) {
+        case "minLength":
+        case "maxLength":
+        case "minItems":
+        case "maxItems":
+          out[key] = r.count(entry.value, where);
+          break;
+        case "min":
+        case "max":
+        case "exclusiveMin":
+        case "exclusiveMax": {
+          const value = r.number(entry.value, where);
+          if (value !== undefined && kind === "int" && !Number.isInteger(value) && (key === "min" || key === "max")) {
+            r.report("invalid-value", entry.value, { where, expected: "an integer for an int field" });
+          }
+          out[key] = value;
+          break;
+        }
+        case "multipleOf": {
+          const value = r.number(entry.value, where);
+          if (value !== undefined && value <= 0) r.report("invalid-value", entry.value, { where, expected: "a number above 0" });
+          else out[key] = value;
+          break;
+        }
+        case "pattern": {
+          const pattern = r.string(entry.value, where);
+          if (pattern === undefined) break;
+          try {
+            new RegExp(pattern, "u");
+            out[key] = pattern;
+          } catch (error) {
+            r.report("invalid-pattern", entry.value, { detail: (error as Error).message });
+          }
+          break;
+        }
+        case "format": {
+          const format = r.string(entry.value, where);
+          if (format === undefined) break;
+          if ((STRING_FORMATS as readonly string[]).includes(format)) out[key] = format;
+          else r.report("unknown-format", entry.value, { name: format, known: STRING_FORMATS.join(", "), suggestion: didYouMean(format, STRING_FORMATS) });
+          break;
+        }
+        case "unique":
+          out[key] = r.bool(entry.value, where);
+          break;
+      }
+    }
+    for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key];
+    return out;
+  };
+
+  const checkBounds = (type: TypeNode, owner: Node): TypeNode => {
+    const t = type as unknown as Record<string, number | undefined>;
+    const pairs = [
+      ["min", "max"],
+      ["minLength", "maxLength"],
+      ["minItems", "maxItems"],
+      ["exclusiveMin", "max"],
+      ["min", "exclusiveMax"],
+      ["exclusiveMin", "exclusiveMax"],
+    ] as const;
+    for (const [min, max] of pairs) {
+      const low = t[min];
+      const high = t[max];
+      const empty = min.startsWith("exclusive") || max.startsWith("exclusive") ? low !== undefined && high !== undefined && low >= high : low !== undefined && high !== undefined && low > high;
+      if (empty) r.report("min-above-max", owner, { min, minValue: low!, max, maxValue: high! });
+    }
+    return type;
+  };
+
+  const parseUnion = (tag: Entry | undefined, variants: Entry | undefined): TypeNode | undefined => {
+    if (!tag || !variants) return undefined;
+    const tagName = r.string(tag.value, "a union's tag");
+    const entries = r.entries(variants.value, "variants");
+    if (tagName === undefined || !entries) return undefined;
+    if (entries.length === 0) {
+      r.report("empty-union", variants.keyNode);
+      return undefined;
+    }
+    const out: UnionVariant[] = [];
+    for (const entry of entries) {
+      const loc = r.loc(entry.keyNode);
+      let type: UnionVariant["type"] | undefined;
+      if (isMap(entry.value)) {
+        const body = r.entries(entry.value, `variant '${entry.key}'`, ["fields", "description"]);
+        const fieldsEntry = body?.find((e) => e.key === "fields");
+        if (!fieldsEntry) r.report("missing-key", entry.value, { where: `variant '${entry.key}'`, key: "fields" });
+        const fields = fieldsEntry && parseFields(fieldsEntry.value, "fields");
+        if (fields) type = { kind: "object", fields };
+      } else {
+        const resolved = build(entry.value, [], entry.keyNode);
+        if (resolved?.kind === "named") type = resolved;
+        else if (resolved) r.report("invalid-value", entry.value, { where: `variant '${entry.key}'`, expected: "a named type or { fields }" });
+      }
+      if (!type) continue;
+      if (type.kind === "object" && type.fields.some((f) => f.name === tagName)) {
+        r.report("union-tag-conflict", entry.keyNode, { variant: entry.key, tag: tagName });
+        continue;
+      }
+      out.push({ value: entry.key, type, loc });
+    }
+    return out.length === entries.length ? { kind: "union", tag: tagName, variants: out } : undefined;
+  };
+
+  /** `string`, `Claim`, or `{ type: list, of: Claim, minItems: 1 }`. */
+  const parseTypeSpec = (node: Node | null): TypeNode | undefined => {
+    if (!isMap(node)) return build(node, [], node!);
+    const entries = r.entries(node, "a type", ["type", ...ALL_CONSTRAINTS]);
+    if (!entries) return undefined;
+    const typeEntry = entries.find((e) => e.key === "type");
+    if (!typeEntry) {
+      r.report("missing-key", node, { where: "a type", key: "type" });
+      return undefined;
+    }
+    return build(typeEntry.value, entries.filter((e) => e !== typeEntry), node);
+  };
+
+  /** A field from its shorthand (`status: TaskStatus`) or its mapping. */
+  const parseField = (name: string, nameNode: Node, node: Node | null, extraKeys: readonly string[] = []): Field | undefined => {
+    const loc = r.loc(nameNode);
+    if (!isMap(node)) {
+      const type = build(node, [], nameNode);
+      return type && { name, type, optional: false, loc };
+    }
+    const entries = r.entries(node, `field '${name}'`, [...FIELD_KEYS, ...ALL_CONSTRAINTS, ...extraKeys]);
+    if (!entries) return undefined;
+    const byKey = new Map(entries.map((e) => [e.key, e]));
+    const typeEntry = byKey.get("type");
+    if (!typeEntry) {
+      r.report("missing-key", nameNode, { where: `field '${name}'`, key: "type" });
+      return undefined;
+    }
+    const constraints = entries.filter((e) => !FIELD_KEYS.includes(e.key) && !extraKeys.includes(e.key));
+    const type = build(typeEntry.value, constraints, nameNode);
+    const field: { -readonly [K in keyof Field]: Field[K] } = { name, type: type!, optional: false, loc };
+    const optional = byKey.get("optional");
+    if (optional) field.optional = r.bool(optional.value, `'optional' of '${name}'`) ?? false;
+    const nullable = byKey.get("nullable");
+    if (nullable) {
+      const value = isScalar(nullable.value) ? nullable.value.value : undefined;
+      if (typeof value === "string" && value.trim() !== "") field.nullable = value;
+      else r.report("nullable-without-meaning", nullable.keyNode, { field: name });
+    }
+    const defaultEntry = byKey.get("default");
+    if (defaultEntry) {
+      if (!field.optional) r.report("default-on-required", defaultEntry.keyNode, { field: name });
+      field.default = r.json(defaultEntry.value);
+    }
+    const description = byKey.get("description");
+    if (description) field.description = r.string(description.value, `'description' of '${name}'`);
+    const sensitivity = byKey.get("sensitivity");
+    if (sensitivity) field.sensitivity = r.oneOf(sensitivity.value, `'sensitivity' of '${name}'`, SENSITIVITIES);
+    const role = byKey.get("role");
+    if (role) field.role = r.string(role.value, `'role' of '${name}'`);
+    const deprecated = byKey.get("deprecated");
+    if (deprecated) {
+      const d = r.entries(deprecated.value, `'deprecated' of '${name}'`, ["since", "use"]);
+      const since = d?.find((e) => e.key === "since");
+      const use = d?.find((e) => e.key === "use");
+      if (d && !since) r.report("missing-key", deprecated.value, { where: `'deprecated' of '${name}'`, key: "since" });
+      if (since) {
+        const sinceText = isScalar(since.value) ? ((since.value as { source?: string }).source ?? String(since.value.value)) : undefined;
+        const useName = use && r.string(use.value, "'use'");
+        if (sinceText !== undefined) field.deprecated = useName === undefined ? { since: sinceText } : { since: sinceText, use: useName };
+      }
+    }
+    for (const key of Object.keys(field) as (keyof Field)[]) if (field[key] === undefined) delete field[key];
+    return type ? (field as Field) : undefined;
+  };
+
+  const parseFields = (node: Node | null, where: string): Field[] | undefined => {
+    const entries = r.entries(node, where);
+    if (!entries) return undefined;
+    const fields: Field[] = [];
+    let complete = true;
+    for (const entry of entries) {
+      if (!NAME.test(entry.key)) {
+        r.report("invalid-name", entry.keyNode, { what: "field name", name: entry.key, rule: String(NAME) });
+        complete = false;
+        continue;
+      }
+      const field = parseField(entry.key, entry.keyNode, entry.value);
+      if (field) fields.push(field);
+      else complete = false;
+    }
+    return complete ? fields : undefined;
+  };
+
+  return { parseTypeSpec, parseField, parseFields, readConstraints, build };
+};
+
+export type TypeParser = ReturnType<typeof createTypeParser>;
