@@ -4,6 +4,7 @@ import { basename } from "node:path";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import type { Contract, Field, JsonValue, Project, ResolvedVersion, TypeNode } from "../ir/model.js";
+import { contractTypeName } from "../ir/names.js";
 
 /** The type a dotted path leads to at `version`, walking inline objects and named types. */
 const fieldAtPath = (version: ResolvedVersion, path: string): Field | undefined => {
@@ -182,10 +183,58 @@ const checkVersion = (project: Project, contract: Contract, version: ResolvedVer
   return [...diagnostics, ...findRecursion(version)];
 };
 
-export const check = (project: Project): StageResult<Project> => {
+/** The contracts each contract's fields reference (`other@N`), at any version. */
+const contractRefs = (contract: Contract): string[] => {
+  const names = new Set<string>();
+  const visit = (type: TypeNode): void => {
+    if (type.kind === "contract") names.add(type.contract);
+    else if (type.kind === "list" || type.kind === "map") visit(type.of);
+    else if (type.kind === "object") type.fields.forEach((f) => visit(f.type));
+    else if (type.kind === "union") type.variants.forEach((v) => visit(v.type));
+  };
+  for (const version of contract.versions) {
+    version.fields.forEach((f) => visit(f.type));
+    for (const named of version.types.values()) named.fields.forEach((f) => visit(f.type));
+  }
+  return [...names].sort();
+};
+
+/** Contracts that reach themselves through contract references: their generated modules would import each other in a cycle. */
+const findContractCycles = (project: Project): Diagnostic[] => {
+  const refs = new Map(project.contracts.map((c) => [c.name, contractRefs(c)]));
   const diagnostics: Diagnostic[] = [];
-  const byName = new Map<string, Contract>();
   for (const contract of project.contracts) {
+    const stack: string[][] = [[contract.name]];
+    const seen = new Set<string>();
+    while (stack.length > 0) {
+      const trail = stack.pop()!;
+      for (const next of refs.get(trail[trail.length - 1]!) ?? []) {
+        if (next === contract.name) {
+          diagnostics.push(createDiagnostic("recursive-contract", contract.loc, { name: contract.name, path: [...trail, next].join(" → ") }));
+          stack.length = 0;
+          break;
+        }
+        if (!seen.has(next)) {
+          seen.add(next);
+          stack.push([...trail, next]);
+        }
+      }
+    }
+  }
+  return diagnostics;
+};
+
+export const check = (project: Project): StageResult<Project> => {
+  const diagnostics: Diagnostic[] = findContractCycles(project);
+  const byName = new Map<string, Contract>();
+  const byTypeName = new Map<string, Contract>();
+  for (const contract of project.contracts) {
+    const typeName = contractTypeName(contract.name);
+    const clash = byTypeName.get(typeName);
+    if (clash && clash.name !== contract.name) {
+      diagnostics.push(createDiagnostic("name-collision", contract.loc, { name: contract.name, other: clash.name, typeName }));
+    }
+    byTypeName.set(typeName, contract);
     const other = byName.get(contract.name);
     if (other) diagnostics.push(createDiagnostic("duplicate-contract", contract.loc, { name: contract.name, other: other.file }));
     else byName.set(contract.name, contract);

@@ -10,7 +10,7 @@ interface CodeSpec {
 
 export const DIAGNOSTIC_CODES = {
   // load
-  "yaml-syntax": { severity: "error", message: "YAML syntax: {detail}" },
+  "yaml-syntax": { severity: "error", message: "{detail}" },
   "duplicate-key": { severity: "error", message: "duplicate key '{key}'" },
   "read-failed": { severity: "error", message: "cannot read {what}: {detail}" },
   "no-contracts": { severity: "error", message: "no contract files (*.yaml) found under {dir}" },
@@ -56,6 +56,8 @@ export const DIAGNOSTIC_CODES = {
   "unknown-change": { severity: "error", message: "a change needs one operation key (add, remove, rename, require, relax, retype, constrain, enum, custom){suggestion}" },
   // contracts and rules
   "duplicate-contract": { severity: "error", message: "contract '{name}' is also defined in {other}" },
+  "recursive-contract": { severity: "error", message: "contract '{name}' contains itself ({path}); recursive contracts are not supported" },
+  "name-collision": { severity: "error", message: "contracts '{name}' and '{other}' both generate the type name {typeName}; rename one" },
   "unknown-contract": { severity: "error", message: "contract '{name}' is not defined{suggestion}" },
   "rule-type-mismatch": { severity: "error", message: "rule {rule} needs '{path}' to be {expected}" },
   // examples

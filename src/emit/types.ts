@@ -1,0 +1,92 @@
+import { compile, type Options } from "json-schema-to-typescript";
+import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
+import { rootTypeName } from "../ir/names.js";
+import { createFileBuilder, type EmittedFile } from "./file-builder.js";
+import {
+  buildSchemaDocument,
+  localDefOrder,
+  mapSubschemas,
+  moduleSpecifier,
+  refName,
+  versionFilePath,
+  type JsonSchema,
+} from "./json-schema.js";
+
+const COMPILE_OPTIONS: Partial<Options> = {
+  bannerComment: "",
+  format: false,
+  additionalProperties: false,
+  declareExternallyReferenced: true,
+  unreachableDefinitions: false,
+  strictIndexSignatures: true,
+  // `minItems: 1` would otherwise turn a list into a tuple type.
+  ignoreMinAndMaxItems: true,
+  unknownAny: true,
+  // Every `$ref` is replaced by a `tsType` first; never let the ref parser touch files or network.
+  $refOptions: { resolve: { external: false } },
+};
+
+/**
+ * Keywords that shape no type: presence rules (`allOf` of `not required`, `dependentRequired`),
+ * document metadata, and `title`, which would make json-schema-to-typescript declare a type.
+ */
+const isTypeless = (key: string, value: unknown): boolean =>
+  key === "$ref" ||
+  key === "$comment" ||
+  key === "$schema" ||
+  key === "title" ||
+  key === "allOf" ||
+  key === "dependentRequired" ||
+  key.startsWith("x-treaty-") ||
+  // With the `additionalProperties: false` option, only a map's value schema makes an index signature.
+  (key === "additionalProperties" && typeof value === "boolean");
+
+/** The schema json-schema-to-typescript compiles: no `$ref` left, each replaced by `reference`. */
+const typeSchema = (schema: JsonSchema, reference: (name: string) => JsonSchema): JsonSchema => {
+  const name = refName(schema);
+  const kept = Object.fromEntries(Object.entries(schema).filter(([key, value]) => !isTypeless(key, value)));
+  return {
+    ...(name === undefined ? {} : reference(name)),
+    ...mapSubschemas(kept, (subschema) => typeSchema(subschema, reference)),
+  };
+};
+
+/**
+ * `types.ts`: the version's root interface, its named types as interfaces and enums as string-literal
+ * unions, with JSDoc from descriptions. Each is compiled on its own, so names are exactly the def
+ * names; other contracts' versions are imported from their own `types.ts`.
+ */
+export const emitTypes = async (
+  project: Project,
+  contract: Contract,
+  version: ResolvedVersion,
+): Promise<EmittedFile> => {
+  const path = versionFilePath(contract.name, version.version, "types.ts");
+  const file = createFileBuilder(path, contract.file);
+  const document = buildSchemaDocument(project, contract, version);
+  const ownRoot = rootTypeName(contract.name, version.version);
+  const reference = (name: string): JsonSchema => {
+    const def = document.defs.get(name);
+    switch (def?.origin.kind) {
+      case "local":
+        return { tsType: name };
+      case "root": {
+        const { contract: other, version: otherVersion } = def.origin;
+        if (name !== ownRoot)
+          file.importType(moduleSpecifier(path, versionFilePath(other.name, otherVersion.version, "types.ts")), name);
+        return { tsType: name };
+      }
+      case "contract":
+        return typeSchema(def.schema, reference);
+      default:
+        throw new Error(`treaty bug: '${name}' is not reachable from ${contract.name}@${version.version}`);
+    }
+  };
+  const declare = (name: string, schema: JsonSchema): Promise<string> =>
+    compile({ ...typeSchema(schema, reference), title: name }, name, COMPILE_OPTIONS);
+  const declarations = await Promise.all([
+    declare(ownRoot, document.root),
+    ...localDefOrder(document).map((name) => declare(name, document.defs.get(name)!.schema)),
+  ]);
+  return file.render("types", { body: declarations.join("\n") });
+};

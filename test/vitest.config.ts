@@ -1,0 +1,15 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  root: fileURLToPath(new URL("..", import.meta.url)),
+  resolve: {
+    // Generated code imports treaty's runtime by package name; tests run it from source.
+    alias: { "treaty/runtime": fileURLToPath(new URL("../src/runtime/index.ts", import.meta.url)) },
+  },
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
