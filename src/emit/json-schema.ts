@@ -14,6 +14,7 @@ import type {
   UnionVariant,
 } from "../ir/model.js";
 import { contractDir, contractTypeName, rootTypeName, versionId, versionsOfMajor } from "../ir/names.js";
+import { refPattern } from "../ir/ref-pattern.js";
 import { generatedComment, type EmittedFile } from "./file-builder.js";
 
 /** A JSON Schema (2020-12) as a plain object; key order is the order it is printed in. */
@@ -69,7 +70,6 @@ const defined = (entries: Record<string, unknown>): JsonSchema =>
 
 const nonEmpty = <T>(items: readonly T[]): readonly T[] | undefined => (items.length > 0 ? items : undefined);
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 const paragraphs = (parts: readonly (string | undefined)[]): string | undefined => {
   const kept = parts.map((part) => part?.trim()).filter((part): part is string => !!part);
@@ -262,7 +262,7 @@ const typeSchema = (ctx: Context, scope: Scope, node: TypeNode, at: string | und
     case "timestamp":
       return { type: "string", format: "date-time" };
     case "ref":
-      return { type: "string", pattern: `^${escapeRegExp(node.scheme)}://.+` };
+      return { type: "string", pattern: refPattern(node.scheme) };
     case "list":
       return defined({
         type: "array",

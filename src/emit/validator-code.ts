@@ -1,0 +1,46 @@
+// Small pieces of generated code shared by the validator emitter's parts. Issue words are fixed at
+// generation time and never quote the payload (its values may be secrets): `expected` says what
+// would pass, the message adds what went wrong.
+import { escapePointer } from "../runtime/issue.js";
+
+/** A JS literal. */
+export const lit = (value: string | number | boolean): string => JSON.stringify(value);
+
+/** `expected` of an enum or a union tag. */
+export const oneOf = (values: readonly string[]): string => `one of ${values.join(", ")}`;
+
+/** The statement that reports one issue into `out` (an identifier); `path` is a JS expression. */
+export const pushIssue = (out: string, path: string, code: string, expected: string, problem: string): string =>
+  `${out}.push({ path: ${path}, code: ${lit(code)}, message: ${lit(`${problem}: expected ${expected}`)}, expected: ${lit(expected)} });`;
+
+/** A JS expression for the pointer `path` followed by `segments` (known at generation time). */
+export const childPath = (path: string, segments: readonly string[]): string =>
+  `${path} + ${lit(segments.map((s) => `/${escapePointer(s)}`).join(""))}`;
+
+export const indent = (lines: readonly string[]): string[] => lines.map((line) => (line === "" ? line : `  ${line}`));
+
+/** A JSON object in Ajv's sense: not null, not an array. */
+export const isObject = (x: string): string => `typeof ${x} === "object" && ${x} !== null && !Array.isArray(${x})`;
+
+// Keys every ordinary object inherits; a field of that name must be an own property to count.
+// Listed rather than read from Object.prototype so the output does not depend on the Node version.
+const INHERITED_KEYS = new Set([
+  "__proto__",
+  "__defineGetter__",
+  "__defineSetter__",
+  "__lookupGetter__",
+  "__lookupSetter__",
+  "constructor",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+  "toLocaleString",
+  "toString",
+  "valueOf",
+]);
+
+/** Reads own property `key` of the object `obj` (an identifier); undefined when absent. */
+export const member = (obj: string, key: string): string => {
+  const access = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${obj}.${key}` : `${obj}[${lit(key)}]`;
+  return INHERITED_KEYS.has(key) ? `(Object.hasOwn(${obj}, ${lit(key)}) ? ${access} : undefined)` : access;
+};

@@ -1,0 +1,458 @@
+import { rootFields } from "../ir/envelope.js";
+import type {
+  Contract,
+  ContractRefType,
+  Field,
+  ListType,
+  MapType,
+  NumericType,
+  Project,
+  ResolvedVersion,
+  StringFormat,
+  StringType,
+  TypeNode,
+  UnionType,
+} from "../ir/model.js";
+import { contractTypeName, rootTypeName, versionsOfMajor } from "../ir/names.js";
+import { childPath, indent, isObject, lit, member, oneOf, pushIssue } from "./validator-code.js";
+import { createHoister, type Hoister } from "./validator-hoister.js";
+import { refPattern } from "../ir/ref-pattern.js";
+import { hoistRules } from "./validator-rules.js";
+
+// Turns the IR of one version into straight-line JS. Every type becomes a guard (its JSON type),
+// tests (its constraints) and, for containers, a hoisted pair of functions called once the guard
+// passed: `is_<base>(v): boolean`, which allocates nothing, and `err_<base>(v, p, out): void`,
+// which pushes an issue for each failure (at JSON pointer `p` and below) and none when valid.
+// `check` and `errors` are built from the same pieces, so they cannot disagree. The semantics are
+// those of Ajv 8 (with ajv-formats) on the JSON Schema treaty emits for the same IR.
+
+/** A JS expression over the value held by the identifier `x`. */
+type Expr = (x: string) => string;
+
+interface Test {
+  readonly pass: Expr;
+  readonly code: string;
+  readonly expected: string;
+  readonly problem: string;
+}
+
+/** How a value of one type is checked where it is used. */
+interface Compiled {
+  /** The JSON type; absent when the tests decide alone (enum, const). */
+  readonly guard?: Expr;
+  /** The type in words, for `type` and `required` issues. */
+  readonly label: string;
+  /** Constraints, run once the guard passed. */
+  readonly tests: readonly Test[];
+  /** The base of the hoisted is_/err_ pair checking the content; absent when anything goes. */
+  readonly deep?: string;
+}
+
+interface Scope {
+  readonly contract: Contract;
+  readonly version: ResolvedVersion;
+  /** Prefix of hoisted names: "" for the version being emitted, e.g. `TaskResultV1_0_` for others. */
+  readonly prefix: string;
+}
+
+/** How one version's payload is checked, for a value already known to be an object. */
+interface Entry {
+  readonly check: Expr;
+  /** Statements pushing the issues of `x` at `path` into the array `out`. */
+  readonly errors: (x: string, path: string, out: string) => string[];
+}
+
+export interface ValidatorCode {
+  /** Module-level constants and functions. */
+  readonly declarations: readonly string[];
+  /** The body of `check(value)`: one boolean expression. */
+  readonly check: string;
+  /** The body of `errors(value)`: statements pushing into `out`. */
+  readonly errors: readonly string[];
+}
+
+const FORMAT_CHECKS: Readonly<Record<StringFormat, string>> = {
+  "date-time": "isDateTime",
+  date: "isDate",
+  uuid: "isUuid",
+  uri: "isUri",
+  email: "isEmail",
+};
+
+// Enums longer than this are looked up in a Set rather than compared value by value.
+const ENUM_CHAIN_LIMIT = 8;
+
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
+const bug = (message: string): never => {
+  throw new Error(`treaty bug (validator): ${message}`);
+};
+
+/** `head` followed by `lines`: in braces, unless one statement reads well on the same line. */
+const block = (head: string, lines: readonly string[]): string[] => {
+  const [only] = lines;
+  const inline = only !== undefined && lines.length === 1 && (head === "else" || !only.startsWith("if "));
+  return inline ? [`${head} ${only}`] : [`${head} {`, ...indent(lines), "}"];
+};
+
+/**
+ * Statements pushing an issue for each way `x` (at `path`, a JS expression) fails `c`, none when
+ * it passes. Containers are entered directly, so a failure deep down is walked once, not once
+ * per level; `x` is never null here when the field is nullable.
+ */
+const reportLines = (c: Compiled, x: string, path: string, nullable: boolean): string[] => {
+  const orNull = nullable ? " or null" : "";
+  const content = [
+    ...c.tests.map((t) => `if (!(${t.pass(x)})) ${pushIssue("out", path, t.code, c.guard ? t.expected : t.expected + orNull, t.problem)}`),
+    ...(c.deep ? [`err_${c.deep}(${x}, ${path}, out);`] : []),
+  ];
+  if (!c.guard) return content;
+  const wrongType = `if (!(${c.guard(x)})) ${pushIssue("out", path, "type", c.label + orNull, "wrong type")}`;
+  if (content.length === 0) return [wrongType];
+  const [first] = content;
+  return content.length === 1 ? [wrongType, `else ${first}`] : [wrongType, "else {", ...indent(content), "}"];
+};
+
+/** A boolean expression: `x` passes `c`. */
+const checkExpr = (c: Compiled, x: string, nullable: boolean): string => {
+  const parts = [
+    ...(c.guard ? [c.guard(x)] : []),
+    ...c.tests.map((t) => t.pass(x)),
+    ...(c.deep ? [`is_${c.deep}(${x})`] : []),
+  ].join(" && ");
+  return nullable ? `(${x} === null || (${parts}))` : parts;
+};
+
+export const compileValidator = (
+  project: Project,
+  contract: Contract,
+  version: ResolvedVersion,
+  useRuntime: (name: string) => void,
+): ValidatorCode => {
+  const hoister: Hoister = createHoister();
+  const runtime = (name: string): string => {
+    useRuntime(name);
+    return name;
+  };
+  const scopeOf = (c: Contract, v: ResolvedVersion): Scope => ({
+    contract: c,
+    version: v,
+    prefix: c === contract && v === version ? "" : `${rootTypeName(c.name, v.version)}_`,
+  });
+
+  const stringTests = (t: StringType, site: string): Test[] => {
+    const tests: Test[] = [];
+    // Code points never outnumber UTF-16 units nor fall below half of them: count only in between.
+    if (t.minLength !== undefined && t.minLength > 0) {
+      const n = t.minLength;
+      const length = runtime("codePointLength");
+      tests.push({
+        pass: (x) => `(${x}.length >= ${2 * n} || ${length}(${x}) >= ${n})`,
+        code: "minLength",
+        expected: `string of at least ${count(n, "character")}`,
+        problem: "too short",
+      });
+    }
+    if (t.maxLength !== undefined) {
+      const n = t.maxLength;
+      const length = runtime("codePointLength");
+      tests.push({
+        pass: (x) => `(${x}.length <= ${n} || ${length}(${x}) <= ${n})`,
+        code: "maxLength",
+        expected: `string of at most ${count(n, "character")}`,
+        problem: "too long",
+      });
+    }
+    if (t.pattern !== undefined) tests.push(patternTest(t.pattern, site));
+    if (t.format !== undefined) tests.push(formatTest(t.format));
+    return tests;
+  };
+
+  const patternTest = (pattern: string, site: string): Test => {
+    new RegExp(pattern, "u"); // resolve validated it; fail here rather than in generated code
+    const re = hoister.hoist(`pattern:${pattern}`, site, (base) => `const re_${base} = new RegExp(${lit(pattern)}, "u");`);
+    return { pass: (x) => `re_${re}.test(${x})`, code: "pattern", expected: `string matching ${pattern}`, problem: "pattern mismatch" };
+  };
+
+  const formatTest = (format: StringFormat): Test => {
+    const fn = runtime(FORMAT_CHECKS[format]);
+    return { pass: (x) => `${fn}(${x})`, code: "format", expected: `${format} string`, problem: "invalid format" };
+  };
+
+  const numericTests = (t: NumericType, label: string): Test[] => {
+    const bound = (limit: number | undefined, op: string, code: string, problem: string): Test[] =>
+      limit === undefined ? [] : [{ pass: (x) => `${x} ${op} ${limit}`, code, expected: `${label} ${op} ${limit}`, problem }];
+    const m = t.multipleOf;
+    const multiple: Test[] =
+      m === undefined
+        ? []
+        : [{ pass: (x) => `${runtime("isMultipleOf")}(${x}, ${m})`, code: "multipleOf", expected: `${label} multiple of ${m}`, problem: "not a multiple" }];
+    return [
+      ...bound(t.min, ">=", "min", "too small"),
+      ...bound(t.exclusiveMin, ">", "exclusiveMin", "too small"),
+      ...bound(t.max, "<=", "max", "too large"),
+      ...bound(t.exclusiveMax, "<", "exclusiveMax", "too large"),
+      ...multiple,
+    ];
+  };
+
+  const listTests = (t: ListType): Test[] => [
+    ...(t.minItems !== undefined && t.minItems > 0
+      ? [{ pass: (x: string) => `${x}.length >= ${t.minItems}`, code: "minItems", expected: `array of at least ${count(t.minItems, "item")}`, problem: "too few items" }]
+      : []),
+    ...(t.maxItems !== undefined
+      ? [{ pass: (x: string) => `${x}.length <= ${t.maxItems}`, code: "maxItems", expected: `array of at most ${count(t.maxItems, "item")}`, problem: "too many items" }]
+      : []),
+    ...(t.unique
+      ? [{ pass: (x: string) => `!${runtime("hasDuplicates")}(${x})`, code: "unique", expected: "array of unique items", problem: "duplicate items" }]
+      : []),
+  ];
+
+  const compile = (scope: Scope, type: TypeNode, site: string): Compiled => {
+    switch (type.kind) {
+      case "string":
+        return { guard: (x) => `typeof ${x} === "string"`, label: "string", tests: stringTests(type, site) };
+      case "int":
+        return { guard: (x) => `Number.isInteger(${x})`, label: "integer", tests: numericTests(type, "integer") };
+      case "number":
+        return { guard: (x) => `Number.isFinite(${x})`, label: "number", tests: numericTests(type, "number") };
+      case "bool":
+        return { guard: (x) => `typeof ${x} === "boolean"`, label: "boolean", tests: [] };
+      case "timestamp":
+        return { guard: (x) => `typeof ${x} === "string"`, label: "date-time string", tests: [formatTest("date-time")] };
+      case "ref":
+        return {
+          guard: (x) => `typeof ${x} === "string"`,
+          label: `${type.scheme}:// reference`,
+          tests: [patternTest(refPattern(type.scheme), site)],
+        };
+      case "list":
+        return { guard: (x) => `Array.isArray(${x})`, label: "array", tests: listTests(type), deep: hoistItems(scope, type, site) };
+      case "map":
+        return { guard: isObject, label: "object", tests: [], deep: hoistValues(scope, type, site) };
+      case "object":
+        return withDeep({ guard: isObject, label: "object", tests: [] }, hoistObject(scope, type.fields, [], site));
+      case "union":
+        return {
+          guard: isObject,
+          label: `object with ${type.tag} ${oneOf(type.variants.map((v) => v.value))}`,
+          tests: [],
+          deep: hoistUnion(scope, type, site),
+        };
+      case "const": {
+        const expected = lit(type.value);
+        return { label: expected, tests: [{ pass: (x) => `${x} === ${expected}`, code: "const", expected, problem: "wrong constant" }] };
+      }
+      case "enum": {
+        const def = scope.version.enums.get(type.name) ?? bug(`enum ${type.name} is not resolved`);
+        const expected = oneOf(def.values.map((v) => v.name));
+        const fn = hoistEnum(scope, type.name, def.values.map((v) => v.name));
+        return { label: expected, tests: [{ pass: (x) => `is_${fn}(${x})`, code: "enum", expected, problem: "value not allowed" }] };
+      }
+      case "named": {
+        const named = scope.version.types.get(type.name) ?? bug(`type ${type.name} is not resolved`);
+        const key = `${scope.prefix}type:${type.name}`;
+        return withDeep({ guard: isObject, label: `${type.name} object`, tests: [] }, hoistObject(scope, named.fields, [], `${scope.prefix}${type.name}`, key));
+      }
+      case "contract":
+        return { guard: isObject, label: `${type.contract}@${type.major} payload`, tests: [], deep: hoistContract(type) };
+    }
+  };
+
+  const withDeep = (c: Compiled, deep: string | undefined): Compiled => (deep === undefined ? c : { ...c, deep });
+
+  const hoistEnum = (scope: Scope, name: string, values: readonly string[]): string =>
+    hoister.hoist(`${scope.prefix}enum:${name}`, `${scope.prefix}${name}`, (base) => {
+      if (values.length > ENUM_CHAIN_LIMIT) {
+        return [
+          `const values_${base}: ReadonlySet<unknown> = new Set<unknown>([${values.map(lit).join(", ")}]);`,
+          "",
+          `function is_${base}(v: unknown): boolean {`,
+          `  return values_${base}.has(v);`,
+          "}",
+        ].join("\n");
+      }
+      const test = values.length === 0 ? "false" : values.map((value) => `v === ${lit(value)}`).join(" || ");
+      return [`function is_${base}(v: unknown): boolean {`, `  return ${test};`, "}"].join("\n");
+    });
+
+  const hoistItems = (scope: Scope, t: ListType, site: string): string =>
+    hoister.hoist(undefined, site, (base) => {
+      const item = compile(scope, t.of, `${site}_item`);
+      return [
+        `function is_${base}(v: any): boolean {`,
+        "  for (let i = 0; i < v.length; i++) {",
+        "    const x = v[i];",
+        `    if (!(${checkExpr(item, "x", false)})) return false;`,
+        "  }",
+        "  return true;",
+        "}",
+        "",
+        `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+        "  for (let i = 0; i < v.length; i++) {",
+        "    const x = v[i];",
+        ...indent(indent(reportLines(item, "x", `p + "/" + i`, false))),
+        "  }",
+        "}",
+      ].join("\n");
+    });
+
+  const hoistValues = (scope: Scope, t: MapType, site: string): string =>
+    hoister.hoist(undefined, site, (base) => {
+      const value = compile(scope, t.of, `${site}_value`);
+      const escape = runtime("escapePointer");
+      return [
+        `function is_${base}(v: any): boolean {`,
+        "  for (const k in v) {",
+        "    const x = v[k];",
+        `    if (!(${checkExpr(value, "x", false)})) return false;`,
+        "  }",
+        "  return true;",
+        "}",
+        "",
+        `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+        "  for (const k in v) {",
+        "    const x = v[k];",
+        ...indent(indent(reportLines(value, "x", `p + "/" + ${escape}(k)`, false))),
+        "  }",
+        "}",
+      ].join("\n");
+    });
+
+  /** Objects: declared fields, plus `extraKeys` checked elsewhere (a union's tag). */
+  const hoistObject = (scope: Scope, fields: readonly Field[], extraKeys: readonly string[], site: string, key?: string): string | undefined => {
+    const reject = scope.contract.unknownFields === "reject";
+    if (fields.length === 0 && !reject) return undefined;
+    return hoister.hoist(key, site, (base) => {
+      const compiled = fields.map((field, i) => ({ field, local: `f${i}`, c: compile(scope, field.type, `${site}_${field.name}`) }));
+      const known = [...extraKeys, ...fields.map((f) => f.name)];
+      const unknownKeys = (onUnknown: string): string[] =>
+        reject
+          ? [
+              "for (const k in v) {",
+              "  switch (k) {",
+              ...known.map((k) => `    case ${lit(k)}:`),
+              ...(known.length > 0 ? ["      break;"] : []),
+              "    default:",
+              `      ${onUnknown}`,
+              "  }",
+              "}",
+            ]
+          : [];
+      const isLines = compiled.flatMap(({ field, local, c }) => [
+        `const ${local} = ${member("v", field.name)};`,
+        field.optional
+          ? `if (!(${local} === undefined || ${checkExpr(c, local, field.nullable !== undefined)})) return false;`
+          : `if (!(${local} !== undefined && ${checkExpr(c, local, field.nullable !== undefined)})) return false;`,
+      ]);
+      const errLines = compiled.flatMap(({ field, local, c }) => {
+        const nullable = field.nullable !== undefined;
+        const path = childPath("p", [field.name]);
+        const report = reportLines(c, local, path, nullable);
+        const notNull = nullable ? ` && ${local} !== null` : "";
+        const missing = pushIssue("out", path, "required", c.label + (nullable ? " or null" : ""), "missing field");
+        return [
+          `const ${local} = ${member("v", field.name)};`,
+          ...(field.optional
+            ? block(`if (${local} !== undefined${notNull})`, report)
+            : [`if (${local} === undefined) ${missing}`, ...block(nullable ? `else if (${local} !== null)` : "else", report)]),
+        ];
+      });
+      const unknownExpected = known.length > 0 ? `one of the fields ${known.join(", ")}` : "no fields";
+      const unknown = reject ? pushIssue("out", `p + "/" + ${runtime("escapePointer")}(k)`, "unknown", unknownExpected, "unknown field") : "";
+      return [
+        `function is_${base}(v: any): boolean {`,
+        ...indent([...isLines, ...unknownKeys("return false;"), "return true;"]),
+        "}",
+        "",
+        `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+        ...indent([...errLines, ...unknownKeys(unknown)]),
+        "}",
+      ].join("\n");
+    });
+  };
+
+  const hoistUnion = (scope: Scope, u: UnionType, site: string): string =>
+    hoister.hoist(undefined, site, (base) => {
+      const variants = u.variants.map((variant) => {
+        const fields =
+          variant.type.kind === "object"
+            ? variant.type.fields
+            : (scope.version.types.get(variant.type.name) ?? bug(`type ${variant.type.name} is not resolved`)).fields;
+        return { value: variant.value, deep: hoistObject(scope, fields, [u.tag], `${site}_${variant.value}`) };
+      });
+      const tag = member("v", u.tag);
+      const expected = oneOf(u.variants.map((v) => v.value));
+      return [
+        `function is_${base}(v: any): boolean {`,
+        `  switch (${tag}) {`,
+        ...variants.flatMap(({ value, deep }) => [`    case ${lit(value)}:`, `      return ${deep ? `is_${deep}(v)` : "true"};`]),
+        "    default:",
+        "      return false;",
+        "  }",
+        "}",
+        "",
+        `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+        `  switch (${tag}) {`,
+        ...variants.flatMap(({ value, deep }) => [`    case ${lit(value)}:`, ...(deep ? [`      err_${deep}(v, p, out);`] : []), "      break;"]),
+        "    default:",
+        `      ${pushIssue("out", childPath("p", [u.tag]), "tag", expected, "missing or unknown union tag")}`,
+        "  }",
+        "}",
+      ].join("\n");
+    });
+
+  /** `other@N`: any version of that major passes; issues come from the version that fits best. */
+  const hoistContract = (ref: ContractRefType): string =>
+    hoister.hoist(`contract:${ref.contract}@${ref.major}`, `${contractTypeName(ref.contract)}At${ref.major}`, (base) => {
+      const target = project.contracts.find((c) => c.name === ref.contract) ?? bug(`contract ${ref.contract} is not in the project`);
+      const versions = versionsOfMajor(target, ref.major);
+      if (versions.length === 0) bug(`contract ${ref.contract} has no version ${ref.major}.x`);
+      const entries = versions.map((v) => versionEntry(scopeOf(target, v)));
+      const [newest, ...older] = [...entries].reverse();
+      return [
+        `function is_${base}(v: any): boolean {`,
+        `  return ${entries.map((entry) => `(${entry.check("v")})`).join(" || ")};`,
+        "}",
+        "",
+        `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+        `  if (is_${base}(v)) return;`,
+        "  // The fewest issues, the newest version on a tie.",
+        "  let best: Issue[] = [];",
+        ...indent(newest!.errors("v", "p", "best")),
+        ...older.flatMap((entry) => [
+          "  {",
+          "    const o: Issue[] = [];",
+          ...indent(indent(entry.errors("v", "p", "o"))),
+          "    if (o.length < best.length) best = o;",
+          "  }",
+        ]),
+        "  out.push(...best);",
+        "}",
+      ].join("\n");
+    });
+
+  const versionEntry = (scope: Scope): Entry => {
+    const object = hoistObject(scope, rootFields(scope.contract, scope.version), [], `${scope.prefix}root`, `${scope.prefix}root`);
+    const rules = hoistRules(hoister, scope.version.rules, scope.prefix);
+    const bases = [object, rules].filter((b): b is string => b !== undefined);
+    return {
+      check: (x) => (bases.length === 0 ? "true" : bases.map((b) => `is_${b}(${x})`).join(" && ")),
+      errors: (x, path, out) => [
+        ...(object ? [`err_${object}(${x}, ${path}, ${out});`] : []),
+        ...(rules ? [`err_${rules}(${x}, ${path}, ${out});`] : []),
+      ],
+    };
+  };
+
+  const entry = versionEntry(scopeOf(contract, version));
+  const entryErrors = entry.errors("value", '""', "out");
+  return {
+    declarations: hoister.declarations(),
+    check: `${isObject("value")} && ${entry.check("value")}`,
+    errors: [
+      `if (!(${isObject("value")})) ${pushIssue("out", '""', "type", "object", "wrong type")}`,
+      ...(entryErrors.length > 0 ? block("else", entryErrors) : []),
+    ],
+  };
+};

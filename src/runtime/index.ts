@@ -1,0 +1,6 @@
+// The runtime that generated code imports as "treaty/runtime". Small and dependency-free.
+export { type Issue, escapePointer } from "./issue.js";
+export { codePointLength } from "./code-point-length.js";
+export { isMultipleOf } from "./multiple-of.js";
+export { hasDuplicates, jsonEqual } from "./unique.js";
+export { isDate, isDateTime, isEmail, isUri, isUuid } from "./formats.js";

@@ -1,0 +1,90 @@
+// The generated validators against an independent one: Ajv (with ajv-formats) compiled from the
+// emitted JSON Schema must accept exactly what `check` accepts, on every example and on values
+// generated from and mutated around each schema. `errors` is empty exactly when `check` is true.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Issue } from "../src/runtime/index.js";
+import { contractDir, versionId } from "../src/ir/names.js";
+import { compile } from "../src/pipeline.js";
+import { arbitraryFor, mutated } from "./support/arbitrary.js";
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+const ROOT = join(import.meta.dirname, "..");
+const RUNS = 2_500; // generated + mutated = 5,000 values per version
+
+interface Validator {
+  check(value: unknown): boolean;
+  errors(value: unknown): Issue[];
+}
+
+/**
+ * Rules the schema could not express stand in its `x-treaty-rules` annotation (every `before`, and
+ * rules over fields of different objects); evaluate those here, independently of treaty's code.
+ */
+type AnnotatedRule = { before?: [string, string]; exclusive?: string[]; requires?: { if: string; then: string[] } };
+const rulesHold = (schema: Record<string, unknown>, value: unknown): boolean => {
+  const rules = (schema["x-treaty-rules"] as AnnotatedRule[] | undefined) ?? [];
+  const get = (path: string): unknown =>
+    path.split(".").reduce<unknown>((v, k) => (typeof v === "object" && v !== null && !Array.isArray(v) && Object.hasOwn(v, k) ? (v as Record<string, unknown>)[k] : undefined), value);
+  return rules.every((rule) => {
+    if (rule.before) {
+      const [a, b] = rule.before.map(get);
+      return typeof a !== "string" || typeof b !== "string" || Date.parse(a) < Date.parse(b);
+    }
+    if (rule.exclusive) return rule.exclusive.filter((p) => get(p) !== undefined).length <= 1;
+    if (rule.requires) return get(rule.requires.if) === undefined || rule.requires.then.every((p) => get(p) !== undefined);
+    return true;
+  });
+};
+
+const targets = [
+  { name: "idl", root: ROOT, out: join(ROOT, "generated") },
+  ...["good-kitchen-sink"].map((c) => ({ name: c, root: join(ROOT, "test/fixtures", c), out: join(ROOT, "test/fixtures", c, "expected") })),
+];
+
+for (const target of targets) {
+  const project = compile({ root: target.root, idlDir: join(target.root, "idl") }).value!;
+  describe(`${target.name}: generated check agrees with Ajv`, () => {
+    for (const contract of project.contracts) {
+      for (const version of contract.versions) {
+        const dir = join(target.out, contractDir(contract.name), versionId(version.version));
+        it(`${contract.name} ${version.version}`, async () => {
+          const schema = JSON.parse(readFileSync(join(dir, "schema.json"), "utf8")) as Record<string, unknown>;
+          // ownProperties: a key like `constructor` counts only when the payload itself has it, as in JSON.
+          const ajv = new Ajv2020({ strict: false, allErrors: true, ownProperties: true });
+          addFormats(ajv);
+          const ajvValidate = ajv.compile(schema);
+          const reference = (v: unknown) => ajvValidate(v) && rulesHold(schema, v);
+          const validator = (await import(join(dir, "validator.ts"))) as Validator;
+          const agree = (value: unknown) => {
+            const accepted = validator.check(value);
+            expect(accepted, JSON.stringify(value)).toBe(reference(value));
+            expect(validator.errors(value).length === 0, JSON.stringify(value)).toBe(accepted);
+            return accepted;
+          };
+
+          for (const example of version.examples) {
+            expect(agree(example.value), JSON.stringify(example.value)).toBe(example.valid);
+            if (example.expect) {
+              expect(validator.errors(example.value)).toContainEqual(expect.objectContaining(example.expect));
+            }
+          }
+
+          const valid = arbitraryFor(schema);
+          let accepted = 0;
+          fc.assert(fc.property(valid, (v) => void (agree(v) && accepted++)), { numRuns: RUNS, seed: 42 });
+          let rejected = 0;
+          fc.assert(fc.property(mutated(valid), (v) => void (agree(v) || rejected++)), { numRuns: RUNS, seed: 7 });
+          // The generators must exercise both outcomes, or agreement proves little. (Values are
+          // generated from the schema alone, so rules across fields reject some of them.)
+          expect(accepted).toBeGreaterThan(RUNS * 0.1);
+          expect(rejected).toBeGreaterThan(RUNS * 0.2);
+        });
+      }
+    }
+  });
+}

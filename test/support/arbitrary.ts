@@ -1,0 +1,168 @@
+// fast-check arbitraries built from an emitted JSON Schema (the subset treaty emits), independent
+// of treaty's own model, plus mutations that probe around each constraint.
+import fc from "fast-check";
+
+type Schema = Record<string, unknown>;
+
+const resolveRef = (root: Schema, ref: string): Schema => {
+  const name = decodeURIComponent(ref.replace(/^#\/\$defs\//, "")).replace(/~1/g, "/").replace(/~0/g, "~");
+  const target = (root["$defs"] as Record<string, Schema> | undefined)?.[name];
+  if (!target) throw new Error(`unresolved ${ref}`);
+  return target;
+};
+
+const stringArbitrary = (s: Schema): fc.Arbitrary<string> => {
+  const min = (s["minLength"] as number | undefined) ?? 0;
+  const max = s["maxLength"] as number | undefined;
+  const length = (v: string) => {
+    const n = [...v].length;
+    return n >= min && (max === undefined || n <= max);
+  };
+  let base: fc.Arbitrary<string>;
+  switch (s["format"]) {
+    case "date-time":
+      base = fc
+        .date({ min: new Date("1900-01-01T00:00:00Z"), max: new Date("2200-01-01T00:00:00Z"), noInvalidDate: true })
+        .map((d) => d.toISOString());
+      break;
+    case "date":
+      base = fc.date({ min: new Date("1900-01-01T00:00:00Z"), max: new Date("2200-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      break;
+    case "uuid":
+      base = fc.uuid();
+      break;
+    case "uri":
+      base = fc.webUrl();
+      break;
+    case "email":
+      base = fc.emailAddress();
+      break;
+    default:
+      base =
+        typeof s["pattern"] === "string"
+          ? fc.stringMatching(new RegExp(s["pattern"] as string, "u"))
+          : fc.string({ unit: "grapheme", minLength: min, maxLength: max ?? Math.max(min, 12) });
+  }
+  return base.filter(length);
+};
+
+const numberArbitrary = (s: Schema, integer: boolean): fc.Arbitrary<number> => {
+  const min = s["minimum"] as number | undefined;
+  const max = s["maximum"] as number | undefined;
+  const xmin = s["exclusiveMinimum"] as number | undefined;
+  const xmax = s["exclusiveMaximum"] as number | undefined;
+  const multipleOf = s["multipleOf"] as number | undefined;
+  const low = Math.max(min ?? -1e6, xmin !== undefined ? xmin + (integer ? 1 : 0) : -1e6);
+  const high = Math.min(max ?? 1e6, xmax !== undefined ? xmax - (integer ? 1 : 0) : 1e6);
+  if (multipleOf !== undefined) {
+    return fc.integer({ min: Math.ceil(low / multipleOf), max: Math.floor(high / multipleOf) }).map((k) => k * multipleOf).filter((v) => (xmin === undefined || v > xmin) && (xmax === undefined || v < xmax));
+  }
+  if (integer) return fc.integer({ min: Math.ceil(low), max: Math.floor(high) });
+  return fc.double({ min: low, max: high, minExcluded: xmin !== undefined, maxExcluded: xmax !== undefined, noNaN: true, noDefaultInfinity: true });
+};
+
+/** Values valid against `schema` (its formats, patterns, bounds and shapes). */
+export const arbitraryFor = (root: Schema, schema: Schema = root, depth = 0): fc.Arbitrary<unknown> => {
+  if (typeof schema["$ref"] === "string") return arbitraryFor(root, resolveRef(root, schema["$ref"]), depth + 1);
+  if ("const" in schema) return fc.constant(schema["const"]);
+  if (Array.isArray(schema["enum"])) return fc.constantFrom(...(schema["enum"] as unknown[]));
+  for (const key of ["anyOf", "oneOf"]) {
+    if (Array.isArray(schema[key])) return fc.oneof(...(schema[key] as Schema[]).map((s) => arbitraryFor(root, s, depth + 1)));
+  }
+  switch (schema["type"]) {
+    case "null":
+      return fc.constant(null);
+    case "boolean":
+      return fc.boolean();
+    case "string":
+      return stringArbitrary(schema);
+    case "integer":
+      return numberArbitrary(schema, true);
+    case "number":
+      return numberArbitrary(schema, false);
+    case "array": {
+      const items = arbitraryFor(root, (schema["items"] as Schema | undefined) ?? {}, depth + 1);
+      const constraints = {
+        minLength: (schema["minItems"] as number | undefined) ?? 0,
+        maxLength: (schema["maxItems"] as number | undefined) ?? Math.max(3, (schema["minItems"] as number | undefined) ?? 0),
+      };
+      return schema["uniqueItems"] ? fc.uniqueArray(items, { ...constraints, selector: (v) => JSON.stringify(v) }) : fc.array(items, constraints);
+    }
+    case "object": {
+      const properties = (schema["properties"] as Record<string, Schema> | undefined) ?? {};
+      const required = (schema["required"] as string[] | undefined) ?? [];
+      const additional = schema["additionalProperties"];
+      if (Object.keys(properties).length === 0 && typeof additional === "object" && additional !== null) {
+        return fc.dictionary(fc.string({ maxLength: 8 }), arbitraryFor(root, additional as Schema, depth + 1), { maxKeys: 3 });
+      }
+      const record = fc.record(
+        Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, arbitraryFor(root, s, depth + 1)])),
+        { requiredKeys: required },
+      );
+      return record;
+    }
+    default:
+      return fc.jsonValue({ maxDepth: 2 });
+  }
+};
+
+/** A JSON pointer's segments for every location inside `value`. */
+const locations = (value: unknown, path: (string | number)[] = []): (string | number)[][] => {
+  const out = [path];
+  if (Array.isArray(value)) value.forEach((v, i) => out.push(...locations(v, [...path, i])));
+  else if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) out.push(...locations(v, [...path, k]));
+  return out;
+};
+
+const NASTY: unknown[] = [
+  null, true, false, 0, -1, 1, 1.5, -0.5, 5, 10, 100, 1000, 1e6, -1e6, 2 ** 53, "", " ", "x", "SUCCESS", "success",
+  "TASK-1", "TASK-", "c1", "artifact://a", "artifact://", "src://x", "2026-01-01T00:00:00Z", "2026-13-01T00:00:00Z",
+  "2026-01-01", "not-an-email", "a@b.co", "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f", "x".repeat(2001), "x".repeat(4001),
+  [], [1], ["a", "a"], {}, { a: 1 }, "\u{1F600}".repeat(3),
+];
+
+type Mutation = (value: unknown) => unknown;
+
+const clone = <T>(v: T): T => structuredClone(v);
+
+const atPath = (root: unknown, path: (string | number)[], update: (parent: Record<string | number, unknown>, key: string | number) => void): unknown => {
+  if (path.length === 0) return root;
+  const copy = clone(root) as Record<string | number, unknown>;
+  let parent = copy;
+  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+  update(parent, path[path.length - 1]!);
+  return copy;
+};
+
+/** A valid value, then one small change somewhere in it: a dropped key, an extra key, a swapped value. */
+export const mutated = (valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> =>
+  valid.chain((value) => {
+    const paths = locations(value).filter((p) => p.length > 0);
+    if (paths.length === 0) return fc.constantFrom<unknown>(...NASTY);
+    const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+      fc.constantFrom(...paths).map((path): Mutation => (v) => atPath(v, path, (parent, key) => (Array.isArray(parent) ? parent.splice(key as number, 1) : delete parent[key]))),
+      fc.tuple(fc.constantFrom(...paths), fc.oneof(fc.constantFrom(...NASTY), fc.jsonValue({ maxDepth: 1 }))).map(
+        ([path, replacement]): Mutation => (v) => atPath(v, path, (parent, key) => (parent[key] = replacement)),
+      ),
+      fc.tuple(fc.constantFrom(...paths), fc.constantFrom(-1, 1, 0.5, -0.000001)).map(
+        ([path, delta]): Mutation => (v) => atPath(v, path, (parent, key) => {
+          if (typeof parent[key] === "number") parent[key] = (parent[key] as number) + delta;
+          else if (typeof parent[key] === "string") parent[key] = delta > 0 ? `${parent[key] as string}x` : (parent[key] as string).slice(0, -1);
+        }),
+      ),
+      fc.tuple(fc.constantFrom(...[[], ...paths]), fc.constantFrom("extra", "__proto__", "constructor", "toString", "hasOwnProperty")).map(
+        ([path, key]): Mutation => (v) => {
+          const target = path.length === 0 ? clone(v) : v;
+          const add = (o: unknown) => {
+            if (typeof o === "object" && o !== null && !Array.isArray(o)) Object.defineProperty(o, key, { value: 1, enumerable: true, configurable: true, writable: true });
+          };
+          if (path.length === 0) {
+            add(target);
+            return target;
+          }
+          return atPath(v, path, (parent, k) => add(parent[k]));
+        },
+      ),
+    );
+    return mutation.map((m) => m(value));
+  });
