@@ -26,7 +26,10 @@ it("generated code type-checks under strict", () => {
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     skipLibCheck: true,
     types: [],
-    paths: { "treaty/runtime": [join(ROOT, "src/runtime/index.ts")] },
+    paths: {
+      "treaty/runtime": [join(ROOT, "src/runtime/index.ts")],
+      "treaty/typebox": [join(ROOT, "src/runtime/typebox.ts")],
+    },
     allowImportingTsExtensions: false,
   });
   const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.formatDiagnostic(d, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => "\n" }));

@@ -5,7 +5,10 @@ export default defineConfig({
   root: fileURLToPath(new URL("..", import.meta.url)),
   resolve: {
     // Generated code imports treaty's runtime by package name; tests run it from source.
-    alias: { "treaty/runtime": fileURLToPath(new URL("../src/runtime/index.ts", import.meta.url)) },
+    alias: {
+      "treaty/runtime": fileURLToPath(new URL("../src/runtime/index.ts", import.meta.url)),
+      "treaty/typebox": fileURLToPath(new URL("../src/runtime/typebox.ts", import.meta.url)),
+    },
   },
   test: {
     include: ["test/**/*.test.ts"],

@@ -32,11 +32,13 @@ const OPTIONS = {
   version: { type: "boolean", short: "v" },
 } as const;
 
+const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 const printDiagnostics = (io: CliIo, diagnostics: readonly Diagnostic[]): void => {
   for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.length - errors;
-  if (diagnostics.length > 0) io.stderr(`${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}\n`);
+  if (diagnostics.length > 0) io.stderr(`${plural(errors, "error")}, ${plural(warnings, "warning")}\n`);
 };
 
 /** Runs one command; returns the exit status. Never throws on bad input. */
@@ -68,7 +70,7 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
     if (command === "check") {
       const compiled = compile({ root, idlDir });
       printDiagnostics(io, compiled.diagnostics);
-      if (!hasErrors(compiled.diagnostics)) io.stderr(`treaty: ${compiled.value?.contracts.length ?? 0} contracts checked\n`);
+      if (!hasErrors(compiled.diagnostics)) io.stderr(`treaty: ${plural(compiled.value?.contracts.length ?? 0, "contract")} checked\n`);
       return hasErrors(compiled.diagnostics) ? 1 : 0;
     }
     const started = performance.now();
@@ -82,7 +84,7 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
     const versions = contracts.reduce((n, c) => n + c.versions.length, 0);
     if (values.check) {
       if (changed.length === 0) {
-        io.stderr(`treaty: generated files are current (${contracts.length} contracts, ${versions} versions)\n`);
+        io.stderr(`treaty: generated files are current (${plural(contracts.length, "contract")}, ${plural(versions, "version")})\n`);
         return 0;
       }
       const lines = [...report.created.map((p) => `missing ${p}`), ...report.updated.map((p) => `stale   ${p}`), ...report.removed.map((p) => `extra   ${p}`)];
@@ -90,7 +92,7 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
       return 1;
     }
     io.stderr(
-      `treaty: ${contracts.length} contracts, ${versions} versions: ${report.created.length} created, ${report.updated.length} updated, ${report.removed.length} removed, ${report.unchanged} unchanged in ${seconds}s\n`,
+      `treaty: ${plural(contracts.length, "contract")}, ${plural(versions, "version")}: ${report.created.length} created, ${report.updated.length} updated, ${report.removed.length} removed, ${report.unchanged} unchanged in ${seconds}s\n`,
     );
     return 0;
   } catch (error) {

@@ -138,6 +138,6 @@ export const emitTypeBox = (project: Project, contract: Contract, version: Resol
     ...localDefOrder(document).map((name) => declare(name, document.defs.get(name)!.schema)),
     declare(rootTypeName(contract.name, version.version), root),
   ];
-  file.importValue("typebox", "Type");
+  file.importValue("treaty/typebox", "Type");
   return file.render("schema", { declarations });
 };
