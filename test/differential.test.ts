@@ -79,9 +79,9 @@ for (const target of targets) {
 
           const valid = arbitraryFor(schema);
           let accepted = 0;
-          fc.assert(fc.property(valid, (v) => void (agree(v) && accepted++)), { numRuns: RUNS, seed: 42 });
+          fc.assert(fc.property(valid, (v) => void (agree(v) && accepted++)), { numRuns: RUNS });
           let rejected = 0;
-          fc.assert(fc.property(mutated(valid), (v) => void (agree(v) || rejected++)), { numRuns: RUNS, seed: 7 });
+          fc.assert(fc.property(mutated(valid), (v) => void (agree(v) || rejected++)), { numRuns: RUNS });
           // The generators must exercise both outcomes, or agreement proves little. (Values are
           // generated from the schema alone, so rules across fields reject some of them.)
           expect(accepted).toBeGreaterThan(RUNS * 0.1);

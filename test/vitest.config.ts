@@ -12,6 +12,7 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    setupFiles: ["test/support/setup.ts"],
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

@@ -87,6 +87,23 @@ const walkFields = function* (fields: readonly Field[], prefix = ""): Generator<
   }
 };
 
+/** A path from `start` back to itself along `next`, if there is one. */
+const cycleThrough = (start: string, next: (node: string) => readonly string[]): string[] | undefined => {
+  const stack: string[][] = [[start]];
+  const seen = new Set<string>();
+  while (stack.length > 0) {
+    const trail = stack.pop()!;
+    for (const node of next(trail[trail.length - 1]!)) {
+      if (node === start) return [...trail, node];
+      if (!seen.has(node)) {
+        seen.add(node);
+        stack.push([...trail, node]);
+      }
+    }
+  }
+  return undefined;
+};
+
 /** Named types that reach themselves through their fields. */
 const findRecursion = (version: ResolvedVersion): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
@@ -106,23 +123,8 @@ const findRecursion = (version: ResolvedVersion): Diagnostic[] => {
     }
   };
   for (const named of version.types.values()) {
-    const stack: string[][] = [[named.name]];
-    const seen = new Set<string>();
-    while (stack.length > 0) {
-      const trail = stack.pop()!;
-      const current = version.types.get(trail[trail.length - 1]!);
-      for (const next of current ? current.fields.flatMap((f) => typeRefs(f.type)) : []) {
-        if (next === named.name) {
-          diagnostics.push(createDiagnostic("recursive-type", named.loc, { name: named.name, path: [...trail, next].join(" → ") }));
-          stack.length = 0;
-          break;
-        }
-        if (!seen.has(next)) {
-          seen.add(next);
-          stack.push([...trail, next]);
-        }
-      }
-    }
+    const cycle = cycleThrough(named.name, (name) => version.types.get(name)?.fields.flatMap((f) => typeRefs(f.type)) ?? []);
+    if (cycle) diagnostics.push(createDiagnostic("recursive-type", named.loc, { name: named.name, path: cycle.join(" → ") }));
   }
   return diagnostics;
 };
@@ -204,22 +206,8 @@ const findContractCycles = (project: Project): Diagnostic[] => {
   const refs = new Map(project.contracts.map((c) => [c.name, contractRefs(c)]));
   const diagnostics: Diagnostic[] = [];
   for (const contract of project.contracts) {
-    const stack: string[][] = [[contract.name]];
-    const seen = new Set<string>();
-    while (stack.length > 0) {
-      const trail = stack.pop()!;
-      for (const next of refs.get(trail[trail.length - 1]!) ?? []) {
-        if (next === contract.name) {
-          diagnostics.push(createDiagnostic("recursive-contract", contract.loc, { name: contract.name, path: [...trail, next].join(" → ") }));
-          stack.length = 0;
-          break;
-        }
-        if (!seen.has(next)) {
-          seen.add(next);
-          stack.push([...trail, next]);
-        }
-      }
-    }
+    const cycle = cycleThrough(contract.name, (name) => refs.get(name) ?? []);
+    if (cycle) diagnostics.push(createDiagnostic("recursive-contract", contract.loc, { name: contract.name, path: cycle.join(" → ") }));
   }
   return diagnostics;
 };

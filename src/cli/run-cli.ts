@@ -21,7 +21,8 @@ Usage:
       Report the contracts' diagnostics without generating anything.
   treaty --help | --version
 
-Exit status: 0 on success, 1 on errors in the contracts or stale output, 2 on bad usage.
+Exit status: 0 on success, 1 on errors in the contracts or stale output, 2 on bad usage,
+70 on an internal error (a bug in treaty; set TREATY_DEBUG=1 for its stack trace).
 `;
 
 const OPTIONS = {

@@ -3,7 +3,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hasDuplicates, jsonEqual } from "../../src/runtime/index.js";
 
-// Ajv's uniqueItems compares items with fast-deep-equal.
+// Ajv's uniqueItems compares items with fast-deep-equal, which throws on keys that shadow
+// Object.prototype members (`valueOf`), so the comparison runs on values without them.
+const shadowsPrototype = (items: unknown): boolean => /"(valueOf|toString|constructor|hasOwnProperty|__proto__)":/.test(JSON.stringify(items));
 const pairwise = (items: readonly unknown[]): boolean => items.some((a, i) => items.slice(0, i).some((b) => equal(a, b)));
 
 describe("hasDuplicates", () => {
@@ -19,7 +21,7 @@ describe("hasDuplicates", () => {
   });
 
   it("agrees with fast-deep-equal on JSON, small and large arrays", () => {
-    const small = fc.array(fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(1, "a", [1], { a: 1 })), { maxLength: 8 });
+    const small = fc.array(fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(1, "a", [1], { a: 1 })), { maxLength: 8 }).filter((items) => !shadowsPrototype(items));
     fc.assert(fc.property(small, (items) => hasDuplicates(items) === pairwise(items)), { numRuns: 5000 });
     const large = fc.array(fc.oneof(fc.integer({ min: 0, max: 500 }), fc.constantFrom(true, false, null), fc.string({ maxLength: 2 })), { minLength: 33, maxLength: 60 });
     fc.assert(fc.property(large, (items) => hasDuplicates(items) === pairwise(items)), { numRuns: 2000 });

@@ -1,0 +1,223 @@
+// The README against what exists: the IDL reference names every key of idl.schema.json, the
+// diagnostics and issue tables match the code tables, and every full contract in a ```yaml block
+// validates against the IDL schema, compiles without diagnostics and behaves as its examples say.
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, posix } from "node:path";
+import { Ajv } from "ajv/dist/ajv.js";
+import ajvFormats from "ajv-formats";
+import { parse } from "yaml";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../src/cli/run-cli.js";
+import { DIAGNOSTIC_CODES } from "../src/diagnostics/codes.js";
+import { formatDiagnostic } from "../src/diagnostics/diagnostic.js";
+import { contractDir, versionId } from "../src/ir/names.js";
+import { generate } from "../src/pipeline.js";
+import type { Issue } from "../src/runtime/index.js";
+
+const ROOT = join(import.meta.dirname, "..");
+const README = readFileSync(join(ROOT, "README.md"), "utf8");
+const IDL_SCHEMA = JSON.parse(readFileSync(join(ROOT, "idl/idl.schema.json"), "utf8")) as IdlSchema;
+
+interface SchemaNode {
+  properties?: Record<string, SchemaNode>;
+  enum?: unknown[];
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  required?: string[];
+  [key: string]: unknown;
+}
+interface IdlSchema extends SchemaNode {
+  definitions: Record<string, SchemaNode>;
+}
+
+/** The text of `## title` up to the next `## ` heading. */
+const section = (title: string): string => {
+  const start = README.indexOf(`\n## ${title}\n`);
+  if (start < 0) throw new Error(`README has no section '## ${title}'`);
+  const end = README.indexOf("\n## ", start + 1);
+  return README.slice(start, end < 0 ? undefined : end);
+};
+
+/** Fenced blocks of `lang`, also those indented inside list items (dedented). */
+const fencedBlocks = (text: string, lang: string): string[] =>
+  [...text.matchAll(new RegExp("^( *)```" + lang + "\\n([\\s\\S]*?)^\\1```", "gm"))].map(([, indent, body]) =>
+    body!.split("\n").map((line) => line.slice(indent!.length)).join("\n"),
+  );
+
+/** Inline code spans outside fenced blocks: what the prose and tables explain, not what examples use. */
+const inlineCode = (text: string): string[] =>
+  [...text.replace(/^( *)```[\s\S]*?^\1```/gm, "").matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
+
+const mentions = (spans: readonly string[], name: string): boolean => {
+  const token = new RegExp(`(^|[^A-Za-z0-9_-])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^A-Za-z0-9_-])`);
+  return spans.some((span) => token.test(span));
+};
+
+const def = (name: string): SchemaNode => {
+  const node = IDL_SCHEMA.definitions[name];
+  if (!node) throw new Error(`idl.schema.json has no definition '${name}'`);
+  return node;
+};
+const keys = (node: SchemaNode): string[] => Object.keys(node.properties ?? {});
+const enumOf = (node: SchemaNode): string[] => (node.enum ?? []).map(String);
+
+/** The `expect` of an invalid example: `{ path, code }`. */
+const expectNode = (): SchemaNode => (def("example").oneOf ?? []).find((e) => e.properties?.["expect"])!.properties!["expect"]!;
+
+/** Every name the IDL schema defines, by what it is. */
+const schemaNames = (): Record<string, string[]> => {
+  const rule = def("rule").oneOf ?? [];
+  return {
+    "top-level key": keys(IDL_SCHEMA),
+    "enum key": keys(def("enumDef")),
+    "named type key": keys(def("namedType")),
+    "version key": keys(def("versionDef")),
+    "field key": keys(def("fieldMapping")),
+    "deprecated key": keys(def("field.deprecated")),
+    // The keywords; `ref<scheme>`, type names and `other.contract@MAJOR` are patterns, named in its description.
+    "type name": [...enumOf(def("typeExpr").anyOf![0]!), "ref<scheme>", "other.contract@MAJOR"],
+    "constraint key": Object.keys(IDL_SCHEMA.definitions).filter((n) => n.startsWith("constraint.")).map((n) => n.slice("constraint.".length)),
+    format: enumOf(def("constraint.format")),
+    "change op": keys(def("change")),
+    "enum change key": keys(def("change.enum")),
+    "rule kind": rule.map((r) => r.required![0]!),
+    "requires key": keys(rule.find((r) => r.required![0] === "requires")!.properties!["requires"]!),
+    "example key": [...new Set((def("example").oneOf ?? []).flatMap(keys))],
+    "expect key": keys(expectNode()),
+    "value of kind, unknown_fields, envelope": ["kind", "unknown_fields", "envelope"].flatMap((k) => enumOf(IDL_SCHEMA.properties![k]!)),
+    "value of status, sensitivity": [...enumOf(def("versionDef").properties!["status"]!), ...enumOf(def("field.sensitivity"))],
+  };
+};
+
+const issueCodes = (): string[] => enumOf(expectNode().properties!["code"]!);
+
+describe("README: IDL reference covers idl.schema.json", () => {
+  const spans = inlineCode(section("IDL reference"));
+  for (const [what, names] of Object.entries(schemaNames())) {
+    it(`names every ${what}`, () => {
+      expect(names.length).toBeGreaterThan(0);
+      expect(names.filter((name) => !mentions(spans, name))).toEqual([]);
+    });
+  }
+});
+
+describe("README: code tables", () => {
+  const tableCodes = (title: string): string[] =>
+    [...section(title).matchAll(/^\| `([^`]+)`(?:, `([^`]+)`)*/gm)].flatMap((m) => [...m[0].matchAll(/`([^`]+)`/g)].map((c) => c[1]!));
+
+  const difference = (listed: readonly string[], known: readonly string[]) => ({
+    missing: known.filter((code) => !listed.includes(code)),
+    unknown: listed.filter((code) => !known.includes(code)),
+  });
+
+  it("lists every diagnostic code, and no other", () => {
+    expect(difference(tableCodes("Diagnostics"), Object.keys(DIAGNOSTIC_CODES))).toEqual({ missing: [], unknown: [] });
+  });
+
+  it("lists every issue code errors() produces, and no other", () => {
+    expect(difference(tableCodes("Validation issue codes"), issueCodes())).toEqual({ missing: [], unknown: [] });
+  });
+});
+
+describe("README: quick start and CLI", () => {
+  it("quick start is `npm ci && npm run codegen` then `npm test`", () => {
+    const [block] = fencedBlocks(section("Quick start"), "sh");
+    expect(block?.trim().split("\n")).toEqual(["npm ci && npm run codegen", "npm test"]);
+  });
+
+  it("documents every command and flag of --help", async () => {
+    let help = "";
+    await runCli(["--help"], { cwd: ROOT, stdout: (t) => (help += t), stderr: () => {} });
+    const cli = section("CLI reference");
+    const words = [...new Set([...help.matchAll(/treaty (\w+)|(--\w+)/g)].map((m) => m[1] ?? m[2]!))];
+    expect(words.length).toBeGreaterThan(4);
+    expect(words.filter((w) => !cli.includes(w))).toEqual([]);
+  });
+
+  it("the editor $schema path resolves to the schema the package ships", () => {
+    const path = /\$schema=(\S+)/.exec(README)?.[1];
+    expect(path).toBeDefined();
+    expect(posix.join("/repo/idl/domain", path!)).toBe("/repo/node_modules/treaty/idl/idl.schema.json");
+    const files = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { files: string[] }).files;
+    expect(files.some((f) => f === "idl" || f === "idl/idl.schema.json")).toBe(true);
+  });
+});
+
+// ajv-formats is CommonJS: under NodeNext its default import is the module object.
+const addFormats = ajvFormats.default;
+const createIdlValidator = () => {
+  // As in idl-schema.test.ts: strictRequired off for the type-dependent `required` lists.
+  const ajv = new Ajv({ strict: true, strictRequired: false, allErrors: true });
+  addFormats(ajv);
+  return ajv.compile(IDL_SCHEMA);
+};
+
+interface Contract {
+  contract: string;
+  versions: Record<string, unknown>;
+  examples?: { version: string; valid?: unknown; invalid?: unknown; expect?: { path: string; code: string } }[];
+}
+
+const yamlFilesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? yamlFilesUnder(path) : entry.name.endsWith(".yaml") ? [path] : [];
+  });
+
+describe("README: yaml blocks", () => {
+  const blocks = fencedBlocks(README, "yaml");
+  const parsed = blocks.map((text) => ({ text, doc: parse(text) as unknown }));
+  const contracts = parsed.filter(
+    (b): b is { text: string; doc: Contract } => typeof b.doc === "object" && b.doc !== null && !Array.isArray(b.doc) && "contract" in b.doc,
+  );
+  const validate = createIdlValidator();
+  const temps: string[] = [];
+  afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  it("every yaml block parses, and several are full contracts", () => {
+    expect(blocks.length).toBeGreaterThan(contracts.length);
+    expect(contracts.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it.each(contracts.map((c) => [c.doc.contract, c] as const))("%s validates against idl.schema.json", (_name, { doc }) => {
+    const ok = validate(doc);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it.each(contracts.map((c) => [c.doc.contract, c] as const))("%s compiles and its examples hold", async (name, { text, doc }) => {
+    // Beside the repo's own contracts, so a README contract may reference them (operation.error@1).
+    const root = mkdtempSync(join(tmpdir(), "treaty-readme-"));
+    temps.push(root);
+    for (const file of yamlFilesUnder(join(ROOT, "idl"))) {
+      const other = readFileSync(file, "utf8");
+      if ((parse(other) as Contract).contract === name) continue;
+      const target = join(root, "idl", file.slice(join(ROOT, "idl").length));
+      mkdirSync(join(target, ".."), { recursive: true });
+      writeFileSync(target, other);
+    }
+    const file = join(root, "idl", name.split(".")[0]!, `${name}.yaml`);
+    mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(file, text);
+
+    const out = join(root, "generated");
+    const result = await generate({ root, idlDir: join(root, "idl"), outDir: out, check: false });
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([]);
+    expect(result.report).toBeDefined();
+
+    for (const example of doc.examples ?? []) {
+      const validator = (await import(join(out, contractDir(name), versionId(example.version), "validator.ts"))) as {
+        check(value: unknown): boolean;
+        errors(value: unknown): Issue[];
+      };
+      if ("valid" in example) {
+        expect(validator.errors(example.valid)).toEqual([]);
+        expect(validator.check(example.valid)).toBe(true);
+      } else {
+        expect(validator.check(example.invalid)).toBe(false);
+        expect(validator.errors(example.invalid)).toContainEqual(expect.objectContaining(example.expect));
+      }
+    }
+  });
+});
