@@ -1,0 +1,46 @@
+import { resolve } from "node:path";
+import { generate } from "../../pipeline.js";
+import { plural, printDiagnostics, stringOption, type Command } from "../command.js";
+
+export const generateCommand: Command = {
+  name: "generate",
+  usage: `  treaty generate [--check] [--idl <dir>] [--out <dir>]
+      Compile every contract under --idl (default: idl) into --out (default: generated).
+      Files treaty no longer produces are removed. With --check, write nothing and exit 1
+      listing the files that are stale.`,
+  options: { check: { type: "boolean" }, idl: { type: "string" }, out: { type: "string" } },
+  positionals: { min: 0, max: 0 },
+  run: async (args, io) => {
+    const started = performance.now();
+    const check = args.values["check"] === true;
+    const result = await generate({
+      root: io.cwd,
+      idlDir: resolve(io.cwd, stringOption(args, "idl") ?? "idl"),
+      outDir: resolve(io.cwd, stringOption(args, "out") ?? "generated"),
+      check,
+    });
+    printDiagnostics(io, result.diagnostics);
+    const report = result.report;
+    if (!report) return 1;
+    const contracts = result.project?.contracts ?? [];
+    const counts = `${plural(contracts.length, "contract")}, ${plural(contracts.reduce((n, c) => n + c.versions.length, 0), "version")}`;
+    if (check) {
+      const lines = [
+        ...report.created.map((p) => `missing ${p}`),
+        ...report.updated.map((p) => `stale   ${p}`),
+        ...report.removed.map((p) => `extra   ${p}`),
+      ];
+      if (lines.length === 0) {
+        io.stderr(`treaty: generated files are current (${counts})\n`);
+        return 0;
+      }
+      io.stderr(`${lines.join("\n")}\ntreaty: ${lines.length} generated file${lines.length === 1 ? " is" : "s are"} out of date; run 'treaty generate'\n`);
+      return 1;
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(2);
+    io.stderr(
+      `treaty: ${counts}: ${report.created.length} created, ${report.updated.length} updated, ${report.removed.length} removed, ${report.unchanged} unchanged in ${seconds}s\n`,
+    );
+    return 0;
+  },
+};

@@ -1,0 +1,6 @@
+import type { Command } from "../command.js";
+import { checkCommand } from "./check.js";
+import { generateCommand } from "./generate.js";
+
+/** Every command, in the order `--help` lists them. */
+export const COMMANDS: readonly Command[] = [generateCommand, checkCommand];
