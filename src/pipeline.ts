@@ -1,10 +1,11 @@
-// load → resolve → check → plan → emit → format → write; stops after a stage that reported an error.
+// load → resolve → check → lint → plan → emit → format → write; stops after a stage that reported an error.
 import { relative, sep } from "node:path";
 import { check } from "./check/check.js";
 import { hasErrors, sortDiagnostics, type Diagnostic, type StageResult } from "./diagnostics/diagnostic.js";
 import { emit } from "./emit/emit.js";
 import { format } from "./format/format.js";
 import type { Project } from "./ir/model.js";
+import { lint } from "./lint/lint.js";
 import { load } from "./load/load.js";
 import { plan } from "./plan/plan.js";
 import { resolve } from "./resolve/resolve.js";
@@ -29,7 +30,7 @@ export interface GenerateResult {
   readonly project?: Project;
 }
 
-/** load → resolve → check: the project's model and every diagnostic about its contracts. */
+/** load → resolve → check → lint: the project's model and every diagnostic about its contracts. */
 export const compile = (options: CompileOptions): StageResult<Project | undefined> => {
   const diagnostics: Diagnostic[] = [];
   const loaded = load(options.root, options.idlDir);
@@ -40,7 +41,10 @@ export const compile = (options: CompileOptions): StageResult<Project | undefine
   if (hasErrors(diagnostics)) return { value: undefined, diagnostics: sortDiagnostics(diagnostics) };
   const checked = check(resolved.value);
   diagnostics.push(...checked.diagnostics);
-  return { value: hasErrors(diagnostics) ? undefined : checked.value, diagnostics: sortDiagnostics(diagnostics) };
+  if (hasErrors(diagnostics)) return { value: undefined, diagnostics: sortDiagnostics(diagnostics) };
+  const linted = lint(checked.value);
+  diagnostics.push(...linted.diagnostics);
+  return { value: hasErrors(diagnostics) ? undefined : linted.value, diagnostics: sortDiagnostics(diagnostics) };
 };
 
 export const generate = async (options: GenerateOptions): Promise<GenerateResult> => {

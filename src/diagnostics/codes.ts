@@ -60,9 +60,31 @@ export const DIAGNOSTIC_CODES = {
   "name-collision": { severity: "error", message: "contracts '{name}' and '{other}' both generate the type name {typeName}; rename one" },
   "unknown-contract": { severity: "error", message: "contract '{name}' is not defined{suggestion}" },
   "rule-type-mismatch": { severity: "error", message: "rule {rule} needs '{path}' to be {expected}" },
+  // lint: the seed's anti-patterns; each can be turned off per contract or field with `lint: { code: reason }`
+  "everything-optional": { severity: "warning", message: "every field of {version} is optional: consumers must guess which states exist; make the core required" },
+  "default-on-control-field": { severity: "warning", message: "control field '{field}' has a default: a producer that omits it gets a value it never chose" },
+  "open-string-enum": { severity: "warning", message: "'{field}' is a control field typed as an open string: typos become states; use a closed enum" },
+  "unbounded-string": { severity: "warning", message: "string '{field}' has no maxLength, pattern or format: bound it, or pass large content as a ref<...>" },
+  "blob-not-ref": { severity: "warning", message: "'{field}' looks like content carried inline; pass it by reference (ref<scheme>)" },
+  "no-owner": { severity: "warning", message: "contract '{name}' has no owner: nobody defines its semantics, versions and deprecation" },
+  "sensitive-value-in-schema": { severity: "warning", message: "{where} holds what looks like {what}; schemas and examples are sent to LLM providers" },
+  "unknown-lint-rule": { severity: "error", message: "'{name}' is not a lint rule{suggestion}" },
+  "lint-ignore-without-reason": { severity: "error", message: "turning off '{name}' needs a reason" },
   // examples
   "invalid-example": { severity: "error", message: "an example needs exactly one of 'valid' or 'invalid'" },
   "example-expect-missing": { severity: "error", message: "an invalid example needs `expect: { path, code }`" },
 } as const satisfies Record<string, CodeSpec>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+/** The lint rules, which `lint: { <rule>: <reason> }` may turn off. */
+export const LINT_RULES = [
+  "everything-optional",
+  "default-on-control-field",
+  "open-string-enum",
+  "unbounded-string",
+  "blob-not-ref",
+  "no-owner",
+  "sensitive-value-in-schema",
+] as const satisfies readonly DiagnosticCode[];
+export type LintRule = (typeof LINT_RULES)[number];

@@ -140,8 +140,13 @@ export interface Field {
   readonly deprecated?: Deprecation;
   /** A semantic role, e.g. `idempotency_key`. */
   readonly role?: string;
+  /** Lint rules turned off for this field, each with the reason a reviewer reads. */
+  readonly lintIgnore?: LintIgnores;
   readonly loc: SourceLocation;
 }
+
+/** Lint rule code → why it does not apply here. */
+export type LintIgnores = ReadonlyMap<string, { readonly reason: string; readonly loc: SourceLocation }>;
 
 export interface EnumValue {
   readonly name: string;
@@ -230,6 +235,8 @@ export interface Contract {
   readonly description?: string;
   readonly owner?: string;
   readonly kind?: ContractKind;
+  /** Lint rules turned off for the whole contract, each with its reason. */
+  readonly lintIgnore?: LintIgnores;
   /** What a reader does with keys it does not know. Applies to every object of the contract. */
   readonly unknownFields: "reject" | "strip";
   /** `embedded`: `contract` and `version` are constants in every payload. */

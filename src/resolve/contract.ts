@@ -20,7 +20,7 @@ import { ALL_CONSTRAINTS, createTypeParser, REPLACEABLE_CONSTRAINTS, type TypePa
 
 const TOP_KEYS = [
   "contract", "summary", "description", "owner", "kind", "unknown_fields", "envelope", "canonical",
-  "enums", "types", "versions", "examples",
+  "enums", "types", "versions", "examples", "lint",
 ];
 const VERSION_KEYS = ["status", "description", "fields", "changes", "from", "rules"];
 const CHANGE_OPS = ["add", "remove", "rename", "require", "relax", "retype", "constrain", "enum", "custom"];
@@ -425,5 +425,6 @@ export const resolveContract = (file: SourceFile): { contract: Contract | undefi
   if (description !== undefined) contract.description = description;
   if (owner !== undefined) contract.owner = owner;
   if (kind !== undefined) contract.kind = kind;
+  if (top.has("lint")) contract.lintIgnore = r.lintIgnores(top.get("lint")!.value);
   return { contract, reader: r };
 };

@@ -1,10 +1,10 @@
 // Typed, reporting access to YAML nodes. Every accessor that finds a node of the wrong shape reports
 // a diagnostic at that node and returns undefined, so the resolver never throws on bad input.
 import { isMap, isScalar, isSeq, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from "yaml";
-import type { DiagnosticCode } from "../diagnostics/codes.js";
+import { LINT_RULES, type DiagnosticCode } from "../diagnostics/codes.js";
 import { createDiagnostic, type Diagnostic, type Params } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
-import type { JsonValue, SourceLocation } from "../ir/model.js";
+import type { JsonValue, LintIgnores, SourceLocation } from "../ir/model.js";
 import { locate, type SourceFile } from "../load/load.js";
 
 export interface Entry {
@@ -28,6 +28,8 @@ export interface Reader {
   bool(node: Node | null, where: string): boolean | undefined;
   oneOf<T extends string>(node: Node | null, where: string, values: readonly T[]): T | undefined;
   json(node: Node | null): JsonValue;
+  /** `lint: { rule: reason }`: the lint rules turned off where this key stands. */
+  lintIgnores(node: Node | null): LintIgnores;
 }
 
 /** A scalar key as written: `1.0` stays "1.0" although YAML reads it as the number 1. */
@@ -100,6 +102,19 @@ export const createReader = (file: SourceFile): Reader => {
         : invalid(node, where, `one of ${values.join(", ")}`);
     },
     json: (node) => (node === null ? null : (node.toJSON() as JsonValue)),
+    lintIgnores: (node) => {
+      const ignores = new Map<string, { reason: string; loc: SourceLocation }>();
+      for (const entry of reader.entries(node, "lint") ?? []) {
+        if (!(LINT_RULES as readonly string[]).includes(entry.key)) {
+          report("unknown-lint-rule", entry.keyNode, { name: entry.key, suggestion: didYouMean(entry.key, LINT_RULES) });
+          continue;
+        }
+        const reason = scalar(entry.value);
+        if (typeof reason !== "string" || reason.trim() === "") report("lint-ignore-without-reason", entry.keyNode, { name: entry.key });
+        else ignores.set(entry.key, { reason: reason.trim(), loc: loc(entry.keyNode) });
+      }
+      return ignores;
+    },
   };
   return reader;
 };

@@ -41,7 +41,7 @@ export const REPLACEABLE_CONSTRAINTS: readonly string[] = [
   "unique",
 ];
 
-export const FIELD_KEYS = ["type", "optional", "nullable", "default", "description", "sensitivity", "deprecated", "role"];
+export const FIELD_KEYS = ["type", "optional", "nullable", "default", "description", "sensitivity", "deprecated", "role", "lint"];
 const SENSITIVITIES: readonly Sensitivity[] = ["pii", "secret", "internal"];
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -294,6 +294,8 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     if (sensitivity) field.sensitivity = r.oneOf(sensitivity.value, `'sensitivity' of '${name}'`, SENSITIVITIES);
     const role = byKey.get("role");
     if (role) field.role = r.string(role.value, `'role' of '${name}'`);
+    const lint = byKey.get("lint");
+    if (lint) field.lintIgnore = r.lintIgnores(lint.value);
     const deprecated = byKey.get("deprecated");
     if (deprecated) {
       const d = r.entries(deprecated.value, `'deprecated' of '${name}'`, ["since", "use"]);

@@ -1,0 +1,109 @@
+// The seed's anti-patterns as lint rules. Each finding is a warning at the field, example or
+// contract it concerns; `lint: { rule: reason }` on the contract or the field turns a rule off.
+import type { LintRule } from "../diagnostics/codes.js";
+import { createDiagnostic, type Diagnostic, type Params, type StageResult } from "../diagnostics/diagnostic.js";
+import type { Contract, Field, JsonValue, Project, ResolvedVersion, SourceLocation, TypeNode } from "../ir/model.js";
+
+/** Fields whose value drives control flow: they deserve a closed enum and no silent default. */
+const CONTROL_FIELD = /^(status|state|mode|kind|type|phase|stage|action|decision|outcome|verdict|class|category|severity)$|_(status|state|mode|kind|type)$/;
+/** Field names that usually mean content carried inline. */
+const BLOB_FIELD = /(^|_)(blob|base64|content|contents|document|file|pdf|image|attachment|payload|body|bytes|data)$/;
+
+/** What looks like a secret or personal data in text that reaches an LLM provider. */
+const SENSITIVE: readonly [RegExp, string][] = [
+  [/\b[A-Za-z0-9._%+-]+@(?!(?:[A-Za-z0-9-]+\.)*example\.(?:com|org|net)\b)(?![A-Za-z0-9-]+\.(?:example|test|invalid|localhost)\b)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/, "an e-mail address"],
+  [/\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}\b|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{20,}\b|\bxox[abpr]-[A-Za-z0-9-]{10,}\b/, "an API key"],
+  [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b/, "a token"],
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, "a private key"],
+  [/\b(?:\d[ -]?){13,16}\b/, "a card number"],
+];
+
+const sensitiveIn = (text: string): string | undefined => SENSITIVE.find(([pattern]) => pattern.test(text))?.[1];
+
+/** Every string inside a JSON value. */
+const strings = (value: JsonValue): string[] =>
+  typeof value === "string" ? [value] : Array.isArray(value) ? value.flatMap(strings) : value !== null && typeof value === "object" ? Object.values(value).flatMap(strings) : [];
+
+interface Finding {
+  readonly rule: LintRule;
+  readonly loc: SourceLocation;
+  readonly params: Params;
+  /** The field it concerns, whose own `lint:` may turn it off. */
+  readonly field?: Field;
+}
+
+const isControl = (field: Field): boolean => CONTROL_FIELD.test(field.name);
+
+const fieldFindings = (field: Field, path: string, version: ResolvedVersion): Finding[] => {
+  const findings: Finding[] = [];
+  const at = (rule: LintRule, params: Params): Finding => ({ rule, loc: field.loc, params, field });
+  const type = field.type;
+  if (field.default !== undefined && (isControl(field) || type.kind === "enum")) findings.push(at("default-on-control-field", { field: path }));
+  if (type.kind === "string" && isControl(field) && type.pattern === undefined) findings.push(at("open-string-enum", { field: path }));
+  if (type.kind === "string" && type.maxLength === undefined && type.pattern === undefined && type.format === undefined) {
+    findings.push(at(BLOB_FIELD.test(field.name) ? "blob-not-ref" : "unbounded-string", { field: path }));
+  } else if (BLOB_FIELD.test(field.name) && type.kind === "string" && (type.maxLength ?? 0) > 10_000) {
+    findings.push(at("blob-not-ref", { field: path }));
+  }
+  const texts: [string, string][] = [];
+  if (type.kind === "string" && type.pattern !== undefined) texts.push([type.pattern, `the pattern of '${path}'`]);
+  if (type.kind === "const" && typeof type.value === "string") texts.push([type.value, `the constant of '${path}'`]);
+  if (field.default !== undefined) for (const text of strings(field.default)) texts.push([text, `the default of '${path}'`]);
+  if (type.kind === "enum") {
+    for (const value of version.enums.get(type.name)?.values ?? []) texts.push([value.name, `a value of enum '${type.name}'`]);
+  }
+  for (const [text, where] of texts) {
+    const what = sensitiveIn(text);
+    if (what) findings.push(at("sensitive-value-in-schema", { where, what }));
+  }
+  return findings;
+};
+
+/** Fields with their dotted paths, through inline objects, list items and named types. */
+const walk = function* (fields: readonly Field[], version: ResolvedVersion, prefix = "", seen = new Set<string>()): Generator<[Field, string]> {
+  for (const field of fields) {
+    const path = prefix + field.name;
+    yield [field, path];
+    const inner = (type: TypeNode): readonly Field[] => {
+      if (type.kind === "object") return type.fields;
+      if (type.kind === "list" || type.kind === "map") return inner(type.of);
+      if (type.kind === "named" && !seen.has(type.name)) {
+        seen.add(type.name);
+        return version.types.get(type.name)?.fields ?? [];
+      }
+      return [];
+    };
+    yield* walk(inner(field.type), version, `${path}.`, seen);
+  }
+};
+
+const versionFindings = (contract: Contract, version: ResolvedVersion): Finding[] => {
+  const findings: Finding[] = [];
+  if (version.fields.length >= 2 && version.fields.every((f) => f.optional)) {
+    findings.push({ rule: "everything-optional", loc: version.loc, params: { version: version.version } });
+  }
+  for (const [field, path] of walk(version.fields, version)) findings.push(...fieldFindings(field, path, version));
+  for (const example of version.examples) {
+    for (const text of strings(example.value)) {
+      const what = sensitiveIn(text);
+      if (what) findings.push({ rule: "sensitive-value-in-schema", loc: example.loc, params: { where: `an example of ${version.version}`, what } });
+    }
+  }
+  if (!contract.owner) findings.push({ rule: "no-owner", loc: contract.loc, params: { name: contract.name } });
+  return findings;
+};
+
+export const lint = (project: Project): StageResult<Project> => {
+  const diagnostics = new Map<string, Diagnostic>();
+  for (const contract of project.contracts) {
+    for (const version of contract.versions) {
+      for (const finding of versionFindings(contract, version)) {
+        if (contract.lintIgnore?.has(finding.rule) || finding.field?.lintIgnore?.has(finding.rule)) continue;
+        const diagnostic = createDiagnostic(finding.rule, finding.loc, finding.params);
+        // A field shared by several versions is reported once, where it is written.
+        diagnostics.set(`${diagnostic.code}|${diagnostic.loc?.line}|${diagnostic.loc?.col}|${diagnostic.message}`, diagnostic);
+      }
+    }
+  }
+  return { value: project, diagnostics: [...diagnostics.values()] };
+};
