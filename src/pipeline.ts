@@ -1,14 +1,17 @@
-// load → resolve → check → lint → plan → emit → format → write; stops after a stage that reported an error.
+// load → resolve → check → lint → adapt (+ stubs) → plan → emit → format → write; stops after a stage that reported an error.
 import { relative, sep } from "node:path";
+import { adapt, checkChangeDefaults } from "./adapt/adapt.js";
 import { check } from "./check/check.js";
 import { hasErrors, sortDiagnostics, type Diagnostic, type StageResult } from "./diagnostics/diagnostic.js";
 import { emit } from "./emit/emit.js";
 import { format } from "./format/format.js";
+import { createFormatCache, findCacheDir } from "./format/format-cache.js";
 import type { Project } from "./ir/model.js";
 import { lint } from "./lint/lint.js";
 import { load } from "./load/load.js";
 import { plan } from "./plan/plan.js";
 import { resolve } from "./resolve/resolve.js";
+import { maintainStubs, type AddedStub } from "./stubs/maintain-stubs.js";
 import { write, type WriteReport } from "./write/write.js";
 
 export interface CompileOptions {
@@ -28,9 +31,14 @@ export interface GenerateResult {
   /** Absent when an error stopped the pipeline before `write`. */
   readonly report?: WriteReport;
   readonly project?: Project;
+  /** Adapter stubs added to the hand-written adapters files; each throws until someone writes it. */
+  readonly stubs?: readonly AddedStub[];
 }
 
-/** load → resolve → check → lint: the project's model and every diagnostic about its contracts. */
+/**
+ * load → resolve → check → lint: the project's model and every diagnostic about its contracts.
+ * The model is absent only when the files could not be read or resolved.
+ */
 export const compile = (options: CompileOptions): StageResult<Project | undefined> => {
   const diagnostics: Diagnostic[] = [];
   const loaded = load(options.root, options.idlDir);
@@ -39,22 +47,29 @@ export const compile = (options: CompileOptions): StageResult<Project | undefine
   const resolved = resolve(loaded.value);
   diagnostics.push(...resolved.diagnostics);
   if (hasErrors(diagnostics)) return { value: undefined, diagnostics: sortDiagnostics(diagnostics) };
+  // From here the model is whole: errors about it (a bump too small, say) still leave it usable for
+  // reports, so the caller decides from the diagnostics whether to go on.
   const checked = check(resolved.value);
-  diagnostics.push(...checked.diagnostics);
-  if (hasErrors(diagnostics)) return { value: undefined, diagnostics: sortDiagnostics(diagnostics) };
-  const linted = lint(checked.value);
-  diagnostics.push(...linted.diagnostics);
-  return { value: hasErrors(diagnostics) ? undefined : linted.value, diagnostics: sortDiagnostics(diagnostics) };
+  diagnostics.push(...checked.diagnostics, ...checkChangeDefaults(checked.value));
+  if (!hasErrors(diagnostics)) diagnostics.push(...lint(checked.value).diagnostics);
+  return { value: checked.value, diagnostics: sortDiagnostics(diagnostics) };
 };
 
 export const generate = async (options: GenerateOptions): Promise<GenerateResult> => {
   const compiled = compile(options);
   const project = compiled.value;
-  if (!project) return { diagnostics: compiled.diagnostics };
-  const jobs = plan(project).value;
+  if (!project || hasErrors(compiled.diagnostics)) return { diagnostics: compiled.diagnostics };
+  // Adapters, and the hand-written stubs they call: a stub missing under --check stops here.
+  const adapters = adapt(project, options).value;
+  const stubs = await maintainStubs(adapters, { root: options.root, check: options.check });
+  const diagnostics = sortDiagnostics([...compiled.diagnostics, ...stubs.diagnostics]);
+  if (hasErrors(diagnostics)) return { diagnostics };
+  const jobs = plan(project, adapters).value;
   const source = relative(options.root, options.idlDir).split(sep).join("/") || ".";
   const emitted = await emit(project, jobs, source);
-  const formatted = await format(emitted.value);
+  // `--check` reads cached formatting but writes nothing, not even to the cache.
+  const cache = createFormatCache(findCacheDir(options.root), { readOnly: options.check });
+  const formatted = await format(emitted.value, cache);
   const written = write(options.outDir, formatted.value, { check: options.check });
-  return { diagnostics: compiled.diagnostics, report: written.value, project };
+  return { diagnostics, report: written.value, project, stubs: stubs.value };
 };

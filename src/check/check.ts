@@ -5,6 +5,7 @@ import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnost
 import { didYouMean } from "../diagnostics/suggest.js";
 import type { Contract, Field, JsonValue, Project, ResolvedVersion, TypeNode } from "../ir/model.js";
 import { contractTypeName } from "../ir/names.js";
+import { bumpRules } from "./bump-rules.js";
 
 /** The type a dotted path leads to at `version`, walking inline objects and named types. */
 const fieldAtPath = (version: ResolvedVersion, path: string): Field | undefined => {
@@ -23,7 +24,7 @@ const isTimeLike = (type: TypeNode): boolean =>
   type.kind === "timestamp" || (type.kind === "string" && (type.format === "date-time" || type.format === "date"));
 
 /** Why `value` does not fit `type` (its JSON shape and enum membership), or undefined when it fits. */
-const mismatch = (value: JsonValue, type: TypeNode, version: ResolvedVersion): string | undefined => {
+export const mismatch = (value: JsonValue, type: TypeNode, version: ResolvedVersion): string | undefined => {
   const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
   switch (type.kind) {
     case "string":
@@ -231,6 +232,7 @@ export const check = (project: Project): StageResult<Project> => {
       diagnostics.push(createDiagnostic("file-name-mismatch", contract.loc, { name: contract.name, file: contract.file, expected: `${contract.name}.yaml` }));
     }
     for (const version of contract.versions) diagnostics.push(...checkVersion(project, contract, version));
+    diagnostics.push(...bumpRules(contract));
   }
   // Named types are shared by every version, so their findings repeat; report each once.
   const unique = new Map<string, Diagnostic>();

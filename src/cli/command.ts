@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from "node:util";
-import { formatDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { formatReport } from "../diagnostics/report.js";
 
 export interface CliIo {
   readonly cwd: string;
@@ -24,12 +25,7 @@ export interface Command {
 
 export const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
-export const printDiagnostics = (io: CliIo, diagnostics: readonly Diagnostic[]): void => {
-  for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
-  const errors = diagnostics.filter((d) => d.severity === "error").length;
-  const warnings = diagnostics.length - errors;
-  if (diagnostics.length > 0) io.stderr(`${plural(errors, "error")}, ${plural(warnings, "warning")}\n`);
-};
+export const printDiagnostics = (io: CliIo, diagnostics: readonly Diagnostic[]): void => io.stderr(formatReport(diagnostics, "text"));
 
 export const stringOption = (args: ParsedArgs, name: string): string | undefined => {
   const value = args.values[name];

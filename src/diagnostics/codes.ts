@@ -53,13 +53,22 @@ export const DIAGNOSTIC_CODES = {
   "rename-across-objects": { severity: "error", message: "rename '{from}' → '{to}' moves the field to another object; rename keeps the parent" },
   "not-an-object": { severity: "error", message: "'{path}' is not an inline object, so it has no field '{field}'" },
   "change-no-effect": { severity: "error", message: "{op} '{path}' changes nothing: the field is already {state}" },
-  "unknown-change": { severity: "error", message: "a change needs one operation key (add, remove, rename, require, relax, retype, constrain, enum, custom){suggestion}" },
+  "unknown-change": { severity: "error", message: "a change needs one operation key (add, remove, rename, require, relax, retype, constrain, enum, nest, hoist, wrap, head, custom){suggestion}" },
+  "invalid-move": { severity: "error", message: "{op} '{from}' → '{to}' {reason}" },
+  // adapters and their hand-written stubs (idl/<domain>/<contract>.adapters.ts)
+  "missing-stub": { severity: "error", message: "adapter stub '{name}' is missing from {file}; run 'treaty generate' to add it" },
+  "orphan-stub": { severity: "warning", message: "adapter stub '{name}' is not needed by any change any more; delete it" },
   // contracts and rules
   "duplicate-contract": { severity: "error", message: "contract '{name}' is also defined in {other}" },
   "recursive-contract": { severity: "error", message: "contract '{name}' contains itself ({path}); recursive contracts are not supported" },
   "name-collision": { severity: "error", message: "contracts '{name}' and '{other}' both generate the type name {typeName}; rename one" },
   "unknown-contract": { severity: "error", message: "contract '{name}' is not defined{suggestion}" },
   "rule-type-mismatch": { severity: "error", message: "rule {rule} needs '{path}' to be {expected}" },
+  // versions over time
+  "bump-too-small": { severity: "error", message: "{version} is a minor version but a reader on it fails on {older} data: {reason} ({where}); make it {major}.0 or keep the change compatible" },
+  "forward-incompatible": { severity: "warning", message: "readers on {older} fail on {version} data: {reason} ({where})" },
+  "published-version-changed": { severity: "error", message: "published version {version} differs from {ref}: {reason}; publish the change as a new version (or mark the version `status: draft` while it may change)" },
+  "published-version-removed": { severity: "error", message: "version {version} of '{contract}' is published at {ref} but no longer defined" },
   // lint: the seed's anti-patterns; each can be turned off per contract or field with `lint: { code: reason }`
   "everything-optional": { severity: "warning", message: "every field of {version} is optional: consumers must guess which states exist; make the core required" },
   "default-on-control-field": { severity: "warning", message: "control field '{field}' has a default: a producer that omits it gets a value it never chose" },

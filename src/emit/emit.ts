@@ -1,6 +1,7 @@
 import type { StageResult } from "../diagnostics/diagnostic.js";
 import type { Project } from "../ir/model.js";
 import type { FileJob } from "../plan/plan.js";
+import { emitAdapters } from "./adapters.js";
 import type { EmittedFile } from "./file-builder.js";
 import { emitContractIndex, emitIndex, emitVersionIndex } from "./indexes.js";
 import { emitJsonSchema } from "./json-schema.js";
@@ -20,6 +21,8 @@ const emitOne = (project: Project, job: FileJob, source: string): EmittedFile | 
       return emitValidator(project, job.contract, job.version);
     case "version-index":
       return emitVersionIndex(job.contract, job.version);
+    case "adapters":
+      return emitAdapters(job.adapters);
     case "contract-index":
       return emitContractIndex(job.contract);
     case "index":

@@ -15,18 +15,28 @@ export const emitVersionIndex = (contract: Contract, version: ResolvedVersion): 
     rootType: rootTypeName(contract.name, version.version),
   });
 
-/** `generated/<contract>/index.ts`: every version of one contract, and which one is canonical. */
-export const emitContractIndex = (contract: Contract): EmittedFile =>
-  createFileBuilder(`${contractDir(contract.name)}/index.ts`, contract.file).render("contract-index", {
+/** `generated/<contract>/index.ts`: every version of one contract, which one is canonical, and its registration. */
+export const emitContractIndex = (contract: Contract): EmittedFile => {
+  const b = createFileBuilder(`${contractDir(contract.name)}/index.ts`, contract.file);
+  b.importValue("./adapters.js", "adapters");
+  b.importType("treaty/runtime", "ContractRegistration");
+  return b.render("contract-index", {
     name: JSON.stringify(contract.name),
     versions: contract.versions.map((v) => ({ id: versionId(v.version), version: JSON.stringify(v.version) })),
     canonicalId: versionId(contract.canonical),
     canonicalType: rootTypeName(contract.name, contract.canonical),
+    canonicalVersion: JSON.stringify(contract.canonical),
     typeName: contractTypeName(contract.name),
+    envelope: JSON.stringify(contract.envelope),
+    unknownFields: JSON.stringify(contract.unknownFields),
   });
+};
 
-/** `generated/index.ts`: every contract, by name. */
-export const emitIndex = (project: Project, source: string): EmittedFile =>
-  createFileBuilder("index.ts", source).render("index", {
+/** `generated/index.ts`: every contract, by name, and the registry that decodes and encodes them. */
+export const emitIndex = (project: Project, source: string): EmittedFile => {
+  const b = createFileBuilder("index.ts", source);
+  b.importValue("treaty/runtime", "createRegistry");
+  return b.render("index", {
     contracts: project.contracts.map((c) => ({ name: JSON.stringify(c.name), id: camel(c.name), dir: contractDir(c.name) })),
   });
+};

@@ -1,7 +1,7 @@
 import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
 import { contractDir, rootTypeName, versionId } from "../ir/names.js";
 import { createFileBuilder, type EmittedFile } from "./file-builder.js";
-import { indent } from "./validator-code.js";
+import { indent, ISSUE_FUNCTION } from "./validator-code.js";
 import { compileValidator } from "./validator-compiler.js";
 
 const RUNTIME = "treaty/runtime";
@@ -20,7 +20,7 @@ export const emitValidator = (project: Project, contract: Contract, version: Res
     contract: contract.name,
     version: version.version,
     rootType,
-    declarations: code.declarations,
+    declarations: [ISSUE_FUNCTION, ...code.declarations],
     check: code.check,
     errors: indent(code.errors).join("\n"),
   });

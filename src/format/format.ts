@@ -1,28 +1,24 @@
-import { format as prettier, type Options } from "prettier";
 import type { StageResult } from "../diagnostics/diagnostic.js";
 import type { EmittedFile } from "../emit/file-builder.js";
+import { formatKey, type FormatCache } from "./format-cache.js";
+import { prettierFormat } from "./prettier-format.js";
 
-/** Fixed in code so a user's `.prettierrc` never changes generated output. */
-const OPTIONS: Options = {
-  printWidth: 100,
-  tabWidth: 2,
-  useTabs: false,
-  semi: true,
-  singleQuote: false,
-  quoteProps: "as-needed",
-  trailingComma: "all",
-  bracketSpacing: true,
-  arrowParens: "always",
-  endOfLine: "lf",
-};
-
-/** Formats every file with the fixed options (prettier's `format` never reads config files itself). */
-export const format = async (files: readonly EmittedFile[]): Promise<StageResult<EmittedFile[]>> => {
-  const formatted = await Promise.all(
-    files.map(async (file) => ({
-      ...file,
-      contents: await prettier(file.contents, { ...OPTIONS, parser: file.language === "json" ? "json" : "typescript" }),
-    })),
-  );
-  return { value: formatted, diagnostics: [] };
+/**
+ * Formats every file with prettier's fixed options. Prettier is most of a run's cost (linear in
+ * the code's size), so each distinct file is formatted once and then served from `cache`.
+ */
+export const format = async (files: readonly EmittedFile[], cache: FormatCache): Promise<StageResult<EmittedFile[]>> => {
+  const keys = files.map(formatKey);
+  const formatted = new Map<string, string>();
+  for (const [i, file] of files.entries()) {
+    const key = keys[i]!;
+    if (formatted.has(key)) continue;
+    let contents = cache.get(key);
+    if (contents === undefined) {
+      contents = await prettierFormat(file.contents, file.language);
+      cache.set(key, contents);
+    }
+    formatted.set(key, contents);
+  }
+  return { value: files.map((file, i) => ({ ...file, contents: formatted.get(keys[i]!)! })), diagnostics: [] };
 };

@@ -191,7 +191,13 @@ export type Change =
   | { readonly op: "remove"; readonly path: string; readonly default?: JsonValue; readonly loc: SourceLocation }
   | { readonly op: "rename"; readonly from: string; readonly to: string; readonly loc: SourceLocation }
   | { readonly op: "require"; readonly path: string; readonly default?: JsonValue; readonly loc: SourceLocation }
-  | { readonly op: "relax"; readonly path: string; readonly loc: SourceLocation }
+  | {
+      readonly op: "relax";
+      readonly path: string;
+      /** Fills data converted to an older version, where the field is required, when it is absent. */
+      readonly default?: JsonValue;
+      readonly loc: SourceLocation;
+    }
   | { readonly op: "retype"; readonly path: string; readonly type: TypeNode; readonly loc: SourceLocation }
   | { readonly op: "constrain"; readonly path: string; readonly constraints: Readonly<Record<string, JsonValue>>; readonly loc: SourceLocation }
   | {
@@ -203,7 +209,23 @@ export type Change =
       readonly fallback?: string;
       readonly loc: SourceLocation;
     }
-  | { readonly op: "custom"; readonly description: string; readonly loc: SourceLocation };
+  | { readonly op: "custom"; readonly description: string; readonly loc: SourceLocation }
+  /** Moves a field into an object below its parent (`to` is deeper than `from`); missing objects on the way are created. */
+  | { readonly op: "nest"; readonly from: string; readonly to: string; readonly loc: SourceLocation }
+  /** Moves a field out to an enclosing object (`to` is shallower than `from`); objects left empty are removed. */
+  | { readonly op: "hoist"; readonly from: string; readonly to: string; readonly loc: SourceLocation }
+  /** A field of type T becomes a list of T; `default` is what a reader of the older version gets for an empty list. */
+  | {
+      readonly op: "wrap";
+      readonly path: string;
+      readonly minItems?: number;
+      readonly maxItems?: number;
+      readonly unique?: boolean;
+      readonly default?: JsonValue;
+      readonly loc: SourceLocation;
+    }
+  /** A list field becomes its first item; `default` is the value when the list is empty. */
+  | { readonly op: "head"; readonly path: string; readonly default?: JsonValue; readonly loc: SourceLocation };
 
 export interface ResolvedVersion {
   /** "MAJOR.MINOR" */

@@ -1,12 +1,14 @@
+import type { ContractAdapters, ProjectAdapters } from "../adapt/model.js";
 import type { StageResult } from "../diagnostics/diagnostic.js";
 import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
 import { contractDir, versionId } from "../ir/names.js";
 
-export type FileKind = "types" | "schema" | "json-schema" | "validator" | "version-index" | "contract-index" | "index";
+export type FileKind = "types" | "schema" | "json-schema" | "validator" | "version-index" | "adapters" | "contract-index" | "index";
 
 /** One file to generate; paths are relative to the output directory. */
 export type FileJob =
   | { readonly kind: "types" | "schema" | "json-schema" | "validator" | "version-index"; readonly path: string; readonly contract: Contract; readonly version: ResolvedVersion }
+  | { readonly kind: "adapters"; readonly path: string; readonly adapters: ContractAdapters }
   | { readonly kind: "contract-index"; readonly path: string; readonly contract: Contract }
   | { readonly kind: "index"; readonly path: string };
 
@@ -19,7 +21,7 @@ const VERSION_FILES = [
 ] as const;
 
 /** Decides which files the project produces; emit renders them, write reconciles the directory. */
-export const plan = (project: Project): StageResult<FileJob[]> => {
+export const plan = (project: Project, adapters: ProjectAdapters): StageResult<FileJob[]> => {
   const jobs: FileJob[] = [];
   for (const contract of project.contracts) {
     const dir = contractDir(contract.name);
@@ -28,6 +30,7 @@ export const plan = (project: Project): StageResult<FileJob[]> => {
         jobs.push({ kind, path: `${dir}/${versionId(version.version)}/${name}`, contract, version });
       }
     }
+    jobs.push({ kind: "adapters", path: `${dir}/adapters.ts`, adapters: adapters.contracts.get(contract.name)! });
     jobs.push({ kind: "contract-index", path: `${dir}/index.ts`, contract });
   }
   jobs.push({ kind: "index", path: "index.ts" });

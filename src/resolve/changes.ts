@@ -1,8 +1,8 @@
 // Applies a version's declared changes to the model of the version it starts from.
+import type { DiagnosticCode } from "../diagnostics/codes.js";
+import type { Params } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import type { Change, EnumDef, Field, TypeNode } from "../ir/model.js";
-import type { Reader } from "./reader.js";
-import type { Node } from "yaml";
 
 export interface VersionModel {
   readonly fields: readonly Field[];
@@ -11,13 +11,16 @@ export interface VersionModel {
 
 type Edit = (siblings: readonly Field[], name: string) => readonly Field[] | undefined;
 
+/** Reports a diagnostic at the change being applied. */
+export type ReportChange = (code: DiagnosticCode, params?: Params) => void;
+
 const describeState = (field: Field): string => (field.optional ? "optional" : "required");
 
 /**
  * Walks `path` (dotted, through inline objects) and replaces the fields of the parent with what
  * `edit` returns. Reports and returns undefined when the path does not lead anywhere.
  */
-const editAt = (r: Reader, node: Node, version: string, fields: readonly Field[], path: string, edit: Edit): readonly Field[] | undefined => {
+const editAt = (report: ReportChange, version: string, fields: readonly Field[], path: string, edit: Edit): readonly Field[] | undefined => {
   const segments = path.split(".");
   const walk = (siblings: readonly Field[], depth: number): readonly Field[] | undefined => {
     const name = segments[depth]!;
@@ -25,12 +28,12 @@ const editAt = (r: Reader, node: Node, version: string, fields: readonly Field[]
     const index = siblings.findIndex((f) => f.name === name);
     const here = segments.slice(0, depth + 1).join(".");
     if (index < 0) {
-      r.report("unknown-field", node, { path: here, version, suggestion: didYouMean(name, siblings.map((f) => f.name)) });
+      report("unknown-field", { path: here, version, suggestion: didYouMean(name, siblings.map((f) => f.name)) });
       return undefined;
     }
     const parent = siblings[index]!;
     if (parent.type.kind !== "object") {
-      r.report("not-an-object", node, { path: here, field: segments[depth + 1]! });
+      report("not-an-object", { path: here, field: segments[depth + 1]! });
       return undefined;
     }
     const inner = walk(parent.type.fields, depth + 1);
@@ -53,25 +56,97 @@ export const fieldAt = (fields: readonly Field[], path: string): Field | undefin
   return current;
 };
 
-const existing = (r: Reader, node: Node, version: string, path: string) => (siblings: readonly Field[], name: string): number | undefined => {
+const existing = (report: ReportChange, version: string, path: string) => (siblings: readonly Field[], name: string): number | undefined => {
   const index = siblings.findIndex((f) => f.name === name);
-  if (index < 0) r.report("unknown-field", node, { path, version, suggestion: didYouMean(name, siblings.map((f) => f.name)) });
+  if (index < 0) report("unknown-field", { path, version, suggestion: didYouMean(name, siblings.map((f) => f.name)) });
   return index < 0 ? undefined : index;
 };
 
 const replaceAt = (siblings: readonly Field[], index: number, field: Field): readonly Field[] =>
   siblings.map((f, i) => (i === index ? field : f));
 
-/** Applies one change; the node is what diagnostics point at. */
-export const applyChange = (r: Reader, node: Node, version: string, model: VersionModel, change: Change): VersionModel | undefined => {
+/** Replaces the fields of the object at `parent` (a path of existing inline objects; [] is the root). */
+const mapObjectAt = (fields: readonly Field[], parent: readonly string[], edit: (siblings: readonly Field[]) => readonly Field[]): readonly Field[] => {
+  if (parent.length === 0) return edit(fields);
+  const [name, ...rest] = parent;
+  return fields.map((f) => (f.name === name && f.type.kind === "object" ? { ...f, type: { ...f.type, fields: mapObjectAt(f.type.fields, rest, edit) } } : f));
+};
+
+/** Creates the inline objects of `parent` that do not exist yet, as required objects. */
+const ensureObjectsAt = (fields: readonly Field[], parent: readonly string[], loc: Field["loc"]): readonly Field[] => {
+  if (parent.length === 0) return fields;
+  const [name, ...rest] = parent;
+  const found = fields.find((f) => f.name === name);
+  if (!found) return [...fields, { name: name!, type: { kind: "object", fields: ensureObjectsAt([], rest, loc) }, optional: false, loc }];
+  return fields.map((f) => (f === found && f.type.kind === "object" ? { ...f, type: { ...f.type, fields: ensureObjectsAt(f.type.fields, rest, loc) } } : f));
+};
+
+/** `a` is a proper prefix of `b`. */
+const isAbove = (a: readonly string[], b: readonly string[]): boolean => a.length < b.length && a.every((s, i) => s === b[i]);
+
+/**
+ * `nest` and `hoist`: moves a field to another object on the same branch. Fields move only between
+ * required, non-nullable objects, so a moved value is present exactly when it was before.
+ */
+const moveField = (report: ReportChange, version: string, fields: readonly Field[], change: Extract<Change, { op: "nest" | "hoist" }>): readonly Field[] | undefined => {
+  const { op, from, to } = change;
+  const fromPath = from.split(".");
+  const toPath = to.split(".");
+  const fromParent = fromPath.slice(0, -1);
+  const toParent = toPath.slice(0, -1);
+  const invalid = (reason: string): undefined => {
+    report("invalid-move", { op, from, to, reason });
+    return undefined;
+  };
+  if (op === "nest" && !isAbove(fromParent, toParent)) return invalid("must move the field into an object inside its parent");
+  if (op === "hoist" && !isAbove(toParent, fromParent)) return invalid("must move the field out to an object that encloses it");
+  if (isAbove(fromPath, toPath) || fromPath.join(".") === toParent.join(".")) return invalid("cannot move a field into itself");
+  const moved = fieldAt(fields, from);
+  if (!moved) {
+    // Reports where the path stops leading anywhere.
+    editAt(report, version, fields, from, (siblings, name) => void existing(report, version, from)(siblings, name));
+    return undefined;
+  }
+  const [upper, lower] = op === "nest" ? [fromParent, toParent] : [toParent, fromParent];
+  for (let depth = upper.length + 1; depth <= lower.length; depth++) {
+    const here = lower.slice(0, depth).join(".");
+    const object = fieldAt(fields, here);
+    if (!object) break; // nest creates it
+    if (object.type.kind !== "object") {
+      report("not-an-object", { path: here, field: lower[depth] ?? toPath[toPath.length - 1]! });
+      return undefined;
+    }
+    if (object.optional || object.nullable !== undefined) {
+      return invalid(`passes through '${here}', which is optional or nullable; fields move only between required objects`);
+    }
+  }
+  let next = mapObjectAt(fields, fromParent, (siblings) => siblings.filter((f) => f.name !== moved.name));
+  // A hoist removes the objects it leaves empty, as a nest creates the ones it needs.
+  for (let depth = fromParent.length; depth > toParent.length; depth--) {
+    const object = fieldAt(next, fromParent.slice(0, depth).join("."));
+    if (object?.type.kind === "object" && object.type.fields.length === 0) {
+      next = mapObjectAt(next, fromParent.slice(0, depth - 1), (siblings) => siblings.filter((f) => f !== object));
+    }
+  }
+  next = ensureObjectsAt(next, toParent, change.loc);
+  if (fieldAt(next, to)) {
+    report("field-exists", { path: to, version });
+    return undefined;
+  }
+  const name = toPath[toPath.length - 1]!;
+  return mapObjectAt(next, toParent, (siblings) => [...siblings, { ...moved, name }]);
+};
+
+/** Applies one change; `report` puts diagnostics at the change. */
+export const applyChange = (report: ReportChange, version: string, model: VersionModel, change: Change): VersionModel | undefined => {
   const { fields, enums } = model;
   const withFields = (next: readonly Field[] | undefined): VersionModel | undefined => next && { fields: next, enums };
   switch (change.op) {
     case "add":
       return withFields(
-        editAt(r, node, version, fields, change.path, (siblings, name) => {
+        editAt(report, version, fields, change.path, (siblings, name) => {
           if (siblings.some((f) => f.name === name)) {
-            r.report("field-exists", node, { path: change.path, version });
+            report("field-exists", { path: change.path, version });
             return undefined;
           }
           return [...siblings, { ...change.field, name }];
@@ -79,8 +154,8 @@ export const applyChange = (r: Reader, node: Node, version: string, model: Versi
       );
     case "remove":
       return withFields(
-        editAt(r, node, version, fields, change.path, (siblings, name) => {
-          const index = existing(r, node, version, change.path)(siblings, name);
+        editAt(report, version, fields, change.path, (siblings, name) => {
+          const index = existing(report, version, change.path)(siblings, name);
           return index === undefined ? undefined : siblings.filter((_, i) => i !== index);
         }),
       );
@@ -88,16 +163,16 @@ export const applyChange = (r: Reader, node: Node, version: string, model: Versi
       const fromParent = change.from.split(".").slice(0, -1).join(".");
       const toParts = change.to.split(".");
       if (toParts.length > 1 && toParts.slice(0, -1).join(".") !== fromParent) {
-        r.report("rename-across-objects", node, { from: change.from, to: change.to });
+        report("rename-across-objects", { from: change.from, to: change.to });
         return undefined;
       }
       const newName = toParts[toParts.length - 1]!;
       return withFields(
-        editAt(r, node, version, fields, change.from, (siblings, name) => {
-          const index = existing(r, node, version, change.from)(siblings, name);
+        editAt(report, version, fields, change.from, (siblings, name) => {
+          const index = existing(report, version, change.from)(siblings, name);
           if (index === undefined) return undefined;
           if (siblings.some((f) => f.name === newName)) {
-            r.report("rename-target-exists", node, { from: change.from, to: change.to, version });
+            report("rename-target-exists", { from: change.from, to: change.to, version });
             return undefined;
           }
           return replaceAt(siblings, index, { ...siblings[index]!, name: newName });
@@ -108,12 +183,12 @@ export const applyChange = (r: Reader, node: Node, version: string, model: Versi
     case "relax": {
       const optional = change.op === "relax";
       return withFields(
-        editAt(r, node, version, fields, change.path, (siblings, name) => {
-          const index = existing(r, node, version, change.path)(siblings, name);
+        editAt(report, version, fields, change.path, (siblings, name) => {
+          const index = existing(report, version, change.path)(siblings, name);
           if (index === undefined) return undefined;
           const field = siblings[index]!;
           if (field.optional === optional) {
-            r.report("change-no-effect", node, { op: change.op, path: change.path, state: describeState(field) });
+            report("change-no-effect", { op: change.op, path: change.path, state: describeState(field) });
             return undefined;
           }
           const { default: _dropped, ...rest } = field;
@@ -123,15 +198,15 @@ export const applyChange = (r: Reader, node: Node, version: string, model: Versi
     }
     case "retype":
       return withFields(
-        editAt(r, node, version, fields, change.path, (siblings, name) => {
-          const index = existing(r, node, version, change.path)(siblings, name);
+        editAt(report, version, fields, change.path, (siblings, name) => {
+          const index = existing(report, version, change.path)(siblings, name);
           return index === undefined ? undefined : replaceAt(siblings, index, { ...siblings[index]!, type: change.type });
         }),
       );
     case "constrain":
       return withFields(
-        editAt(r, node, version, fields, change.path, (siblings, name) => {
-          const index = existing(r, node, version, change.path)(siblings, name);
+        editAt(report, version, fields, change.path, (siblings, name) => {
+          const index = existing(report, version, change.path)(siblings, name);
           if (index === undefined) return undefined;
           const field = siblings[index]!;
           const type = { ...field.type } as Record<string, unknown>;
@@ -145,34 +220,54 @@ export const applyChange = (r: Reader, node: Node, version: string, model: Versi
     case "enum": {
       const def = enums.get(change.name);
       if (!def) {
-        r.report("unknown-enum", node, { name: change.name, suggestion: didYouMean(change.name, enums.keys()) });
+        report("unknown-enum", { name: change.name, suggestion: didYouMean(change.name, enums.keys()) });
         return undefined;
       }
       let values = [...def.values];
       for (const value of change.add) {
-        if (values.some((v) => v.name === value.name)) r.report("duplicate-enum-value", node, { name: def.name, value: value.name });
+        if (values.some((v) => v.name === value.name)) report("duplicate-enum-value", { name: def.name, value: value.name });
         else values.push(value);
       }
       for (const name of change.remove) {
         if (!values.some((v) => v.name === name)) {
-          r.report("unknown-enum-value", node, { name: def.name, value: name, suggestion: didYouMean(name, values.map((v) => v.name)) });
+          report("unknown-enum-value", { name: def.name, value: name, suggestion: didYouMean(name, values.map((v) => v.name)) });
         }
         values = values.filter((v) => v.name !== name);
       }
       for (const [from, to] of Object.entries(change.map)) {
         if (!def.values.some((v) => v.name === from) && !change.add.some((v) => v.name === from)) {
-          r.report("unknown-enum-value", node, { name: def.name, value: from, suggestion: didYouMean(from, def.values.map((v) => v.name)) });
+          report("unknown-enum-value", { name: def.name, value: from, suggestion: didYouMean(from, def.values.map((v) => v.name)) });
         }
         if (!values.some((v) => v.name === to)) {
-          r.report("unknown-enum-value", node, { name: def.name, value: to, suggestion: didYouMean(to, values.map((v) => v.name)) });
+          report("unknown-enum-value", { name: def.name, value: to, suggestion: didYouMean(to, values.map((v) => v.name)) });
         }
       }
-      if (values.length === 0) r.report("empty-enum", node, { name: def.name });
+      if (values.length === 0) report("empty-enum", { name: def.name });
       const next = new Map(enums);
       const fallback = change.fallback ?? def.fallback;
       next.set(def.name, fallback === undefined ? { ...def, values } : { ...def, values, fallback });
       return { fields, enums: next };
     }
+    case "nest":
+    case "hoist":
+      return withFields(moveField(report, version, fields, change));
+    case "wrap":
+    case "head":
+      return withFields(
+        editAt(report, version, fields, change.path, (siblings, name) => {
+          const index = existing(report, version, change.path)(siblings, name);
+          if (index === undefined) return undefined;
+          // A default of the old type does not fit the new one; the change's own default is for adapters.
+          const { default: _dropped, ...field } = siblings[index]!;
+          if (change.op === "head") {
+            if (field.type.kind === "list") return replaceAt(siblings, index, { ...field, type: field.type.of });
+            report("invalid-value", { where: `head '${change.path}'`, expected: "a list field" });
+            return undefined;
+          }
+          const { op: _op, path: _path, default: _default, loc: _loc, ...constraints } = change;
+          return replaceAt(siblings, index, { ...field, type: { kind: "list", of: field.type, ...constraints } });
+        }),
+      );
     case "custom":
       return model;
   }

@@ -23,7 +23,7 @@ const TOP_KEYS = [
   "enums", "types", "versions", "examples", "lint",
 ];
 const VERSION_KEYS = ["status", "description", "fields", "changes", "from", "rules"];
-const CHANGE_OPS = ["add", "remove", "rename", "require", "relax", "retype", "constrain", "enum", "custom"];
+const CHANGE_OPS = ["add", "remove", "rename", "require", "relax", "retype", "constrain", "enum", "custom", "nest", "hoist", "wrap", "head"];
 const CONTRACT_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 const TYPE_NAME = /^[A-Z][A-Za-z0-9]*$/;
 const VERSION = /^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$/;
@@ -144,19 +144,27 @@ const parseChange = (r: Reader, node: Node | null, parser: TypeParser): Change |
       return field && { op, path, field, loc };
     }
     case "remove":
-    case "require": {
+    case "require":
+    case "relax":
+    case "head": {
       const keys = withKeys(["default"]);
       const path = keys && parsePathValue(r, keys.get(op)!.value, where);
       if (!path) return undefined;
       const defaultEntry = keys.get("default");
       return defaultEntry ? { op, path, default: r.json(defaultEntry.value), loc } : { op, path, loc };
     }
-    case "relax": {
-      const keys = withKeys([]);
+    case "wrap": {
+      const keys = withKeys(["default", "minItems", "maxItems", "unique"]);
       const path = keys && parsePathValue(r, keys.get(op)!.value, where);
-      return path ? { op, path, loc } : undefined;
+      if (!path) return undefined;
+      const given = parser.readConstraints("list", new Map([...keys].filter(([key]) => key !== op && key !== "default")));
+      const list = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as { minItems?: number; maxItems?: number; unique?: boolean };
+      const defaultEntry = keys.get("default");
+      return { op, path, ...list, ...(defaultEntry ? { default: r.json(defaultEntry.value) } : {}), loc };
     }
-    case "rename": {
+    case "rename":
+    case "nest":
+    case "hoist": {
       const keys = withKeys([]);
       const body = keys && byKey(r.entries(keys.get(op)!.value, where, ["from", "to"]) ?? []);
       if (!body) return undefined;
@@ -390,7 +398,7 @@ export const resolveContract = (file: SourceFile): { contract: Contract | undefi
         continue;
       }
       changes.push(change);
-      if (model) model = applyChange(r, item as Node, version, model, change);
+      if (model) model = applyChange((code, params) => r.report(code, item as Node, params), version, model, change);
     }
     if (model) {
       versions.push({ ...base, fields: model.fields, enums: model.enums, rules: [...start.rules, ...rules], from: start.version, changes });

@@ -4,3 +4,16 @@ export { codePointLength } from "./code-point-length.js";
 export { isMultipleOf } from "./multiple-of.js";
 export { hasDuplicates, jsonEqual } from "./unique.js";
 export { isDate, isDateTime, isEmail, isUri, isUuid } from "./formats.js";
+export { AdapterNotImplemented, createAdaptLog, filled, unchecked, type AdaptLog, type CustomStep, type FieldAt, type Located } from "./adapters.js";
+export {
+  createRegistry,
+  type CanonicalOf,
+  type ContractError,
+  type ContractRegistration,
+  type Decoded,
+  type Encoded,
+  type Failure,
+  type PayloadOf,
+  type Registry,
+  type VersionRegistration,
+} from "./registry.js";

@@ -2,6 +2,10 @@
 import type { AgentTaskV2_0 } from "./types.js";
 import { type Issue, codePointLength, escapePointer, hasDuplicates } from "treaty/runtime";
 
+function issue(path: string, code: string, message: string, expected: string): Issue {
+  return { path, code, message, expected };
+}
+
 function is_root(v: any): boolean {
   const f0 = v.contract;
   if (!(f0 !== undefined && f0 === "agent.task")) return false;
@@ -88,235 +92,168 @@ function is_root(v: any): boolean {
 function err_root(v: any, p: string, out: Issue[]): void {
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push({
-      path: p + "/contract",
-      code: "required",
-      message: 'missing field: expected "agent.task"',
-      expected: '"agent.task"',
-    });
+    out.push(
+      issue(p + "/contract", "required", 'missing field: expected "agent.task"', '"agent.task"'),
+    );
   else if (!(f0 === "agent.task"))
-    out.push({
-      path: p + "/contract",
-      code: "const",
-      message: 'wrong constant: expected "agent.task"',
-      expected: '"agent.task"',
-    });
+    out.push(
+      issue(p + "/contract", "const", 'wrong constant: expected "agent.task"', '"agent.task"'),
+    );
   const f1 = v.version;
   if (f1 === undefined)
-    out.push({
-      path: p + "/version",
-      code: "required",
-      message: 'missing field: expected "2.0"',
-      expected: '"2.0"',
-    });
+    out.push(issue(p + "/version", "required", 'missing field: expected "2.0"', '"2.0"'));
   else if (!(f1 === "2.0"))
-    out.push({
-      path: p + "/version",
-      code: "const",
-      message: 'wrong constant: expected "2.0"',
-      expected: '"2.0"',
-    });
+    out.push(issue(p + "/version", "const", 'wrong constant: expected "2.0"', '"2.0"'));
   const f2 = v.task_id;
   if (f2 === undefined)
-    out.push({
-      path: p + "/task_id",
-      code: "required",
-      message: "missing field: expected string",
-      expected: "string",
-    });
+    out.push(issue(p + "/task_id", "required", "missing field: expected string", "string"));
   else {
     if (!(typeof f2 === "string"))
-      out.push({
-        path: p + "/task_id",
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/task_id", "type", "wrong type: expected string", "string"));
     else {
       if (!(f2.length <= 64 || codePointLength(f2) <= 64))
-        out.push({
-          path: p + "/task_id",
-          code: "maxLength",
-          message: "too long: expected string of at most 64 characters",
-          expected: "string of at most 64 characters",
-        });
+        out.push(
+          issue(
+            p + "/task_id",
+            "maxLength",
+            "too long: expected string of at most 64 characters",
+            "string of at most 64 characters",
+          ),
+        );
       if (!re_root_task_id.test(f2))
-        out.push({
-          path: p + "/task_id",
-          code: "pattern",
-          message: "pattern mismatch: expected string matching ^[A-Z]+-[0-9]+$",
-          expected: "string matching ^[A-Z]+-[0-9]+$",
-        });
+        out.push(
+          issue(
+            p + "/task_id",
+            "pattern",
+            "pattern mismatch: expected string matching ^[A-Z]+-[0-9]+$",
+            "string matching ^[A-Z]+-[0-9]+$",
+          ),
+        );
     }
   }
   const f3 = v.parent_task_id;
   if (f3 === undefined)
-    out.push({
-      path: p + "/parent_task_id",
-      code: "required",
-      message: "missing field: expected string",
-      expected: "string",
-    });
+    out.push(issue(p + "/parent_task_id", "required", "missing field: expected string", "string"));
   else {
     if (!(typeof f3 === "string"))
-      out.push({
-        path: p + "/parent_task_id",
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/parent_task_id", "type", "wrong type: expected string", "string"));
     else {
       if (!(f3.length <= 64 || codePointLength(f3) <= 64))
-        out.push({
-          path: p + "/parent_task_id",
-          code: "maxLength",
-          message: "too long: expected string of at most 64 characters",
-          expected: "string of at most 64 characters",
-        });
+        out.push(
+          issue(
+            p + "/parent_task_id",
+            "maxLength",
+            "too long: expected string of at most 64 characters",
+            "string of at most 64 characters",
+          ),
+        );
       if (!re_root_task_id.test(f3))
-        out.push({
-          path: p + "/parent_task_id",
-          code: "pattern",
-          message: "pattern mismatch: expected string matching ^[A-Z]+-[0-9]+$",
-          expected: "string matching ^[A-Z]+-[0-9]+$",
-        });
+        out.push(
+          issue(
+            p + "/parent_task_id",
+            "pattern",
+            "pattern mismatch: expected string matching ^[A-Z]+-[0-9]+$",
+            "string matching ^[A-Z]+-[0-9]+$",
+          ),
+        );
     }
   }
   const f4 = v.goal;
   if (f4 === undefined)
-    out.push({
-      path: p + "/goal",
-      code: "required",
-      message: "missing field: expected string",
-      expected: "string",
-    });
+    out.push(issue(p + "/goal", "required", "missing field: expected string", "string"));
   else {
     if (!(typeof f4 === "string"))
-      out.push({
-        path: p + "/goal",
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/goal", "type", "wrong type: expected string", "string"));
     else {
       if (!(f4.length >= 2 || codePointLength(f4) >= 1))
-        out.push({
-          path: p + "/goal",
-          code: "minLength",
-          message: "too short: expected string of at least 1 character",
-          expected: "string of at least 1 character",
-        });
+        out.push(
+          issue(
+            p + "/goal",
+            "minLength",
+            "too short: expected string of at least 1 character",
+            "string of at least 1 character",
+          ),
+        );
       if (!(f4.length <= 2000 || codePointLength(f4) <= 2000))
-        out.push({
-          path: p + "/goal",
-          code: "maxLength",
-          message: "too long: expected string of at most 2000 characters",
-          expected: "string of at most 2000 characters",
-        });
+        out.push(
+          issue(
+            p + "/goal",
+            "maxLength",
+            "too long: expected string of at most 2000 characters",
+            "string of at most 2000 characters",
+          ),
+        );
     }
   }
   const f5 = v.inputs;
   if (f5 === undefined)
-    out.push({
-      path: p + "/inputs",
-      code: "required",
-      message: "missing field: expected object",
-      expected: "object",
-    });
+    out.push(issue(p + "/inputs", "required", "missing field: expected object", "object"));
   else {
     if (!(typeof f5 === "object" && f5 !== null && !Array.isArray(f5)))
-      out.push({
-        path: p + "/inputs",
-        code: "type",
-        message: "wrong type: expected object",
-        expected: "object",
-      });
+      out.push(issue(p + "/inputs", "type", "wrong type: expected object", "object"));
     else err_root_inputs(f5, p + "/inputs", out);
   }
   const f6 = v.constraints;
   if (f6 === undefined)
-    out.push({
-      path: p + "/constraints",
-      code: "required",
-      message: "missing field: expected array",
-      expected: "array",
-    });
+    out.push(issue(p + "/constraints", "required", "missing field: expected array", "array"));
   else {
     if (!Array.isArray(f6))
-      out.push({
-        path: p + "/constraints",
-        code: "type",
-        message: "wrong type: expected array",
-        expected: "array",
-      });
+      out.push(issue(p + "/constraints", "type", "wrong type: expected array", "array"));
     else {
       if (!(f6.length <= 20))
-        out.push({
-          path: p + "/constraints",
-          code: "maxItems",
-          message: "too many items: expected array of at most 20 items",
-          expected: "array of at most 20 items",
-        });
+        out.push(
+          issue(
+            p + "/constraints",
+            "maxItems",
+            "too many items: expected array of at most 20 items",
+            "array of at most 20 items",
+          ),
+        );
       if (!!hasDuplicates(f6))
-        out.push({
-          path: p + "/constraints",
-          code: "unique",
-          message: "duplicate items: expected array of unique items",
-          expected: "array of unique items",
-        });
+        out.push(
+          issue(
+            p + "/constraints",
+            "unique",
+            "duplicate items: expected array of unique items",
+            "array of unique items",
+          ),
+        );
       err_root_constraints(f6, p + "/constraints", out);
     }
   }
   const f7 = v.budget;
   if (f7 === undefined)
-    out.push({
-      path: p + "/budget",
-      code: "required",
-      message: "missing field: expected object",
-      expected: "object",
-    });
+    out.push(issue(p + "/budget", "required", "missing field: expected object", "object"));
   else {
     if (!(typeof f7 === "object" && f7 !== null && !Array.isArray(f7)))
-      out.push({
-        path: p + "/budget",
-        code: "type",
-        message: "wrong type: expected object",
-        expected: "object",
-      });
+      out.push(issue(p + "/budget", "type", "wrong type: expected object", "object"));
     else err_root_budget(f7, p + "/budget", out);
   }
   const f8 = v.output_contract;
   if (f8 === undefined)
-    out.push({
-      path: p + "/output_contract",
-      code: "required",
-      message: "missing field: expected string",
-      expected: "string",
-    });
+    out.push(issue(p + "/output_contract", "required", "missing field: expected string", "string"));
   else {
     if (!(typeof f8 === "string"))
-      out.push({
-        path: p + "/output_contract",
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/output_contract", "type", "wrong type: expected string", "string"));
     else {
       if (!(f8.length <= 128 || codePointLength(f8) <= 128))
-        out.push({
-          path: p + "/output_contract",
-          code: "maxLength",
-          message: "too long: expected string of at most 128 characters",
-          expected: "string of at most 128 characters",
-        });
+        out.push(
+          issue(
+            p + "/output_contract",
+            "maxLength",
+            "too long: expected string of at most 128 characters",
+            "string of at most 128 characters",
+          ),
+        );
       if (!re_root_output_contract.test(f8))
-        out.push({
-          path: p + "/output_contract",
-          code: "pattern",
-          message:
+        out.push(
+          issue(
+            p + "/output_contract",
+            "pattern",
             "pattern mismatch: expected string matching ^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*\\.v[0-9]+$",
-          expected: "string matching ^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*\\.v[0-9]+$",
-        });
+            "string matching ^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*\\.v[0-9]+$",
+          ),
+        );
     }
   }
   for (const k in v) {
@@ -332,14 +269,14 @@ function err_root(v: any, p: string, out: Issue[]): void {
       case "output_contract":
         break;
       default:
-        out.push({
-          path: p + "/" + escapePointer(k),
-          code: "unknown",
-          message:
+        out.push(
+          issue(
+            p + "/" + escapePointer(k),
+            "unknown",
             "unknown field: expected one of the fields contract, version, task_id, parent_task_id, goal, inputs, constraints, budget, output_contract",
-          expected:
             "one of the fields contract, version, task_id, parent_task_id, goal, inputs, constraints, budget, output_contract",
-        });
+          ),
+        );
     }
   }
 }
@@ -380,69 +317,57 @@ function is_root_inputs(v: any): boolean {
 function err_root_inputs(v: any, p: string, out: Issue[]): void {
   const f0 = v.artifact_refs;
   if (f0 === undefined)
-    out.push({
-      path: p + "/artifact_refs",
-      code: "required",
-      message: "missing field: expected array",
-      expected: "array",
-    });
+    out.push(issue(p + "/artifact_refs", "required", "missing field: expected array", "array"));
   else {
     if (!Array.isArray(f0))
-      out.push({
-        path: p + "/artifact_refs",
-        code: "type",
-        message: "wrong type: expected array",
-        expected: "array",
-      });
+      out.push(issue(p + "/artifact_refs", "type", "wrong type: expected array", "array"));
     else {
       if (!(f0.length <= 50))
-        out.push({
-          path: p + "/artifact_refs",
-          code: "maxItems",
-          message: "too many items: expected array of at most 50 items",
-          expected: "array of at most 50 items",
-        });
+        out.push(
+          issue(
+            p + "/artifact_refs",
+            "maxItems",
+            "too many items: expected array of at most 50 items",
+            "array of at most 50 items",
+          ),
+        );
       if (!!hasDuplicates(f0))
-        out.push({
-          path: p + "/artifact_refs",
-          code: "unique",
-          message: "duplicate items: expected array of unique items",
-          expected: "array of unique items",
-        });
+        out.push(
+          issue(
+            p + "/artifact_refs",
+            "unique",
+            "duplicate items: expected array of unique items",
+            "array of unique items",
+          ),
+        );
       err_root_inputs_artifact_refs(f0, p + "/artifact_refs", out);
     }
   }
   const f1 = v.evidence_refs;
   if (f1 === undefined)
-    out.push({
-      path: p + "/evidence_refs",
-      code: "required",
-      message: "missing field: expected array",
-      expected: "array",
-    });
+    out.push(issue(p + "/evidence_refs", "required", "missing field: expected array", "array"));
   else {
     if (!Array.isArray(f1))
-      out.push({
-        path: p + "/evidence_refs",
-        code: "type",
-        message: "wrong type: expected array",
-        expected: "array",
-      });
+      out.push(issue(p + "/evidence_refs", "type", "wrong type: expected array", "array"));
     else {
       if (!(f1.length <= 200))
-        out.push({
-          path: p + "/evidence_refs",
-          code: "maxItems",
-          message: "too many items: expected array of at most 200 items",
-          expected: "array of at most 200 items",
-        });
+        out.push(
+          issue(
+            p + "/evidence_refs",
+            "maxItems",
+            "too many items: expected array of at most 200 items",
+            "array of at most 200 items",
+          ),
+        );
       if (!!hasDuplicates(f1))
-        out.push({
-          path: p + "/evidence_refs",
-          code: "unique",
-          message: "duplicate items: expected array of unique items",
-          expected: "array of unique items",
-        });
+        out.push(
+          issue(
+            p + "/evidence_refs",
+            "unique",
+            "duplicate items: expected array of unique items",
+            "array of unique items",
+          ),
+        );
       err_root_inputs_evidence_refs(f1, p + "/evidence_refs", out);
     }
   }
@@ -452,12 +377,14 @@ function err_root_inputs(v: any, p: string, out: Issue[]): void {
       case "evidence_refs":
         break;
       default:
-        out.push({
-          path: p + "/" + escapePointer(k),
-          code: "unknown",
-          message: "unknown field: expected one of the fields artifact_refs, evidence_refs",
-          expected: "one of the fields artifact_refs, evidence_refs",
-        });
+        out.push(
+          issue(
+            p + "/" + escapePointer(k),
+            "unknown",
+            "unknown field: expected one of the fields artifact_refs, evidence_refs",
+            "one of the fields artifact_refs, evidence_refs",
+          ),
+        );
     }
   }
 }
@@ -474,19 +401,23 @@ function err_root_inputs_artifact_refs(v: any, p: string, out: Issue[]): void {
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
     if (!(typeof x === "string"))
-      out.push({
-        path: p + "/" + i,
-        code: "type",
-        message: "wrong type: expected artifact:// reference",
-        expected: "artifact:// reference",
-      });
+      out.push(
+        issue(
+          p + "/" + i,
+          "type",
+          "wrong type: expected artifact:// reference",
+          "artifact:// reference",
+        ),
+      );
     else if (!re_root_inputs_artifact_refs_item.test(x))
-      out.push({
-        path: p + "/" + i,
-        code: "pattern",
-        message: "pattern mismatch: expected string matching ^artifact://.+",
-        expected: "string matching ^artifact://.+",
-      });
+      out.push(
+        issue(
+          p + "/" + i,
+          "pattern",
+          "pattern mismatch: expected string matching ^artifact://.+",
+          "string matching ^artifact://.+",
+        ),
+      );
   }
 }
 
@@ -504,19 +435,18 @@ function err_root_inputs_evidence_refs(v: any, p: string, out: Issue[]): void {
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
     if (!(typeof x === "string"))
-      out.push({
-        path: p + "/" + i,
-        code: "type",
-        message: "wrong type: expected src:// reference",
-        expected: "src:// reference",
-      });
+      out.push(
+        issue(p + "/" + i, "type", "wrong type: expected src:// reference", "src:// reference"),
+      );
     else if (!re_root_inputs_evidence_refs_item.test(x))
-      out.push({
-        path: p + "/" + i,
-        code: "pattern",
-        message: "pattern mismatch: expected string matching ^src://.+",
-        expected: "string matching ^src://.+",
-      });
+      out.push(
+        issue(
+          p + "/" + i,
+          "pattern",
+          "pattern mismatch: expected string matching ^src://.+",
+          "string matching ^src://.+",
+        ),
+      );
   }
 }
 
@@ -534,12 +464,14 @@ function err_root_constraints(v: any, p: string, out: Issue[]): void {
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
     if (!is_TaskConstraint(x))
-      out.push({
-        path: p + "/" + i,
-        code: "enum",
-        message: "value not allowed: expected one of read_only, no_external_publish",
-        expected: "one of read_only, no_external_publish",
-      });
+      out.push(
+        issue(
+          p + "/" + i,
+          "enum",
+          "value not allowed: expected one of read_only, no_external_publish",
+          "one of read_only, no_external_publish",
+        ),
+      );
   }
 }
 
@@ -564,35 +496,24 @@ function is_root_budget(v: any): boolean {
 function err_root_budget(v: any, p: string, out: Issue[]): void {
   const f0 = v.deadline_ms;
   if (f0 === undefined)
-    out.push({
-      path: p + "/deadline_ms",
-      code: "required",
-      message: "missing field: expected integer",
-      expected: "integer",
-    });
+    out.push(issue(p + "/deadline_ms", "required", "missing field: expected integer", "integer"));
   else {
     if (!Number.isInteger(f0))
-      out.push({
-        path: p + "/deadline_ms",
-        code: "type",
-        message: "wrong type: expected integer",
-        expected: "integer",
-      });
+      out.push(issue(p + "/deadline_ms", "type", "wrong type: expected integer", "integer"));
     else {
       if (!(f0 >= 1))
-        out.push({
-          path: p + "/deadline_ms",
-          code: "min",
-          message: "too small: expected integer >= 1",
-          expected: "integer >= 1",
-        });
+        out.push(
+          issue(p + "/deadline_ms", "min", "too small: expected integer >= 1", "integer >= 1"),
+        );
       if (!(f0 <= 86400000))
-        out.push({
-          path: p + "/deadline_ms",
-          code: "max",
-          message: "too large: expected integer <= 86400000",
-          expected: "integer <= 86400000",
-        });
+        out.push(
+          issue(
+            p + "/deadline_ms",
+            "max",
+            "too large: expected integer <= 86400000",
+            "integer <= 86400000",
+          ),
+        );
     }
   }
   for (const k in v) {
@@ -600,12 +521,14 @@ function err_root_budget(v: any, p: string, out: Issue[]): void {
       case "deadline_ms":
         break;
       default:
-        out.push({
-          path: p + "/" + escapePointer(k),
-          code: "unknown",
-          message: "unknown field: expected one of the fields deadline_ms",
-          expected: "one of the fields deadline_ms",
-        });
+        out.push(
+          issue(
+            p + "/" + escapePointer(k),
+            "unknown",
+            "unknown field: expected one of the fields deadline_ms",
+            "one of the fields deadline_ms",
+          ),
+        );
     }
   }
 }
@@ -621,12 +544,7 @@ export function check(value: unknown): value is AgentTaskV2_0 {
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-    out.push({
-      path: "",
-      code: "type",
-      message: "wrong type: expected object",
-      expected: "object",
-    });
+    out.push(issue("", "type", "wrong type: expected object", "object"));
   else err_root(value, "", out);
   return out;
 }

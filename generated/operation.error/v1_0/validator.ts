@@ -2,6 +2,10 @@
 import type { OperationErrorV1_0 } from "./types.js";
 import { type Issue, codePointLength, escapePointer } from "treaty/runtime";
 
+function issue(path: string, code: string, message: string, expected: string): Issue {
+  return { path, code, message, expected };
+}
+
 function is_root(v: any): boolean {
   const f0 = v.contract;
   if (!(f0 !== undefined && f0 === "operation.error")) return false;
@@ -80,236 +84,189 @@ function is_root(v: any): boolean {
 function err_root(v: any, p: string, out: Issue[]): void {
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push({
-      path: p + "/contract",
-      code: "required",
-      message: 'missing field: expected "operation.error"',
-      expected: '"operation.error"',
-    });
+    out.push(
+      issue(
+        p + "/contract",
+        "required",
+        'missing field: expected "operation.error"',
+        '"operation.error"',
+      ),
+    );
   else if (!(f0 === "operation.error"))
-    out.push({
-      path: p + "/contract",
-      code: "const",
-      message: 'wrong constant: expected "operation.error"',
-      expected: '"operation.error"',
-    });
+    out.push(
+      issue(
+        p + "/contract",
+        "const",
+        'wrong constant: expected "operation.error"',
+        '"operation.error"',
+      ),
+    );
   const f1 = v.version;
   if (f1 === undefined)
-    out.push({
-      path: p + "/version",
-      code: "required",
-      message: 'missing field: expected "1.0"',
-      expected: '"1.0"',
-    });
+    out.push(issue(p + "/version", "required", 'missing field: expected "1.0"', '"1.0"'));
   else if (!(f1 === "1.0"))
-    out.push({
-      path: p + "/version",
-      code: "const",
-      message: 'wrong constant: expected "1.0"',
-      expected: '"1.0"',
-    });
+    out.push(issue(p + "/version", "const", 'wrong constant: expected "1.0"', '"1.0"'));
   const f2 = v.error_id;
   if (f2 === undefined)
-    out.push({
-      path: p + "/error_id",
-      code: "required",
-      message: "missing field: expected string",
-      expected: "string",
-    });
+    out.push(issue(p + "/error_id", "required", "missing field: expected string", "string"));
   else {
     if (!(typeof f2 === "string"))
-      out.push({
-        path: p + "/error_id",
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/error_id", "type", "wrong type: expected string", "string"));
     else {
       if (!(f2.length <= 64 || codePointLength(f2) <= 64))
-        out.push({
-          path: p + "/error_id",
-          code: "maxLength",
-          message: "too long: expected string of at most 64 characters",
-          expected: "string of at most 64 characters",
-        });
+        out.push(
+          issue(
+            p + "/error_id",
+            "maxLength",
+            "too long: expected string of at most 64 characters",
+            "string of at most 64 characters",
+          ),
+        );
       if (!re_root_error_id.test(f2))
-        out.push({
-          path: p + "/error_id",
-          code: "pattern",
-          message: "pattern mismatch: expected string matching ^ERR-[A-Za-z0-9-]+$",
-          expected: "string matching ^ERR-[A-Za-z0-9-]+$",
-        });
+        out.push(
+          issue(
+            p + "/error_id",
+            "pattern",
+            "pattern mismatch: expected string matching ^ERR-[A-Za-z0-9-]+$",
+            "string matching ^ERR-[A-Za-z0-9-]+$",
+          ),
+        );
     }
   }
   const f3 = v.code;
   if (f3 === undefined)
-    out.push({
-      path: p + "/code",
-      code: "required",
-      message: "missing field: expected string",
-      expected: "string",
-    });
+    out.push(issue(p + "/code", "required", "missing field: expected string", "string"));
   else {
     if (!(typeof f3 === "string"))
-      out.push({
-        path: p + "/code",
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/code", "type", "wrong type: expected string", "string"));
     else {
       if (!(f3.length <= 64 || codePointLength(f3) <= 64))
-        out.push({
-          path: p + "/code",
-          code: "maxLength",
-          message: "too long: expected string of at most 64 characters",
-          expected: "string of at most 64 characters",
-        });
+        out.push(
+          issue(
+            p + "/code",
+            "maxLength",
+            "too long: expected string of at most 64 characters",
+            "string of at most 64 characters",
+          ),
+        );
       if (!re_root_code.test(f3))
-        out.push({
-          path: p + "/code",
-          code: "pattern",
-          message: "pattern mismatch: expected string matching ^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$",
-          expected: "string matching ^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$",
-        });
+        out.push(
+          issue(
+            p + "/code",
+            "pattern",
+            "pattern mismatch: expected string matching ^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$",
+            "string matching ^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$",
+          ),
+        );
     }
   }
   const f4 = v.class;
   if (f4 === undefined)
-    out.push({
-      path: p + "/class",
-      code: "required",
-      message:
+    out.push(
+      issue(
+        p + "/class",
+        "required",
         "missing field: expected one of TRANSIENT, RATE_LIMITED, INVALID_INPUT, NOT_FOUND, CONFLICT, PERMISSION_DENIED, POLICY_DENIED, UNSUPPORTED_VERSION",
-      expected:
         "one of TRANSIENT, RATE_LIMITED, INVALID_INPUT, NOT_FOUND, CONFLICT, PERMISSION_DENIED, POLICY_DENIED, UNSUPPORTED_VERSION",
-    });
+      ),
+    );
   else if (!is_ErrorClass(f4))
-    out.push({
-      path: p + "/class",
-      code: "enum",
-      message:
+    out.push(
+      issue(
+        p + "/class",
+        "enum",
         "value not allowed: expected one of TRANSIENT, RATE_LIMITED, INVALID_INPUT, NOT_FOUND, CONFLICT, PERMISSION_DENIED, POLICY_DENIED, UNSUPPORTED_VERSION",
-      expected:
         "one of TRANSIENT, RATE_LIMITED, INVALID_INPUT, NOT_FOUND, CONFLICT, PERMISSION_DENIED, POLICY_DENIED, UNSUPPORTED_VERSION",
-    });
+      ),
+    );
   const f5 = v.retryable;
   if (f5 === undefined)
-    out.push({
-      path: p + "/retryable",
-      code: "required",
-      message: "missing field: expected boolean",
-      expected: "boolean",
-    });
+    out.push(issue(p + "/retryable", "required", "missing field: expected boolean", "boolean"));
   else if (!(typeof f5 === "boolean"))
-    out.push({
-      path: p + "/retryable",
-      code: "type",
-      message: "wrong type: expected boolean",
-      expected: "boolean",
-    });
+    out.push(issue(p + "/retryable", "type", "wrong type: expected boolean", "boolean"));
   const f6 = v.message_safe;
   if (f6 === undefined)
-    out.push({
-      path: p + "/message_safe",
-      code: "required",
-      message: "missing field: expected string",
-      expected: "string",
-    });
+    out.push(issue(p + "/message_safe", "required", "missing field: expected string", "string"));
   else {
     if (!(typeof f6 === "string"))
-      out.push({
-        path: p + "/message_safe",
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/message_safe", "type", "wrong type: expected string", "string"));
     else {
       if (!(f6.length >= 2 || codePointLength(f6) >= 1))
-        out.push({
-          path: p + "/message_safe",
-          code: "minLength",
-          message: "too short: expected string of at least 1 character",
-          expected: "string of at least 1 character",
-        });
+        out.push(
+          issue(
+            p + "/message_safe",
+            "minLength",
+            "too short: expected string of at least 1 character",
+            "string of at least 1 character",
+          ),
+        );
       if (!(f6.length <= 500 || codePointLength(f6) <= 500))
-        out.push({
-          path: p + "/message_safe",
-          code: "maxLength",
-          message: "too long: expected string of at most 500 characters",
-          expected: "string of at most 500 characters",
-        });
+        out.push(
+          issue(
+            p + "/message_safe",
+            "maxLength",
+            "too long: expected string of at most 500 characters",
+            "string of at most 500 characters",
+          ),
+        );
     }
   }
   const f7 = v.details;
   if (f7 !== undefined) {
     if (!(typeof f7 === "object" && f7 !== null && !Array.isArray(f7)))
-      out.push({
-        path: p + "/details",
-        code: "type",
-        message: "wrong type: expected object",
-        expected: "object",
-      });
+      out.push(issue(p + "/details", "type", "wrong type: expected object", "object"));
     else err_root_details(f7, p + "/details", out);
   }
   const f8 = v.source;
   if (f8 === undefined)
-    out.push({
-      path: p + "/source",
-      code: "required",
-      message: "missing field: expected string",
-      expected: "string",
-    });
+    out.push(issue(p + "/source", "required", "missing field: expected string", "string"));
   else {
     if (!(typeof f8 === "string"))
-      out.push({
-        path: p + "/source",
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/source", "type", "wrong type: expected string", "string"));
     else {
       if (!(f8.length <= 128 || codePointLength(f8) <= 128))
-        out.push({
-          path: p + "/source",
-          code: "maxLength",
-          message: "too long: expected string of at most 128 characters",
-          expected: "string of at most 128 characters",
-        });
+        out.push(
+          issue(
+            p + "/source",
+            "maxLength",
+            "too long: expected string of at most 128 characters",
+            "string of at most 128 characters",
+          ),
+        );
       if (!re_root_source.test(f8))
-        out.push({
-          path: p + "/source",
-          code: "pattern",
-          message:
+        out.push(
+          issue(
+            p + "/source",
+            "pattern",
             "pattern mismatch: expected string matching ^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$",
-          expected: "string matching ^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$",
-        });
+            "string matching ^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$",
+          ),
+        );
     }
   }
   const f9 = v.trace_id;
   if (f9 !== undefined) {
     if (!(typeof f9 === "string"))
-      out.push({
-        path: p + "/trace_id",
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/trace_id", "type", "wrong type: expected string", "string"));
     else {
       if (!(f9.length <= 64 || codePointLength(f9) <= 64))
-        out.push({
-          path: p + "/trace_id",
-          code: "maxLength",
-          message: "too long: expected string of at most 64 characters",
-          expected: "string of at most 64 characters",
-        });
+        out.push(
+          issue(
+            p + "/trace_id",
+            "maxLength",
+            "too long: expected string of at most 64 characters",
+            "string of at most 64 characters",
+          ),
+        );
       if (!re_root_trace_id.test(f9))
-        out.push({
-          path: p + "/trace_id",
-          code: "pattern",
-          message: "pattern mismatch: expected string matching ^TRACE-[A-Za-z0-9-]+$",
-          expected: "string matching ^TRACE-[A-Za-z0-9-]+$",
-        });
+        out.push(
+          issue(
+            p + "/trace_id",
+            "pattern",
+            "pattern mismatch: expected string matching ^TRACE-[A-Za-z0-9-]+$",
+            "string matching ^TRACE-[A-Za-z0-9-]+$",
+          ),
+        );
     }
   }
   for (const k in v) {
@@ -326,14 +283,14 @@ function err_root(v: any, p: string, out: Issue[]): void {
       case "trace_id":
         break;
       default:
-        out.push({
-          path: p + "/" + escapePointer(k),
-          code: "unknown",
-          message:
+        out.push(
+          issue(
+            p + "/" + escapePointer(k),
+            "unknown",
             "unknown field: expected one of the fields contract, version, error_id, code, class, retryable, message_safe, details, source, trace_id",
-          expected:
             "one of the fields contract, version, error_id, code, class, retryable, message_safe, details, source, trace_id",
-        });
+          ),
+        );
     }
   }
 }
@@ -367,19 +324,16 @@ function err_root_details(v: any, p: string, out: Issue[]): void {
   for (const k in v) {
     const x = v[k];
     if (!(typeof x === "string"))
-      out.push({
-        path: p + "/" + escapePointer(k),
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/" + escapePointer(k), "type", "wrong type: expected string", "string"));
     else if (!(x.length <= 500 || codePointLength(x) <= 500))
-      out.push({
-        path: p + "/" + escapePointer(k),
-        code: "maxLength",
-        message: "too long: expected string of at most 500 characters",
-        expected: "string of at most 500 characters",
-      });
+      out.push(
+        issue(
+          p + "/" + escapePointer(k),
+          "maxLength",
+          "too long: expected string of at most 500 characters",
+          "string of at most 500 characters",
+        ),
+      );
   }
 }
 
@@ -396,12 +350,7 @@ export function check(value: unknown): value is OperationErrorV1_0 {
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-    out.push({
-      path: "",
-      code: "type",
-      message: "wrong type: expected object",
-      expected: "object",
-    });
+    out.push(issue("", "type", "wrong type: expected object", "object"));
   else err_root(value, "", out);
   return out;
 }

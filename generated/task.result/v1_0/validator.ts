@@ -2,6 +2,10 @@
 import type { TaskResultV1_0 } from "./types.js";
 import { type Issue, codePointLength, escapePointer } from "treaty/runtime";
 
+function issue(path: string, code: string, message: string, expected: string): Issue {
+  return { path, code, message, expected };
+}
+
 function is_root(v: any): boolean {
   const f0 = v.contract;
   if (!(f0 !== undefined && f0 === "task.result")) return false;
@@ -44,98 +48,70 @@ function is_root(v: any): boolean {
 function err_root(v: any, p: string, out: Issue[]): void {
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push({
-      path: p + "/contract",
-      code: "required",
-      message: 'missing field: expected "task.result"',
-      expected: '"task.result"',
-    });
+    out.push(
+      issue(p + "/contract", "required", 'missing field: expected "task.result"', '"task.result"'),
+    );
   else if (!(f0 === "task.result"))
-    out.push({
-      path: p + "/contract",
-      code: "const",
-      message: 'wrong constant: expected "task.result"',
-      expected: '"task.result"',
-    });
+    out.push(
+      issue(p + "/contract", "const", 'wrong constant: expected "task.result"', '"task.result"'),
+    );
   const f1 = v.version;
   if (f1 === undefined)
-    out.push({
-      path: p + "/version",
-      code: "required",
-      message: 'missing field: expected "1.0"',
-      expected: '"1.0"',
-    });
+    out.push(issue(p + "/version", "required", 'missing field: expected "1.0"', '"1.0"'));
   else if (!(f1 === "1.0"))
-    out.push({
-      path: p + "/version",
-      code: "const",
-      message: 'wrong constant: expected "1.0"',
-      expected: '"1.0"',
-    });
+    out.push(issue(p + "/version", "const", 'wrong constant: expected "1.0"', '"1.0"'));
   const f2 = v.task_id;
   if (f2 === undefined)
-    out.push({
-      path: p + "/task_id",
-      code: "required",
-      message: "missing field: expected string",
-      expected: "string",
-    });
+    out.push(issue(p + "/task_id", "required", "missing field: expected string", "string"));
   else {
     if (!(typeof f2 === "string"))
-      out.push({
-        path: p + "/task_id",
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/task_id", "type", "wrong type: expected string", "string"));
     else {
       if (!(f2.length <= 64 || codePointLength(f2) <= 64))
-        out.push({
-          path: p + "/task_id",
-          code: "maxLength",
-          message: "too long: expected string of at most 64 characters",
-          expected: "string of at most 64 characters",
-        });
+        out.push(
+          issue(
+            p + "/task_id",
+            "maxLength",
+            "too long: expected string of at most 64 characters",
+            "string of at most 64 characters",
+          ),
+        );
       if (!re_root_task_id.test(f2))
-        out.push({
-          path: p + "/task_id",
-          code: "pattern",
-          message: "pattern mismatch: expected string matching ^TASK-[0-9]+$",
-          expected: "string matching ^TASK-[0-9]+$",
-        });
+        out.push(
+          issue(
+            p + "/task_id",
+            "pattern",
+            "pattern mismatch: expected string matching ^TASK-[0-9]+$",
+            "string matching ^TASK-[0-9]+$",
+          ),
+        );
     }
   }
   const f3 = v.status;
   if (f3 === undefined)
-    out.push({
-      path: p + "/status",
-      code: "required",
-      message: "missing field: expected one of SUCCESS, PARTIAL, FAILED",
-      expected: "one of SUCCESS, PARTIAL, FAILED",
-    });
+    out.push(
+      issue(
+        p + "/status",
+        "required",
+        "missing field: expected one of SUCCESS, PARTIAL, FAILED",
+        "one of SUCCESS, PARTIAL, FAILED",
+      ),
+    );
   else if (!is_TaskStatus(f3))
-    out.push({
-      path: p + "/status",
-      code: "enum",
-      message: "value not allowed: expected one of SUCCESS, PARTIAL, FAILED",
-      expected: "one of SUCCESS, PARTIAL, FAILED",
-    });
+    out.push(
+      issue(
+        p + "/status",
+        "enum",
+        "value not allowed: expected one of SUCCESS, PARTIAL, FAILED",
+        "one of SUCCESS, PARTIAL, FAILED",
+      ),
+    );
   const f4 = v.result;
   if (f4 === undefined)
-    out.push({
-      path: p + "/result",
-      code: "required",
-      message: "missing field: expected object",
-      expected: "object",
-    });
+    out.push(issue(p + "/result", "required", "missing field: expected object", "object"));
   else {
     if (!(typeof f4 === "object" && f4 !== null && !Array.isArray(f4)))
-      out.push({
-        path: p + "/result",
-        code: "type",
-        message: "wrong type: expected object",
-        expected: "object",
-      });
+      out.push(issue(p + "/result", "type", "wrong type: expected object", "object"));
     else err_root_result(f4, p + "/result", out);
   }
   for (const k in v) {
@@ -147,13 +123,14 @@ function err_root(v: any, p: string, out: Issue[]): void {
       case "result":
         break;
       default:
-        out.push({
-          path: p + "/" + escapePointer(k),
-          code: "unknown",
-          message:
+        out.push(
+          issue(
+            p + "/" + escapePointer(k),
+            "unknown",
             "unknown field: expected one of the fields contract, version, task_id, status, result",
-          expected: "one of the fields contract, version, task_id, status, result",
-        });
+            "one of the fields contract, version, task_id, status, result",
+          ),
+        );
     }
   }
 }
@@ -194,76 +171,66 @@ function is_root_result(v: any): boolean {
 function err_root_result(v: any, p: string, out: Issue[]): void {
   const f0 = v.artifact_ref;
   if (f0 === undefined)
-    out.push({
-      path: p + "/artifact_ref",
-      code: "required",
-      message: "missing field: expected artifact:// reference",
-      expected: "artifact:// reference",
-    });
+    out.push(
+      issue(
+        p + "/artifact_ref",
+        "required",
+        "missing field: expected artifact:// reference",
+        "artifact:// reference",
+      ),
+    );
   else {
     if (!(typeof f0 === "string"))
-      out.push({
-        path: p + "/artifact_ref",
-        code: "type",
-        message: "wrong type: expected artifact:// reference",
-        expected: "artifact:// reference",
-      });
+      out.push(
+        issue(
+          p + "/artifact_ref",
+          "type",
+          "wrong type: expected artifact:// reference",
+          "artifact:// reference",
+        ),
+      );
     else if (!re_root_result_artifact_ref.test(f0))
-      out.push({
-        path: p + "/artifact_ref",
-        code: "pattern",
-        message: "pattern mismatch: expected string matching ^artifact://.+",
-        expected: "string matching ^artifact://.+",
-      });
+      out.push(
+        issue(
+          p + "/artifact_ref",
+          "pattern",
+          "pattern mismatch: expected string matching ^artifact://.+",
+          "string matching ^artifact://.+",
+        ),
+      );
   }
   const f1 = v.summary;
   if (f1 === undefined)
-    out.push({
-      path: p + "/summary",
-      code: "required",
-      message: "missing field: expected string",
-      expected: "string",
-    });
+    out.push(issue(p + "/summary", "required", "missing field: expected string", "string"));
   else {
     if (!(typeof f1 === "string"))
-      out.push({
-        path: p + "/summary",
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/summary", "type", "wrong type: expected string", "string"));
     else if (!(f1.length <= 2000 || codePointLength(f1) <= 2000))
-      out.push({
-        path: p + "/summary",
-        code: "maxLength",
-        message: "too long: expected string of at most 2000 characters",
-        expected: "string of at most 2000 characters",
-      });
+      out.push(
+        issue(
+          p + "/summary",
+          "maxLength",
+          "too long: expected string of at most 2000 characters",
+          "string of at most 2000 characters",
+        ),
+      );
   }
   const f2 = v.claims;
   if (f2 === undefined)
-    out.push({
-      path: p + "/claims",
-      code: "required",
-      message: "missing field: expected array",
-      expected: "array",
-    });
+    out.push(issue(p + "/claims", "required", "missing field: expected array", "array"));
   else {
     if (!Array.isArray(f2))
-      out.push({
-        path: p + "/claims",
-        code: "type",
-        message: "wrong type: expected array",
-        expected: "array",
-      });
+      out.push(issue(p + "/claims", "type", "wrong type: expected array", "array"));
     else {
       if (!(f2.length <= 500))
-        out.push({
-          path: p + "/claims",
-          code: "maxItems",
-          message: "too many items: expected array of at most 500 items",
-          expected: "array of at most 500 items",
-        });
+        out.push(
+          issue(
+            p + "/claims",
+            "maxItems",
+            "too many items: expected array of at most 500 items",
+            "array of at most 500 items",
+          ),
+        );
       err_root_result_claims(f2, p + "/claims", out);
     }
   }
@@ -274,12 +241,14 @@ function err_root_result(v: any, p: string, out: Issue[]): void {
       case "claims":
         break;
       default:
-        out.push({
-          path: p + "/" + escapePointer(k),
-          code: "unknown",
-          message: "unknown field: expected one of the fields artifact_ref, summary, claims",
-          expected: "one of the fields artifact_ref, summary, claims",
-        });
+        out.push(
+          issue(
+            p + "/" + escapePointer(k),
+            "unknown",
+            "unknown field: expected one of the fields artifact_ref, summary, claims",
+            "one of the fields artifact_ref, summary, claims",
+          ),
+        );
     }
   }
 }
@@ -298,12 +267,7 @@ function err_root_result_claims(v: any, p: string, out: Issue[]): void {
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
     if (!(typeof x === "object" && x !== null && !Array.isArray(x)))
-      out.push({
-        path: p + "/" + i,
-        code: "type",
-        message: "wrong type: expected Claim object",
-        expected: "Claim object",
-      });
+      out.push(issue(p + "/" + i, "type", "wrong type: expected Claim object", "Claim object"));
     else err_Claim(x, p + "/" + i, out);
   }
 }
@@ -350,101 +314,83 @@ function is_Claim(v: any): boolean {
 function err_Claim(v: any, p: string, out: Issue[]): void {
   const f0 = v.claim_id;
   if (f0 === undefined)
-    out.push({
-      path: p + "/claim_id",
-      code: "required",
-      message: "missing field: expected string",
-      expected: "string",
-    });
+    out.push(issue(p + "/claim_id", "required", "missing field: expected string", "string"));
   else {
     if (!(typeof f0 === "string"))
-      out.push({
-        path: p + "/claim_id",
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/claim_id", "type", "wrong type: expected string", "string"));
     else {
       if (!(f0.length <= 32 || codePointLength(f0) <= 32))
-        out.push({
-          path: p + "/claim_id",
-          code: "maxLength",
-          message: "too long: expected string of at most 32 characters",
-          expected: "string of at most 32 characters",
-        });
+        out.push(
+          issue(
+            p + "/claim_id",
+            "maxLength",
+            "too long: expected string of at most 32 characters",
+            "string of at most 32 characters",
+          ),
+        );
       if (!re_Claim_claim_id.test(f0))
-        out.push({
-          path: p + "/claim_id",
-          code: "pattern",
-          message: "pattern mismatch: expected string matching ^c[0-9]+$",
-          expected: "string matching ^c[0-9]+$",
-        });
+        out.push(
+          issue(
+            p + "/claim_id",
+            "pattern",
+            "pattern mismatch: expected string matching ^c[0-9]+$",
+            "string matching ^c[0-9]+$",
+          ),
+        );
     }
   }
   const f1 = v.text;
   if (f1 === undefined)
-    out.push({
-      path: p + "/text",
-      code: "required",
-      message: "missing field: expected string",
-      expected: "string",
-    });
+    out.push(issue(p + "/text", "required", "missing field: expected string", "string"));
   else {
     if (!(typeof f1 === "string"))
-      out.push({
-        path: p + "/text",
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/text", "type", "wrong type: expected string", "string"));
     else {
       if (!(f1.length >= 2 || codePointLength(f1) >= 1))
-        out.push({
-          path: p + "/text",
-          code: "minLength",
-          message: "too short: expected string of at least 1 character",
-          expected: "string of at least 1 character",
-        });
+        out.push(
+          issue(
+            p + "/text",
+            "minLength",
+            "too short: expected string of at least 1 character",
+            "string of at least 1 character",
+          ),
+        );
       if (!(f1.length <= 4000 || codePointLength(f1) <= 4000))
-        out.push({
-          path: p + "/text",
-          code: "maxLength",
-          message: "too long: expected string of at most 4000 characters",
-          expected: "string of at most 4000 characters",
-        });
+        out.push(
+          issue(
+            p + "/text",
+            "maxLength",
+            "too long: expected string of at most 4000 characters",
+            "string of at most 4000 characters",
+          ),
+        );
     }
   }
   const f2 = v.evidence_refs;
   if (f2 === undefined)
-    out.push({
-      path: p + "/evidence_refs",
-      code: "required",
-      message: "missing field: expected array",
-      expected: "array",
-    });
+    out.push(issue(p + "/evidence_refs", "required", "missing field: expected array", "array"));
   else {
     if (!Array.isArray(f2))
-      out.push({
-        path: p + "/evidence_refs",
-        code: "type",
-        message: "wrong type: expected array",
-        expected: "array",
-      });
+      out.push(issue(p + "/evidence_refs", "type", "wrong type: expected array", "array"));
     else {
       if (!(f2.length >= 1))
-        out.push({
-          path: p + "/evidence_refs",
-          code: "minItems",
-          message: "too few items: expected array of at least 1 item",
-          expected: "array of at least 1 item",
-        });
+        out.push(
+          issue(
+            p + "/evidence_refs",
+            "minItems",
+            "too few items: expected array of at least 1 item",
+            "array of at least 1 item",
+          ),
+        );
       if (!(f2.length <= 100))
-        out.push({
-          path: p + "/evidence_refs",
-          code: "maxItems",
-          message: "too many items: expected array of at most 100 items",
-          expected: "array of at most 100 items",
-        });
+        out.push(
+          issue(
+            p + "/evidence_refs",
+            "maxItems",
+            "too many items: expected array of at most 100 items",
+            "array of at most 100 items",
+          ),
+        );
       err_Claim_evidence_refs(f2, p + "/evidence_refs", out);
     }
   }
@@ -455,12 +401,14 @@ function err_Claim(v: any, p: string, out: Issue[]): void {
       case "evidence_refs":
         break;
       default:
-        out.push({
-          path: p + "/" + escapePointer(k),
-          code: "unknown",
-          message: "unknown field: expected one of the fields claim_id, text, evidence_refs",
-          expected: "one of the fields claim_id, text, evidence_refs",
-        });
+        out.push(
+          issue(
+            p + "/" + escapePointer(k),
+            "unknown",
+            "unknown field: expected one of the fields claim_id, text, evidence_refs",
+            "one of the fields claim_id, text, evidence_refs",
+          ),
+        );
     }
   }
 }
@@ -479,19 +427,18 @@ function err_Claim_evidence_refs(v: any, p: string, out: Issue[]): void {
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
     if (!(typeof x === "string"))
-      out.push({
-        path: p + "/" + i,
-        code: "type",
-        message: "wrong type: expected src:// reference",
-        expected: "src:// reference",
-      });
+      out.push(
+        issue(p + "/" + i, "type", "wrong type: expected src:// reference", "src:// reference"),
+      );
     else if (!re_Claim_evidence_refs_item.test(x))
-      out.push({
-        path: p + "/" + i,
-        code: "pattern",
-        message: "pattern mismatch: expected string matching ^src://.+",
-        expected: "string matching ^src://.+",
-      });
+      out.push(
+        issue(
+          p + "/" + i,
+          "pattern",
+          "pattern mismatch: expected string matching ^src://.+",
+          "string matching ^src://.+",
+        ),
+      );
   }
 }
 
@@ -506,12 +453,7 @@ export function check(value: unknown): value is TaskResultV1_0 {
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-    out.push({
-      path: "",
-      code: "type",
-      message: "wrong type: expected object",
-      expected: "object",
-    });
+    out.push(issue("", "type", "wrong type: expected object", "object"));
   else err_root(value, "", out);
   return out;
 }

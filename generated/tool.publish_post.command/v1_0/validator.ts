@@ -2,6 +2,10 @@
 import type { ToolPublishPostCommandV1_0 } from "./types.js";
 import { type Issue, codePointLength, escapePointer, isDateTime } from "treaty/runtime";
 
+function issue(path: string, code: string, message: string, expected: string): Issue {
+  return { path, code, message, expected };
+}
+
 function is_root(v: any): boolean {
   const f0 = v.contract;
   if (!(f0 !== undefined && f0 === "tool.publish_post.command")) return false;
@@ -63,175 +67,161 @@ function is_root(v: any): boolean {
 function err_root(v: any, p: string, out: Issue[]): void {
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push({
-      path: p + "/contract",
-      code: "required",
-      message: 'missing field: expected "tool.publish_post.command"',
-      expected: '"tool.publish_post.command"',
-    });
+    out.push(
+      issue(
+        p + "/contract",
+        "required",
+        'missing field: expected "tool.publish_post.command"',
+        '"tool.publish_post.command"',
+      ),
+    );
   else if (!(f0 === "tool.publish_post.command"))
-    out.push({
-      path: p + "/contract",
-      code: "const",
-      message: 'wrong constant: expected "tool.publish_post.command"',
-      expected: '"tool.publish_post.command"',
-    });
+    out.push(
+      issue(
+        p + "/contract",
+        "const",
+        'wrong constant: expected "tool.publish_post.command"',
+        '"tool.publish_post.command"',
+      ),
+    );
   const f1 = v.version;
   if (f1 === undefined)
-    out.push({
-      path: p + "/version",
-      code: "required",
-      message: 'missing field: expected "1.0"',
-      expected: '"1.0"',
-    });
+    out.push(issue(p + "/version", "required", 'missing field: expected "1.0"', '"1.0"'));
   else if (!(f1 === "1.0"))
-    out.push({
-      path: p + "/version",
-      code: "const",
-      message: 'wrong constant: expected "1.0"',
-      expected: '"1.0"',
-    });
+    out.push(issue(p + "/version", "const", 'wrong constant: expected "1.0"', '"1.0"'));
   const f2 = v.operation_id;
   if (f2 === undefined)
-    out.push({
-      path: p + "/operation_id",
-      code: "required",
-      message: "missing field: expected string",
-      expected: "string",
-    });
+    out.push(issue(p + "/operation_id", "required", "missing field: expected string", "string"));
   else {
     if (!(typeof f2 === "string"))
-      out.push({
-        path: p + "/operation_id",
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/operation_id", "type", "wrong type: expected string", "string"));
     else {
       if (!(f2.length <= 64 || codePointLength(f2) <= 64))
-        out.push({
-          path: p + "/operation_id",
-          code: "maxLength",
-          message: "too long: expected string of at most 64 characters",
-          expected: "string of at most 64 characters",
-        });
+        out.push(
+          issue(
+            p + "/operation_id",
+            "maxLength",
+            "too long: expected string of at most 64 characters",
+            "string of at most 64 characters",
+          ),
+        );
       if (!re_root_operation_id.test(f2))
-        out.push({
-          path: p + "/operation_id",
-          code: "pattern",
-          message: "pattern mismatch: expected string matching ^OP-[A-Za-z0-9-]+$",
-          expected: "string matching ^OP-[A-Za-z0-9-]+$",
-        });
+        out.push(
+          issue(
+            p + "/operation_id",
+            "pattern",
+            "pattern mismatch: expected string matching ^OP-[A-Za-z0-9-]+$",
+            "string matching ^OP-[A-Za-z0-9-]+$",
+          ),
+        );
     }
   }
   const f3 = v.resource;
   if (f3 === undefined)
-    out.push({
-      path: p + "/resource",
-      code: "required",
-      message: "missing field: expected object",
-      expected: "object",
-    });
+    out.push(issue(p + "/resource", "required", "missing field: expected object", "object"));
   else {
     if (!(typeof f3 === "object" && f3 !== null && !Array.isArray(f3)))
-      out.push({
-        path: p + "/resource",
-        code: "type",
-        message: "wrong type: expected object",
-        expected: "object",
-      });
+      out.push(issue(p + "/resource", "type", "wrong type: expected object", "object"));
     else err_root_resource(f3, p + "/resource", out);
   }
   const f4 = v.payload_ref;
   if (f4 === undefined)
-    out.push({
-      path: p + "/payload_ref",
-      code: "required",
-      message: "missing field: expected artifact:// reference",
-      expected: "artifact:// reference",
-    });
+    out.push(
+      issue(
+        p + "/payload_ref",
+        "required",
+        "missing field: expected artifact:// reference",
+        "artifact:// reference",
+      ),
+    );
   else {
     if (!(typeof f4 === "string"))
-      out.push({
-        path: p + "/payload_ref",
-        code: "type",
-        message: "wrong type: expected artifact:// reference",
-        expected: "artifact:// reference",
-      });
+      out.push(
+        issue(
+          p + "/payload_ref",
+          "type",
+          "wrong type: expected artifact:// reference",
+          "artifact:// reference",
+        ),
+      );
     else if (!re_root_payload_ref.test(f4))
-      out.push({
-        path: p + "/payload_ref",
-        code: "pattern",
-        message: "pattern mismatch: expected string matching ^artifact://.+",
-        expected: "string matching ^artifact://.+",
-      });
+      out.push(
+        issue(
+          p + "/payload_ref",
+          "pattern",
+          "pattern mismatch: expected string matching ^artifact://.+",
+          "string matching ^artifact://.+",
+        ),
+      );
   }
   const f5 = v.mode;
   if (f5 === undefined)
-    out.push({
-      path: p + "/mode",
-      code: "required",
-      message: "missing field: expected one of PUBLISH, SCHEDULE",
-      expected: "one of PUBLISH, SCHEDULE",
-    });
+    out.push(
+      issue(
+        p + "/mode",
+        "required",
+        "missing field: expected one of PUBLISH, SCHEDULE",
+        "one of PUBLISH, SCHEDULE",
+      ),
+    );
   else if (!is_PublishMode(f5))
-    out.push({
-      path: p + "/mode",
-      code: "enum",
-      message: "value not allowed: expected one of PUBLISH, SCHEDULE",
-      expected: "one of PUBLISH, SCHEDULE",
-    });
+    out.push(
+      issue(
+        p + "/mode",
+        "enum",
+        "value not allowed: expected one of PUBLISH, SCHEDULE",
+        "one of PUBLISH, SCHEDULE",
+      ),
+    );
   const f6 = v.expected_state;
   if (f6 === undefined)
-    out.push({
-      path: p + "/expected_state",
-      code: "required",
-      message: "missing field: expected object",
-      expected: "object",
-    });
+    out.push(issue(p + "/expected_state", "required", "missing field: expected object", "object"));
   else {
     if (!(typeof f6 === "object" && f6 !== null && !Array.isArray(f6)))
-      out.push({
-        path: p + "/expected_state",
-        code: "type",
-        message: "wrong type: expected object",
-        expected: "object",
-      });
+      out.push(issue(p + "/expected_state", "type", "wrong type: expected object", "object"));
     else err_root_expected_state(f6, p + "/expected_state", out);
   }
   const f7 = v.publish_at;
   if (f7 !== undefined) {
     if (!(typeof f7 === "string"))
-      out.push({
-        path: p + "/publish_at",
-        code: "type",
-        message: "wrong type: expected date-time string",
-        expected: "date-time string",
-      });
+      out.push(
+        issue(
+          p + "/publish_at",
+          "type",
+          "wrong type: expected date-time string",
+          "date-time string",
+        ),
+      );
     else if (!isDateTime(f7))
-      out.push({
-        path: p + "/publish_at",
-        code: "format",
-        message: "invalid format: expected date-time string",
-        expected: "date-time string",
-      });
+      out.push(
+        issue(
+          p + "/publish_at",
+          "format",
+          "invalid format: expected date-time string",
+          "date-time string",
+        ),
+      );
   }
   const f8 = v.unpublish_at;
   if (f8 !== undefined) {
     if (!(typeof f8 === "string"))
-      out.push({
-        path: p + "/unpublish_at",
-        code: "type",
-        message: "wrong type: expected date-time string",
-        expected: "date-time string",
-      });
+      out.push(
+        issue(
+          p + "/unpublish_at",
+          "type",
+          "wrong type: expected date-time string",
+          "date-time string",
+        ),
+      );
     else if (!isDateTime(f8))
-      out.push({
-        path: p + "/unpublish_at",
-        code: "format",
-        message: "invalid format: expected date-time string",
-        expected: "date-time string",
-      });
+      out.push(
+        issue(
+          p + "/unpublish_at",
+          "format",
+          "invalid format: expected date-time string",
+          "date-time string",
+        ),
+      );
   }
   for (const k in v) {
     switch (k) {
@@ -246,14 +236,14 @@ function err_root(v: any, p: string, out: Issue[]): void {
       case "unpublish_at":
         break;
       default:
-        out.push({
-          path: p + "/" + escapePointer(k),
-          code: "unknown",
-          message:
+        out.push(
+          issue(
+            p + "/" + escapePointer(k),
+            "unknown",
             "unknown field: expected one of the fields contract, version, operation_id, resource, payload_ref, mode, expected_state, publish_at, unpublish_at",
-          expected:
             "one of the fields contract, version, operation_id, resource, payload_ref, mode, expected_state, publish_at, unpublish_at",
-        });
+          ),
+        );
     }
   }
 }
@@ -283,35 +273,29 @@ function is_root_resource(v: any): boolean {
 function err_root_resource(v: any, p: string, out: Issue[]): void {
   const f0 = v.channel_id;
   if (f0 === undefined)
-    out.push({
-      path: p + "/channel_id",
-      code: "required",
-      message: "missing field: expected string",
-      expected: "string",
-    });
+    out.push(issue(p + "/channel_id", "required", "missing field: expected string", "string"));
   else {
     if (!(typeof f0 === "string"))
-      out.push({
-        path: p + "/channel_id",
-        code: "type",
-        message: "wrong type: expected string",
-        expected: "string",
-      });
+      out.push(issue(p + "/channel_id", "type", "wrong type: expected string", "string"));
     else {
       if (!(f0.length <= 128 || codePointLength(f0) <= 128))
-        out.push({
-          path: p + "/channel_id",
-          code: "maxLength",
-          message: "too long: expected string of at most 128 characters",
-          expected: "string of at most 128 characters",
-        });
+        out.push(
+          issue(
+            p + "/channel_id",
+            "maxLength",
+            "too long: expected string of at most 128 characters",
+            "string of at most 128 characters",
+          ),
+        );
       if (!re_root_resource_channel_id.test(f0))
-        out.push({
-          path: p + "/channel_id",
-          code: "pattern",
-          message: "pattern mismatch: expected string matching ^[a-z]+:[A-Za-z0-9_]+$",
-          expected: "string matching ^[a-z]+:[A-Za-z0-9_]+$",
-        });
+        out.push(
+          issue(
+            p + "/channel_id",
+            "pattern",
+            "pattern mismatch: expected string matching ^[a-z]+:[A-Za-z0-9_]+$",
+            "string matching ^[a-z]+:[A-Za-z0-9_]+$",
+          ),
+        );
     }
   }
   for (const k in v) {
@@ -319,12 +303,14 @@ function err_root_resource(v: any, p: string, out: Issue[]): void {
       case "channel_id":
         break;
       default:
-        out.push({
-          path: p + "/" + escapePointer(k),
-          code: "unknown",
-          message: "unknown field: expected one of the fields channel_id",
-          expected: "one of the fields channel_id",
-        });
+        out.push(
+          issue(
+            p + "/" + escapePointer(k),
+            "unknown",
+            "unknown field: expected one of the fields channel_id",
+            "one of the fields channel_id",
+          ),
+        );
     }
   }
 }
@@ -354,39 +340,28 @@ function is_root_expected_state(v: any): boolean {
 function err_root_expected_state(v: any, p: string, out: Issue[]): void {
   const f0 = v.draft_version;
   if (f0 === undefined)
-    out.push({
-      path: p + "/draft_version",
-      code: "required",
-      message: "missing field: expected integer",
-      expected: "integer",
-    });
+    out.push(issue(p + "/draft_version", "required", "missing field: expected integer", "integer"));
   else {
     if (!Number.isInteger(f0))
-      out.push({
-        path: p + "/draft_version",
-        code: "type",
-        message: "wrong type: expected integer",
-        expected: "integer",
-      });
+      out.push(issue(p + "/draft_version", "type", "wrong type: expected integer", "integer"));
     else if (!(f0 >= 1))
-      out.push({
-        path: p + "/draft_version",
-        code: "min",
-        message: "too small: expected integer >= 1",
-        expected: "integer >= 1",
-      });
+      out.push(
+        issue(p + "/draft_version", "min", "too small: expected integer >= 1", "integer >= 1"),
+      );
   }
   for (const k in v) {
     switch (k) {
       case "draft_version":
         break;
       default:
-        out.push({
-          path: p + "/" + escapePointer(k),
-          code: "unknown",
-          message: "unknown field: expected one of the fields draft_version",
-          expected: "one of the fields draft_version",
-        });
+        out.push(
+          issue(
+            p + "/" + escapePointer(k),
+            "unknown",
+            "unknown field: expected one of the fields draft_version",
+            "one of the fields draft_version",
+          ),
+        );
     }
   }
 }
@@ -406,12 +381,14 @@ function err_rules(v: any, p: string, out: Issue[]): void {
     const a = v.publish_at;
     const b = v.unpublish_at;
     if (typeof a === "string" && typeof b === "string" && !(Date.parse(a) < Date.parse(b)))
-      out.push({
-        path: p + "/unpublish_at",
-        code: "rule.before",
-        message: "out of order: expected date-time later than publish_at",
-        expected: "date-time later than publish_at",
-      });
+      out.push(
+        issue(
+          p + "/unpublish_at",
+          "rule.before",
+          "out of order: expected date-time later than publish_at",
+          "date-time later than publish_at",
+        ),
+      );
   }
 }
 
@@ -430,12 +407,7 @@ export function check(value: unknown): value is ToolPublishPostCommandV1_0 {
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-    out.push({
-      path: "",
-      code: "type",
-      message: "wrong type: expected object",
-      expected: "object",
-    });
+    out.push(issue("", "type", "wrong type: expected object", "object"));
   else {
     err_root(value, "", out);
     err_rules(value, "", out);

@@ -1,19 +1,38 @@
 import { resolve } from "node:path";
-import { hasErrors } from "../../diagnostics/diagnostic.js";
+import { hasErrors, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { formatReport, REPORT_FORMATS, type ReportFormat } from "../../diagnostics/report.js";
+import { immutability, projectAtRef } from "../../history/against.js";
 import { compile } from "../../pipeline.js";
-import { plural, printDiagnostics, stringOption, type Command } from "../command.js";
+import { plural, stringOption, type Command } from "../command.js";
 
 export const checkCommand: Command = {
   name: "check",
-  usage: `  treaty check [--idl <dir>]
-      Report the contracts' diagnostics without generating anything.`,
-  options: { idl: { type: "string" } },
+  usage: `  treaty check [--against <git-ref>] [--format text|json|github] [--idl <dir>]
+      Report the contracts' diagnostics, version bump rules and lint findings without
+      generating anything. With --against, versions published at that git ref must be
+      unchanged (documentation edits and 'status: draft' versions excepted) and still present.
+      --format github prints workflow annotations (::error file=...,line=...,col=...::).`,
+  options: { against: { type: "string" }, format: { type: "string" }, idl: { type: "string" } },
   positionals: { min: 0, max: 0 },
   run: async (args, io) => {
-    const compiled = compile({ root: io.cwd, idlDir: resolve(io.cwd, stringOption(args, "idl") ?? "idl") });
-    printDiagnostics(io, compiled.diagnostics);
-    if (hasErrors(compiled.diagnostics)) return 1;
-    io.stderr(`treaty: ${plural(compiled.value?.contracts.length ?? 0, "contract")} checked\n`);
+    const format = (stringOption(args, "format") ?? "text") as ReportFormat;
+    if (!REPORT_FORMATS.includes(format)) {
+      io.stderr(`treaty: --format must be one of ${REPORT_FORMATS.join(", ")}\n`);
+      return 2;
+    }
+    const idlDir = resolve(io.cwd, stringOption(args, "idl") ?? "idl");
+    const compiled = compile({ root: io.cwd, idlDir });
+    const diagnostics: Diagnostic[] = [...compiled.diagnostics];
+    const ref = stringOption(args, "against");
+    if (ref !== undefined && compiled.value) {
+      const then = projectAtRef(io.cwd, idlDir, ref);
+      if (!then.value) diagnostics.push(...then.diagnostics);
+      else diagnostics.push(...immutability(compiled.value, then.value, ref));
+    }
+    const sorted = sortDiagnostics(diagnostics);
+    (format === "text" ? io.stderr : io.stdout)(formatReport(sorted, format));
+    if (hasErrors(sorted)) return 1;
+    if (format === "text") io.stderr(`treaty: ${plural(compiled.value?.contracts.length ?? 0, "contract")} checked${ref ? ` against ${ref}` : ""}\n`);
     return 0;
   },
 };

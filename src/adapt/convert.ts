@@ -1,0 +1,150 @@
+// How a value of one type becomes a value of another, decided from the two types: a widening
+// needs nothing, enum values go through the step's table, objects drop what the target lacks.
+import type { Field, ObjectType, ResolvedVersion, TypeNode } from "../ir/model.js";
+import type { Conversion, Direction, ObjectConversion } from "./model.js";
+import { listBoundsWiden, scalarWidens } from "./widen.js";
+
+export interface ConvertContext {
+  readonly source: ResolvedVersion;
+  readonly target: ResolvedVersion;
+  readonly direction: Direction;
+  /** In a step with a `custom` change, what cannot be derived passes unchecked to the custom code. */
+  readonly custom: boolean;
+  /** Strip projections rebuild every object and drop the keys it does not declare. */
+  readonly project: boolean;
+  /** The conversion of enum `name` (same name on both sides); undefined when a stub must do it. */
+  enumConversion(name: string): Conversion | undefined;
+}
+
+const SAME: Conversion = { kind: "same" };
+const UNCHECKED: Conversion = { kind: "unchecked" };
+
+const objectFields = (type: TypeNode, version: ResolvedVersion): readonly Field[] | undefined => {
+  if (type.kind === "object") return type.fields;
+  if (type.kind === "named") return version.types.get(type.name)?.fields;
+  return undefined;
+};
+
+/** A widening check: a conversion that is `same` throughout, enum values compared by name. */
+const widensContext = (from: ResolvedVersion, to: ResolvedVersion): ConvertContext => ({
+  source: from,
+  target: to,
+  direction: "up",
+  custom: false,
+  project: false,
+  enumConversion: (name) => {
+    const targetValues = new Set(to.enums.get(name)?.values.map((v) => v.name));
+    return from.enums.get(name)?.values.every((v) => targetValues.has(v.name)) ? SAME : undefined;
+  },
+});
+
+/** Every value of `from` (in version `fromVersion`) is a value of `to` (in `toVersion`). */
+export const widens = (from: TypeNode, fromVersion: ResolvedVersion, to: TypeNode, toVersion: ResolvedVersion): boolean =>
+  convertType(from, to, widensContext(fromVersion, toVersion))?.kind === "same";
+
+/**
+ * When the target cannot hold every source value: going down a widening, the value passes and the
+ * target's validator decides (encode reports it); otherwise a stub converts it (undefined).
+ */
+const narrowing = (from: TypeNode, to: TypeNode, ctx: ConvertContext): Conversion | undefined =>
+  ctx.custom || (ctx.direction === "down" && widens(to, ctx.target, from, ctx.source)) ? UNCHECKED : undefined;
+
+/** A field's value, with its presence and nullability, into a target field. */
+export const convertField = (from: Field, to: Pick<Field, "type" | "optional" | "nullable">, ctx: ConvertContext): Conversion | undefined => {
+  const losesPresence = (from.optional && !to.optional) || (from.nullable !== undefined && to.nullable === undefined);
+  const value = convertType(from.type, to.type, ctx);
+  if (!losesPresence || value === undefined) return value;
+  return narrowing(from.type, to.type, ctx) && UNCHECKED;
+};
+
+const convertObject = (fromFields: readonly Field[], toFields: readonly Field[], ctx: ConvertContext, tag?: string): ObjectConversion | undefined => {
+  const fields: ObjectConversion["fields"][number][] = [];
+  for (const to of toFields) {
+    const from = fromFields.find((f) => f.name === to.name);
+    if (!from) {
+      if (to.optional) continue;
+      return undefined;
+    }
+    const conversion = convertField(from, to, ctx);
+    if (!conversion) return undefined;
+    fields.push({ name: to.name, optional: from.optional, nullable: from.nullable !== undefined, conversion });
+  }
+  if (tag !== undefined) fields.unshift({ name: tag, optional: false, nullable: false, conversion: SAME });
+  const dropped = fromFields.filter((f) => !toFields.some((t) => t.name === f.name)).map((f) => f.name);
+  return { kind: "object", fields, dropped, open: ctx.project };
+};
+
+const isSameObject = (c: ObjectConversion): boolean => !c.open && c.dropped.length === 0 && c.fields.every((f) => f.conversion.kind === "same");
+
+const convertUnion = (from: Extract<TypeNode, { kind: "union" }>, to: TypeNode, ctx: ConvertContext): Conversion | undefined => {
+  if (to.kind !== "union" || to.tag !== from.tag) return narrowing(from, to, ctx);
+  const variants: { value: string; conversion: ObjectConversion }[] = [];
+  let unchecked = false;
+  for (const variant of from.variants) {
+    const target = to.variants.find((v) => v.value === variant.value);
+    const fromFields = objectFields(variant.type, ctx.source);
+    const toFields = target && objectFields(target.type, ctx.target);
+    const conversion = fromFields && toFields && convertObject(fromFields, toFields, ctx, from.tag);
+    if (conversion) variants.push({ value: variant.value, conversion });
+    else if (narrowing(from, to, ctx)) unchecked = true;
+    else return undefined;
+  }
+  if (unchecked) return UNCHECKED;
+  return variants.every((v) => isSameObject(v.conversion)) ? SAME : { kind: "union", tag: from.tag, variants };
+};
+
+const convertEnum = (from: Extract<TypeNode, { kind: "enum" }>, to: TypeNode, ctx: ConvertContext): Conversion | undefined => {
+  if (to.kind === "enum" && to.name === from.name) return ctx.enumConversion(from.name) ?? narrowing(from, to, ctx);
+  const values = ctx.source.enums.get(from.name)?.values.map((v) => v.name) ?? [];
+  const accepts = (value: string): boolean =>
+    to.kind === "enum" ? ctx.target.enums.get(to.name)?.values.some((v) => v.name === value) === true : scalarWidens({ kind: "const", value }, to) === true;
+  return values.every(accepts) ? SAME : narrowing(from, to, ctx);
+};
+
+/** The conversion from `from` (a type of ctx.source) to `to` (of ctx.target); undefined when only a stub can do it. */
+export const convertType = (from: TypeNode, to: TypeNode, ctx: ConvertContext): Conversion | undefined => {
+  const scalar = scalarWidens(from, to);
+  if (scalar !== undefined) return scalar ? SAME : narrowing(from, to, ctx);
+  switch (from.kind) {
+    case "enum":
+      return convertEnum(from, to, ctx);
+    case "list": {
+      if (to.kind !== "list") return narrowing(from, to, ctx);
+      const item = convertType(from.of, to.of, ctx);
+      if (!item) return undefined;
+      if (!listBoundsWiden(from, to)) return narrowing(from, to, ctx);
+      return item.kind === "same" ? SAME : { kind: "list", item };
+    }
+    case "map": {
+      if (to.kind !== "map") return narrowing(from, to, ctx);
+      const value = convertType(from.of, to.of, ctx);
+      if (!value) return undefined;
+      return value.kind === "same" ? SAME : { kind: "map", value };
+    }
+    case "object":
+    case "named": {
+      const fromFields = objectFields(from, ctx.source);
+      const toFields = objectFields(to, ctx.target);
+      const conversion = fromFields && toFields && convertObject(fromFields, toFields, ctx);
+      if (!conversion) return narrowing(from, to, ctx);
+      return isSameObject(conversion) ? SAME : conversion;
+    }
+    case "union":
+      return convertUnion(from, to, ctx);
+    case "contract":
+      return to.kind === "contract" && to.contract === from.contract && to.major === from.major ? SAME : narrowing(from, to, ctx);
+    default:
+      return narrowing(from, to, ctx);
+  }
+};
+
+/** A strip projection: `type` onto itself, rebuilding objects without the keys they do not declare. */
+export const projectType = (type: ObjectType, version: ResolvedVersion): Conversion =>
+  convertType(type, type, {
+    source: version,
+    target: version,
+    direction: "up",
+    custom: false,
+    project: true,
+    enumConversion: () => SAME,
+  })!;

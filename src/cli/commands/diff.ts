@@ -1,0 +1,32 @@
+import { resolve } from "node:path";
+import { hasErrors } from "../../diagnostics/diagnostic.js";
+import { projectAtRef } from "../../history/against.js";
+import { reviewSummary } from "../../history/review.js";
+import { compile } from "../../pipeline.js";
+import { printDiagnostics, stringOption, type Command } from "../command.js";
+
+export const diffCommand: Command = {
+  name: "diff",
+  usage: `  treaty diff --against <git-ref> [--idl <dir>]
+      Print a reviewer's Markdown summary of the contract changes since the ref: new and
+      edited versions, each change with its backward and forward verdicts and the bump it
+      needs, deprecations and lint findings.`,
+  options: { against: { type: "string" }, idl: { type: "string" } },
+  positionals: { min: 0, max: 0 },
+  run: async (args, io) => {
+    const ref = stringOption(args, "against");
+    if (ref === undefined) {
+      io.stderr("treaty: diff needs --against <git-ref>\n");
+      return 2;
+    }
+    const idlDir = resolve(io.cwd, stringOption(args, "idl") ?? "idl");
+    const compiled = compile({ root: io.cwd, idlDir });
+    const then = projectAtRef(io.cwd, idlDir, ref);
+    if (!compiled.value || !then.value) {
+      printDiagnostics(io, compiled.value ? then.diagnostics : compiled.diagnostics.filter((d) => d.severity === "error"));
+      return 1;
+    }
+    io.stdout(reviewSummary(compiled.value, then.value, ref, compiled.diagnostics));
+    return hasErrors(compiled.diagnostics) ? 1 : 0;
+  },
+};

@@ -1,0 +1,129 @@
+// Imports one resolved contract version (IR) into the compatibility model. The envelope is left
+// out: its `version` constant differs by design (it selects the reader), so it is no difference.
+import type { Contract, EnumDef, Field, NumericType, ResolvedVersion, Rule, TypeNode, UnionType } from "../ir/model.js";
+import { defined, stricterBound } from "./intersect.js";
+import type { Bound, EnumShape, NumberShape, ObjectShape, Openness, Shape, ShapeRule } from "./shape.js";
+
+interface Scope {
+  readonly version: ResolvedVersion;
+  /** Every object of the contract follows its `unknown_fields` policy. */
+  readonly extra: Openness;
+}
+
+const bound = (inclusive: number | undefined, exclusive: number | undefined, upper: boolean): Bound | undefined =>
+  stricterBound(
+    inclusive === undefined ? undefined : { value: inclusive, exclusive: false },
+    exclusive === undefined ? undefined : { value: exclusive, exclusive: true },
+    upper,
+  );
+
+const numberShape = (node: NumericType): NumberShape =>
+  defined({
+    kind: "number",
+    integer: node.kind === "int",
+    lower: bound(node.min, node.exclusiveMin, false),
+    upper: bound(node.max, node.exclusiveMax, true),
+    multipleOf: node.multipleOf,
+  });
+
+const enumShape = (def: EnumDef): EnumShape =>
+  defined({
+    kind: "enum",
+    name: def.name,
+    values: def.values.map((value) => ({ value: value.name, description: value.meaning, loc: value.loc })),
+    fallback: def.fallback,
+    description: def.description,
+  });
+
+const lookup = <T>(map: ReadonlyMap<string, T>, name: string): T => {
+  const found = map.get(name);
+  if (found === undefined) throw new Error(`treaty bug: unresolved name '${name}' reached the compatibility check`);
+  return found;
+};
+
+const objectShape = (scope: Scope, fields: readonly Field[]): ObjectShape => ({
+  kind: "object",
+  properties: fields.map((field) => ({ name: field.name, required: !field.optional, shape: fieldShape(scope, field) })),
+  extra: scope.extra,
+});
+
+/** Every variant declares the tag as a constant, as the emitted JSON Schema does. */
+const unionShape = (scope: Scope, node: UnionType): Shape => ({
+  kind: "union",
+  tag: node.tag,
+  exclusive: true,
+  variants: node.variants.map((variant) => {
+    const fields = variant.type.kind === "object" ? variant.type.fields : lookup(scope.version.types, variant.type.name).fields;
+    const tag: Field = { name: node.tag, type: { kind: "const", value: variant.value }, optional: false, loc: variant.loc };
+    return { key: variant.value, shape: { ...objectShape(scope, [tag, ...fields]), loc: variant.loc } };
+  }),
+});
+
+const typeShape = (scope: Scope, node: TypeNode): Shape => {
+  switch (node.kind) {
+    case "string":
+      return defined({ kind: "string", minLength: node.minLength, maxLength: node.maxLength, pattern: node.pattern, format: node.format });
+    case "int":
+    case "number":
+      return numberShape(node);
+    case "bool":
+      return { kind: "boolean" };
+    case "timestamp":
+      return { kind: "string", format: "date-time" };
+    case "ref":
+      return { kind: "string", scheme: node.scheme };
+    case "list":
+      return defined({
+        kind: "array",
+        items: typeShape(scope, node.of),
+        minItems: node.minItems,
+        maxItems: node.maxItems,
+        unique: node.unique ? true : undefined,
+      });
+    case "map":
+      return { kind: "object", properties: [], extra: { kind: "open", shape: typeShape(scope, node.of) } };
+    case "object":
+      return objectShape(scope, node.fields);
+    case "union":
+      return unionShape(scope, node);
+    case "const":
+      return { kind: "enum", values: [{ value: node.value }] };
+    case "enum":
+      return enumShape(lookup(scope.version.enums, node.name));
+    case "named": {
+      const type = lookup(scope.version.types, node.name);
+      return defined({ ...objectShape(scope, type.fields), description: type.description, loc: type.loc });
+    }
+    case "contract":
+      return { kind: "contract", contract: node.contract, major: node.major };
+  }
+};
+
+/** A field's shape: its type's, nullable when the field says what null means, located at the field. */
+const fieldShape = (scope: Scope, field: Field): Shape => {
+  const shape = typeShape(scope, field.type);
+  return defined({
+    ...shape,
+    nullable: field.nullable !== undefined ? true : undefined,
+    description: field.description ?? shape.description,
+    loc: field.loc,
+  });
+};
+
+const shapeRule = (rule: Rule): ShapeRule => {
+  switch (rule.kind) {
+    case "before":
+      return { text: `before(${rule.first}, ${rule.second})`, fields: [rule.first, rule.second], trigger: 2 };
+    case "exclusive":
+      return { text: `exclusive(${rule.fields.join(", ")})`, fields: rule.fields, trigger: 2 };
+    case "requires":
+      return { text: `requires(${rule.if} → ${rule.then.join(", ")})`, fields: [rule.if], trigger: 1 };
+  }
+};
+
+/** The payload of `version` (without the envelope) as the engine compares it. */
+export const shapeOfVersion = (contract: Contract, version: ResolvedVersion): Shape => {
+  const scope: Scope = { version, extra: { kind: contract.unknownFields === "reject" ? "closed" : "strip" } };
+  const rules = version.rules.map(shapeRule);
+  return defined({ ...objectShape(scope, version.fields), rules: rules.length > 0 ? rules : undefined, loc: version.loc });
+};

@@ -1,0 +1,26 @@
+// The engine on two versions of one contract: their shapes plus the changes declared in between.
+import type { Change, Contract, ResolvedVersion } from "../ir/model.js";
+import { compareVersions } from "../ir/names.js";
+import { compare } from "./compare.js";
+import type { Difference } from "./difference.js";
+import { shapeOfVersion } from "./shape-of-version.js";
+
+/**
+ * The changes declared on the way from `older` to `newer`, oldest first: `newer`'s, then those of
+ * the version it starts `from`, and so on back to `older`. A version that lists its fields ends
+ * the chain (nothing before it is declared relative to it).
+ */
+export const declaredBetween = (contract: Contract, older: ResolvedVersion, newer: ResolvedVersion): readonly Change[] => {
+  const chain: Change[][] = [];
+  let current: ResolvedVersion | undefined = newer;
+  while (current && compareVersions(current.version, older.version) > 0) {
+    chain.unshift([...current.changes]);
+    const from: string | undefined = current.from;
+    current = from === undefined ? undefined : contract.versions.find((v) => v.version === from);
+  }
+  return chain.flat();
+};
+
+/** Every difference from `older` to `newer` of `contract`, judged in both directions. */
+export const versionDifferences = (contract: Contract, older: ResolvedVersion, newer: ResolvedVersion): Difference[] =>
+  compare(shapeOfVersion(contract, older), shapeOfVersion(contract, newer), { declared: declaredBetween(contract, older, newer) });

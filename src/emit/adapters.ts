@@ -1,0 +1,326 @@
+// `generated/<contract>/adapters.ts`: one function per step (a version's changes applied or
+// reversed), and per version the chain of steps to the canonical version and back. Everything
+// is decided by the adapt stage; this renders it as straight-line code.
+import type { Contract, Field, ResolvedVersion } from "../ir/model.js";
+import type { ContractAdapters, Conversion, FieldPath, FieldPlan, Fill, Step, ValuePlan, VersionAdapters } from "../adapt/model.js";
+import { contractDir, rootTypeName, versionId } from "../ir/names.js";
+import { fieldAt } from "../resolve/changes.js";
+import { createFileBuilder, type EmittedFile, type FileBuilder } from "./file-builder.js";
+
+const RUNTIME = "treaty/runtime";
+
+const q = (value: unknown): string => JSON.stringify(value);
+
+/** A JSON pointer as the body of a template literal: static (`/a/b`) or not (`${at}/b`). */
+type At = string;
+
+const atCode = (at: At): string => (at.includes("${") ? `\`${at}\`` : q(at));
+
+const pointer = (path: FieldPath): At => path.map((segment) => `/${segment}`).join("");
+
+interface StepScope {
+  readonly b: FileBuilder;
+  /** The step's source version: the model source paths walk. */
+  readonly source: ResolvedVersion;
+  /** Version named in drop records (the payload the pointer points into). */
+  readonly sourceVersion: string;
+  readonly targetVersion: string;
+  /** Helper functions of the step, by structural key. */
+  readonly helpers: Map<string, { name: string; code: string }>;
+  readonly prefix: string;
+  /** Statements the step runs before it builds its value (drop records). */
+  readonly statements: string[];
+}
+
+const helperName = (scope: StepScope, suffix: string): string => `${scope.prefix}_${suffix}`;
+
+/** Registers a helper once per structure; `render` receives the name (for recursion-free code it is only a label). */
+const helper = (scope: StepScope, key: string, suffix: () => string, render: (name: string) => string): string => {
+  const known = scope.helpers.get(key);
+  if (known) return known.name;
+  const name = helperName(scope, suffix());
+  const entry = { name, code: "" };
+  scope.helpers.set(key, entry);
+  entry.code = render(name);
+  return name;
+};
+
+/** Code converting `input` (a present, non-null value) at pointer `at`. */
+const convert = (conversion: Conversion, input: string, at: At, scope: StepScope, depth: number): string => {
+  switch (conversion.kind) {
+    case "same":
+      return input;
+    case "unchecked":
+      scope.b.importValue(RUNTIME, "unchecked");
+      return `unchecked(${input})`;
+    case "stub":
+      return `${conversion.stub.name}(${input}, v)`;
+    case "enum": {
+      const table = conversion.table;
+      const name = helper(scope, q(["enum", table]), () => table.enum, (fn) => {
+        const cases = table.entries.map((e) => `    case ${q(e.from)}:\n      return ${e.to.kind === "value" ? q(e.to.value) : `${e.to.stub.name}(x)`};`);
+        const doc = table.unchecked ? `\n/** ${table.enum} values; a value ${scope.targetVersion} lacks passes unmapped, and the ${scope.targetVersion} validator rejects it. */` : `\n/** ${table.enum} values of ${scope.sourceVersion} as ${scope.targetVersion} has them. */`;
+        return `${doc}\nfunction ${fn}(x: any): any {\n  switch (x) {\n${cases.join("\n")}\n    default:\n      return x;\n  }\n}`;
+      });
+      return `${name}(${input})`;
+    }
+    case "list": {
+      const [x, i] = [`x${depth}`, `i${depth}`];
+      return `${input}.map((${x}: any, ${i}: number) => ${convert(conversion.item, x, `${at}/\${${i}}`, scope, depth + 1)})`;
+    }
+    case "map": {
+      scope.b.importValue(RUNTIME, "escapePointer");
+      const [k, x] = [`k${depth}`, `x${depth}`];
+      return `Object.fromEntries(Object.entries(${input}).map(([${k}, ${x}]: [string, any]) => [${k}, ${convert(conversion.value, x, `${at}/\${escapePointer(${k})}`, scope, depth + 1)}]))`;
+    }
+    case "object":
+    case "union": {
+      scope.b.importType(RUNTIME, "AdaptLog");
+      const name = helper(scope, q(conversion), () => String(scope.helpers.size + 1), (fn) => renderHelper(conversion, fn, scope));
+      return `${name}(${input}, ${atCode(at)}, log)`;
+    }
+  }
+};
+
+const renderHelper = (conversion: Extract<Conversion, { kind: "object" | "union" }>, fn: string, scope: StepScope): string => {
+  const signature = `function ${fn}(x: any, at: string, log: AdaptLog): any {`;
+  if (conversion.kind === "union") {
+    const cases = conversion.variants.map((v) => `    case ${q(v.value)}:\n      return ${convert(v.conversion, "x", "${at}", scope, 1)};`);
+    return `\n${signature}\n  switch (x[${q(conversion.tag)}]) {\n${cases.join("\n")}\n    default:\n      return x;\n  }\n}`;
+  }
+  const version = q(scope.sourceVersion);
+  const lines: string[] = [];
+  for (const name of conversion.dropped) {
+    lines.push(`  if (x.${name} !== undefined) log.dropped.push({ version: ${version}, path: \`\${at}/${name}\` });`);
+  }
+  if (conversion.open) {
+    scope.b.importValue(RUNTIME, "escapePointer");
+    const known = conversion.fields.map((f) => `key !== ${q(f.name)}`).join(" && ") || "true";
+    lines.push(`  for (const key of Object.keys(x)) if (${known}) log.dropped.push({ version: ${version}, path: \`\${at}/\${escapePointer(key)}\` });`);
+  }
+  const entries = conversion.fields.map((f) => {
+    const access = `x.${f.name}`;
+    const value = convert(f.conversion, access, `\${at}/${f.name}`, scope, 1);
+    const nullSafe = f.nullable && value !== access ? `${access} === null ? null : ${value}` : value;
+    return f.optional ? `...(${access} === undefined ? {} : { ${f.name}: ${nullSafe} })` : `${f.name}: ${nullSafe}`;
+  });
+  return `\n${signature}\n${lines.map((l) => `${l}\n`).join("")}  return { ${entries.join(", ")} };\n}`;
+};
+
+/** Walks source paths: `?.` after a segment that may be absent or null, unless a guard made it present. */
+const createAccess = (source: ResolvedVersion, guarded: ReadonlySet<string>) => (path: FieldPath): string => {
+  let code = "v";
+  path.forEach((segment, i) => {
+    const prefix = path.slice(0, i);
+    const parent = i > 0 ? fieldAt(source.fields, prefix.join(".")) : undefined;
+    const mayBeMissing = parent !== undefined && (parent.optional || parent.nullable !== undefined) && !guarded.has(prefix.join("."));
+    code += `${mayBeMissing ? "?." : "."}${segment}`;
+  });
+  return code;
+};
+
+interface ValueScope extends StepScope {
+  readonly guarded: ReadonlySet<string>;
+}
+
+const sourceField = (scope: ValueScope, path: FieldPath): Field => fieldAt(scope.source.fields, path.join("."))!;
+
+/** When the planned value is absent: a condition, undefined (never) or "always". */
+const absentWhen = (plan: ValuePlan, scope: ValueScope): string | undefined | "always" => {
+  const access = createAccess(scope.source, scope.guarded);
+  // Absent when a segment is optional, or a parent is null (read through `?.`), unless a guard holds it.
+  const mayLack = (path: FieldPath): boolean =>
+    path.some((_, i) => {
+      const key = path.slice(0, i + 1).join(".");
+      if (scope.guarded.has(key)) return false;
+      const field = fieldAt(scope.source.fields, key)!;
+      return field.optional || (i < path.length - 1 && field.nullable !== undefined);
+    });
+  switch (plan.kind) {
+    case "source":
+      return mayLack(plan.path) ? `${access(plan.path)} === undefined` : undefined;
+    case "object":
+      return plan.guard && mayLack(plan.guard) ? `${access(plan.guard)} === undefined` : undefined;
+    case "wrap":
+      return absentWhen(plan.of, scope);
+    case "head": {
+      const of = absentWhen(plan.of, scope);
+      if (plan.empty || plan.of.kind !== "source") return of;
+      const listType = sourceField(scope, plan.of.path).type;
+      if (listType.kind === "list" && (listType.minItems ?? 0) >= 1) return of; // never empty
+      const list = access(plan.of.path);
+      const empty = sourceField(scope, plan.of.path).nullable !== undefined ? `(${list} !== null && ${list}.length === 0)` : `${list}.length === 0`;
+      return of === undefined ? empty : of === "always" ? of : `${of} || ${empty}`;
+    }
+    case "absent":
+      return "always";
+    default:
+      return undefined;
+  }
+};
+
+const fillCode = (fill: Fill, path: FieldPath, scope: ValueScope): string => {
+  if (fill.kind === "stub") return `${fill.stub.name}(v)`;
+  scope.b.importValue(RUNTIME, "filled");
+  return `filled(log, ${q(scope.targetVersion)}, ${q(pointer(path))}, ${q(fill.value)})`;
+};
+
+/** The value of a plan, assuming it is present. */
+const valueCode = (plan: ValuePlan, path: FieldPath, scope: ValueScope): string => {
+  const access = createAccess(scope.source, scope.guarded);
+  switch (plan.kind) {
+    case "source": {
+      const input = access(plan.path);
+      const value = convert(plan.conversion, input, pointer(plan.path), scope, 0);
+      return sourceField(scope, plan.path).nullable !== undefined && value !== input ? `${input} === null ? null : ${value}` : value;
+    }
+    case "object": {
+      const inner: ValueScope = plan.guard ? { ...scope, guarded: new Set([...scope.guarded, plan.guard.join(".")]) } : scope;
+      const literal = objectCode(plan.fields, path, inner);
+      return plan.guard && sourceField(scope, plan.guard).nullable !== undefined ? `${access(plan.guard)} === null ? null : ${literal}` : literal;
+    }
+    case "constant":
+    case "default":
+    case "stub":
+      return fillCode(plan.kind === "constant" ? { kind: "default", value: plan.value } : plan, path, scope);
+    case "fill": {
+      const absent = absentWhen(plan.of, scope);
+      const of = valueCode(plan.of, path, scope);
+      if (absent === undefined) return of;
+      return absent === "always" ? fillCode(plan.fill, path, scope) : `${absent} ? ${fillCode(plan.fill, path, scope)} : ${of}`;
+    }
+    case "wrap": {
+      const of = plan.of;
+      if (of.kind === "source" && sourceField(scope, of.path).nullable !== undefined) {
+        const input = access(of.path);
+        return `${input} === null ? null : [${convert(of.conversion, input, pointer(of.path), scope, 0)}]`;
+      }
+      return `[${valueCode(of, path, scope)}]`;
+    }
+    case "head":
+      return headCode(plan, path, scope);
+    case "unchecked": {
+      scope.b.importValue(RUNTIME, "unchecked");
+      const absent = absentWhen(plan.of, scope);
+      const of = valueCode(plan.of, path, scope);
+      const plain = plan.of.kind === "source" && plan.of.conversion.kind === "same";
+      return `unchecked(${absent === undefined || plain ? of : `${absent} ? undefined : ${of}`})`;
+    }
+    case "absent":
+      return "undefined";
+  }
+};
+
+const headCode = (plan: Extract<ValuePlan, { kind: "head" }>, path: FieldPath, scope: ValueScope): string => {
+  const of = plan.of;
+  if (of.kind !== "source") return `(${valueCode(of, path, scope)})[0]!`;
+  const access = createAccess(scope.source, scope.guarded);
+  const list = access(of.path);
+  // Items after the first have nowhere to go.
+  const top = createAccess(scope.source, new Set())(of.path);
+  scope.statements.push(
+    `for (let i = 1; i < (${top}?.length ?? 0); i++) log.dropped.push({ version: ${q(scope.sourceVersion)}, path: \`${pointer(of.path)}/\${i}\` });`,
+  );
+  const item = of.conversion.kind === "list" ? of.conversion.item : of.conversion;
+  const first = convert(item, `${list}[0]!`, `${pointer(of.path)}/0`, scope, 0);
+  const value = plan.empty ? `${list}.length > 0 ? ${first} : ${fillCode(plan.empty, path, scope)}` : first;
+  return sourceField(scope, of.path).nullable !== undefined ? `${list} === null ? null : ${value}` : value;
+};
+
+const objectCode = (fields: readonly FieldPlan[], path: FieldPath, scope: ValueScope, envelope: readonly string[] = []): string => {
+  const entries = [...envelope];
+  for (const field of fields) {
+    const fieldPath = [...path, field.name];
+    const absent = absentWhen(field.value, scope);
+    if (absent === "always") continue;
+    const value = valueCode(field.value, fieldPath, scope);
+    entries.push(absent === undefined ? `${field.name}: ${value}` : `...(${absent} ? {} : { ${field.name}: ${value} })`);
+  }
+  return `{ ${entries.join(", ")} }`;
+};
+
+const stepDoc = (contract: Contract, step: Step): string => {
+  const what = step.direction === "up" ? `applies the changes of ${step.target.version}` : `reverses the changes of ${step.source.version}`;
+  const exact = step.exact ? "Lossless." : "Lossy: what it drops is recorded in `log.dropped`.";
+  const checked = step.unchecked ? " Its result may fail the target's validation." : "";
+  return `/** ${contract.name} ${step.source.version} → ${step.target.version}: ${what}. ${exact}${checked} */`;
+};
+
+const renderStep = (adapters: ContractAdapters, step: Step, b: FileBuilder): string => {
+  const { contract } = adapters;
+  const [source, target] = [rootTypeName(contract.name, step.source.version), rootTypeName(contract.name, step.target.version)];
+  b.importType(`./${versionId(step.source.version)}/types.js`, source);
+  b.importType(`./${versionId(step.target.version)}/types.js`, target);
+  b.importType(RUNTIME, "AdaptLog");
+  const scope: ValueScope = {
+    b,
+    source: step.source,
+    sourceVersion: step.source.version,
+    targetVersion: step.target.version,
+    helpers: new Map(),
+    prefix: step.name,
+    statements: [],
+    guarded: new Set(),
+  };
+  for (const path of step.dropped) {
+    scope.statements.push(
+      `if (${createAccess(step.source, new Set())(path)} !== undefined) log.dropped.push({ version: ${q(step.source.version)}, path: ${q(pointer(path))} });`,
+    );
+  }
+  const envelope = contract.envelope === "embedded" ? [`contract: ${q(contract.name)}`, `version: ${q(step.target.version)}`] : [];
+  const literal = objectCode(step.fields, [], scope, envelope);
+  const body = step.custom
+    ? [`const draft = ${literal} as ${target};`, `return ${step.custom.name}.${step.direction === "up" ? "upgrade" : "downgrade"}(v, draft);`]
+    : [`return ${literal};`];
+  const helpers = [...scope.helpers.values()].map((h) => h.code).join("\n");
+  const lines = [...scope.statements, ...body].map((line) => `  ${line}`).join("\n");
+  return `${helpers}${helpers ? "\n\n" : ""}${stepDoc(contract, step)}\nexport function ${step.name}(v: ${source}, log: AdaptLog): ${target} {\n${lines}\n}`;
+};
+
+const chain = (steps: readonly Step[], input: string): string => steps.reduce((code, step) => `${step.name}(${code}, log)`, input);
+
+const renderVersion = (adapters: ContractAdapters, version: VersionAdapters, b: FileBuilder): { code: string; helpers: string } => {
+  const { contract } = adapters;
+  const own = rootTypeName(contract.name, version.version.version);
+  const canonical = rootTypeName(contract.name, adapters.canonical.version);
+  b.importType(`./${versionId(version.version.version)}/types.js`, own);
+  b.importType(`./${versionId(adapters.canonical.version)}/types.js`, canonical);
+  b.importType(RUNTIME, "AdaptLog");
+  const lines = [
+    `path: ${q(version.path)}`,
+    `lossless: ${version.lossless}`,
+    `revalidate: ${version.revalidate}`,
+    `toCanonical: (value: ${own}, log: AdaptLog): ${canonical} => ${chain(version.toCanonical, "value")}`,
+    `fromCanonical: (value: ${canonical}, log: AdaptLog): ${own} => ${chain(version.fromCanonical, "value")}`,
+  ];
+  let helpers = "";
+  if (version.strip) {
+    const scope: StepScope = {
+      b,
+      source: version.version,
+      sourceVersion: version.version.version,
+      targetVersion: version.version.version,
+      helpers: new Map(),
+      prefix: `strip${versionId(version.version.version)[0]!.toUpperCase()}${versionId(version.version.version).slice(1)}`,
+      statements: [],
+    };
+    lines.push(`strip: (value: ${own}, log: AdaptLog): ${own} => ${convert(version.strip, "value", "", scope, 0)}`);
+    helpers = [...scope.helpers.values()].map((h) => h.code).join("\n");
+  }
+  return { code: `${q(version.version.version)}: {\n    ${lines.join(",\n    ")},\n  }`, helpers };
+};
+
+/** `generated/<contract>/adapters.ts` for one contract. */
+export const emitAdapters = (adapters: ContractAdapters): EmittedFile => {
+  const { contract } = adapters;
+  const b = createFileBuilder(`${contractDir(contract.name)}/adapters.ts`, contract.file);
+  for (const stub of adapters.stubs) b.importValue(adapters.layout.fromGenerated, stub.name);
+  const steps = adapters.steps.map((step) => renderStep(adapters, step, b));
+  const versions = adapters.versions.map((version) => renderVersion(adapters, version, b));
+  return b.render("adapters", {
+    contract: contract.name,
+    canonical: adapters.canonical.version,
+    declarations: [...steps, ...versions.map((v) => v.helpers).filter((h) => h !== "")],
+    versions: versions.map((v) => v.code),
+  });
+};

@@ -1,0 +1,59 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { EmittedFile } from "../emit/file-builder.js";
+import { TREATY_VERSION } from "../version.js";
+import { PRETTIER_OPTIONS, PRETTIER_VERSION, parserOf } from "./prettier-format.js";
+
+/**
+ * Formatted files by the hash of everything their formatting depends on, so a hit is byte-identical
+ * to formatting again. Best effort: an unreadable entry is a miss, an unwritable directory is ignored.
+ */
+export interface FormatCache {
+  get(key: string): string | undefined;
+  set(key: string, formatted: string): void;
+}
+
+// Everything besides the contents that prettier's output depends on.
+const SALT = JSON.stringify({ treaty: TREATY_VERSION, prettier: PRETTIER_VERSION, options: PRETTIER_OPTIONS });
+
+/** The cache key of an emitted (unformatted) file. */
+export const formatKey = (file: Pick<EmittedFile, "contents" | "language">): string =>
+  createHash("sha256").update(SALT).update("\0").update(parserOf(file.language)).update("\0").update(file.contents).digest("hex");
+
+/** `node_modules/.cache/treaty` of the nearest package at or above `root` (as find-cache-dir does); undefined if none. */
+export const findCacheDir = (root: string): string | undefined => {
+  for (let dir = root; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json"))) return join(dir, "node_modules", ".cache", "treaty");
+    if (dirname(dir) === dir) return undefined;
+  }
+};
+
+/** A cache in `dir` (undefined: caches nothing). With `readOnly`, never writes (for `--check`). */
+export const createFormatCache = (dir: string | undefined, options: { readOnly: boolean }): FormatCache => {
+  if (dir === undefined) return { get: () => undefined, set: () => {} };
+  const entry = (key: string): string => join(dir, "formatted", key.slice(0, 2), key.slice(2));
+  let writable = !options.readOnly;
+  return {
+    get: (key) => {
+      try {
+        return readFileSync(entry(key), "utf8");
+      } catch {
+        return undefined;
+      }
+    },
+    set: (key, formatted) => {
+      if (!writable) return;
+      const path = entry(key);
+      // Write then rename: a reader never sees half an entry, concurrent writers agree on its contents.
+      const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      try {
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(temp, formatted);
+        renameSync(temp, path);
+      } catch {
+        writable = false; // not writable here: run uncached rather than fail
+      }
+    },
+  };
+};

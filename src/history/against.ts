@@ -1,0 +1,70 @@
+// The contracts now against the contracts at a git ref: published versions are immutable, and
+// what changed is what a reviewer needs to see.
+import { compare } from "../compat/compare.js";
+import type { Difference } from "../compat/difference.js";
+import { shapeOfVersion } from "../compat/shape-of-version.js";
+import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
+import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
+import { loadAtRef } from "../load/git.js";
+import { resolve } from "../resolve/resolve.js";
+
+/** The project as it is at `ref`; its diagnostics are about the ref's files, so callers keep only the errors that stop them. */
+export const projectAtRef = (root: string, idlDir: string, ref: string): StageResult<Project | undefined> => {
+  const loaded = loadAtRef(root, idlDir, ref);
+  if (loaded.diagnostics.some((d) => d.code === "read-failed")) return { value: undefined, diagnostics: loaded.diagnostics };
+  const resolved = resolve(loaded.value);
+  return { value: resolved.value, diagnostics: [...loaded.diagnostics, ...resolved.diagnostics] };
+};
+
+export interface VersionChange {
+  readonly contract: Contract;
+  readonly version: ResolvedVersion;
+  /** The same version at the ref; absent for a version that is new. */
+  readonly before?: { readonly contract: Contract; readonly version: ResolvedVersion };
+  /** Against the version at the ref (edited in place), or against the version it builds on (new). */
+  readonly differences: readonly Difference[];
+}
+
+/** Differences that change what a payload may be: anything but documentation. */
+export const schemaDifferences = (differences: readonly Difference[]): Difference[] =>
+  differences.filter((d) => d.kind !== "description-changed");
+
+/** Every version now, paired with itself at the ref; new versions against the version before them. */
+export const versionChanges = (now: Project, then: Project): VersionChange[] => {
+  const changes: VersionChange[] = [];
+  for (const contract of now.contracts) {
+    const old = then.contracts.find((c) => c.name === contract.name);
+    contract.versions.forEach((version, index) => {
+      const previous = old?.versions.find((v) => v.version === version.version);
+      if (previous) {
+        const differences = compare(shapeOfVersion(old!, previous), shapeOfVersion(contract, version));
+        changes.push({ contract, version, before: { contract: old!, version: previous }, differences });
+        return;
+      }
+      const base = contract.versions.find((v) => v.version === version.from) ?? contract.versions[index - 1];
+      const differences = base ? compare(shapeOfVersion(contract, base), shapeOfVersion(contract, version)) : [];
+      changes.push({ contract, version, differences });
+    });
+  }
+  return changes;
+};
+
+/** Published versions at `ref` that changed schema or vanished. Draft versions may change. */
+export const immutability = (now: Project, then: Project, ref: string): Diagnostic[] => {
+  const diagnostics: Diagnostic[] = [];
+  for (const change of versionChanges(now, then)) {
+    if (!change.before || change.before.version.status === "draft") continue;
+    for (const d of schemaDifferences(change.differences)) {
+      diagnostics.push(createDiagnostic("published-version-changed", d.loc ?? change.version.loc, { version: change.version.version, ref, reason: d.reason }));
+    }
+  }
+  for (const old of then.contracts) {
+    const current = now.contracts.find((c) => c.name === old.name);
+    for (const version of old.versions) {
+      if (version.status === "draft" || current?.versions.some((v) => v.version === version.version)) continue;
+      const loc = current?.loc ?? { ...version.loc, file: `${ref}:${version.loc.file}` };
+      diagnostics.push(createDiagnostic("published-version-removed", loc, { version: version.version, contract: old.name, ref }));
+    }
+  }
+  return diagnostics;
+};

@@ -1,0 +1,39 @@
+import { execFileSync } from "node:child_process";
+import { relative, sep } from "node:path";
+import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
+import { parseSource, type SourceFile } from "./load.js";
+
+const git = (root: string, args: readonly string[]): string =>
+  execFileSync("git", ["-C", root, ...args], { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
+
+/**
+ * The contract files under `idlDir` as they are at `ref`, read through git (no second checkout).
+ * Paths are the same as `load` gives for the working tree, so versions can be matched by file.
+ */
+export const loadAtRef = (root: string, idlDir: string, ref: string): StageResult<SourceFile[]> => {
+  const dir = relative(root, idlDir).split(sep).join("/");
+  let prefix: string;
+  let paths: string[];
+  try {
+    prefix = git(root, ["rev-parse", "--show-prefix"]).trim();
+    git(root, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+    paths = git(root, ["ls-tree", "-r", "-z", "--name-only", ref, "--", dir || "."])
+      .split("\0")
+      .filter((p) => p.endsWith(".yaml") || p.endsWith(".yml"))
+      .sort();
+  } catch (error) {
+    const stderr = String((error as { stderr?: string }).stderr ?? "").trim();
+    const detail = stderr.split("\n")[0] || `'${ref}' is not a commit in this repository`;
+    return { value: [], diagnostics: [createDiagnostic("read-failed", undefined, { what: `git ref '${ref}'`, detail })] };
+  }
+  const files: SourceFile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const path of paths) {
+    // ls-tree prints paths relative to the current directory (the root) when given a pathspec.
+    const display = path;
+    const parsed = parseSource(display, git(root, ["show", `${ref}:${prefix}${path}`]));
+    files.push(parsed.value);
+    diagnostics.push(...parsed.diagnostics);
+  }
+  return { value: files, diagnostics };
+};

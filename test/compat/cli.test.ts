@@ -1,0 +1,56 @@
+// `treaty compat` as a user runs it: a report with both verdicts, exit 0; exit 1 on unreadable input.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+
+const CLI = join(import.meta.dirname, "../../dist/cli/main.js");
+const dir = mkdtempSync(join(tmpdir(), "treaty-compat-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const treaty = (...args: string[]) => spawnSync(process.execPath, [CLI, "compat", ...args], { cwd: dir, encoding: "utf8" });
+const write = (name: string, value: unknown): string => {
+  writeFileSync(join(dir, name), typeof value === "string" ? value : JSON.stringify(value));
+  return name;
+};
+
+const older = write("old.json", { type: "object", properties: { a: { type: "integer" } }, required: ["a"], additionalProperties: false });
+const newer = write("new.json", {
+  type: "object",
+  properties: { a: { type: "number" }, b: { type: "string" } },
+  required: ["a", "b"],
+  additionalProperties: false,
+});
+
+it("prints each difference with both verdicts and a summary, and exits 0 even when breaking", () => {
+  const { status, stdout } = treaty(older, newer);
+  expect(status).toBe(0);
+  expect(stdout).toContain("/a  type-widened  backward: compatible  forward: breaking");
+  expect(stdout).toContain("/b  field-added  backward: breaking  forward: breaking");
+  expect(stdout.trim().split("\n").at(-1)).toBe("BACKWARD: breaking  FORWARD: breaking  (2 differences)");
+});
+
+it("--format json prints the verdicts and the differences", () => {
+  const report = JSON.parse(treaty(older, newer, "--format", "json").stdout);
+  expect(report).toMatchObject({ backward: "breaking", forward: "breaking" });
+  expect(report.differences.map((d: { kind: string }) => d.kind)).toEqual(["type-widened", "field-added"]);
+});
+
+it("an input that cannot be read, parsed or imported exits 1 with the reason and no stack trace", () => {
+  const cases: [string, RegExp][] = [
+    ["missing.json", /cannot read missing\.json: no such file/],
+    [write("broken.json", "{"), /broken\.json is not JSON/],
+    [write("dynamic.json", { $dynamicRef: "#meta" }), /cannot import dynamic\.json: \$dynamicRef is not supported/],
+  ];
+  for (const [file, message] of cases) {
+    const { status, stderr } = treaty(older, file);
+    expect(status).toBe(1);
+    expect(stderr).toMatch(message);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  }
+});
+
+it("an unknown --format is a usage error", () => {
+  expect(treaty(older, newer, "--format", "yaml").status).toBe(2);
+});
