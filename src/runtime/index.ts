@@ -17,3 +17,4 @@ export {
   type Registry,
   type VersionRegistration,
 } from "./registry.js";
+export { REPAIR_FLAGS, repairJson, type JsonValue, type RepairError, type RepairFlag, type RepairResult } from "./repair.js";
