@@ -19,7 +19,7 @@ export const canonical = v3_0;
 
 export type AgentTask = v3_0.AgentTaskV3_0;
 
-/** What the registry knows of "agent.task": every version's validator and its adapters to the canonical model. */
+/** What the registry knows of agent.task: every version's validator and its adapters to the canonical model. */
 export const registration = {
   name: "agent.task",
   canonical: "3.0",

@@ -17,7 +17,7 @@ export const canonical = v1_0;
 
 export type OperationError = v1_0.OperationErrorV1_0;
 
-/** What the registry knows of "operation.error": every version's validator and its adapters to the canonical model. */
+/** What the registry knows of operation.error: every version's validator and its adapters to the canonical model. */
 export const registration = {
   name: "operation.error",
   canonical: "1.0",

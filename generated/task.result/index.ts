@@ -20,7 +20,7 @@ export const canonical = v2_0;
 
 export type TaskResult = v2_0.TaskResultV2_0;
 
-/** What the registry knows of "task.result": every version's validator and its adapters to the canonical model. */
+/** What the registry knows of task.result: every version's validator and its adapters to the canonical model. */
 export const registration = {
   name: "task.result",
   canonical: "2.0",

@@ -17,7 +17,7 @@ export const canonical = v1_0;
 
 export type ToolPublishPostCommand = v1_0.ToolPublishPostCommandV1_0;
 
-/** What the registry knows of "tool.publish_post.command": every version's validator and its adapters to the canonical model. */
+/** What the registry knows of tool.publish_post.command: every version's validator and its adapters to the canonical model. */
 export const registration = {
   name: "tool.publish_post.command",
   canonical: "1.0",

@@ -55,7 +55,10 @@ const quote = (path: FieldPath): string => `\`${path.join(".")}\``;
 const createSlots = (source: ResolvedVersion) => {
   const root: Slot[] = source.fields.map((f) => ({ name: f.name, origin: { kind: "source", path: [f.name] } }));
 
-  /** Turns a slot holding a whole source object into one slot per field, so a change can edit inside it. */
+  /**
+   * Turns a slot holding a whole source object (or an object default) into one slot per field, so
+   * a change can edit inside it. Other origins stay whole; planning converts them by type.
+   */
   const open = (slot: Slot, declared: readonly Field[]): Slot[] | undefined => {
     const origin = slot.origin;
     if (origin.kind === "object") return origin.slots;

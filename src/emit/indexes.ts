@@ -22,6 +22,7 @@ export const emitContractIndex = (contract: Contract): EmittedFile => {
   b.importType("treaty/runtime", "ContractRegistration");
   return b.render("contract-index", {
     name: JSON.stringify(contract.name),
+    label: contract.name,
     versions: contract.versions.map((v) => ({ id: versionId(v.version), version: JSON.stringify(v.version) })),
     canonicalId: versionId(contract.canonical),
     canonicalType: rootTypeName(contract.name, contract.canonical),

@@ -14,7 +14,8 @@ export interface FormatCache {
   set(key: string, formatted: string): void;
 }
 
-// Everything besides the contents that prettier's output depends on.
+// What prettier's output depends on besides the contents and parser; treaty's version, so that an
+// upgrade never reads entries an older treaty wrote.
 const SALT = JSON.stringify({ treaty: TREATY_VERSION, prettier: PRETTIER_VERSION, options: PRETTIER_OPTIONS });
 
 /** The cache key of an emitted (unformatted) file. */

@@ -26,6 +26,15 @@ export interface StubsOptions {
 /** The names treaty gives stubs; exported declarations named so belong to it. */
 const STUB_NAME = /^(?:(?:upgrade|downgrade)V\d+_\d+[$A-Za-z0-9_]*|customV\d+_\d+)$/;
 
+/** Top-level exports as a first look: `export function name`, `export const name`. */
+const EXPORT_LINE = /^export\s+(?:async\s+)?(?:function\*?|const|let|var)\s+([$A-Za-z_][$A-Za-z0-9_]*)/gm;
+
+/** The file at a glance exports exactly the stubs needed: nothing to add or report, no need to parse it. */
+const plainlyInStep = (text: string, needed: ReadonlySet<string>): boolean => {
+  const stubs = [...text.matchAll(EXPORT_LINE)].map((m) => m[1]!).filter((name) => STUB_NAME.test(name));
+  return stubs.length === needed.size && stubs.every((name) => needed.has(name));
+};
+
 type TsMorph = typeof import("ts-morph");
 let tsMorph: Promise<TsMorph> | undefined;
 // ts-morph takes a while to load; only projects with hand-written adapters pay for it.
@@ -70,6 +79,8 @@ const maintainOne = async (adapters: ContractAdapters, options: StubsOptions, ad
   const path = join(options.root, layout.file);
   const existing = readOrUndefined(path);
   if (existing === undefined && adapters.stubs.length === 0) return [];
+  const needed = new Set(adapters.stubs.map((s) => s.name));
+  if (existing !== undefined && plainlyInStep(existing, needed)) return [];
   const morph = await loadTsMorph();
   const project = new morph.Project({
     useInMemoryFileSystem: true,
@@ -77,7 +88,6 @@ const maintainOne = async (adapters: ContractAdapters, options: StubsOptions, ad
   });
   const file = project.createSourceFile("adapters.ts", existing ?? stubsFileHeader(adapters));
   const declared = exportedNames(file);
-  const needed = new Set(adapters.stubs.map((s) => s.name));
   const diagnostics: Diagnostic[] = [];
   for (const [name, at] of declared) {
     if (STUB_NAME.test(name) && !needed.has(name)) diagnostics.push(createDiagnostic("orphan-stub", { file: layout.file, ...at }, { name }));

@@ -1,6 +1,6 @@
 // A throwaway producer repo for adapter tests: contracts in idl/, `treaty generate` into generated/,
 // the generated modules imported from there, and a strict type-check of everything.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import ts from "typescript";
@@ -15,17 +15,18 @@ export interface TempProject {
   read(path: string): string;
   /** `treaty <args>` in the project; stderr is what the user sees. */
   treaty(...args: string[]): Promise<{ status: number; stderr: string }>;
-  /** Imports a module of the project, fresh each time (a query defeats the module cache). */
+  /** Imports a module of the project. Modules load once per path: `clone` to see edits. */
   load<T>(path: string): Promise<T>;
+  /** A copy of the project under a new path. */
+  clone(): TempProject;
   /** Diagnostics of a strict type-check of generated/ and what it imports. */
   typecheck(extra?: readonly string[]): string[];
   remove(): void;
 }
 
-let loads = 0;
-
-export const createProject = (files: Readonly<Record<string, string>> = {}): TempProject => {
+export const createProject = (files: Readonly<Record<string, string>> = {}, from?: string): TempProject => {
   const root = mkdtempSync(join(tmpdir(), "treaty-adapt-"));
+  if (from) cpSync(from, root, { recursive: true });
   const write = (path: string, text: string): void => {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
@@ -40,7 +41,8 @@ export const createProject = (files: Readonly<Record<string, string>> = {}): Tem
       const status = await runCli(args, { cwd: root, stdout: () => {}, stderr: (t) => (stderr += t) });
       return { status, stderr };
     },
-    load: async <T>(path: string) => (await import(`${join(root, path)}?v=${++loads}`)) as T,
+    load: async <T>(path: string) => (await import(join(root, path))) as T,
+    clone: () => createProject({}, root),
     typecheck: (extra = []) => {
       const program = ts.createProgram([join(root, "generated/index.ts"), ...extra.map((p) => join(root, p))], {
         strict: true,

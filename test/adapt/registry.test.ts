@@ -1,0 +1,203 @@
+// decode and encode through the generated registries: typed results that name the version and the
+// adapter path, typed failures (never exceptions) for what cannot be read or written.
+import { describe, expect, it } from "vitest";
+import * as idl from "../../generated/index.js";
+import type { TaskResultV2_0 } from "../../generated/task.result/v2_0/index.js";
+import * as stripFixture from "../fixtures/good-refs-strip/expected/index.js";
+import { createRegistry, type ContractRegistration } from "../../src/runtime/index.js";
+
+const taskResultV1_0 = {
+  contract: "task.result",
+  version: "1.0",
+  task_id: "TASK-7",
+  status: "PARTIAL",
+  result: { artifact_ref: "artifact://report/7", summary: "Two of three sections drafted.", claims: [] },
+} as const;
+
+const canonicalTaskResult: TaskResultV2_0 = {
+  contract: "task.result",
+  version: "2.0",
+  id: "TASK-123",
+  status: "SUCCESS",
+  result: { artifact_ref: "artifact://report/1", summary: "Done.", claims: [] },
+  quality: { verification: "PASS", unresolved_items: [] },
+  usage: { model_calls: 2, tool_calls: 1 },
+};
+
+describe("decode", () => {
+  it("reads an older version into the canonical model, naming the version, the path and what it filled in", () => {
+    const result = idl.decode("task.result", taskResultV1_0);
+    expect(result).toEqual({
+      ok: true,
+      contract: "task.result",
+      version: "1.0",
+      readAs: "1.0",
+      canonical: "2.0",
+      path: ["1.0", "1.1", "1.2", "2.0"],
+      stripped: [],
+      dropped: [],
+      filled: [{ version: "2.0", path: "/quality" }],
+      value: {
+        contract: "task.result",
+        version: "2.0",
+        id: "TASK-7",
+        status: "PARTIAL",
+        result: taskResultV1_0.result,
+        quality: { verification: "SKIPPED", unresolved_items: [] },
+      },
+    });
+    // The canonical type is what business code sees.
+    if (result.ok) expect(result.value.id satisfies string).toBe("TASK-7");
+  });
+
+  it("fails with UNSUPPORTED_VERSION listing the versions this build knows", () => {
+    expect(idl.decode("task.result", { ...taskResultV1_0, version: "3.0" })).toEqual({
+      ok: false,
+      error: {
+        class: "UNSUPPORTED_VERSION",
+        code: "unsupported-version",
+        retryable: false,
+        message: "task.result 3.0 is not supported; this build knows 1.0, 1.1, 1.2, 2.0",
+        contract: "task.result",
+        version: "3.0",
+        known: ["1.0", "1.1", "1.2", "2.0"],
+      },
+    });
+  });
+
+  it("under unknown_fields: reject, does not read a newer minor either", () => {
+    expect(idl.decode("task.result", { ...taskResultV1_0, version: "1.3" })).toMatchObject({ ok: false, error: { code: "unsupported-version" } });
+  });
+
+  it("fails with INVALID_INPUT and the issues of the version it was sent as", () => {
+    const result = idl.decode("task.result", { ...taskResultV1_0, status: "DONE" });
+    expect(result).toMatchObject({ ok: false, error: { class: "INVALID_INPUT", code: "invalid", version: "1.0" } });
+    expect(!result.ok && result.error.issues).toContainEqual(expect.objectContaining({ path: "/status", code: "enum" }));
+  });
+
+  it.each([
+    ["not an object", "[1]", "envelope", ""],
+    ["another contract", JSON.stringify({ contract: "agent.task", version: "3.0" }), "wrong-contract", "/contract"],
+    ["no version", JSON.stringify({ contract: "task.result" }), "envelope", "/version"],
+  ])("reports %s as INVALID_INPUT, never a throw", (_what, json, code, path) => {
+    const result = idl.decode("task.result", JSON.parse(json));
+    expect(result).toMatchObject({ ok: false, error: { class: "INVALID_INPUT", code, retryable: false } });
+    expect(!result.ok && result.error.issues?.[0]?.path).toBe(path);
+  });
+
+  it("reports an unknown contract as data too", () => {
+    const untyped = idl.decode as (contract: string, input: unknown) => ReturnType<typeof idl.decode>;
+    expect(untyped("no.such", {})).toMatchObject({ ok: false, error: { class: "UNSUPPORTED_VERSION", code: "unknown-contract", known: Object.keys(idl.contracts) } });
+  });
+
+  it("goes through hand-written custom steps and validates their result as canonical", () => {
+    const result = idl.decode("agent.task", {
+      contract: "agent.task",
+      version: "2.0",
+      task_id: "SUB-41",
+      parent_task_id: "ROOT-1",
+      goal: "List the sources cited in the brief.",
+      inputs: { artifact_refs: [], evidence_refs: [] },
+      constraints: [],
+      budget: { deadline_ms: 1500 },
+      output_contract: "research.answer.v2",
+    });
+    expect(result).toMatchObject({ ok: true, path: ["2.0", "2.1", "3.0"], value: { version: "3.0", budget: { deadline_s: 2 } } });
+  });
+});
+
+describe("decode under unknown_fields: strip", () => {
+  const order = {
+    contract: "demo.order",
+    version: "1.1",
+    order_id: "O-1",
+    placed_at: "2030-01-01T00:00:00Z",
+    items: [{ sku: "A1", quantity: 2, note: null }],
+  };
+
+  it("reads a newer minor of a known major as the newest known one, and says what it stripped", () => {
+    const result = stripFixture.decode("demo.order", { ...order, version: "1.4", gift_wrap: true, items: [{ sku: "A1", quantity: 2, colour: "red" }] });
+    expect(result).toEqual({
+      ok: true,
+      contract: "demo.order",
+      version: "1.4",
+      readAs: "1.1",
+      canonical: "1.1",
+      path: ["1.1"],
+      stripped: ["/gift_wrap", "/items/0/colour"],
+      dropped: [],
+      filled: [],
+      value: { ...order, items: [{ sku: "A1", quantity: 2 }] },
+    });
+  });
+
+  it("does not read a newer major", () => {
+    expect(stripFixture.decode("demo.order", { ...order, version: "2.0" })).toMatchObject({ ok: false, error: { code: "unsupported-version", known: ["1.0", "1.1"] } });
+  });
+
+  it("takes the version from the caller when the contract has no envelope", () => {
+    expect(stripFixture.decode("demo.failure", { code: "OUT_OF_STOCK" }, "1.0")).toMatchObject({ ok: true, version: "1.0", path: ["1.0", "1.1"] });
+    expect(stripFixture.decode("demo.failure", { code: "OUT_OF_STOCK", detail: "Sold out." })).toMatchObject({ ok: true, version: "1.1", path: ["1.1"] });
+  });
+});
+
+describe("encode", () => {
+  it("writes a canonical value as an older version, naming every value it dropped", () => {
+    const result = idl.encode("task.result", canonicalTaskResult, "1.0");
+    expect(result).toEqual({
+      ok: true,
+      contract: "task.result",
+      version: "1.0",
+      canonical: "2.0",
+      path: ["2.0", "1.2", "1.1", "1.0"],
+      dropped: [
+        { version: "1.2", path: "/usage" },
+        { version: "1.1", path: "/quality" },
+      ],
+      filled: [],
+      value: { contract: "task.result", version: "1.0", task_id: "TASK-123", status: "SUCCESS", result: canonicalTaskResult.result },
+    });
+  });
+
+  it("fails with INVALID_INPUT when the older version cannot hold the value", () => {
+    const result = stripFixture.encode("demo.order", { contract: "demo.order", version: "1.1", order_id: "O-1", placed_at: "2030-01-01T00:00:00Z", items: [{ sku: "X".repeat(30), quantity: 1 }] }, "1.0");
+    expect(result).toMatchObject({ ok: false, error: { class: "INVALID_INPUT", code: "not-representable", version: "1.0" } });
+    expect(!result.ok && result.error.issues).toContainEqual(expect.objectContaining({ path: "/items/0/sku", code: "maxLength" }));
+  });
+
+  it("fails with UNSUPPORTED_VERSION for a version this build does not know", () => {
+    const untyped = idl.encode as (contract: string, value: unknown, version: string) => ReturnType<typeof idl.encode>;
+    expect(untyped("task.result", canonicalTaskResult, "0.9")).toMatchObject({ ok: false, error: { class: "UNSUPPORTED_VERSION", known: ["1.0", "1.1", "1.2", "2.0"] } });
+  });
+});
+
+describe("createRegistry", () => {
+  it("turns a stub nobody wrote into UNSUPPORTED_VERSION instead of throwing", async () => {
+    const { AdapterNotImplemented } = await import("../../src/runtime/index.js");
+    const registration: ContractRegistration = {
+      name: "demo.x",
+      canonical: "2.0",
+      envelope: "embedded",
+      unknownFields: "reject",
+      versions: {
+        "1.0": {
+          path: ["1.0", "2.0"],
+          lossless: false,
+          revalidate: true,
+          check: (v: unknown): v is unknown => typeof v === "object",
+          errors: () => [],
+          toCanonical: () => {
+            throw new AdapterNotImplemented("demo.x", "upgradeV2_0$y");
+          },
+          fromCanonical: (v: unknown) => v,
+        },
+        "2.0": { path: ["2.0"], lossless: true, revalidate: false, check: (v: unknown): v is unknown => true, errors: () => [], toCanonical: (v: unknown) => v, fromCanonical: (v: unknown) => v },
+      },
+    };
+    const registry = createRegistry({ "demo.x": registration });
+    expect(registry.decode("demo.x", { contract: "demo.x", version: "1.0" })).toMatchObject({
+      ok: false,
+      error: { class: "UNSUPPORTED_VERSION", code: "adapter-not-implemented", version: "1.0" },
+    });
+  });
+});
