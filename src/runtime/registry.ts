@@ -3,6 +3,7 @@
 // (classes from operation.error), never exceptions.
 import { AdapterNotImplemented, createAdaptLog, type AdaptLog, type Located } from "./adapters.js";
 import type { Issue } from "./issue.js";
+import type { VersionShape } from "./redact.js";
 
 /** One version as generated code registers it. */
 export interface VersionRegistration<T, C> {
@@ -18,6 +19,8 @@ export interface VersionRegistration<T, C> {
   fromCanonical(value: C, log: AdaptLog): T;
   /** For `unknown_fields: strip`: a copy without the keys the version does not declare. */
   strip?(value: T, log: AdaptLog): T;
+  /** Sensitivity tags and enum meanings of this version, for redaction and re-ask messages. */
+  readonly shape?: VersionShape;
 }
 
 export interface ContractRegistration {
