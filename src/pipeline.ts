@@ -62,9 +62,10 @@ export const generate = async (options: GenerateOptions): Promise<GenerateResult
   // Adapters, and the hand-written stubs they call: a stub missing under --check stops here.
   const adapters = adapt(project, options).value;
   const stubs = await maintainStubs(adapters, { root: options.root, check: options.check });
-  const diagnostics = sortDiagnostics([...compiled.diagnostics, ...stubs.diagnostics]);
+  const planned = plan(project, adapters);
+  const diagnostics = sortDiagnostics([...compiled.diagnostics, ...stubs.diagnostics, ...planned.diagnostics]);
   if (hasErrors(diagnostics)) return { diagnostics };
-  const jobs = plan(project, adapters).value;
+  const jobs = planned.value;
   const source = relative(options.root, options.idlDir).split(sep).join("/") || ".";
   const emitted = await emit(project, jobs, source);
   // `--check` reads cached formatting but writes nothing, not even to the cache.

@@ -11,7 +11,8 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["test/**/*.test.ts"],
+    // Also the regression tests treaty generates beside each contract, here and in the golden fixtures.
+    include: ["test/**/*.test.ts", "generated/**/*.test.ts"],
     setupFiles: ["test/support/setup.ts"],
     testTimeout: 120_000,
     hookTimeout: 120_000,

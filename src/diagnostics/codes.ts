@@ -82,6 +82,7 @@ export const DIAGNOSTIC_CODES = {
   // examples
   "invalid-example": { severity: "error", message: "an example needs exactly one of 'valid' or 'invalid'" },
   "example-expect-missing": { severity: "error", message: "an invalid example needs `expect: { path, code }`" },
+  "no-valid-value": { severity: "warning", message: "version {version} has no valid example and treaty cannot synthesize one ({reason}): add a valid example, or its generated tests check only its examples" },
 } as const satisfies Record<string, CodeSpec>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

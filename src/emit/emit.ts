@@ -5,6 +5,7 @@ import { emitAdapters } from "./adapters.js";
 import type { EmittedFile } from "./file-builder.js";
 import { emitContractIndex, emitIndex, emitVersionIndex } from "./indexes.js";
 import { emitJsonSchema } from "./json-schema.js";
+import { emitTests } from "./tests.js";
 import { emitTypeBox } from "./typebox.js";
 import { emitTypes } from "./types.js";
 import { emitValidator } from "./validator.js";
@@ -25,6 +26,8 @@ const emitOne = (project: Project, job: FileJob, source: string): EmittedFile | 
       return emitAdapters(job.adapters);
     case "contract-index":
       return emitContractIndex(job.contract);
+    case "tests":
+      return emitTests(job.cases);
     case "index":
       return emitIndex(project, source);
   }

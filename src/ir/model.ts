@@ -182,6 +182,8 @@ export interface Example {
   readonly value: JsonValue;
   /** For an invalid example: where and why it must fail. */
   readonly expect?: { readonly path: string; readonly code: string };
+  /** What the example shows; generated tests are named after it. */
+  readonly description?: string;
   readonly loc: SourceLocation;
 }
 

@@ -20,6 +20,9 @@ export const rootTypeName = (contract: string, version: string): string =>
 /** Folder of a contract's generated files, relative to the output root. */
 export const contractDir = (contract: string): string => contract;
 
+/** The contract's generated regression tests, beside its code, relative to the output root. */
+export const testsFile = (contract: string): string => `${contractDir(contract)}/${contract}.test.ts`;
+
 export const compareVersions = (a: string, b: string): number => {
   const [am = 0, an = 0] = a.split(".").map(Number);
   const [bm = 0, bn = 0] = b.split(".").map(Number);

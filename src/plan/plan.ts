@@ -1,15 +1,18 @@
 import type { ContractAdapters, ProjectAdapters } from "../adapt/model.js";
 import type { StageResult } from "../diagnostics/diagnostic.js";
 import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
-import { contractDir, versionId } from "../ir/names.js";
+import { contractDir, testsFile, versionId } from "../ir/names.js";
+import { deriveCases } from "../cases/cases.js";
+import type { ContractCases } from "../cases/model.js";
 
-export type FileKind = "types" | "schema" | "json-schema" | "validator" | "version-index" | "adapters" | "contract-index" | "index";
+export type FileKind = "types" | "schema" | "json-schema" | "validator" | "version-index" | "adapters" | "contract-index" | "tests" | "index";
 
 /** One file to generate; paths are relative to the output directory. */
 export type FileJob =
   | { readonly kind: "types" | "schema" | "json-schema" | "validator" | "version-index"; readonly path: string; readonly contract: Contract; readonly version: ResolvedVersion }
   | { readonly kind: "adapters"; readonly path: string; readonly adapters: ContractAdapters }
   | { readonly kind: "contract-index"; readonly path: string; readonly contract: Contract }
+  | { readonly kind: "tests"; readonly path: string; readonly cases: ContractCases }
   | { readonly kind: "index"; readonly path: string };
 
 const VERSION_FILES = [
@@ -20,9 +23,14 @@ const VERSION_FILES = [
   ["version-index", "index.ts"],
 ] as const;
 
-/** Decides which files the project produces; emit renders them, write reconciles the directory. */
+/**
+ * Decides which files the project produces; emit renders them, write reconciles the directory.
+ * The regression tests are chosen here too (`deriveCases`), with a warning for each version they
+ * cannot check beyond its examples.
+ */
 export const plan = (project: Project, adapters: ProjectAdapters): StageResult<FileJob[]> => {
   const jobs: FileJob[] = [];
+  const cases = deriveCases(project, adapters.contracts);
   for (const contract of project.contracts) {
     const dir = contractDir(contract.name);
     for (const version of contract.versions) {
@@ -32,7 +40,8 @@ export const plan = (project: Project, adapters: ProjectAdapters): StageResult<F
     }
     jobs.push({ kind: "adapters", path: `${dir}/adapters.ts`, adapters: adapters.contracts.get(contract.name)! });
     jobs.push({ kind: "contract-index", path: `${dir}/index.ts`, contract });
+    jobs.push({ kind: "tests", path: testsFile(contract.name), cases: cases.value.get(contract.name)! });
   }
   jobs.push({ kind: "index", path: "index.ts" });
-  return { value: jobs, diagnostics: [] };
+  return { value: jobs, diagnostics: cases.diagnostics };
 };

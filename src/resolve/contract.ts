@@ -280,12 +280,15 @@ const parseExamples = (r: Reader, node: Node | null, versions: readonly string[]
     }
     const valid = keys.get("valid");
     const invalid = keys.get("invalid");
+    const descriptionEntry = keys.get("description");
+    const description = descriptionEntry && r.string(descriptionEntry.value, "an example's description");
+    const described = description === undefined ? {} : { description };
     if ((valid === undefined) === (invalid === undefined)) {
       r.report("invalid-example", item as Node);
       continue;
     }
     if (valid) {
-      examples.push({ version, valid: true, value: r.json(valid.value), loc });
+      examples.push({ version, valid: true, value: r.json(valid.value), ...described, loc });
       continue;
     }
     const expectEntry = keys.get("expect");
@@ -301,7 +304,7 @@ const parseExamples = (r: Reader, node: Node | null, versions: readonly string[]
       r.report("invalid-value", expect.get("path")!.value, { where: "expect's path", expected: "a JSON pointer (\"\" or starting with /)" });
       continue;
     }
-    if (path !== undefined && code !== undefined) examples.push({ version, valid: false, value: r.json(invalid!.value), expect: { path, code }, loc });
+    if (path !== undefined && code !== undefined) examples.push({ version, valid: false, value: r.json(invalid!.value), expect: { path, code }, ...described, loc });
   }
   return examples;
 };

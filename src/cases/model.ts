@@ -1,0 +1,65 @@
+// The regression tests treaty generates beside each contract's code, as data: what each test feeds
+// which validator and what it expects. `deriveCases` builds it from the IR; `emit/tests.ts` only
+// renders it.
+import type { Contract, JsonValue, ResolvedVersion } from "../ir/model.js";
+
+/** Where a value must fail, and why: an issue `errors()` reports. */
+export interface Expectation {
+  /** A JSON pointer into the payload. */
+  readonly path: string;
+  /** An issue code of the runtime (`required`, `enum`, `rule.before`, ...). */
+  readonly code: string;
+}
+
+/** One change to a base value, addressed by a JSON pointer whose parent exists in the base. */
+export type Edit = { readonly op: "set"; readonly path: string; readonly value: JsonValue } | { readonly op: "remove"; readonly path: string };
+
+/** A value given in full: an example, or the synthesized minimal value. */
+export interface ValueCase {
+  readonly title: string;
+  readonly value: JsonValue;
+  /** Absent: the value must pass. */
+  readonly expect?: Expectation;
+}
+
+/** The base value of its version with edits applied. */
+export interface MutationCase {
+  readonly title: string;
+  readonly edits: readonly Edit[];
+  /** Absent: the edited value must still pass (a bound's edge, a null where null is allowed). */
+  readonly expect?: Expectation;
+}
+
+/** The value mutations start from: the version's first valid example, or one treaty synthesized. */
+export interface BaseValue {
+  readonly value: JsonValue;
+  readonly source: "example" | "synthesized";
+}
+
+export interface VersionCases {
+  readonly version: ResolvedVersion;
+  /** Every example of the version, and the synthesized value when it has no valid example. */
+  readonly values: readonly ValueCase[];
+  /** Absent when the version has no valid example and none could be synthesized (see `missing`). */
+  readonly base?: BaseValue;
+  readonly mutations: readonly MutationCase[];
+  /** Why there is no base value (no valid example, and none synthesized): the tests say so instead of checking mutations. */
+  readonly missing?: string;
+}
+
+/** A valid value of an older version, read into the canonical model and written back. */
+export interface CompatibilityCase {
+  readonly title: string;
+  readonly version: string;
+  readonly value: JsonValue;
+  /** vN → canonical → vN gives the value back unchanged (the registration says `lossless`). */
+  readonly lossless: boolean;
+  /** The versions after this one and before the canonical one: the value, decoded, encodes to each. */
+  readonly newer: readonly string[];
+}
+
+export interface ContractCases {
+  readonly contract: Contract;
+  readonly versions: readonly VersionCases[];
+  readonly compatibility: readonly CompatibilityCase[];
+}

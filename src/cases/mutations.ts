@@ -1,0 +1,345 @@
+// Mutations derived from a version's schema, each from the version's base value and each expected
+// to fail with one issue code (or, for a bound's edge, to pass): a required field dropped, a wrong
+// JSON type, a value outside an enum or constant, each bound crossed by the smallest step while
+// the bound itself passes, a pattern or format broken, an unknown key, each rule broken. Nested
+// objects, the first item of a list and the first entry of a map are mutated; an optional field
+// the base value lacks, or one item of an empty list or map, is put in (synthesized) and mutated there.
+import { rootFields } from "../ir/envelope.js";
+import type { Contract, Field, JsonValue, ListType, NumericType, ResolvedVersion, Rule, StringType, TypeNode } from "../ir/model.js";
+import { refPattern } from "../ir/ref-pattern.js";
+import { escapePointer } from "../runtime/issue.js";
+import type { Edit, Expectation, MutationCase } from "./model.js";
+import { nonMatching, surrounded } from "./pattern-sample.js";
+import { fieldAtPath, fitsNumber, stringOfLength, type Synthesizer } from "./synthesize.js";
+
+/** The key added where unknown keys are rejected; any name the object does not declare would do. */
+export const UNKNOWN_KEY = "unexpected_key";
+
+/** The key of the entry put into an empty map. */
+const MAP_KEY = "key";
+
+type JsonObject = { [key: string]: JsonValue };
+
+const isObject = (v: JsonValue | undefined): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The adjacent doubles: the smallest step across a bound of a `number`. */
+const nextDouble = (n: number, direction: 1 | -1): number => {
+  if (n === 0) return direction * Number.MIN_VALUE;
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, n);
+  const bits = view.getBigUint64(0);
+  view.setBigUint64(0, n > 0 === (direction > 0) ? bits + 1n : bits - 1n);
+  return view.getFloat64(0);
+};
+
+/** Where a mutation happens: its pointer and the name tests read (`result.claims[0].text`). */
+interface Site {
+  readonly path: string;
+  readonly name: string;
+}
+
+const child = (site: Site, key: string): Site => ({
+  path: `${site.path}/${escapePointer(key)}`,
+  name: site.name === "" ? key : `${site.name}.${key}`,
+});
+
+const item = (site: Site, index: number): Site => ({ path: `${site.path}/${index}`, name: `${site.name}[${index}]` });
+
+export const deriveMutations = (contract: Contract, version: ResolvedVersion, base: JsonValue, synthesizer: Synthesizer): MutationCase[] => {
+  const cases: MutationCase[] = [];
+  // While mutating values the base lacks: the edits that put them in, outermost first, and whether
+  // an edge may still be expected to pass (not when a rule names the field: putting it in may break the rule).
+  const inserted: { readonly edit: Edit; readonly edgesPass: boolean }[] = [];
+  const add = (title: string, edits: readonly Edit[], expect?: Expectation): void => {
+    if (expect === undefined && inserted.some((i) => !i.edgesPass)) return;
+    const insert = inserted.map((i) => i.edit).filter((i) => !edits.some((e) => e.path === i.path));
+    const all = [...insert, ...edits];
+    cases.push(expect === undefined ? { title, edits: all } : { title, edits: all, expect });
+  };
+  /** Mutations of `value`, which the base lacks, after `edit` puts it in. */
+  const insertedMutations = (edit: Edit, edgesPass: boolean, mutate: () => void): void => {
+    inserted.push({ edit, edgesPass });
+    mutate();
+    inserted.pop();
+  };
+  const ruleFields = version.rules.flatMap((r) => (r.kind === "before" ? [r.first, r.second] : r.kind === "exclusive" ? r.fields : [r.if, ...r.then]));
+  const namedByRule = (name: string): boolean => ruleFields.some((f) => f === name || f.startsWith(`${name}.`) || name.startsWith(`${f}.`));
+  const set = (site: Site, value: JsonValue): Edit => ({ op: "set", path: site.path, value });
+  const rejects = (site: Site, what: string, value: JsonValue, code: string): void => add(`rejects ${site.name} ${what}`, [set(site, value)], { path: site.path, code });
+  const accepts = (site: Site, what: string, value: JsonValue): void => add(`accepts ${site.name} ${what}`, [set(site, value)]);
+
+  /** A minimal valid value of `type`, when treaty can make one. */
+  const synthesized = (type: TypeNode): JsonValue | undefined => {
+    const made = synthesizer.value(contract, version, type);
+    return "value" in made ? made.value : undefined;
+  };
+  const enumValues = (name: string): readonly string[] => version.enums.get(name)!.values.map((v) => v.name);
+  const fieldsOf = (type: TypeNode): readonly Field[] | undefined =>
+    type.kind === "object" ? type.fields : type.kind === "named" ? version.types.get(type.name)!.fields : undefined;
+
+  /** A value of another JSON type, and the code the validator reports for it. */
+  const wrongType = (type: TypeNode): { value: JsonValue; code: string } => {
+    switch (type.kind) {
+      case "string":
+      case "timestamp":
+      case "ref":
+        return { value: 42, code: "type" };
+      case "int":
+      case "number":
+        return { value: "42", code: "type" };
+      case "bool":
+        return { value: "true", code: "type" };
+      case "list":
+        return { value: {}, code: "type" };
+      case "enum":
+      case "const":
+        return { value: 42, code: type.kind };
+      default:
+        return { value: [], code: "type" };
+    }
+  };
+
+  const outsideEnum = (values: readonly string[]): string => {
+    let candidate = "NOT_A_VALUE";
+    while (values.includes(candidate)) candidate += "_";
+    return candidate;
+  };
+
+  const otherConstant = (value: string | number | boolean): string | number | boolean =>
+    typeof value === "string" ? `${value}-other` : typeof value === "number" ? value + 1 : !value;
+
+  const stringMutations = (t: StringType, site: Site): void => {
+    if (t.minLength !== undefined && t.minLength > 0) {
+      const edge = stringOfLength(t, t.minLength);
+      if (edge !== undefined) accepts(site, `at minLength ${t.minLength}`, edge);
+      rejects(site, `below minLength ${t.minLength}`, stringOfLength({ kind: "string" }, t.minLength - 1)!, "minLength");
+    }
+    if (t.maxLength !== undefined) {
+      const edge = stringOfLength(t, t.maxLength);
+      if (edge !== undefined) accepts(site, `at maxLength ${t.maxLength}`, edge);
+      // The edge plus one character keeps the pattern where the pattern allows; length is what fails.
+      const over = stringOfLength({ ...t, maxLength: undefined }, t.maxLength + 1) ?? stringOfLength({ kind: "string" }, t.maxLength + 1)!;
+      rejects(site, `above maxLength ${t.maxLength}`, over, "maxLength");
+    }
+    if (t.pattern !== undefined) {
+      const bad = nonMatching(t.pattern);
+      if (bad !== undefined) rejects(site, `not matching ${t.pattern}`, bad, "pattern");
+      // A match with text around it fails only while the anchors hold.
+      const around = surrounded(t.pattern);
+      if (around !== undefined) rejects(site, `with text around a match of ${t.pattern}`, around, "pattern");
+    }
+    if (t.format !== undefined) rejects(site, `that is not a valid ${t.format}`, `invalid ${t.format}`, "format");
+  };
+
+  const numericMutations = (t: NumericType, site: Site): void => {
+    const int = t.kind === "int";
+    const bound = (limit: number | undefined, code: string, edge: number, crossed: number, words: [string, string]): void => {
+      if (limit === undefined) return;
+      if (fitsNumber(t, edge)) accepts(site, `${words[0]} ${code} ${limit}`, edge);
+      rejects(site, `${words[1]} ${code} ${limit}`, crossed, code);
+    };
+    if (t.min !== undefined) {
+      const edge = int ? Math.ceil(t.min) : t.min;
+      bound(t.min, "min", edge, int ? edge - 1 : nextDouble(edge, -1), ["at", "below"]);
+    }
+    if (t.max !== undefined) {
+      const edge = int ? Math.floor(t.max) : t.max;
+      bound(t.max, "max", edge, int ? edge + 1 : nextDouble(edge, 1), ["at", "above"]);
+    }
+    if (t.exclusiveMin !== undefined) {
+      const edge = int ? Math.floor(t.exclusiveMin) + 1 : nextDouble(t.exclusiveMin, 1);
+      bound(t.exclusiveMin, "exclusiveMin", edge, int ? edge - 1 : t.exclusiveMin, ["just above", "at"]);
+    }
+    if (t.exclusiveMax !== undefined) {
+      const edge = int ? Math.ceil(t.exclusiveMax) - 1 : nextDouble(t.exclusiveMax, -1);
+      bound(t.exclusiveMax, "exclusiveMax", edge, int ? edge + 1 : t.exclusiveMax, ["just below", "at"]);
+    }
+    const valid = synthesized(t);
+    if (t.multipleOf !== undefined && typeof valid === "number") {
+      const off = valid + (int && t.multipleOf > 1 ? 1 : t.multipleOf / 2);
+      rejects(site, `not a multiple of ${t.multipleOf}`, off, "multipleOf");
+    }
+  };
+
+  const listMutations = (t: ListType, value: JsonValue, site: Site): void => {
+    const items = Array.isArray(value) ? value : [];
+    const sample = items[0] ?? synthesized(t.of);
+    if (sample === undefined) return;
+    const repeated = (n: number): JsonValue[] => Array.from({ length: n }, () => sample);
+    // Repeated items break `unique`: an edge with more than one item is left out there.
+    const edgeFits = (n: number): boolean => !t.unique || n <= 1;
+    if (t.minItems !== undefined && t.minItems > 0) {
+      if (edgeFits(t.minItems)) accepts(site, `at minItems ${t.minItems}`, repeated(t.minItems));
+      rejects(site, `below minItems ${t.minItems}`, repeated(t.minItems - 1), "minItems");
+    }
+    if (t.maxItems !== undefined) {
+      if (edgeFits(t.maxItems)) accepts(site, `at maxItems ${t.maxItems}`, repeated(t.maxItems));
+      rejects(site, `above maxItems ${t.maxItems}`, repeated(t.maxItems + 1), "maxItems");
+    }
+    if (t.unique) rejects(site, "with a duplicate item", repeated(2), "unique");
+    // An empty list gets one item to mutate.
+    if (items.length > 0) valueMutations(t.of, items[0]!, item(site, 0));
+    else if ((t.maxItems ?? 1) >= 1) insertedMutations(set(site, [sample]), true, () => valueMutations(t.of, sample, item(site, 0)));
+  };
+
+  /** Mutations of a present value of `type` at `site`, beyond its type. */
+  const valueMutations = (type: TypeNode, value: JsonValue, site: Site): void => {
+    switch (type.kind) {
+      case "string":
+        if (typeof value === "string") stringMutations(type, site);
+        return;
+      case "int":
+      case "number":
+        if (typeof value === "number") numericMutations(type, site);
+        return;
+      case "timestamp":
+        rejects(site, "that is not a valid date-time", "invalid date-time", "format");
+        return;
+      case "ref": {
+        const bad = nonMatching(refPattern(type.scheme));
+        if (bad !== undefined) rejects(site, `not starting with ${type.scheme}://`, bad, "pattern");
+        return;
+      }
+      case "enum":
+        rejects(site, `outside ${type.name}`, outsideEnum(enumValues(type.name)), "enum");
+        return;
+      case "const":
+        rejects(site, `other than ${JSON.stringify(type.value)}`, otherConstant(type.value), "const");
+        return;
+      case "list":
+        listMutations(type, value, site);
+        return;
+      case "map": {
+        const [first] = isObject(value) ? Object.keys(value).sort() : [];
+        if (first !== undefined) {
+          valueMutations(type.of, (value as JsonObject)[first]!, child(site, first));
+          return;
+        }
+        // An empty map gets one entry to mutate.
+        const entry = synthesized(type.of);
+        if (entry !== undefined) insertedMutations(set(site, { [MAP_KEY]: entry }), true, () => valueMutations(type.of, entry, child(site, MAP_KEY)));
+        return;
+      }
+      case "object":
+      case "named":
+        if (isObject(value)) objectMutations(fieldsOf(type)!, [], value, site);
+        return;
+      case "union": {
+        if (!isObject(value)) return;
+        const tag = child(site, type.tag);
+        rejects(tag, `outside the variants of ${site.name || "the payload"}`, outsideEnum(type.variants.map((v) => v.value)), "tag");
+        const variant = type.variants.find((v) => v.value === value[type.tag]);
+        if (variant) objectMutations(fieldsOf(variant.type)!, [type.tag], value, site);
+        return;
+      }
+      case "bool":
+      case "contract":
+        return;
+    }
+  };
+
+  /** An optional field the base lacks: mutated from a synthesized value put in first. */
+  const absentFieldMutations = (field: Field, at: Site): void => {
+    const made = synthesized(field.type);
+    if (made === undefined) return;
+    insertedMutations(set(at, made), !namedByRule(at.name), () => {
+      if (field.nullable !== undefined) accepts(at, `null (${field.nullable})`, null);
+      valueMutations(field.type, made, at);
+    });
+  };
+
+  const objectMutations = (fields: readonly Field[], extraKeys: readonly string[], value: JsonObject, site: Site): void => {
+    for (const field of fields) {
+      const at = child(site, field.name);
+      const present = Object.hasOwn(value, field.name);
+      if (present && !field.optional) add(`rejects a missing ${at.name}`, [{ op: "remove", path: at.path }], { path: at.path, code: "required" });
+      const wrong = wrongType(field.type);
+      rejects(at, "of the wrong type", wrong.value, wrong.code);
+      const current = value[field.name];
+      if (present && current !== null && current !== undefined) {
+        if (field.nullable !== undefined) accepts(at, `null (${field.nullable})`, null);
+        valueMutations(field.type, current, at);
+      } else if (!present) absentFieldMutations(field, at);
+    }
+    if (contract.unknownFields === "reject") {
+      let key = UNKNOWN_KEY;
+      const known = [...extraKeys, ...fields.map((f) => f.name)];
+      while (known.includes(key)) key += "_";
+      const at = child(site, key);
+      add(`rejects an unknown key ${site.name === "" ? "at the top level" : `in ${site.name}`}`, [set(at, true)], { path: at.path, code: "unknown" });
+    }
+  };
+
+  const root = isObject(base) ? base : {};
+  objectMutations(rootFields(contract, version), [], root, { path: "", name: "" });
+  for (const rule of version.rules) ruleMutations(contract, version, rule, root, synthesizer, add);
+  return cases;
+};
+
+/** A rule broken from the base value: the fields it names set or removed, where their parents exist. */
+const ruleMutations = (
+  contract: Contract,
+  version: ResolvedVersion,
+  rule: Rule,
+  base: JsonObject,
+  synthesizer: Synthesizer,
+  add: (title: string, edits: readonly Edit[], expect?: Expectation) => void,
+): void => {
+  const pointer = (path: string): string => path.split(".").map((s) => `/${escapePointer(s)}`).join("");
+  const lookup = (path: string): JsonValue | undefined =>
+    path.split(".").reduce<JsonValue | undefined>((v, k) => (isObject(v) && Object.hasOwn(v, k) ? v[k] : undefined), base);
+  const parentExists = (path: string): boolean => {
+    const keys = path.split(".");
+    return keys.length === 1 || isObject(lookup(keys.slice(0, -1).join(".")));
+  };
+  /** The field's base value, or a synthesized one. */
+  const present = (path: string): JsonValue | undefined => {
+    const current = lookup(path);
+    if (current !== undefined && current !== null) return current;
+    const field = fieldAtPath(version, path);
+    const made = field && synthesizer.value(contract, version, field.type);
+    return made && "value" in made ? made.value : undefined;
+  };
+  switch (rule.kind) {
+    case "before": {
+      if (!parentExists(rule.first) || !parentExists(rule.second)) return;
+      add(
+        `rejects ${rule.second} earlier than ${rule.first} (rule before)`,
+        [
+          { op: "set", path: pointer(rule.first), value: "2030-01-02T00:00:00Z" },
+          { op: "set", path: pointer(rule.second), value: "2030-01-01T00:00:00Z" },
+        ],
+        { path: pointer(rule.second), code: "rule.before" },
+      );
+      return;
+    }
+    case "exclusive": {
+      const [first, second] = rule.fields;
+      if (first === undefined || second === undefined || !parentExists(first) || !parentExists(second)) return;
+      const [a, b] = [present(first), present(second)];
+      if (a === undefined || b === undefined) return;
+      // The other fields of the rule go, so that `second` is the second one present.
+      const others = rule.fields.slice(2).filter((f) => lookup(f) !== undefined);
+      add(
+        `rejects ${first} together with ${second} (rule exclusive)`,
+        [...others.map((f): Edit => ({ op: "remove", path: pointer(f) })), { op: "set", path: pointer(first), value: a }, { op: "set", path: pointer(second), value: b }],
+        { path: pointer(second), code: "rule.exclusive" },
+      );
+      return;
+    }
+    case "requires": {
+      if (!parentExists(rule.if)) return;
+      const condition = present(rule.if);
+      if (condition === undefined) return;
+      for (const then of rule.then) {
+        if (!parentExists(then)) continue;
+        add(
+          `rejects ${rule.if} without ${then} (rule requires)`,
+          [{ op: "set", path: pointer(rule.if), value: condition }, { op: "remove", path: pointer(then) }],
+          { path: pointer(then), code: "rule.requires" },
+        );
+      }
+      return;
+    }
+  }
+};

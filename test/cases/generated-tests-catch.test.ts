@@ -1,0 +1,115 @@
+// The generated tests can fail: each break below edits a copy of task.result's 1.2 validator the
+// way a bug in treaty's validator emitter would, and the copy's generated tests must fail — with
+// the very test named for the broken check among the failures — while an intact copy passes.
+//
+// How a break finds its place: the emitted validator reads each field once per function, as
+// `const fN = v.<field>;`, and every statement up to the next field's read checks that field (in
+// `is_*` and in `err_*`). A break edits only those statements, so it hits the named field and
+// nothing else, whatever the local's number or the file's layout.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "../..");
+const CONTRACT = "task.result";
+const VALIDATOR = "v1_2/validator.ts";
+
+/** Applies `edit` to the statements checking `field`, given the local that holds it. */
+const editField = (source: string, field: string, edit: (code: string, local: string) => string): string =>
+  source.replace(new RegExp(`const (f\\d+) = v\\.${field};[\\s\\S]*?(?=\\n  const f\\d+ = |\\n})`, "g"), (code, local: string) => edit(code, local));
+
+interface Break {
+  readonly name: string;
+  /** The generated test that checks exactly what the break breaks. */
+  readonly caughtBy: string;
+  readonly apply: (source: string) => string;
+}
+
+const BREAKS: readonly Break[] = [
+  {
+    name: "drops the required check of task_id",
+    caughtBy: "1.2 rejects a missing task_id",
+    apply: (source) =>
+      editField(source, "task_id", (code, f) => code.replaceAll(`${f} !== undefined &&`, `${f} === undefined ||`).replaceAll(`if (${f} === undefined)`, "if (false)")),
+  },
+  {
+    name: "widens the maxLength of task_id from 64 to 65",
+    caughtBy: "1.2 rejects task_id above maxLength 64",
+    apply: (source) => editField(source, "task_id", (code) => code.replaceAll("<= 64", "<= 65")),
+  },
+  {
+    name: "widens the min of usage.model_calls from 0 to -1",
+    caughtBy: "1.2 rejects usage.model_calls below min 0",
+    apply: (source) => editField(source, "model_calls", (code) => code.replaceAll(">= 0", ">= -1")),
+  },
+  {
+    name: "loosens the pattern of task_id by dropping its anchors",
+    caughtBy: "1.2 rejects task_id with text around a match of ^TASK-[0-9]+$",
+    apply: (source) => {
+      // The field's checks name its hoisted regex; the break edits that declaration.
+      let regex: string | undefined;
+      editField(source, "task_id", (code) => {
+        regex ??= /\b(re_\w+)\.test\(/.exec(code)?.[1];
+        return code;
+      });
+      return source.replace(new RegExp(`(const ${regex} = new RegExp\\(")\\^(.*)\\$(", "u"\\))`), "$1$2$3");
+    },
+  },
+];
+
+interface Report {
+  testResults: { name: string; assertionResults: { title: string; status: string }[] }[];
+}
+
+const scratch = join(ROOT, ".scratch");
+let dir: string;
+let report: Report;
+const copies = [{ name: "intact", apply: (source: string) => source }, ...BREAKS].map((b, i) => ({ ...b, folder: `copy${i}` }));
+
+/** The titles of the copy's generated tests that failed. */
+const failures = (folder: string): string[] => {
+  const file = report.testResults.find((r) => r.name.includes(`/${folder}/`));
+  expect(file, `no results for ${folder}`).toBeDefined();
+  expect(file!.assertionResults.length).toBeGreaterThan(100);
+  return file!.assertionResults.filter((a) => a.status === "failed").map((a) => a.title);
+};
+
+beforeAll(() => {
+  mkdirSync(scratch, { recursive: true });
+  dir = mkdtempSync(join(scratch, "generated-tests-catch-"));
+  const original = readFileSync(join(ROOT, "generated", CONTRACT, VALIDATOR), "utf8");
+  for (const copy of copies) {
+    const target = join(dir, copy.folder, CONTRACT);
+    cpSync(join(ROOT, "generated", CONTRACT), target, { recursive: true });
+    const broken = copy.apply(original);
+    if (copy.name !== "intact") expect(broken, `${copy.name}: the break found nothing to edit`).not.toBe(original);
+    writeFileSync(join(target, VALIDATOR), broken);
+  }
+  // Every copy in one vitest run, with treaty's runtime from source as in this repo's config.
+  const config = join(dir, "vitest.config.mjs");
+  writeFileSync(
+    config,
+    `export default ${JSON.stringify({
+      root: dir,
+      resolve: { alias: { "treaty/runtime": join(ROOT, "src/runtime/index.ts") } },
+      test: { include: ["**/*.test.ts"] },
+    })};\n`,
+  );
+  const output = join(dir, "report.json");
+  spawnSync(process.execPath, [join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", config, "--reporter=json", `--outputFile=${output}`], { cwd: dir, encoding: "utf8" });
+  report = JSON.parse(readFileSync(output, "utf8")) as Report;
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe(`the generated tests of ${CONTRACT} catch a broken validator`, () => {
+  it("pass against an intact copy", () => {
+    expect(failures("copy0")).toEqual([]);
+  });
+  for (const copy of copies.slice(1)) {
+    it(`fail when the validator ${copy.name}`, () => {
+      expect(failures(copy.folder)).toContain((copy as Break).caughtBy);
+    });
+  }
+});
