@@ -5,6 +5,7 @@ import { emitAdapters } from "./adapters.js";
 import type { EmittedFile } from "./file-builder.js";
 import { emitContractIndex, emitIndex, emitVersionIndex } from "./indexes.js";
 import { emitJsonSchema } from "./json-schema.js";
+import { emitPackageJson, emitPackageTsconfig } from "./package.js";
 import { emitTypeBox } from "./typebox.js";
 import { emitTypes } from "./types.js";
 import { emitValidator } from "./validator.js";
@@ -27,6 +28,10 @@ const emitOne = (project: Project, job: FileJob, source: string): EmittedFile | 
       return emitContractIndex(job.contract);
     case "index":
       return emitIndex(project, source);
+    case "package-json":
+      return emitPackageJson(project, job.package);
+    case "package-tsconfig":
+      return emitPackageTsconfig(job.package);
   }
 };
 

@@ -1,16 +1,33 @@
 import type { ContractAdapters, ProjectAdapters } from "../adapt/model.js";
+import type { PackageConfig } from "../config/config.js";
 import type { StageResult } from "../diagnostics/diagnostic.js";
 import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
 import { contractDir, versionId } from "../ir/names.js";
 
-export type FileKind = "types" | "schema" | "json-schema" | "validator" | "version-index" | "adapters" | "contract-index" | "index";
+export type FileKind =
+  | "types"
+  | "schema"
+  | "json-schema"
+  | "validator"
+  | "version-index"
+  | "adapters"
+  | "contract-index"
+  | "index"
+  | "package-json"
+  | "package-tsconfig";
+
+/** The `package` setting, and the config file it was read from (named in the files' headers). */
+export interface GeneratedPackage extends PackageConfig {
+  readonly source: string;
+}
 
 /** One file to generate; paths are relative to the output directory. */
 export type FileJob =
   | { readonly kind: "types" | "schema" | "json-schema" | "validator" | "version-index"; readonly path: string; readonly contract: Contract; readonly version: ResolvedVersion }
   | { readonly kind: "adapters"; readonly path: string; readonly adapters: ContractAdapters }
   | { readonly kind: "contract-index"; readonly path: string; readonly contract: Contract }
-  | { readonly kind: "index"; readonly path: string };
+  | { readonly kind: "index"; readonly path: string }
+  | { readonly kind: "package-json" | "package-tsconfig"; readonly path: string; readonly package: GeneratedPackage };
 
 const VERSION_FILES = [
   ["types", "types.ts"],
@@ -20,8 +37,11 @@ const VERSION_FILES = [
   ["version-index", "index.ts"],
 ] as const;
 
-/** Decides which files the project produces; emit renders them, write reconciles the directory. */
-export const plan = (project: Project, adapters: ProjectAdapters): StageResult<FileJob[]> => {
+/**
+ * Decides which files the project produces; emit renders them, write reconciles the directory.
+ * With `pkg`, the output directory is also an npm package that builds itself to `dist/`.
+ */
+export const plan = (project: Project, adapters: ProjectAdapters, pkg?: GeneratedPackage): StageResult<FileJob[]> => {
   const jobs: FileJob[] = [];
   for (const contract of project.contracts) {
     const dir = contractDir(contract.name);
@@ -34,5 +54,9 @@ export const plan = (project: Project, adapters: ProjectAdapters): StageResult<F
     jobs.push({ kind: "contract-index", path: `${dir}/index.ts`, contract });
   }
   jobs.push({ kind: "index", path: "index.ts" });
+  if (pkg) {
+    jobs.push({ kind: "package-json", path: "package.json", package: pkg });
+    jobs.push({ kind: "package-tsconfig", path: "tsconfig.json", package: pkg });
+  }
   return { value: jobs, diagnostics: [] };
 };
