@@ -4,12 +4,13 @@ import { adapt, checkChangeDefaults } from "./adapt/adapt.js";
 import { check } from "./check/check.js";
 import { hasErrors, sortDiagnostics, type Diagnostic, type StageResult } from "./diagnostics/diagnostic.js";
 import { emit } from "./emit/emit.js";
+import { PACKAGE_BUILD_DIR } from "./emit/package.js";
 import { format } from "./format/format.js";
 import { createFormatCache, findCacheDir } from "./format/format-cache.js";
 import type { Project } from "./ir/model.js";
 import { lint } from "./lint/lint.js";
 import { load } from "./load/load.js";
-import { plan } from "./plan/plan.js";
+import { plan, type GeneratedPackage } from "./plan/plan.js";
 import { resolve } from "./resolve/resolve.js";
 import { maintainStubs, type AddedStub } from "./stubs/maintain-stubs.js";
 import { write, type WriteReport } from "./write/write.js";
@@ -24,6 +25,8 @@ export interface GenerateOptions extends CompileOptions {
   readonly outDir: string;
   /** Write nothing; report what would change. */
   readonly check: boolean;
+  /** The config's `package` setting: the output directory becomes this npm package. */
+  readonly package?: GeneratedPackage;
 }
 
 export interface GenerateResult {
@@ -62,7 +65,7 @@ export const generate = async (options: GenerateOptions): Promise<GenerateResult
   // Adapters, and the hand-written stubs they call: a stub missing under --check stops here.
   const adapters = adapt(project, options).value;
   const stubs = await maintainStubs(adapters, { root: options.root, check: options.check });
-  const planned = plan(project, adapters);
+  const planned = plan(project, adapters, options.package);
   const diagnostics = sortDiagnostics([...compiled.diagnostics, ...stubs.diagnostics, ...planned.diagnostics]);
   if (hasErrors(diagnostics)) return { diagnostics };
   const jobs = planned.value;
@@ -71,6 +74,8 @@ export const generate = async (options: GenerateOptions): Promise<GenerateResult
   // `--check` reads cached formatting but writes nothing, not even to the cache.
   const cache = createFormatCache(findCacheDir(options.root), { readOnly: options.check });
   const formatted = await format(emitted.value, cache);
-  const written = write(options.outDir, formatted.value, { check: options.check });
+  // The package's build output carries the headers it was compiled from, but is not treaty's to remove.
+  const skip = options.package ? [PACKAGE_BUILD_DIR] : [];
+  const written = write(options.outDir, formatted.value, { check: options.check, skip });
   return { diagnostics, report: written.value, project, stubs: stubs.value };
 };

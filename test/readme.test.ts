@@ -1,6 +1,7 @@
-// The README against what exists: the IDL reference names every key of idl.schema.json, the
-// diagnostics and issue tables match the code tables, and every full contract in a ```yaml block
-// validates against the IDL schema, compiles without diagnostics and behaves as its examples say.
+// The README against what exists: the IDL reference names every key of idl.schema.json and shows
+// each in a yaml example, the diagnostics and issue tables match the code tables, the CLI and
+// config references cover every command, flag and setting, and every full contract in a ```yaml
+// block validates against the IDL schema, compiles without diagnostics and behaves as its examples say.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
@@ -9,6 +10,7 @@ import ajvFormats from "ajv-formats";
 import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../src/cli/run-cli.js";
+import { CONFIG_KEYS, PACKAGE_KEYS } from "../src/config/config.js";
 import { DIAGNOSTIC_CODES } from "../src/diagnostics/codes.js";
 import { formatDiagnostic } from "../src/diagnostics/diagnostic.js";
 import { contractDir, versionId } from "../src/ir/names.js";
@@ -102,6 +104,39 @@ describe("README: IDL reference covers idl.schema.json", () => {
   }
 });
 
+/** Every mapping key and every scalar value in the yaml blocks of `text`, at any depth. */
+const yamlVocabulary = (text: string): { keys: Set<string>; values: Set<string> } => {
+  const keys = new Set<string>();
+  const values = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (typeof node === "object" && node !== null) {
+      for (const [key, value] of Object.entries(node)) {
+        keys.add(key);
+        walk(value);
+      }
+    } else values.add(String(node));
+  };
+  fencedBlocks(text, "yaml").forEach((block) => walk(parse(block)));
+  return { keys, values };
+};
+
+/** Names that are patterns, matched by what an example of them looks like. */
+const PATTERN_EXAMPLES: Record<string, RegExp> = { "ref<scheme>": /^ref<[a-z][a-z0-9+.-]*>$/, "other.contract@MAJOR": /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+@[0-9]+$/ };
+
+describe("README: IDL reference shows every name in a yaml example", () => {
+  const { keys, values } = yamlVocabulary(section("IDL reference"));
+  for (const [what, names] of Object.entries(schemaNames())) {
+    // Keys are shown as keys; type names, formats and enumerated values as values.
+    const isKey = what.endsWith(" key") || what === "change op" || what === "rule kind";
+    it(`uses every ${what} in a yaml block`, () => {
+      const shown = (name: string): boolean =>
+        isKey ? keys.has(name) : PATTERN_EXAMPLES[name] ? [...values].some((v) => PATTERN_EXAMPLES[name]!.test(v)) : values.has(name);
+      expect(names.filter((name) => !shown(name))).toEqual([]);
+    });
+  }
+});
+
 describe("README: code tables", () => {
   const tableCodes = (title: string): string[] =>
     [...section(title).matchAll(/^\| `([^`]+)`(?:, `([^`]+)`)*/gm)].flatMap((m) => [...m[0].matchAll(/`([^`]+)`/g)].map((c) => c[1]!));
@@ -120,7 +155,7 @@ describe("README: code tables", () => {
   });
 });
 
-describe("README: quick start and CLI", () => {
+describe("README: quick start, CLI and config", () => {
   it("quick start is `npm ci && npm run codegen` then `npm test`", () => {
     const [block] = fencedBlocks(section("Quick start"), "sh");
     expect(block?.trim().split("\n")).toEqual(["npm ci && npm run codegen", "npm test"]);
@@ -133,6 +168,12 @@ describe("README: quick start and CLI", () => {
     const words = [...new Set([...help.matchAll(/treaty (\w+)|(--\w+)/g)].map((m) => m[1] ?? m[2]!))];
     expect(words.length).toBeGreaterThan(4);
     expect(words.filter((w) => !cli.includes(w))).toEqual([]);
+  });
+
+  it("documents every config key", () => {
+    const keys = [...CONFIG_KEYS, ...PACKAGE_KEYS.map((key) => `package.${key}`)];
+    const spans = inlineCode(section("Configuration"));
+    expect(keys.filter((key) => !mentions(spans, key))).toEqual([]);
   });
 
   it("the editor $schema path resolves to the schema the package ships", () => {

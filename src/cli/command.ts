@@ -1,4 +1,5 @@
 import type { ParseArgsConfig } from "node:util";
+import { loadConfig, type TreatyConfig } from "../config/config.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatReport } from "../diagnostics/report.js";
 
@@ -30,4 +31,17 @@ export const printDiagnostics = (io: CliIo, diagnostics: readonly Diagnostic[]):
 export const stringOption = (args: ParsedArgs, name: string): string | undefined => {
   const value = args.values[name];
   return typeof value === "string" ? value : undefined;
+};
+
+/**
+ * treaty's config for the project in `io.cwd`, with the command's `--idl` and `--out` flags over
+ * it; undefined after printing what is wrong with it.
+ */
+export const readConfig = (args: ParsedArgs, io: CliIo): TreatyConfig | undefined => {
+  const loaded = loadConfig(io.cwd);
+  if (!loaded.value) {
+    printDiagnostics(io, loaded.diagnostics);
+    return undefined;
+  }
+  return { ...loaded.value, idl: stringOption(args, "idl") ?? loaded.value.idl, out: stringOption(args, "out") ?? loaded.value.out };
 };

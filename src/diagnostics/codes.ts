@@ -79,6 +79,8 @@ export const DIAGNOSTIC_CODES = {
   "sensitive-value-in-schema": { severity: "warning", message: "{where} holds what looks like {what}; schemas and examples are sent to LLM providers" },
   "unknown-lint-rule": { severity: "error", message: "'{name}' is not a lint rule{suggestion}" },
   "lint-ignore-without-reason": { severity: "error", message: "turning off '{name}' needs a reason" },
+  // treaty's own settings (treaty.config.json or package.json's `treaty` key)
+  "config-conflict": { severity: "error", message: "treaty is configured both here and in {file}; keep one" },
   // examples
   "invalid-example": { severity: "error", message: "an example needs exactly one of 'valid' or 'invalid'" },
   "example-expect-missing": { severity: "error", message: "an invalid example needs `expect: { path, code }`" },

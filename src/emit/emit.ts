@@ -5,6 +5,7 @@ import { emitAdapters } from "./adapters.js";
 import type { EmittedFile } from "./file-builder.js";
 import { emitContractIndex, emitIndex, emitVersionIndex } from "./indexes.js";
 import { emitJsonSchema } from "./json-schema.js";
+import { emitPackageJson, emitPackageTsconfig } from "./package.js";
 import { emitTests } from "./tests.js";
 import { emitTypeBox } from "./typebox.js";
 import { emitTypes } from "./types.js";
@@ -30,6 +31,10 @@ const emitOne = (project: Project, job: FileJob, source: string): EmittedFile | 
       return emitTests(job.cases);
     case "index":
       return emitIndex(project, source);
+    case "package-json":
+      return emitPackageJson(project, job.package);
+    case "package-tsconfig":
+      return emitPackageTsconfig(job.package);
   }
 };
 

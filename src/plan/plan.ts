@@ -1,11 +1,28 @@
 import type { ContractAdapters, ProjectAdapters } from "../adapt/model.js";
+import type { PackageConfig } from "../config/config.js";
 import type { StageResult } from "../diagnostics/diagnostic.js";
 import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
 import { contractDir, testsFile, versionId } from "../ir/names.js";
 import { deriveCases } from "../cases/cases.js";
 import type { ContractCases } from "../cases/model.js";
 
-export type FileKind = "types" | "schema" | "json-schema" | "validator" | "version-index" | "adapters" | "contract-index" | "tests" | "index";
+export type FileKind =
+  | "types"
+  | "schema"
+  | "json-schema"
+  | "validator"
+  | "version-index"
+  | "adapters"
+  | "contract-index"
+  | "tests"
+  | "index"
+  | "package-json"
+  | "package-tsconfig";
+
+/** The `package` setting, and the config file it was read from (named in the files' headers). */
+export interface GeneratedPackage extends PackageConfig {
+  readonly source: string;
+}
 
 /** One file to generate; paths are relative to the output directory. */
 export type FileJob =
@@ -13,7 +30,8 @@ export type FileJob =
   | { readonly kind: "adapters"; readonly path: string; readonly adapters: ContractAdapters }
   | { readonly kind: "contract-index"; readonly path: string; readonly contract: Contract }
   | { readonly kind: "tests"; readonly path: string; readonly cases: ContractCases }
-  | { readonly kind: "index"; readonly path: string };
+  | { readonly kind: "index"; readonly path: string }
+  | { readonly kind: "package-json" | "package-tsconfig"; readonly path: string; readonly package: GeneratedPackage };
 
 const VERSION_FILES = [
   ["types", "types.ts"],
@@ -27,8 +45,9 @@ const VERSION_FILES = [
  * Decides which files the project produces; emit renders them, write reconciles the directory.
  * The regression tests are chosen here too (`deriveCases`), with a warning for each version they
  * cannot check beyond its examples.
+ * With `pkg`, the output directory is also an npm package that builds itself to `dist/`.
  */
-export const plan = (project: Project, adapters: ProjectAdapters): StageResult<FileJob[]> => {
+export const plan = (project: Project, adapters: ProjectAdapters, pkg?: GeneratedPackage): StageResult<FileJob[]> => {
   const jobs: FileJob[] = [];
   const cases = deriveCases(project, adapters.contracts);
   for (const contract of project.contracts) {
@@ -43,5 +62,9 @@ export const plan = (project: Project, adapters: ProjectAdapters): StageResult<F
     jobs.push({ kind: "tests", path: testsFile(contract.name), cases: cases.value.get(contract.name)! });
   }
   jobs.push({ kind: "index", path: "index.ts" });
+  if (pkg) {
+    jobs.push({ kind: "package-json", path: "package.json", package: pkg });
+    jobs.push({ kind: "package-tsconfig", path: "tsconfig.json", package: pkg });
+  }
   return { value: jobs, diagnostics: cases.diagnostics };
 };

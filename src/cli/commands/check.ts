@@ -3,7 +3,7 @@ import { hasErrors, sortDiagnostics, type Diagnostic } from "../../diagnostics/d
 import { formatReport, REPORT_FORMATS, type ReportFormat } from "../../diagnostics/report.js";
 import { immutability, projectAtRef } from "../../history/against.js";
 import { compile } from "../../pipeline.js";
-import { plural, stringOption, type Command } from "../command.js";
+import { plural, readConfig, stringOption, type Command } from "../command.js";
 
 export const checkCommand: Command = {
   name: "check",
@@ -20,7 +20,9 @@ export const checkCommand: Command = {
       io.stderr(`treaty: --format must be one of ${REPORT_FORMATS.join(", ")}\n`);
       return 2;
     }
-    const idlDir = resolve(io.cwd, stringOption(args, "idl") ?? "idl");
+    const config = readConfig(args, io);
+    if (!config) return 1;
+    const idlDir = resolve(io.cwd, config.idl);
     const compiled = compile({ root: io.cwd, idlDir });
     const diagnostics: Diagnostic[] = [...compiled.diagnostics];
     const ref = stringOption(args, "against");

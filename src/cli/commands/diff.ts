@@ -3,7 +3,7 @@ import { hasErrors } from "../../diagnostics/diagnostic.js";
 import { projectAtRef } from "../../history/against.js";
 import { reviewSummary } from "../../history/review.js";
 import { compile } from "../../pipeline.js";
-import { printDiagnostics, stringOption, type Command } from "../command.js";
+import { printDiagnostics, readConfig, stringOption, type Command } from "../command.js";
 
 export const diffCommand: Command = {
   name: "diff",
@@ -19,7 +19,9 @@ export const diffCommand: Command = {
       io.stderr("treaty: diff needs --against <git-ref>\n");
       return 2;
     }
-    const idlDir = resolve(io.cwd, stringOption(args, "idl") ?? "idl");
+    const config = readConfig(args, io);
+    if (!config) return 1;
+    const idlDir = resolve(io.cwd, config.idl);
     const compiled = compile({ root: io.cwd, idlDir });
     const then = projectAtRef(io.cwd, idlDir, ref);
     if (!compiled.value || !then.value) {

@@ -1,23 +1,28 @@
 import { resolve } from "node:path";
+import { CONFIG_FILE } from "../../config/config.js";
 import { generate } from "../../pipeline.js";
-import { plural, printDiagnostics, stringOption, type Command } from "../command.js";
+import { plural, printDiagnostics, readConfig, type Command } from "../command.js";
 
 export const generateCommand: Command = {
   name: "generate",
   usage: `  treaty generate [--check] [--idl <dir>] [--out <dir>]
       Compile every contract under --idl (default: idl) into --out (default: generated).
       Files treaty no longer produces are removed. With --check, write nothing and exit 1
-      listing the files that are stale.`,
+      listing the files that are stale. Defaults come from treaty.config.json or the
+      'treaty' key of package.json; its 'package' setting makes --out an npm package.`,
   options: { check: { type: "boolean" }, idl: { type: "string" }, out: { type: "string" } },
   positionals: { min: 0, max: 0 },
   run: async (args, io) => {
     const started = performance.now();
     const check = args.values["check"] === true;
+    const config = readConfig(args, io);
+    if (!config) return 1;
     const result = await generate({
       root: io.cwd,
-      idlDir: resolve(io.cwd, stringOption(args, "idl") ?? "idl"),
-      outDir: resolve(io.cwd, stringOption(args, "out") ?? "generated"),
+      idlDir: resolve(io.cwd, config.idl),
+      outDir: resolve(io.cwd, config.out),
       check,
+      ...(config.package && { package: { ...config.package, source: config.file ?? CONFIG_FILE } }),
     });
     printDiagnostics(io, result.diagnostics);
     const report = result.report;

@@ -1,0 +1,167 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { CONFIG_FILE, loadConfig, type TreatyConfig } from "../../config/config.js";
+import { printDiagnostics, type CliIo, type Command } from "../command.js";
+
+/** What `init` did with one file. */
+interface Outcome {
+  readonly path: string;
+  readonly action: "created" | "updated" | "skipped" | "failed";
+  readonly why?: string;
+}
+
+/** The project's own files `init` would otherwise add; each is added only when absent. */
+interface ScaffoldFile {
+  readonly path: string;
+  readonly contents: () => string;
+  /** Why the project does without this file although it is absent (another file does its job), if it does. */
+  readonly covered?: (root: string) => string | undefined;
+}
+
+const TEMPLATES = new URL("../../../templates/init/", import.meta.url);
+const TREATY_PACKAGE = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
+  devDependencies: Record<string, string>;
+};
+
+const template = (name: string) => (): string => readFileSync(new URL(name, TEMPLATES), "utf8");
+
+const EXAMPLE_CONTRACT = "orders/order.placed.yaml";
+
+/** The scripts a producer runs; `npm run codegen -- --check` and `npm run contracts:check -- --against <ref>` in CI. */
+const SCRIPTS = { codegen: "treaty generate", "contracts:check": "treaty check" };
+
+/** What generated code and generated tests need to compile and run, in the ranges treaty is tested with. */
+const DEV_DEPENDENCIES = ["typescript", "vitest"];
+
+const configFile = (config: TreatyConfig): string => `${JSON.stringify({ idl: config.idl, out: config.out }, null, 2)}\n`;
+
+/** The first of `paths` that exists, as the reason to skip a file. */
+const anyOf =
+  (paths: readonly string[]) =>
+  (root: string): string | undefined => {
+    const found = paths.find((path) => existsSync(join(root, path)));
+    return found === undefined ? undefined : `${found} exists`;
+  };
+
+/** Contracts in `dir` already: the example would only be in the way. */
+const hasContracts =
+  (dir: string) =>
+  (root: string): string | undefined => {
+    try {
+      const found = readdirSync(join(root, dir), { recursive: true, withFileTypes: true }).some((e) => e.isFile() && /\.ya?ml$/.test(e.name));
+      return found ? `${dir}/ already has contracts` : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
+const VITE_CONFIGS = ["ts", "js", "mjs", "mts", "cjs", "cts"].flatMap((ext) => [`vitest.config.${ext}`, `vite.config.${ext}`]);
+
+const scaffold = (config: TreatyConfig): ScaffoldFile[] => [
+  // The settings go to treaty.config.json unless package.json's `treaty` key already holds them.
+  { path: CONFIG_FILE, contents: () => configFile(config), covered: () => (config.file === "package.json" ? "package.json has a 'treaty' key" : undefined) },
+  { path: `${config.idl}/${EXAMPLE_CONTRACT}`, contents: template(`idl/${EXAMPLE_CONTRACT}`), covered: hasContracts(config.idl) },
+  { path: "tsconfig.json", contents: template("tsconfig.json") },
+  // A vite config holds vitest's settings too.
+  { path: "vitest.config.ts", contents: template("vitest.config.ts"), covered: anyOf(VITE_CONFIGS) },
+  { path: ".github/workflows/contracts.yml", contents: template("contracts.yml") },
+];
+
+/** Writes `file` unless it exists or the project does without it: `init` never overwrites. */
+const createIfAbsent = (root: string, file: ScaffoldFile): Outcome => {
+  if (existsSync(join(root, file.path))) return { path: file.path, action: "skipped", why: "exists" };
+  const covered = file.covered?.(root);
+  if (covered !== undefined) return { path: file.path, action: "skipped", why: covered };
+  const target = join(root, file.path);
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, file.contents(), { flag: "wx" });
+  return { path: file.path, action: "created" };
+};
+
+type Manifest = Record<string, unknown> & {
+  scripts?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+};
+
+/** package.json for a repo that has none. */
+const newManifest = (root: string): Manifest => ({
+  name: basename(root).toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[._-]+/, "") || "contracts",
+  version: "0.0.0",
+  private: true,
+});
+
+/** Adds the scripts and devDependencies package.json lacks; never replaces one it has. */
+const mergeManifest = (manifest: Manifest): string[] => {
+  const added: string[] = [];
+  const scripts = (manifest.scripts ??= {});
+  for (const [name, command] of Object.entries(SCRIPTS)) {
+    if (scripts[name] !== undefined) continue;
+    scripts[name] = command;
+    added.push(`script ${name}`);
+  }
+  const declared = (name: string): boolean => [manifest.dependencies, manifest.devDependencies, manifest.peerDependencies].some((deps) => deps?.[name] !== undefined);
+  for (const name of DEV_DEPENDENCIES) {
+    if (declared(name)) continue;
+    (manifest.devDependencies ??= {})[name] = TREATY_PACKAGE.devDependencies[name]!;
+    added.push(`devDependency ${name}`);
+  }
+  return added;
+};
+
+/** Creates or extends package.json; what it cannot fix, it says in `notes`. */
+const updateManifest = (root: string, notes: string[]): Outcome => {
+  const path = join(root, "package.json");
+  const text = existsSync(path) ? readFileSync(path, "utf8") : undefined;
+  let manifest: Manifest;
+  try {
+    manifest = text === undefined ? newManifest(root) : (JSON.parse(text) as Manifest);
+  } catch (error) {
+    return { path: "package.json", action: "failed", why: `not JSON: ${(error as Error).message}` };
+  }
+  const added = mergeManifest(manifest);
+  // Without it the generated .ts files compile as CommonJS, which cannot import treaty/runtime;
+  // a package that chose CommonJS keeps it, and is told.
+  if (manifest.type === undefined) {
+    manifest.type = "module";
+    added.push('"type": "module"');
+  } else if (manifest.type !== "module") {
+    notes.push(`package.json says "type": "${String(manifest.type)}", and the generated code is ES modules: set 'package' in ${CONFIG_FILE} so the generated code is a package of its own`);
+  }
+  if (![manifest.dependencies, manifest.devDependencies].some((deps) => deps?.["treaty"] !== undefined)) {
+    notes.push("treaty is not a dependency of this package: the generated code imports treaty/runtime; install treaty as a dependency");
+  }
+  if (text !== undefined && added.length === 0) return { path: "package.json", action: "skipped", why: "has the scripts and devDependencies" };
+  // Keep the file's own indentation.
+  const indent = /^[ \t]+(?=")/m.exec(text ?? "")?.[0] ?? "  ";
+  writeFileSync(path, `${JSON.stringify(manifest, null, indent)}\n`);
+  return { path: "package.json", action: text === undefined ? "created" : "updated", why: added.join(", ") };
+};
+
+const printOutcome = (io: CliIo, { path, action, why }: Outcome): void => io.stderr(`${action.padEnd(7)} ${path}${why ? ` (${why})` : ""}\n`);
+
+export const initCommand: Command = {
+  name: "init",
+  usage: `  treaty init
+      Scaffold a producer repo in the current directory: treaty.config.json, an example
+      contract under idl/, the 'codegen' and 'contracts:check' scripts and the devDependencies
+      generated code and tests need (in package.json), tsconfig.json, vitest.config.ts and a CI
+      workflow. Never overwrites a file; running it again changes nothing.`,
+  options: {},
+  positionals: { min: 0, max: 0 },
+  run: async (_args, io) => {
+    const loaded = loadConfig(io.cwd);
+    if (!loaded.value) {
+      printDiagnostics(io, loaded.diagnostics);
+      return 1;
+    }
+    const notes: string[] = [];
+    const outcomes = [...scaffold(loaded.value).map((file) => createIfAbsent(io.cwd, file)), updateManifest(io.cwd, notes)];
+    for (const outcome of outcomes) printOutcome(io, outcome);
+    for (const note of notes) io.stderr(`treaty: note: ${note}\n`);
+    if (outcomes.some((o) => o.action === "failed")) return 1;
+    io.stderr("treaty: next: npm install && npm run codegen\n");
+    return 0;
+  },
+};

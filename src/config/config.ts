@@ -1,0 +1,133 @@
+// treaty's settings: `treaty.config.json` at the project root, or a `treaty` key in package.json.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { isMap, isScalar, type Node, type Pair, type YAMLMap } from "yaml";
+import { createDiagnostic, hasErrors, sortDiagnostics, type Diagnostic, type Params, type StageResult } from "../diagnostics/diagnostic.js";
+import { didYouMean } from "../diagnostics/suggest.js";
+import { locate, parseSource, type SourceFile } from "../load/load.js";
+
+export const CONFIG_FILE = "treaty.config.json";
+
+/** With `package` set, the output directory is an npm package of this name. */
+export interface PackageConfig {
+  readonly name: string;
+  /** Default "0.0.0". */
+  readonly version: string;
+  readonly description?: string;
+}
+
+export interface TreatyConfig {
+  /** Where the contracts are, relative to the project root. */
+  readonly idl: string;
+  /** Where generated files go, relative to the project root. */
+  readonly out: string;
+  readonly package?: PackageConfig;
+  /** The file the settings came from (`treaty.config.json` or `package.json`); absent when there are none. */
+  readonly file?: string;
+}
+
+export const DEFAULT_CONFIG: TreatyConfig = { idl: "idl", out: "generated" };
+
+/** The settings treaty knows; the README's Configuration section documents each. */
+export const CONFIG_KEYS = ["idl", "out", "package"] as const;
+/** The keys of the `package` setting. */
+export const PACKAGE_KEYS = ["name", "version", "description"] as const;
+// npm's rule for package names: lower case, URL-safe, optionally scoped.
+const PACKAGE_NAME = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
+const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+
+const readOrUndefined = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+};
+
+/** Reads one settings object, reporting every problem at the node that has it. */
+const createReader = (file: SourceFile, diagnostics: Diagnostic[]) => {
+  const report = (node: Node | null | undefined, code: Parameters<typeof createDiagnostic>[0], params: Params): void => {
+    diagnostics.push(createDiagnostic(code, locate(file, node?.range?.[0] ?? 0), params));
+  };
+  /** The map's pairs by key; unknown keys are reported with the nearest known one. */
+  const entries = (map: YAMLMap, known: readonly string[], where: string): Map<string, Pair> => {
+    const byKey = new Map<string, Pair>();
+    for (const pair of map.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : "";
+      if (known.includes(key)) byKey.set(key, pair);
+      else report(pair.key as Node, "unknown-key", { key, where, suggestion: didYouMean(key, known) });
+    }
+    return byKey;
+  };
+  /** A string value matching `rule`, or undefined after reporting what it must be. */
+  const string = (pair: Pair | undefined, where: string, rule: RegExp, expected: string): string | undefined => {
+    if (!pair) return undefined;
+    const node = pair.value as Node | null;
+    if (isScalar(node) && typeof node.value === "string" && rule.test(node.value)) return node.value;
+    report(node ?? (pair.key as Node), "invalid-value", { where, expected });
+    return undefined;
+  };
+  return { report, entries, string };
+};
+
+/** The settings in `node` (the whole of treaty.config.json, or package.json's `treaty`). */
+const readSettings = (file: SourceFile, node: Node | null, where: string): StageResult<TreatyConfig> => {
+  const diagnostics: Diagnostic[] = [];
+  const r = createReader(file, diagnostics);
+  if (!isMap(node)) {
+    r.report(node, "invalid-value", { where, expected: "an object" });
+    return { value: DEFAULT_CONFIG, diagnostics };
+  }
+  const keys = r.entries(node, CONFIG_KEYS, where);
+  const dir = /\S/;
+  const idl = r.string(keys.get("idl"), `'idl' in ${where}`, dir, "a directory path (a string)") ?? DEFAULT_CONFIG.idl;
+  const out = r.string(keys.get("out"), `'out' in ${where}`, dir, "a directory path (a string)") ?? DEFAULT_CONFIG.out;
+  const config: TreatyConfig = { idl, out, file: file.path };
+  const pkg = keys.get("package");
+  if (!pkg) return { value: config, diagnostics };
+  const pkgWhere = `'package' in ${where}`;
+  if (!isMap(pkg.value)) {
+    r.report((pkg.value as Node | null) ?? (pkg.key as Node), "invalid-value", { where: pkgWhere, expected: "an object with the generated package's name" });
+    return { value: config, diagnostics };
+  }
+  const fields = r.entries(pkg.value, PACKAGE_KEYS, pkgWhere);
+  if (!fields.has("name")) r.report(pkg.key as Node, "missing-key", { where: pkgWhere, key: "name" });
+  const name = r.string(fields.get("name"), `'package.name' in ${where}`, PACKAGE_NAME, "an npm package name (lower case, e.g. @acme/contracts)");
+  const version = r.string(fields.get("version"), `'package.version' in ${where}`, SEMVER, "a semver version, e.g. 1.0.0") ?? "0.0.0";
+  const description = r.string(fields.get("description"), `'package.description' in ${where}`, /[^]/, "a string");
+  if (name === undefined) return { value: config, diagnostics };
+  return { value: { ...config, package: description === undefined ? { name, version } : { name, version, description } }, diagnostics };
+};
+
+/** The `treaty` pair of a parsed package.json, if it has one. */
+const treatyKeyOf = (file: SourceFile): Pair | undefined => {
+  const contents = file.doc.contents;
+  return isMap(contents) ? contents.items.find((pair) => isScalar(pair.key) && pair.key.value === "treaty") : undefined;
+};
+
+/**
+ * treaty's settings for the project at `root`: from `treaty.config.json`, or from the `treaty` key
+ * of package.json (both at once is an error), else the defaults. The value is undefined when the
+ * settings are wrong; every problem is a diagnostic at its file:line:col.
+ */
+export const loadConfig = (root: string): StageResult<TreatyConfig | undefined> => {
+  const configText = readOrUndefined(join(root, CONFIG_FILE));
+  const packageText = readOrUndefined(join(root, "package.json"));
+  const configFile = configText === undefined ? undefined : parseSource(CONFIG_FILE, configText);
+  // package.json matters only when it holds a `treaty` key; a package.json that does not parse is npm's to report.
+  const packageFile = packageText === undefined ? undefined : parseSource("package.json", packageText);
+  const treatyKey = packageFile && !hasErrors(packageFile.diagnostics) ? treatyKeyOf(packageFile.value) : undefined;
+
+  if (configFile && treatyKey) {
+    const loc = locate(packageFile!.value, (treatyKey.key as Node).range?.[0] ?? 0);
+    return { value: undefined, diagnostics: [createDiagnostic("config-conflict", loc, { file: CONFIG_FILE })] };
+  }
+  let settings: StageResult<TreatyConfig> = { value: DEFAULT_CONFIG, diagnostics: [] };
+  if (configFile) {
+    if (hasErrors(configFile.diagnostics)) return { value: undefined, diagnostics: configFile.diagnostics };
+    settings = readSettings(configFile.value, configFile.value.doc.contents, CONFIG_FILE);
+  } else if (treatyKey) {
+    settings = readSettings(packageFile!.value, treatyKey.value as Node | null, "package.json 'treaty'");
+  }
+  return hasErrors(settings.diagnostics) ? { value: undefined, diagnostics: sortDiagnostics(settings.diagnostics) } : settings;
+};

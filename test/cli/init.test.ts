@@ -1,0 +1,131 @@
+// `treaty init`: what it scaffolds, that the example contract is clean, that it never overwrites a
+// user's file (package.json is merged, never a script replaced), and that a second run changes nothing.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/run-cli.js";
+
+const temps: string[] = [];
+afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+const project = (files: Record<string, string> = {}): string => {
+  const root = mkdtempSync(join(tmpdir(), "treaty-init-"));
+  temps.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, ".."), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+};
+
+const cli = async (args: string[], cwd: string) => {
+  let stdout = "";
+  let stderr = "";
+  const status = await runCli(args, { cwd, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { status, stdout, stderr };
+};
+
+/** Every file under `root`, path → contents. */
+const snapshot = (root: string): Record<string, string> =>
+  Object.fromEntries(
+    readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name))
+      .sort()
+      .map((path) => [relative(root, path), readFileSync(path, "utf8")]),
+  );
+
+const manifestOf = (root: string) => JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Record<string, Record<string, string> | string>;
+
+const SCAFFOLD = ["treaty.config.json", "idl/orders/order.placed.yaml", "tsconfig.json", "vitest.config.ts", ".github/workflows/contracts.yml"];
+
+describe("treaty init in an empty directory", () => {
+  const root = project();
+
+  it("creates the scaffold and a package.json with the scripts and devDependencies", async () => {
+    const { status, stderr } = await cli(["init"], root);
+    expect(status).toBe(0);
+    for (const path of SCAFFOLD) expect(stderr).toContain(`created ${path}\n`);
+    expect(stderr).toContain("created package.json (");
+    expect(Object.keys(snapshot(root)).sort()).toEqual([...SCAFFOLD, "package.json"].sort());
+    const manifest = manifestOf(root);
+    expect(manifest["type"]).toBe("module");
+    expect(manifest["scripts"]).toEqual({ codegen: "treaty generate", "contracts:check": "treaty check" });
+    expect(Object.keys(manifest["devDependencies"]!)).toEqual(["typescript", "vitest"]);
+    expect(JSON.parse(readFileSync(join(root, "treaty.config.json"), "utf8"))).toEqual({ idl: "idl", out: "generated" });
+  });
+
+  it("scaffolds an example contract that check passes without a finding", async () => {
+    expect(await cli(["check"], root)).toEqual({ status: 0, stdout: "", stderr: "treaty: 1 contract checked\n" });
+  });
+
+  it("scaffolds a CI workflow that runs the scripts it added", () => {
+    const workflow = readFileSync(join(root, ".github/workflows/contracts.yml"), "utf8");
+    const scripts = manifestOf(root)["scripts"] as Record<string, string>;
+    for (const [, script] of workflow.matchAll(/npm run ([\w:]+)/g)) expect(scripts[script!]).toBeDefined();
+    expect(workflow).toContain("npm run codegen -- --check");
+    expect(workflow).toContain("npm run contracts:check -- --against origin/main");
+  });
+
+  it("changes nothing when run again", async () => {
+    const before = snapshot(root);
+    const { status, stderr } = await cli(["init"], root);
+    expect(status).toBe(0);
+    expect(stderr).not.toMatch(/^(created|updated) /m);
+    for (const path of [...SCAFFOLD, "package.json"]) expect(stderr).toMatch(new RegExp(`^skipped ${path.replace(/\./g, "\\.")} `, "m"));
+    expect(snapshot(root)).toEqual(before);
+  });
+});
+
+describe("treaty init in an existing repo", () => {
+  it("never overwrites a file and never replaces a script or dependency", async () => {
+    const manifest = { name: "app", type: "commonjs", scripts: { codegen: "make codegen" }, devDependencies: { vitest: "^3.0.0" } };
+    const root = project({
+      "package.json": `${JSON.stringify(manifest, null, 4)}\n`,
+      "tsconfig.json": "{ /* mine */ }\n",
+      "vite.config.ts": "export default {};\n",
+    });
+    const { status, stderr } = await cli(["init"], root);
+    expect(status).toBe(0);
+    expect(stderr).toContain("skipped tsconfig.json (exists)\n");
+    expect(stderr).toContain("skipped vitest.config.ts (vite.config.ts exists)\n");
+    expect(stderr).toContain("updated package.json (script contracts:check, devDependency typescript)\n");
+    // A CommonJS package stays one; init says what to do instead.
+    expect(stderr).toMatch(/note: package\.json says "type": "commonjs".*'package'/);
+    expect(readFileSync(join(root, "tsconfig.json"), "utf8")).toBe("{ /* mine */ }\n");
+    const text = readFileSync(join(root, "package.json"), "utf8");
+    expect(text).toMatch(/^ {4}"name"/m);
+    expect(JSON.parse(text)).toEqual({
+      ...manifest,
+      scripts: { codegen: "make codegen", "contracts:check": "treaty check" },
+      devDependencies: { vitest: "^3.0.0", typescript: expect.any(String) },
+    });
+  });
+
+  it("leaves the example out when the idl directory has contracts, and puts it where the config says", async () => {
+    const withContracts = project({ "idl/x/a.thing.yaml": "contract: a.thing\n" });
+    expect((await cli(["init"], withContracts)).stderr).toContain("skipped idl/orders/order.placed.yaml (idl/ already has contracts)\n");
+
+    const configured = project({ "package.json": '{ "name": "app", "type": "module", "treaty": { "idl": "contracts" } }\n' });
+    const { stderr } = await cli(["init"], configured);
+    expect(stderr).toContain("created contracts/orders/order.placed.yaml\n");
+    expect(stderr).toContain("skipped treaty.config.json (package.json has a 'treaty' key)\n");
+  });
+
+  it("exits 1 on a package.json that is not JSON, touching nothing of it", async () => {
+    const root = project({ "package.json": "{ nope" });
+    const { status, stderr } = await cli(["init"], root);
+    expect(status).toBe(1);
+    expect(stderr).toMatch(/^failed {2}package\.json \(not JSON: /m);
+    expect(readFileSync(join(root, "package.json"), "utf8")).toBe("{ nope");
+  });
+
+  it("--help prints its usage and exits 0 without writing", async () => {
+    const root = project();
+    const { status, stdout } = await cli(["init", "--help"], root);
+    expect(status).toBe(0);
+    expect(stdout).toContain("treaty init");
+    expect(snapshot(root)).toEqual({});
+  });
+});

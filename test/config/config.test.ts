@@ -1,0 +1,146 @@
+// treaty's config: where it is read from, every bad setting located at file:line:col with a stable
+// code, flags over settings, and the `package` setting that makes the output an npm package.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/run-cli.js";
+import { DEFAULT_CONFIG, loadConfig } from "../../src/config/config.js";
+import { formatDiagnostic } from "../../src/diagnostics/diagnostic.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+const temps: string[] = [];
+afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** A project directory holding `files` (path → text). */
+const project = (files: Record<string, string>): string => {
+  const root = mkdtempSync(join(tmpdir(), "treaty-config-"));
+  temps.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, ".."), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+};
+
+const diagnostics = (files: Record<string, string>): string[] => loadConfig(project(files)).diagnostics.map(formatDiagnostic);
+
+const cli = async (args: string[], cwd: string) => {
+  let stdout = "";
+  let stderr = "";
+  const status = await runCli(args, { cwd, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { status, stdout, stderr };
+};
+
+describe("loadConfig", () => {
+  it("uses the defaults without a config", () => {
+    expect(loadConfig(project({ "package.json": '{ "name": "x" }\n' }))).toEqual({ value: DEFAULT_CONFIG, diagnostics: [] });
+  });
+
+  it("reads treaty.config.json", () => {
+    const root = project({ "treaty.config.json": '{ "idl": "contracts", "package": { "name": "@acme/c", "description": "Ours." } }\n' });
+    expect(loadConfig(root)).toEqual({
+      value: { idl: "contracts", out: "generated", file: "treaty.config.json", package: { name: "@acme/c", version: "0.0.0", description: "Ours." } },
+      diagnostics: [],
+    });
+  });
+
+  it("reads the treaty key of package.json", () => {
+    const root = project({ "package.json": '{ "name": "x", "treaty": { "out": "src/gen", "package": { "name": "c", "version": "2.1.0" } } }\n' });
+    expect(loadConfig(root).value).toEqual({ idl: "idl", out: "src/gen", file: "package.json", package: { name: "c", version: "2.1.0" } });
+  });
+
+  it("rejects settings in both places, at package.json's treaty key", () => {
+    expect(diagnostics({ "treaty.config.json": "{}\n", "package.json": '{\n  "name": "x",\n  "treaty": {}\n}\n' })).toEqual([
+      "package.json:3:3 - error config-conflict: treaty is configured both here and in treaty.config.json; keep one",
+    ]);
+  });
+
+  it("locates each bad setting with a stable code", () => {
+    const text = ['{', '  "idl": 3,', '  "outt": "gen",', '  "package": { "version": "one" }', '}', ''].join("\n");
+    expect(diagnostics({ "treaty.config.json": text })).toEqual([
+      "treaty.config.json:2:10 - error invalid-value: 'idl' in treaty.config.json must be a directory path (a string)",
+      "treaty.config.json:3:3 - error unknown-key: unknown key 'outt' in treaty.config.json (did you mean 'out'?)",
+      "treaty.config.json:4:3 - error missing-key: 'package' in treaty.config.json needs 'name'",
+      "treaty.config.json:4:27 - error invalid-value: 'package.version' in treaty.config.json must be a semver version, e.g. 1.0.0",
+    ]);
+  });
+
+  it("rejects a package name npm would not take", () => {
+    expect(diagnostics({ "package.json": '{ "treaty": { "package": { "name": "My Contracts" } } }' })).toEqual([
+      "package.json:1:36 - error invalid-value: 'package.name' in package.json 'treaty' must be an npm package name (lower case, e.g. @acme/contracts)",
+    ]);
+  });
+
+  it("reports a config that does not parse, and one that is not an object", () => {
+    expect(diagnostics({ "treaty.config.json": '{\n  "idl": "idl",\n  "idl": "x"\n}\n' })).toEqual([
+      "treaty.config.json:3:3 - error duplicate-key: duplicate key 'idl'",
+    ]);
+    expect(diagnostics({ "treaty.config.json": '{ "idl": "idl" \n' })[0]).toMatch(/^treaty\.config\.json:\d+:\d+ - error yaml-syntax: /);
+    expect(diagnostics({ "treaty.config.json": "[]\n" })).toEqual(["treaty.config.json:1:1 - error invalid-value: treaty.config.json must be an object"]);
+  });
+});
+
+describe("the CLI reads the config", () => {
+  const withContracts = (files: Record<string, string>): string => {
+    const root = project(files);
+    cpSync(join(ROOT, "idl/errors/operation.error.yaml"), join(root, "contracts/operation.error.yaml"));
+    return root;
+  };
+
+  it("generate and check take idl and out from it, and flags win over it", async () => {
+    const root = withContracts({ "treaty.config.json": '{ "idl": "contracts", "out": "gen" }\n' });
+    expect((await cli(["check"], root)).status).toBe(0);
+    expect((await cli(["generate"], root)).status).toBe(0);
+    expect(existsSync(join(root, "gen/operation.error/v1_0/validator.ts"))).toBe(true);
+    expect((await cli(["generate", "--out", "elsewhere"], root)).status).toBe(0);
+    expect(existsSync(join(root, "elsewhere/index.ts"))).toBe(true);
+    const missing = await cli(["check", "--idl", "nowhere"], root);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain("error read-failed: cannot read nowhere");
+  });
+
+  it("a bad config stops every command with its location, no stack trace", async () => {
+    const root = withContracts({ "treaty.config.json": '{ "idl": "contracts", "paackage": {} }\n' });
+    for (const command of ["generate", "check", "init"]) {
+      const { status, stderr } = await cli([command], root);
+      expect(status).toBe(1);
+      expect(stderr).toBe("treaty.config.json:1:23 - error unknown-key: unknown key 'paackage' in treaty.config.json (did you mean 'package'?)\n1 error, 0 warnings\n");
+    }
+    expect(existsSync(join(root, "generated"))).toBe(false);
+  });
+});
+
+describe("the package setting", () => {
+  const root = project({ "treaty.config.json": '{ "idl": "contracts", "package": { "name": "@acme/contracts", "version": "1.2.3" } }\n' });
+  cpSync(join(ROOT, "idl"), join(root, "contracts"), { recursive: true });
+
+  it("makes the output a package exporting the index and each contract, built to dist/", async () => {
+    expect((await cli(["generate"], root)).status).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(root, "generated/package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest).toMatchObject({ name: "@acme/contracts", version: "1.2.3", type: "module", peerDependencies: { treaty: expect.any(String) } });
+    expect(manifest["//"]).toMatch(/^@generated by treaty v\S+ from treaty\.config\.json\. DO NOT EDIT\.$/);
+    const exports = manifest["exports"] as Record<string, unknown>;
+    expect(Object.keys(exports)).toEqual([".", "./agent.task", "./operation.error", "./task.result", "./tool.publish_post.command", "./package.json"]);
+    expect(exports["./task.result"]).toEqual({ types: "./dist/task.result/index.d.ts", default: "./dist/task.result/index.js" });
+    const tsconfig = readFileSync(join(root, "generated/tsconfig.json"), "utf8");
+    expect(tsconfig).toMatch(/^\/\/ @generated by treaty/);
+    expect(tsconfig).toContain('"outDir": "dist"');
+  });
+
+  it("leaves the build output and installed packages alone, and drops its files when the setting goes", async () => {
+    const marked = "// @generated by treaty v0 from contracts. DO NOT EDIT.\n";
+    for (const path of ["generated/dist/index.js", "generated/node_modules/x/index.js"]) {
+      mkdirSync(join(root, path, ".."), { recursive: true });
+      writeFileSync(join(root, path), marked);
+    }
+    expect((await cli(["generate", "--check"], root)).status).toBe(0);
+    writeFileSync(join(root, "treaty.config.json"), '{ "idl": "contracts" }\n');
+    const stale = await cli(["generate", "--check"], root);
+    expect(stale.status).toBe(1);
+    expect(stale.stderr).toContain("extra   package.json\nextra   tsconfig.json\n");
+    expect(stale.stderr).not.toContain("node_modules");
+    // Without the setting, dist/ is no package's build output: treaty owns what carries its marker.
+    expect(stale.stderr).toContain("extra   dist/index.js");
+  });
+});
