@@ -5,6 +5,7 @@ import { emitAdapters } from "./adapters.js";
 import type { EmittedFile } from "./file-builder.js";
 import { emitContractIndex, emitIndex, emitVersionIndex } from "./indexes.js";
 import { emitJsonSchema } from "./json-schema.js";
+import { emitShape } from "./shape.js";
 import { emitTypeBox } from "./typebox.js";
 import { emitTypes } from "./types.js";
 import { emitValidator } from "./validator.js";
@@ -19,6 +20,8 @@ const emitOne = (project: Project, job: FileJob, source: string): EmittedFile | 
       return emitJsonSchema(project, job.contract, job.version);
     case "validator":
       return emitValidator(project, job.contract, job.version);
+    case "shape":
+      return emitShape(project, job.contract, job.version);
     case "version-index":
       return emitVersionIndex(job.contract, job.version);
     case "adapters":

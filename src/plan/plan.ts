@@ -3,11 +3,11 @@ import type { StageResult } from "../diagnostics/diagnostic.js";
 import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
 import { contractDir, versionId } from "../ir/names.js";
 
-export type FileKind = "types" | "schema" | "json-schema" | "validator" | "version-index" | "adapters" | "contract-index" | "index";
+export type FileKind = "types" | "schema" | "json-schema" | "validator" | "shape" | "version-index" | "adapters" | "contract-index" | "index";
 
 /** One file to generate; paths are relative to the output directory. */
 export type FileJob =
-  | { readonly kind: "types" | "schema" | "json-schema" | "validator" | "version-index"; readonly path: string; readonly contract: Contract; readonly version: ResolvedVersion }
+  | { readonly kind: "types" | "schema" | "json-schema" | "validator" | "shape" | "version-index"; readonly path: string; readonly contract: Contract; readonly version: ResolvedVersion }
   | { readonly kind: "adapters"; readonly path: string; readonly adapters: ContractAdapters }
   | { readonly kind: "contract-index"; readonly path: string; readonly contract: Contract }
   | { readonly kind: "index"; readonly path: string };
@@ -17,6 +17,7 @@ const VERSION_FILES = [
   ["schema", "schema.ts"],
   ["json-schema", "schema.json"],
   ["validator", "validator.ts"],
+  ["shape", "shape.ts"],
   ["version-index", "index.ts"],
 ] as const;
 
