@@ -19,15 +19,15 @@ export const canonical = v3_0;
 
 export type AgentTask = v3_0.AgentTaskV3_0;
 
-/** What the registry knows of agent.task: every version's validator and its adapters to the canonical model. */
+/** What the registry knows of agent.task: every version's validator, its adapters to the canonical model, and its shape for redaction. */
 export const registration = {
   name: "agent.task",
   canonical: "3.0",
   envelope: "embedded",
   unknownFields: "reject",
   versions: {
-    "2.0": { ...adapters["2.0"], check: v2_0.check, errors: v2_0.errors },
-    "2.1": { ...adapters["2.1"], check: v2_1.check, errors: v2_1.errors },
-    "3.0": { ...adapters["3.0"], check: v3_0.check, errors: v3_0.errors },
+    "2.0": { ...adapters["2.0"], check: v2_0.check, errors: v2_0.errors, shape: v2_0.shape },
+    "2.1": { ...adapters["2.1"], check: v2_1.check, errors: v2_1.errors, shape: v2_1.shape },
+    "3.0": { ...adapters["3.0"], check: v3_0.check, errors: v3_0.errors, shape: v3_0.shape },
   },
 } as const satisfies ContractRegistration;

@@ -20,16 +20,16 @@ export const canonical = v2_0;
 
 export type TaskResult = v2_0.TaskResultV2_0;
 
-/** What the registry knows of task.result: every version's validator and its adapters to the canonical model. */
+/** What the registry knows of task.result: every version's validator, its adapters to the canonical model, and its shape for redaction. */
 export const registration = {
   name: "task.result",
   canonical: "2.0",
   envelope: "embedded",
   unknownFields: "reject",
   versions: {
-    "1.0": { ...adapters["1.0"], check: v1_0.check, errors: v1_0.errors },
-    "1.1": { ...adapters["1.1"], check: v1_1.check, errors: v1_1.errors },
-    "1.2": { ...adapters["1.2"], check: v1_2.check, errors: v1_2.errors },
-    "2.0": { ...adapters["2.0"], check: v2_0.check, errors: v2_0.errors },
+    "1.0": { ...adapters["1.0"], check: v1_0.check, errors: v1_0.errors, shape: v1_0.shape },
+    "1.1": { ...adapters["1.1"], check: v1_1.check, errors: v1_1.errors, shape: v1_1.shape },
+    "1.2": { ...adapters["1.2"], check: v1_2.check, errors: v1_2.errors, shape: v1_2.shape },
+    "2.0": { ...adapters["2.0"], check: v2_0.check, errors: v2_0.errors, shape: v2_0.shape },
   },
 } as const satisfies ContractRegistration;

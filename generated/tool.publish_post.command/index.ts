@@ -17,13 +17,13 @@ export const canonical = v1_0;
 
 export type ToolPublishPostCommand = v1_0.ToolPublishPostCommandV1_0;
 
-/** What the registry knows of tool.publish_post.command: every version's validator and its adapters to the canonical model. */
+/** What the registry knows of tool.publish_post.command: every version's validator, its adapters to the canonical model, and its shape for redaction. */
 export const registration = {
   name: "tool.publish_post.command",
   canonical: "1.0",
   envelope: "embedded",
   unknownFields: "reject",
   versions: {
-    "1.0": { ...adapters["1.0"], check: v1_0.check, errors: v1_0.errors },
+    "1.0": { ...adapters["1.0"], check: v1_0.check, errors: v1_0.errors, shape: v1_0.shape },
   },
 } as const satisfies ContractRegistration;

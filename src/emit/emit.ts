@@ -6,6 +6,7 @@ import type { EmittedFile } from "./file-builder.js";
 import { emitContractIndex, emitIndex, emitVersionIndex } from "./indexes.js";
 import { emitJsonSchema } from "./json-schema.js";
 import { emitPackageJson, emitPackageTsconfig } from "./package.js";
+import { emitShape } from "./shape.js";
 import { emitTests } from "./tests.js";
 import { emitTypeBox } from "./typebox.js";
 import { emitTypes } from "./types.js";
@@ -21,6 +22,8 @@ const emitOne = (project: Project, job: FileJob, source: string): EmittedFile | 
       return emitJsonSchema(project, job.contract, job.version);
     case "validator":
       return emitValidator(project, job.contract, job.version);
+    case "shape":
+      return emitShape(project, job.contract, job.version);
     case "version-index":
       return emitVersionIndex(job.contract, job.version);
     case "adapters":

@@ -1,18 +1,20 @@
 import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
 import { contractDir, contractTypeName, rootTypeName, versionId } from "../ir/names.js";
 import { createFileBuilder, type EmittedFile } from "./file-builder.js";
+import { shapeConstName } from "./shape.js";
 
 const camel = (contract: string): string => {
   const pascal = contractTypeName(contract);
   return pascal[0]!.toLowerCase() + pascal.slice(1);
 };
 
-/** `generated/<contract>/<vX_Y>/index.ts`: one version's types, schema and validator. */
+/** `generated/<contract>/<vX_Y>/index.ts`: one version's types, schema, validator and shape. */
 export const emitVersionIndex = (contract: Contract, version: ResolvedVersion): EmittedFile =>
   createFileBuilder(`${contractDir(contract.name)}/${versionId(version.version)}/index.ts`, contract.file).render("version-index", {
     contract: JSON.stringify(contract.name),
     version: JSON.stringify(version.version),
     rootType: rootTypeName(contract.name, version.version),
+    shape: shapeConstName(contract.name, version.version),
   });
 
 /** `generated/<contract>/index.ts`: every version of one contract, which one is canonical, and its registration. */

@@ -17,10 +17,12 @@ export const schemaConstName = (typeName: string): string => `${typeName}Schema`
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 // A literal key `__proto__` (even quoted) sets the prototype; a computed one defines a property.
-const printKey = (key: string): string =>
+/** An object literal's key for `key`: bare when it is an identifier, quoted otherwise. */
+export const printKey = (key: string): string =>
   key === "__proto__" ? `["__proto__"]` : IDENTIFIER.test(key) ? key : JSON.stringify(key);
 
-const printObject = (entries: readonly (readonly [string, string])[]): string =>
+/** An object literal of `[key, code]` entries, on one line (prettier lays it out). */
+export const printObject = (entries: readonly (readonly [string, string])[]): string =>
   entries.length === 0 ? "{}" : `{ ${entries.map(([key, code]) => `${printKey(key)}: ${code}`).join(", ")} }`;
 
 const call = (builder: string, ...args: readonly (string | undefined)[]): string =>

@@ -11,6 +11,7 @@ export type FileKind =
   | "schema"
   | "json-schema"
   | "validator"
+  | "shape"
   | "version-index"
   | "adapters"
   | "contract-index"
@@ -26,7 +27,7 @@ export interface GeneratedPackage extends PackageConfig {
 
 /** One file to generate; paths are relative to the output directory. */
 export type FileJob =
-  | { readonly kind: "types" | "schema" | "json-schema" | "validator" | "version-index"; readonly path: string; readonly contract: Contract; readonly version: ResolvedVersion }
+  | { readonly kind: "types" | "schema" | "json-schema" | "validator" | "shape" | "version-index"; readonly path: string; readonly contract: Contract; readonly version: ResolvedVersion }
   | { readonly kind: "adapters"; readonly path: string; readonly adapters: ContractAdapters }
   | { readonly kind: "contract-index"; readonly path: string; readonly contract: Contract }
   | { readonly kind: "tests"; readonly path: string; readonly cases: ContractCases }
@@ -38,6 +39,7 @@ const VERSION_FILES = [
   ["schema", "schema.ts"],
   ["json-schema", "schema.json"],
   ["validator", "validator.ts"],
+  ["shape", "shape.ts"],
   ["version-index", "index.ts"],
 ] as const;
 

@@ -17,4 +17,6 @@ export {
   type Registry,
   type VersionRegistration,
 } from "./registry.js";
+export { REDACTED, reaskMessage, redact, type RedactOptions } from "./redact.js";
+export { type FieldShape, type Sensitivity, type ShapeFields, type ShapeNode, type VersionShape } from "./shape.js";
 export { REPAIR_FLAGS, repairJson, type JsonValue, type RepairError, type RepairFlag, type RepairResult } from "./repair.js";

@@ -1,29 +1,151 @@
-// PLACEHOLDER (session 2 base): the redaction helper owns this file and replaces the bodies.
-// The signatures below are the contract between the decode pipeline and redaction.
-import type { Issue } from "./issue.js";
+// Redaction by sensitivity tag, before a payload reaches a trace, an error or a persisted record.
+//
+// The rule: a copy keeps only what the version's shape describes as safe to show. `secret` fields
+// are removed; `pii` fields become a marker with a stable hash; `internal` fields are kept only for
+// internal readers. Anything the shape does not describe is not kept either: a key the object does
+// not declare is removed (its name may be data), and a value of the wrong kind (a string where an
+// object belongs, an enum value outside the enum, a union with an unknown tag) becomes REDACTED in
+// its place. Values under a sensitive field are handled whole, whatever they hold.
+import { hmacSha256, sha256, toHex, utf8 } from "./sha256.js";
+import { jsonEqual } from "./unique.js";
+import { own, objectFields, type ShapeFields, type ShapeNode, type VersionShape } from "./shape.js";
 
-/** What the runtime knows of one version's fields: sensitivity tags and enum meanings by position. */
-export type VersionShape = unknown;
+export type { VersionShape } from "./shape.js";
+export { reaskMessage } from "./reask.js";
+
+/** What stands in for a value the shape does not describe as safe (and for a payload without a shape). */
+export const REDACTED = "[redacted]";
 
 /** Who reads the redacted copy: `internal` sinks may see `internal` fields; nobody sees `secret`. */
 export interface RedactOptions {
   readonly internal: boolean;
+  /**
+   * The key of pii hashes (HMAC-SHA-256). Without it a hash is plain SHA-256, which anyone who
+   * guesses a value (an e-mail address from a list) can confirm; with a key kept out of the sinks,
+   * guessing needs the key. Keep it fixed: the same value gives the same marker only under one key.
+   */
+  readonly piiKey?: string | Uint8Array;
 }
+
+type Hash = (value: unknown) => string;
+
+interface Context {
+  readonly shape: VersionShape;
+  readonly internal: boolean;
+  readonly hash: Hash;
+  /** The objects and arrays being copied above this point, so a cyclic value is not followed around. */
+  readonly ancestors: Set<object>;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * JSON with object keys sorted, so equal values hash alike whatever their key order. What JSON
+ * cannot hold (undefined, bigint, functions, cycles) prints as `?`: a marker never fails.
+ */
+const canonicalJson = (value: unknown, ancestors: ReadonlySet<object> = new Set()): string => {
+  if (value === null || typeof value === "boolean" || typeof value === "number" || typeof value === "string") return JSON.stringify(value);
+  if (typeof value !== "object" || ancestors.has(value)) return "?";
+  const inside = new Set(ancestors).add(value);
+  if (Array.isArray(value)) return `[${Array.from(value, (item) => canonicalJson(item, inside)).join(",")}]`;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key], inside)}`).join(",")}}`;
+};
+
+/** `[pii:<16 hex digits>]`: the first 64 bits of the value's (keyed) SHA-256. */
+const piiHasher = (key: string | Uint8Array | undefined): Hash => {
+  const keyBytes = typeof key === "string" ? utf8(key) : key;
+  const digest = keyBytes === undefined ? sha256 : (message: Uint8Array) => hmacSha256(keyBytes, message);
+  return (value) => `[pii:${toHex(digest(utf8(canonicalJson(value)))).slice(0, 16)}]`;
+};
+
+/** A copy of the object `value` with the declared `fields` redacted; `tag` is a union's tag key, kept as read. */
+const redactObject = (value: Record<string, unknown>, fields: ShapeFields, context: Context, tag?: string): Record<string, unknown> => {
+  const kept: [string, unknown][] = [];
+  for (const key of Object.keys(value)) {
+    if (key === tag) {
+      kept.push([key, value[key]]);
+      continue;
+    }
+    const field = own(fields, key);
+    if (field === undefined || field.sensitivity === "secret") continue;
+    if (field.sensitivity === "internal" && !context.internal) continue;
+    kept.push([key, field.sensitivity === "pii" ? context.hash(value[key]) : redactNode(value[key], field, context)]);
+  }
+  // fromEntries defines own properties: a key `__proto__` stays data, never a prototype.
+  return Object.fromEntries(kept);
+};
+
+/** What every copy keeps alike: equal values as they are, objects by their common keys, anything else REDACTED. */
+const agreed = (copies: readonly unknown[]): unknown => {
+  const [first, ...rest] = copies;
+  if (rest.every((copy) => jsonEqual(copy, first))) return first;
+  if (copies.every(Array.isArray)) {
+    const lists = copies as readonly unknown[][];
+    return lists.every((list) => list.length === lists[0]!.length) ? lists[0]!.map((_, i) => agreed(lists.map((list) => list[i]))) : REDACTED;
+  }
+  if (!copies.every(isRecord)) return REDACTED;
+  const records = copies as readonly Record<string, unknown>[];
+  const common = Object.keys(records[0]!).filter((key) => records.every((record) => Object.hasOwn(record, key)));
+  return Object.fromEntries(common.map((key) => [key, agreed(records.map((record) => record[key]))]));
+};
+
+/**
+ * A payload of another contract: redacted as the version its envelope names or, without one (an
+ * `envelope: none` contract, a version this build does not know), as every version of the major,
+ * keeping only what all of them keep alike. No version's view of the value can leak more.
+ */
+const redactContract = (value: Record<string, unknown>, versions: { readonly [version: string]: VersionShape }, context: Context): unknown => {
+  const declared = value["version"];
+  const named = typeof declared === "string" ? own(versions, declared) : undefined;
+  const shapes = named ? [named] : Object.values(versions);
+  return agreed(shapes.map((shape) => redactObject(value, shape.root, { ...context, shape })));
+};
+
+const redactNode = (value: unknown, node: ShapeNode, context: Context): unknown => {
+  if (value === null) return null;
+  if (typeof value !== "object") {
+    if (node.kind === "enum") return typeof value === "string" && Object.hasOwn(own(context.shape.enums, node.name) ?? {}, value) ? value : REDACTED;
+    return typeof value === node.kind ? value : REDACTED;
+  }
+  if (context.ancestors.has(value)) return REDACTED;
+  context.ancestors.add(value);
+  const copy = Array.isArray(value) ? redactList(value, node, context) : redactRecord(value as Record<string, unknown>, node, context);
+  context.ancestors.delete(value);
+  return copy;
+};
+
+const redactList = (value: readonly unknown[], node: ShapeNode, context: Context): unknown =>
+  node.kind === "list" ? Array.from(value, (item) => redactNode(item, node.of, context)) : REDACTED;
+
+const redactRecord = (value: Record<string, unknown>, node: ShapeNode, context: Context): unknown => {
+  switch (node.kind) {
+    case "map":
+      return Object.fromEntries(Object.keys(value).map((key) => [key, redactNode(value[key], node.of, context)]));
+    case "union": {
+      const tag = value[node.tag];
+      const variant = typeof tag === "string" ? own(node.variants, tag) : undefined;
+      const fields = variant && objectFields(variant, context.shape);
+      return fields ? redactObject(value, fields, context, node.tag) : REDACTED;
+    }
+    case "contract":
+      return redactContract(value, node.versions, context);
+    default: {
+      const fields = objectFields(node, context.shape);
+      return fields ? redactObject(value, fields, context) : REDACTED;
+    }
+  }
+};
 
 /**
  * A deep copy of `value` (a payload of the version `shape` describes) with `secret` values
  * removed, `pii` values replaced by a marker with a stable hash, and `internal` values kept only
- * for internal readers. Without a shape, nothing of the value is kept.
+ * for internal readers. What the shape does not describe is removed (undeclared keys) or replaced
+ * by REDACTED (values of the wrong kind), so an invalid payload leaks nothing either. Without a
+ * shape, nothing of the value is kept.
  */
-export const redact = (value: unknown, shape: VersionShape | undefined, options: RedactOptions): unknown => {
-  void value;
-  void shape;
-  void options;
-  return "[redacted]";
-};
-
-/** The message that asks a producer (an LLM) to try again: each failing path, what was expected, allowed enum values with meanings. */
-export const reaskMessage = (contract: string, version: string, issues: readonly Issue[], shape: VersionShape | undefined): string => {
-  void shape;
-  return `Your ${contract} ${version} output was invalid:\n${issues.map((i) => `- ${i.path || "(root)"}: expected ${i.expected}`).join("\n")}`;
-};
+export const redact = (value: unknown, shape: VersionShape | undefined, options: RedactOptions): unknown =>
+  shape === undefined
+    ? REDACTED
+    : redactNode(value, { kind: "object", fields: shape.root }, { shape, internal: options.internal, hash: piiHasher(options.piiKey), ancestors: new Set() });

@@ -1,0 +1,83 @@
+import type { Contract, Field, Project, ResolvedVersion, TypeNode } from "../ir/model.js";
+import { rootFields } from "../ir/envelope.js";
+import { rootTypeName, versionsOfMajor } from "../ir/names.js";
+import { createFileBuilder, type EmittedFile } from "./file-builder.js";
+import { moduleSpecifier, versionFilePath } from "./json-schema.js";
+import { printObject } from "./typebox.js";
+
+/** The exported const holding a version's shape. */
+export const shapeConstName = (contract: string, version: string): string => `${rootTypeName(contract, version)}Shape`;
+
+const lit = (value: string): string => JSON.stringify(value);
+
+/**
+ * `<contract>/<vX_Y>/shape.ts`: what redaction and re-ask messages need of the version (the
+ * runtime's `VersionShape`): fields with their sensitivity, list items, map values, union variants
+ * by tag, named types and enums by name, enum values with their meanings. Other contracts'
+ * versions are imported from their own `shape.ts`.
+ */
+export const emitShape = (project: Project, contract: Contract, version: ResolvedVersion): EmittedFile => {
+  const path = versionFilePath(contract.name, version.version, "shape.ts");
+  const file = createFileBuilder(path, contract.file);
+
+  const node = (type: TypeNode): [string, string][] => {
+    switch (type.kind) {
+      case "string":
+      case "timestamp":
+      case "ref":
+        return [["kind", lit("string")]];
+      case "int":
+      case "number":
+        return [["kind", lit("number")]];
+      case "bool":
+        return [["kind", lit("boolean")]];
+      case "const":
+        return [["kind", lit(typeof type.value)]];
+      case "enum":
+      case "named":
+        return [["kind", lit(type.kind)], ["name", lit(type.name)]];
+      case "list":
+      case "map":
+        return [["kind", lit(type.kind)], ["of", printObject(node(type.of))]];
+      case "object":
+        return [["kind", lit("object")], ["fields", fields(type.fields)]];
+      case "union":
+        return [
+          ["kind", lit("union")],
+          ["tag", lit(type.tag)],
+          ["variants", printObject(type.variants.map((v) => [v.value, printObject(node(v.type))]))],
+        ];
+      case "contract":
+        return [["kind", lit("contract")], ["versions", printObject(contractVersions(type.contract, type.major))]];
+    }
+  };
+
+  const contractVersions = (name: string, major: number): [string, string][] => {
+    const target = project.contracts.find((c) => c.name === name);
+    if (!target) throw new Error(`treaty bug: contract ${name} is not in the project`);
+    return versionsOfMajor(target, major).map((v) => {
+      const shape = shapeConstName(name, v.version);
+      file.importValue(moduleSpecifier(path, versionFilePath(name, v.version, "shape.ts")), shape);
+      return [v.version, shape];
+    });
+  };
+
+  const field = (f: Field): [string, string] => {
+    const entries = node(f.type);
+    if (f.sensitivity) entries.push(["sensitivity", lit(f.sensitivity)]);
+    return [f.name, printObject(entries)];
+  };
+  const fields = (list: readonly Field[]): string => printObject(list.map(field));
+
+  file.importType("treaty/runtime", "VersionShape");
+  const shape = printObject([
+    ["root", fields(rootFields(contract, version))],
+    ["types", printObject([...version.types.values()].map((t) => [t.name, fields(t.fields)]))],
+    ["enums", printObject([...version.enums.values()].map((e) => [e.name, printObject(e.values.map((v) => [v.name, lit(v.meaning)]))]))],
+  ]);
+  return file.render("shape", {
+    label: `${contract.name} ${version.version}`,
+    name: shapeConstName(contract.name, version.version),
+    shape,
+  });
+};

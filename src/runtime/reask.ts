@@ -1,0 +1,98 @@
+// The message that asks a producer (an LLM) to try again. It is built from issue codes, `expected`
+// and the shape only, never from the payload: a path segment the shape does not name (an undeclared
+// key, a key of a map under a sensitive field) prints as `*`, since such a key may itself be data.
+import type { Issue } from "./issue.js";
+import { own, objectFields, type ShapeNode, type VersionShape } from "./shape.js";
+
+/** A position a pointer may lead to; `sensitive` once it passed a field with a sensitivity tag. */
+interface Position {
+  readonly node: ShapeNode;
+  readonly shape: VersionShape;
+  readonly sensitive: boolean;
+}
+
+/** Where a segment leads from a position, and whether the shape names it (so it may be printed). */
+interface Step {
+  readonly next: readonly Position[];
+  readonly named: boolean;
+}
+
+const INDEX = /^(0|[1-9][0-9]*)$/;
+
+const NOWHERE: Step = { next: [], named: false };
+
+/** Where any of `steps` leads; a segment is named if any of them names it. */
+const merge = (steps: readonly Step[]): Step => ({ next: steps.flatMap((s) => s.next), named: steps.some((s) => s.named) });
+
+const unescapeSegment = (segment: string): string => segment.replace(/~1/g, "/").replace(/~0/g, "~");
+
+/** A step into an object position's fields; `tag` is a union's tag field, which variants do not list. */
+const stepIntoFields = (at: Position, node: ShapeNode, segment: string, tag?: string): Step => {
+  if (segment === tag) return { next: [{ node: { kind: "string" }, shape: at.shape, sensitive: at.sensitive }], named: true };
+  const field = own(objectFields(node, at.shape) ?? {}, segment);
+  return field ? { next: [{ node: field, shape: at.shape, sensitive: at.sensitive || field.sensitivity !== undefined }], named: true } : NOWHERE;
+};
+
+/** Every position `segment` may lead to: a union or another contract's versions give several. */
+const step = (at: Position, segment: string): Step => {
+  const { node } = at;
+  switch (node.kind) {
+    case "list":
+      return INDEX.test(segment) ? { next: [{ ...at, node: node.of }], named: true } : NOWHERE;
+    case "map":
+      return { next: [{ ...at, node: node.of }], named: !at.sensitive };
+    case "union":
+      return merge(Object.values(node.variants).map((variant) => stepIntoFields(at, variant, segment, node.tag)));
+    case "contract":
+      return merge(Object.values(node.versions).map((shape) => stepIntoFields({ ...at, shape }, { kind: "object", fields: shape.root }, segment)));
+    default:
+      return stepIntoFields(at, node, segment);
+  }
+};
+
+/** The pointer as it may be printed (`*` for a segment the shape does not name), and the positions it may lead to. */
+const locate = (pointer: string, shape: VersionShape | undefined): { readonly printed: string; readonly masked: boolean; readonly at: readonly Position[] } => {
+  let at: readonly Position[] = shape ? [{ node: { kind: "object", fields: shape.root }, shape, sensitive: false }] : [];
+  if (pointer === "") return { printed: "(root)", masked: false, at };
+  if (!pointer.startsWith("/")) return { printed: "*", masked: true, at: [] };
+  const printed: string[] = [];
+  for (const raw of pointer.slice(1).split("/")) {
+    const { next, named } = merge(at.map((position) => step(position, unescapeSegment(raw))));
+    printed.push(named ? raw : "*");
+    at = next;
+  }
+  return { printed: `/${printed.join("/")}`, masked: printed.includes("*"), at };
+};
+
+/** The values (with meanings) of the enums a path may lead to, each value once. */
+const enumValues = (at: readonly Position[]): [string, string][] => {
+  const meanings = new Map<string, string>();
+  for (const { node, shape } of at) {
+    if (node.kind !== "enum") continue;
+    for (const [value, meaning] of Object.entries(own(shape.enums, node.name) ?? {})) if (!meanings.has(value)) meanings.set(value, meaning);
+  }
+  return [...meanings];
+};
+
+/** One issue's lines: path, code and expectation, then the allowed values where the path is an enum. */
+const describe = (issue: Issue, shape: VersionShape | undefined): { readonly text: string; readonly masked: boolean } => {
+  const { printed, masked, at } = locate(issue.path, shape);
+  const values = enumValues(at);
+  const line = `- ${printed} (${issue.code}): expected ${issue.expected}`;
+  const lines = values.length === 0 ? [line] : [`${line}. Allowed values:`, ...values.map(([value, meaning]) => `  - ${value}: ${meaning}`)];
+  return { text: lines.join("\n"), masked };
+};
+
+/**
+ * The message that asks a producer (an LLM) to try again: each failing path, what was expected,
+ * and the allowed values with their meanings where the path is an enum. It never quotes the
+ * payload: paths print only segments the shape names (others as `*`). Same input, same text.
+ */
+export const reaskMessage = (contract: string, version: string, issues: readonly Issue[], shape: VersionShape | undefined): string => {
+  const described = issues.map((issue) => describe(issue, shape));
+  return [
+    `Your output is not a valid ${contract} ${version}. Reply with the whole corrected JSON and nothing else. Fix these problems:`,
+    ...new Set(described.map((d) => d.text)),
+    ...(described.some((d) => d.masked) ? ["A * in a path stands for a key that is not shown."] : []),
+  ].join("\n");
+};

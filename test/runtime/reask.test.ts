@@ -1,0 +1,114 @@
+// Re-ask messages for issues the generated demo.profile validator reports (test/fixtures/good-sensitive),
+// against golden texts in test/fixtures/reask/<case>.txt; UPDATE=1 rewrites them (review the diff).
+// Canaries in the payloads prove a message quotes none of its values, nor keys the shape does not name.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { reaskMessage, type Issue, type VersionShape } from "../../src/runtime/index.js";
+import { demoProfile } from "../fixtures/good-sensitive/expected/index.js";
+import { arbitraryPayload } from "../support/sensitive-payloads.js";
+
+const FIXTURES = join(import.meta.dirname, "../fixtures/reask");
+const UPDATE = process.env["UPDATE"] === "1";
+
+const contact = { channel: "EMAIL", email: "PII-a@example.com" };
+
+const valid = {
+  contract: "demo.profile",
+  version: "1.0",
+  user_id: "u42",
+  tier: "PRO",
+  name: "PII-name",
+  password: "SECRET-password",
+  audit: "INTERNAL-audit",
+  active: true,
+  contact,
+  address: { city: "Paris", street: "PII-street", gate_code: "SECRET-gate" },
+  contacts: [contact],
+  login: { method: "sso", provider: "acme", subject: "PII-subject" },
+  history: [],
+  backup_codes: [],
+  home: { lat: 1, lon: 2 },
+  credential: { contract: "demo.credential", version: "1.0", label: "laptop", scope: "READ", token: "SECRET-token", holder: "PII-holder" },
+  devices: [],
+};
+
+const { name: _name, ...withoutName } = valid;
+
+/** Each case: an invalid payload, and whether the message may use the version's shape. */
+const CASES: Record<string, { readonly payload: unknown; readonly shape: VersionShape | undefined }> = {
+  "enum": { payload: { ...valid, tier: "SECRET-gold" }, shape: demoProfile.v1_0.shape },
+  "every-depth": {
+    payload: {
+      ...withoutName,
+      active: "PII-yes",
+      address: { city: "Paris", street: "PII-street", gate_code: "SECRET-gate", "PII-key@example.com": "SECRET-x" },
+      contacts: [contact, { channel: "FAX", email: "PII-b@example.com" }],
+      references: { friend: { contact: { channel: "SECRET-channel", email: "PII-c@example.com" }, since: 1066 } },
+      reviewers: { "PII-alice": { channel: "LETTER", email: "PII-d@example.com" } },
+      login: { method: "SECRET-magic" },
+      history: [{ week1: [{ contact: { email: "PII-e@example.com" }, since: 2000 }] }],
+      credential: { ...valid.credential, scope: "SECRET-admin" },
+      devices: [{ serial: "PII-serial", pin: "SECRET-9" }],
+    },
+    shape: demoProfile.v1_0.shape,
+  },
+  "without-shape": { payload: { ...valid, tier: "SECRET-gold", address: { city: "Paris", street: "s", gate_code: "g", "PII-key": 1 } }, shape: undefined },
+  "not-an-object": { payload: ["PII-list"], shape: demoProfile.v1_0.shape },
+};
+
+const issuesOf = (payload: unknown): Issue[] => demoProfile.v1_0.errors(payload);
+
+describe("reaskMessage golden cases", () => {
+  for (const [name, { payload, shape }] of Object.entries(CASES)) {
+    it(name, () => {
+      const issues = issuesOf(payload);
+      expect(issues.length).toBeGreaterThan(0);
+      const message = reaskMessage("demo.profile", "1.0", issues, shape);
+      const path = join(FIXTURES, `${name}.txt`);
+      if (UPDATE) writeFileSync(path, `${message}\n`);
+      expect(`${message}\n`).toBe(readFileSync(path, "utf8"));
+      expect(message).not.toMatch(/SECRET|PII|INTERNAL/);
+    });
+  }
+});
+
+describe("reaskMessage", () => {
+  const shape = demoProfile.v1_0.shape;
+
+  it("lists each failing path once, in the order the issues came", () => {
+    const issues = issuesOf(CASES["every-depth"]!.payload);
+    const lines = reaskMessage("demo.profile", "1.0", [...issues, ...issues], shape).split("\n").filter((line) => line.startsWith("- "));
+    expect(lines.map((line) => line.split(" ")[1])).toEqual([...new Set(issues.map((i) => i.path.replace(/PII-[^/]*/g, "*")))]);
+  });
+
+  it("lists an enum's values with their meanings wherever the path leads to one", () => {
+    const issue: Issue = { path: "/references/x/contact/channel", code: "required", message: "missing field: expected one of EMAIL, PHONE", expected: "one of EMAIL, PHONE" };
+    expect(reaskMessage("demo.profile", "1.0", [issue], shape)).toContain(
+      "- /references/x/contact/channel (required): expected one of EMAIL, PHONE. Allowed values:\n  - EMAIL: Reach by e-mail.\n  - PHONE: Reach by phone.",
+    );
+  });
+
+  it("finds an enum through a union variant and another contract's versions", () => {
+    const issues: Issue[] = [
+      { path: "/login/channel", code: "enum", message: "", expected: "one of EMAIL, PHONE" },
+      { path: "/credential/scope", code: "enum", message: "", expected: "one of READ, WRITE" },
+    ];
+    const message = reaskMessage("demo.profile", "1.0", issues, shape);
+    expect(message).toContain("  - PHONE: Reach by phone.");
+    expect(message).toContain("  - WRITE: May read and write.");
+  });
+});
+
+describe("reaskMessage property", () => {
+  it("quotes no canary of any payload the validator rejects", () => {
+    const shape = demoProfile.v1_0.shape;
+    fc.assert(
+      fc.property(arbitraryPayload(shape), (payload) => {
+        expect(reaskMessage("demo.profile", "1.0", issuesOf(payload), shape)).not.toMatch(/SECRET|PII|INTERNAL/);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
