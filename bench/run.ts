@@ -1,5 +1,6 @@
 // `npm run bench`: throughput of treaty's generated validator on the seed's task.result 1.2 payload,
 // against a hand-written validator and peers (Ajv, TypeBox's compiler, Zod 4), all in this process,
+// plus the runtime's whole `decode` (parse to canonical model, no hooks or sinks) against `check` alone,
 // plus the wall time of `treaty generate` on 1,000 synthetic contracts (bench/codegen.ts).
 // A benchmark, not a test: it prints, never fails.
 import { spawnSync } from "node:child_process";
@@ -11,6 +12,8 @@ import addFormatsModule from "ajv-formats";
 import { Compile } from "typebox/compile";
 import { z } from "zod";
 import { parse } from "yaml";
+import { createRuntime } from "treaty/runtime";
+import { registry } from "../generated/index.js";
 import { check, errors } from "../generated/task.result/v1_2/validator.js";
 import { TaskResultV1_2Schema } from "../generated/task.result/v1_2/schema.js";
 import { benchCodegen, printCodegen } from "./codegen.js";
@@ -85,13 +88,17 @@ for (const [name, fn] of contenders) {
   if (!fn(valid) || fn(invalid)) throw new Error(`${name} disagrees on the bench payloads`);
 }
 if (errors(invalid).length !== 1) throw new Error("treaty errors should report exactly one issue");
+const runtime = createRuntime(registry);
+const decode = (v: unknown): boolean => runtime.decode("task.result", v).ok;
+if (!decode(valid) || decode(invalid)) throw new Error("runtime decode disagrees on the bench payloads");
 
-for (const [, fn] of contenders) measure(() => fn(valid)); // warm up every JIT path first
+for (const [, fn] of [...contenders, ["runtime decode", decode] as const]) measure(() => fn(valid)); // warm up every JIT path first
 const base = measure(() => handWrittenCheck(valid));
 const rows: [string, number][] = [
   ["hand-written check (valid)", base],
   ["treaty check (valid)", measure(() => check(valid))],
   ["treaty errors (1 nested error)", measure(() => errors(invalid).length)],
+  ["runtime decode 1.2 → 2.0 (valid)", measure(() => decode(valid))],
   ["Ajv (valid)", measure(() => ajvCheck(valid))],
   ["Ajv allErrors (1 nested error)", measure(() => !ajvErrors(invalid) && ajvErrors.errors!.length)],
   ["TypeBox Compile Check (valid)", measure(() => typeboxCheck.Check(valid))],
@@ -103,6 +110,9 @@ console.log(`${"".padEnd(34)}${"ops/s".padStart(14)}${"ns/op".padStart(10)}${"ra
 for (const [name, ops] of rows) {
   console.log(`${name.padEnd(34)}${Math.round(ops).toLocaleString("en-US").padStart(14)}${(1e9 / ops).toFixed(0).padStart(10)}${(base / ops).toFixed(2).padStart(8)}×`);
 }
+const ops = new Map(rows);
+const decodeCost = ops.get("treaty check (valid)")! / ops.get("runtime decode 1.2 → 2.0 (valid)")!;
+console.log(`\nruntime decode costs ${decodeCost.toFixed(2)}× treaty check alone (target: within 2×)`);
 
 const out = mkdtempSync(join(tmpdir(), "treaty-bench-"));
 const generateIdl = (): number => {
@@ -115,6 +125,7 @@ console.log(`\ntreaty generate over idl/ (process wall time): into an empty dire
 rmSync(out, { recursive: true, force: true });
 
 // Codegen at DESIGN.md §9's scale (a cold run takes minutes); `npx tsx bench/run.ts 100` for a quick look.
+// `0` skips it.
 const contracts = Number(process.argv[2] ?? 1000);
-printCodegen(contracts, benchCodegen(contracts));
+if (contracts > 0) printCodegen(contracts, benchCodegen(contracts));
 if (sink < 0) console.log(sink);

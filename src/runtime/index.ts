@@ -20,3 +20,24 @@ export {
 export { REDACTED, reaskMessage, redact, type RedactOptions } from "./redact.js";
 export { type FieldShape, type Sensitivity, type ShapeFields, type ShapeNode, type VersionShape } from "./shape.js";
 export { REPAIR_FLAGS, repairJson, type JsonValue, type RepairError, type RepairFlag, type RepairResult } from "./repair.js";
+export { ERROR_CLASSES, FAILURES, STAGES, type ErrorClass, type FailureKind, type OperationError, type Stage } from "./errors.js";
+export type { AttributeValue, Attributes, SpanLike, TraceEvent, TracerLike } from "./trace.js";
+export type { MeterLike, MetricsSnapshot } from "./metrics.js";
+export {
+  createRuntime,
+  type DecodeOptions,
+  type DecodeRecord,
+  type HookInput,
+  type MaybeAsync,
+  type Outcome,
+  type PersistSink,
+  type PolicyHook,
+  type PolicyOutcome,
+  type Runtime,
+  type RuntimeFailure,
+  type RuntimeOptions,
+  type RuntimeResult,
+  type StateHook,
+  type StateOutcome,
+} from "./runtime.js";
+export { DEFAULT_MAX_ATTEMPTS, type Attempt, type Attempted, type RepairLoop, type RepairRequest } from "./with-repair.js";

@@ -32,7 +32,8 @@ export interface ContractRegistration {
   readonly versions: { readonly [version: string]: VersionRegistration<any, any> };
 }
 
-type Registrations = { readonly [name: string]: ContractRegistration };
+/** Every contract a registry holds, by name. */
+export type Registrations = { readonly [name: string]: ContractRegistration };
 
 /** The canonical type of a registered contract. */
 export type CanonicalOf<R extends ContractRegistration> = R["versions"][R["canonical"]] extends VersionRegistration<infer T, unknown> ? T : never;
@@ -136,87 +137,115 @@ const adapting = <T>(contract: string, version: string, run: () => T): { ok: tru
 };
 
 
-export const createRegistry = <R extends Registrations>(contracts: R): Registry<R> => {
-  const lookup = (name: string): ContractRegistration | Failure =>
-    Object.hasOwn(contracts, name)
-      ? contracts[name]!
-      : fail({ class: "UNSUPPORTED_VERSION", code: "unknown-contract", message: `this build does not know contract '${name}'`, contract: name, known: Object.keys(contracts) });
+/** A payload whose envelope named a version this build reads: the first stage of decoding. */
+export interface Enveloped {
+  readonly ok: true;
+  readonly entry: ContractRegistration;
+  /** The version the payload declared. */
+  readonly version: string;
+  /** The known version it is read as (see `Decoded.readAs`). */
+  readonly readAs: string;
+  readonly registration: VersionRegistration<unknown, unknown>;
+  /** The payload, its envelope naming `readAs`. */
+  readonly value: unknown;
+}
 
-  const unsupported = (entry: ContractRegistration, version: string): Failure => {
-    const known = Object.keys(entry.versions);
+/** The registration of `name`, or an UNSUPPORTED_VERSION failure listing the contracts `contracts` knows. */
+export const lookupContract = (contracts: Registrations, name: string): ContractRegistration | Failure =>
+  Object.hasOwn(contracts, name)
+    ? contracts[name]!
+    : fail({ class: "UNSUPPORTED_VERSION", code: "unknown-contract", message: `this build does not know contract '${name}'`, contract: name, known: Object.keys(contracts) });
+
+const unsupported = (entry: ContractRegistration, version: string): Failure => {
+  const known = Object.keys(entry.versions);
+  return fail({
+    class: "UNSUPPORTED_VERSION",
+    code: "unsupported-version",
+    message: `${entry.name} ${version} is not supported; this build knows ${known.join(", ")}`,
+    contract: entry.name,
+    version,
+    known,
+  });
+};
+
+/** The version `input` declares, or why it declares none. */
+const declaredVersion = (entry: ContractRegistration, input: unknown, given: string | undefined): string | Failure => {
+  if (entry.envelope === "none") return given ?? entry.canonical;
+  const name = entry.name;
+  if (!isRecord(input)) return fail({ class: "INVALID_INPUT", code: "envelope", message: `a ${name} payload must be an object`, contract: name, issues: [issue("", "type", "object")] });
+  if (input["contract"] !== name) {
+    return fail({ class: "INVALID_INPUT", code: "wrong-contract", message: `the payload is not a ${name}`, contract: name, issues: [issue("/contract", "const", JSON.stringify(name))] });
+  }
+  const version = input["version"];
+  if (typeof version !== "string") {
+    return fail({ class: "INVALID_INPUT", code: "envelope", message: `a ${name} payload must name its version`, contract: name, issues: [issue("/version", "required", "a version string")] });
+  }
+  return version;
+};
+
+/** Reads the envelope of `input`: which known version of `entry` it is read as. `given` is the version of an `envelope: none` payload. */
+export const readEnvelope = (entry: ContractRegistration, input: unknown, given?: string): Enveloped | Failure => {
+  const version = declaredVersion(entry, input, given);
+  if (typeof version !== "string") return version;
+  const readAs = Object.hasOwn(entry.versions, version)
+    ? version
+    : entry.unknownFields === "strip"
+      ? olderMinor(Object.keys(entry.versions), version)
+      : undefined;
+  if (readAs === undefined) return unsupported(entry, version);
+  // A newer minor read as an older one: its envelope says which version it now is.
+  const value = readAs !== version && isRecord(input) ? { ...input, version: readAs } : input;
+  return { ok: true, entry, version, readAs, registration: entry.versions[readAs]!, value };
+};
+
+/** Why a payload that failed `check` of the version it is read as is invalid. */
+export const invalid = (read: Enveloped, issues: readonly Issue[]): Failure =>
+  fail({ class: "INVALID_INPUT", code: "invalid", message: `the payload is not a valid ${read.entry.name} ${read.readAs}`, contract: read.entry.name, version: read.readAs, issues });
+
+/** Converts a payload that passed `check` of the version it is read as into the canonical model. */
+export const toCanonical = (read: Enveloped): Decoded<unknown> | Failure => {
+  const { entry, registration, readAs } = read;
+  const contract = entry.name;
+  const stripLog = createAdaptLog();
+  const value = registration.strip ? registration.strip(read.value, stripLog) : read.value;
+  const log = createAdaptLog();
+  const adapted = adapting(contract, read.version, () => registration.toCanonical(value, log));
+  if (!adapted.ok) return adapted;
+  if (registration.revalidate && !entry.versions[entry.canonical]!.check(adapted.value)) {
     return fail({
-      class: "UNSUPPORTED_VERSION",
-      code: "unsupported-version",
-      message: `${entry.name} ${version} is not supported; this build knows ${known.join(", ")}`,
-      contract: entry.name,
-      version,
-      known,
-    });
-  };
-
-  /** The version `input` declares, or why it declares none. */
-  const declaredVersion = (entry: ContractRegistration, input: unknown, given: string | undefined): string | Failure => {
-    if (entry.envelope === "none") return given ?? entry.canonical;
-    const name = entry.name;
-    if (!isRecord(input)) return fail({ class: "INVALID_INPUT", code: "envelope", message: `a ${name} payload must be an object`, contract: name, issues: [issue("", "type", "object")] });
-    if (input["contract"] !== name) {
-      return fail({ class: "INVALID_INPUT", code: "wrong-contract", message: `the payload is not a ${name}`, contract: name, issues: [issue("/contract", "const", JSON.stringify(name))] });
-    }
-    const version = input["version"];
-    if (typeof version !== "string") {
-      return fail({ class: "INVALID_INPUT", code: "envelope", message: `a ${name} payload must name its version`, contract: name, issues: [issue("/version", "required", "a version string")] });
-    }
-    return version;
-  };
-
-  const decode = (contract: string, input: unknown, given?: string): Decoded<unknown> | Failure => {
-    const entry = lookup(contract);
-    if ("ok" in entry) return entry;
-    const version = declaredVersion(entry, input, given);
-    if (typeof version !== "string") return version;
-    const readAs = Object.hasOwn(entry.versions, version)
-      ? version
-      : entry.unknownFields === "strip"
-        ? olderMinor(Object.keys(entry.versions), version)
-        : undefined;
-    if (readAs === undefined) return unsupported(entry, version);
-    const registration = entry.versions[readAs]!;
-    // A newer minor read as an older one: its envelope says which version it now is.
-    let value = readAs !== version && isRecord(input) ? { ...input, version: readAs } : input;
-    if (!registration.check(value)) {
-      return fail({ class: "INVALID_INPUT", code: "invalid", message: `the payload is not a valid ${contract} ${readAs}`, contract, version: readAs, issues: registration.errors(value) });
-    }
-    const stripLog = createAdaptLog();
-    if (registration.strip) value = registration.strip(value, stripLog);
-    const log = createAdaptLog();
-    const adapted = adapting(contract, version, () => registration.toCanonical(value, log));
-    if (!adapted.ok) return adapted;
-    if (registration.revalidate && !entry.versions[entry.canonical]!.check(adapted.value)) {
-      return fail({
-        class: "INVALID_INPUT",
-        code: "not-representable",
-        message: `the ${contract} ${readAs} payload does not fit the canonical ${entry.canonical}`,
-        contract,
-        version: entry.canonical,
-        issues: entry.versions[entry.canonical]!.errors(adapted.value),
-      });
-    }
-    return {
-      ok: true,
-      value: adapted.value,
+      class: "INVALID_INPUT",
+      code: "not-representable",
+      message: `the ${contract} ${readAs} payload does not fit the canonical ${entry.canonical}`,
       contract,
-      version,
-      readAs,
-      canonical: entry.canonical,
-      path: registration.path,
-      stripped: stripLog.dropped.map((d) => d.path),
-      dropped: log.dropped,
-      filled: log.filled,
-    };
+      version: entry.canonical,
+      issues: entry.versions[entry.canonical]!.errors(adapted.value),
+    });
+  }
+  return {
+    ok: true,
+    value: adapted.value,
+    contract,
+    version: read.version,
+    readAs,
+    canonical: entry.canonical,
+    path: registration.path,
+    stripped: stripLog.dropped.map((d) => d.path),
+    dropped: log.dropped,
+    filled: log.filled,
+  };
+};
+
+export const createRegistry = <R extends Registrations>(contracts: R): Registry<R> => {
+  const decode = (contract: string, input: unknown, given?: string): Decoded<unknown> | Failure => {
+    const entry = lookupContract(contracts, contract);
+    if ("ok" in entry) return entry;
+    const read = readEnvelope(entry, input, given);
+    if (!read.ok) return read;
+    return read.registration.check(read.value) ? toCanonical(read) : invalid(read, read.registration.errors(read.value));
   };
 
   const encode = (contract: string, value: unknown, version: string): Encoded<unknown> | Failure => {
-    const entry = lookup(contract);
+    const entry = lookupContract(contracts, contract);
     if ("ok" in entry) return entry;
     if (!Object.hasOwn(entry.versions, version)) return unsupported(entry, version);
     const registration = entry.versions[version]!;

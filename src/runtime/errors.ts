@@ -1,0 +1,125 @@
+// The runtime's typed errors: each is an operation.error 1.0 payload (idl/errors/operation.error.yaml).
+// One table says which class and code each way a decode can fail has; `retryable` follows the class.
+// Messages and details name the contract, stages, paths and codes, never a value of the payload.
+import type { Issue } from "./issue.js";
+
+/** The closed set of failure classes of operation.error; callers decide on these, never on message text. */
+export type ErrorClass =
+  | "TRANSIENT"
+  | "RATE_LIMITED"
+  | "INVALID_INPUT"
+  | "NOT_FOUND"
+  | "CONFLICT"
+  | "PERMISSION_DENIED"
+  | "POLICY_DENIED"
+  | "UNSUPPORTED_VERSION";
+
+/** Whether the same request may be retried unchanged, per class: only TRANSIENT and RATE_LIMITED (after backoff). */
+export const ERROR_CLASSES: { readonly [C in ErrorClass]: { readonly retryable: boolean } } = {
+  TRANSIENT: { retryable: true },
+  RATE_LIMITED: { retryable: true },
+  INVALID_INPUT: { retryable: false },
+  NOT_FOUND: { retryable: false },
+  CONFLICT: { retryable: false },
+  PERMISSION_DENIED: { retryable: false },
+  POLICY_DENIED: { retryable: false },
+  UNSUPPORTED_VERSION: { retryable: false },
+};
+
+/** An operation.error 1.0 payload: the runtime's error type, kept equal to the generated `OperationErrorV1_0` by a test. */
+export interface OperationError {
+  contract: "operation.error";
+  version: "1.0";
+  /** `ERR-` and a unique id of this occurrence. */
+  error_id: string;
+  /** UPPER_SNAKE_CASE refinement of `class`, from `FAILURES`. */
+  code: string;
+  class: ErrorClass;
+  retryable: boolean;
+  /** Names the contract and what failed; never payload data. */
+  message_safe: string;
+  /** Flat strings of at most 500 characters: the stage, failing paths, issue codes, known versions. */
+  details?: { [k: string]: string | undefined };
+  /** The dotted name of the component that decoded, `treaty.runtime` unless the host names itself. */
+  source: string;
+  /** The host's trace id (`TRACE-…`), when the decode was traced. */
+  trace_id?: string;
+}
+
+/** The stages of a decode, in their fixed order. */
+export const STAGES = ["parse", "envelope", "schema", "semantic", "state", "policy", "canonical"] as const;
+export type Stage = (typeof STAGES)[number];
+
+/** Every way a decode fails: the stage it fails in, its class, its code and a safe message about `contract`. */
+export const FAILURES = {
+  unparseable: { stage: "parse", class: "INVALID_INPUT", code: "UNPARSEABLE", message: (c: string) => `The ${c} output is not readable JSON.` },
+  envelope: { stage: "envelope", class: "INVALID_INPUT", code: "ENVELOPE_INVALID", message: (c: string) => `The ${c} payload does not name its contract and version.` },
+  "wrong-contract": { stage: "envelope", class: "INVALID_INPUT", code: "WRONG_CONTRACT", message: (c: string) => `The payload is not a ${c}.` },
+  "unknown-contract": { stage: "envelope", class: "UNSUPPORTED_VERSION", code: "UNKNOWN_CONTRACT", message: (c: string) => `This build does not know the contract ${c}.` },
+  "unsupported-version": { stage: "envelope", class: "UNSUPPORTED_VERSION", code: "UNSUPPORTED_VERSION", message: (c: string) => `This ${c} version is not supported.` },
+  "not-accepted": { stage: "envelope", class: "UNSUPPORTED_VERSION", code: "VERSION_NOT_ACCEPTED", message: (c: string) => `The host does not accept this ${c} version.` },
+  schema: { stage: "schema", class: "INVALID_INPUT", code: "SCHEMA_INVALID", message: (c: string) => `The ${c} payload does not match its schema.` },
+  semantic: { stage: "semantic", class: "INVALID_INPUT", code: "RULE_VIOLATED", message: (c: string) => `The ${c} payload breaks a semantic rule.` },
+  stale: { stage: "state", class: "CONFLICT", code: "STALE_STATE", message: (c: string) => `The state the ${c} expects has changed; reload it.` },
+  "not-found": { stage: "state", class: "NOT_FOUND", code: "STATE_NOT_FOUND", message: (c: string) => `The state the ${c} addresses does not exist.` },
+  "state-failed": { stage: "state", class: "TRANSIENT", code: "STATE_CHECK_FAILED", message: (c: string) => `The state check of the ${c} failed.` },
+  policy: { stage: "policy", class: "POLICY_DENIED", code: "POLICY_DENIED", message: (c: string) => `Policy does not allow this ${c}.` },
+  permission: { stage: "policy", class: "PERMISSION_DENIED", code: "PERMISSION_DENIED", message: (c: string) => `The caller lacks a scope this ${c} needs.` },
+  "policy-failed": { stage: "policy", class: "TRANSIENT", code: "POLICY_CHECK_FAILED", message: (c: string) => `The policy check of the ${c} failed.` },
+  "adapter-not-implemented": { stage: "canonical", class: "UNSUPPORTED_VERSION", code: "ADAPTER_NOT_IMPLEMENTED", message: (c: string) => `No adapter reads this ${c} version yet.` },
+  "not-representable": { stage: "canonical", class: "INVALID_INPUT", code: "NOT_REPRESENTABLE", message: (c: string) => `The ${c} payload does not fit the canonical model.` },
+} as const satisfies { readonly [kind: string]: { readonly stage: Stage; readonly class: ErrorClass; readonly code: string; readonly message: (contract: string) => string } };
+export type FailureKind = keyof typeof FAILURES;
+
+/** The longest string operation.error allows in `message_safe` and in each `details` value. */
+export const MAX_TEXT = 500;
+
+const clip = (text: string): string => (text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 1)}…`);
+
+/** What a failing stage knows beyond its kind; every value here is the host's or the registry's, never the payload's. */
+export interface FailureFacts {
+  readonly contract: string;
+  /** A version this build knows: the one the payload is read as. */
+  readonly version?: string | undefined;
+  readonly issues?: readonly Issue[] | undefined;
+  /** Versions (or contracts) the host accepts or the build knows, for UNSUPPORTED_VERSION. */
+  readonly known?: readonly string[] | undefined;
+  readonly attempt?: number | undefined;
+}
+
+/** How a runtime stamps its errors. */
+export interface ErrorStamp {
+  readonly source: string;
+  readonly errorId: () => string;
+  readonly traceId?: string;
+}
+
+/** The operation.error payload for a failure of `kind`. */
+export const operationError = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp): OperationError => {
+  const failure = FAILURES[kind];
+  const error: OperationError = {
+    contract: "operation.error",
+    version: "1.0",
+    error_id: stamp.errorId(),
+    code: failure.code,
+    class: failure.class,
+    retryable: ERROR_CLASSES[failure.class].retryable,
+    message_safe: clip(failure.message(facts.contract)),
+    details: errorDetails(failure.stage, facts),
+    source: stamp.source,
+  };
+  if (stamp.traceId !== undefined) error.trace_id = stamp.traceId;
+  return error;
+};
+
+const errorDetails = (stage: Stage, facts: FailureFacts): { [k: string]: string } => {
+  const details: { [k: string]: string } = { stage, contract: clip(facts.contract) };
+  if (facts.version !== undefined) details["version"] = facts.version;
+  if (facts.issues?.length) {
+    details["paths"] = clip([...new Set(facts.issues.map((i) => i.path || "/"))].join(", "));
+    details["issue_codes"] = clip([...new Set(facts.issues.map((i) => i.code))].join(", "));
+  }
+  if (facts.known) details["known"] = clip(facts.known.join(", "));
+  if (facts.attempt !== undefined) details["attempt"] = String(facts.attempt);
+  return details;
+};

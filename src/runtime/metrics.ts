@@ -1,0 +1,70 @@
+// The seed's contract metrics, counted by every runtime and read with `snapshot()`; mirrored to
+// an OpenTelemetry meter when one is given (structurally: `metrics.getMeter(…)` fits).
+import type { Attributes } from "./trace.js";
+
+/** Counts by contract, then by the known version read (`-` before a version was read). */
+export type ByVersion = { [contract: string]: { [version: string]: number } };
+export type ByContract = { [contract: string]: number };
+
+export interface MetricsSnapshot {
+  /** Decodes whose envelope named a readable version: traffic per version, old ones included. */
+  readonly traffic: ByVersion;
+  /** INVALID_INPUT failures: unreadable text, envelope, schema, semantic rules, canonical fit. */
+  readonly validationFailures: ByVersion;
+  /** Decodes of text that needed repair to parse (repaired or not). */
+  readonly repairsTried: ByContract;
+  /** Of those, decodes that ended in a typed result. */
+  readonly repairsSucceeded: ByContract;
+  /** UNSUPPORTED_VERSION failures: unknown or unaccepted version or contract, or no adapter. */
+  readonly unsupportedVersions: ByContract;
+}
+
+/** The part of an OpenTelemetry `Meter` the runtime uses. */
+export interface MeterLike {
+  createCounter(name: string, options?: { description?: string }): { add(value: number, attributes?: Attributes): void };
+}
+
+export type MetricName = keyof MetricsSnapshot;
+
+const DESCRIPTIONS: { readonly [M in MetricName]: string } = {
+  traffic: "treaty decodes by contract and version read",
+  validationFailures: "treaty INVALID_INPUT failures by contract and version",
+  repairsTried: "treaty decodes of text that needed repair",
+  repairsSucceeded: "treaty repaired decodes that ended in a result",
+  unsupportedVersions: "treaty UNSUPPORTED_VERSION failures by contract",
+};
+
+export interface Metrics {
+  count(metric: MetricName, contract: string, version?: string): void;
+  snapshot(): MetricsSnapshot;
+}
+
+const otelName = (metric: MetricName): string => `treaty.${metric.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`;
+
+const copyByVersion = (counts: ByVersion): ByVersion => Object.fromEntries(Object.entries(counts).map(([contract, versions]) => [contract, { ...versions }]));
+
+export const createMetrics = (meter?: MeterLike): Metrics => {
+  const byVersion = { traffic: {} as ByVersion, validationFailures: {} as ByVersion };
+  const byContract = { repairsTried: {} as ByContract, repairsSucceeded: {} as ByContract, unsupportedVersions: {} as ByContract };
+  const counters = meter && Object.fromEntries((Object.keys(DESCRIPTIONS) as MetricName[]).map((m) => [m, meter.createCounter(otelName(m), { description: DESCRIPTIONS[m] })]));
+
+  const count = (metric: MetricName, contract: string, version = "-"): void => {
+    if (metric === "traffic" || metric === "validationFailures") {
+      const versions = (byVersion[metric][contract] ??= {});
+      versions[version] = (versions[version] ?? 0) + 1;
+    } else {
+      byContract[metric][contract] = (byContract[metric][contract] ?? 0) + 1;
+    }
+    counters?.[metric]?.add(1, { "treaty.contract": contract, "treaty.contract.version": version });
+  };
+
+  const snapshot = (): MetricsSnapshot => ({
+    traffic: copyByVersion(byVersion.traffic),
+    validationFailures: copyByVersion(byVersion.validationFailures),
+    repairsTried: { ...byContract.repairsTried },
+    repairsSucceeded: { ...byContract.repairsSucceeded },
+    unsupportedVersions: { ...byContract.unsupportedVersions },
+  });
+
+  return { count, snapshot };
+};

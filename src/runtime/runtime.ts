@@ -1,0 +1,372 @@
+// The request-time path (DESIGN.md §7): the host names the contract and the versions it accepts,
+// and every input goes parse → envelope → schema → semantic → state → policy → canonical, in that
+// order, to a typed result or an operation.error. Each stage is traced; the payload leaves the
+// runtime only through `redact`. Without hooks the whole decode is synchronous.
+import { FAILURES, operationError, type ErrorClass, type ErrorStamp, type FailureKind, type OperationError, type Stage } from "./errors.js";
+import type { Issue } from "./issue.js";
+import { createMetrics, type MeterLike, type MetricsSnapshot } from "./metrics.js";
+import { redact, type VersionShape } from "./redact.js";
+import { lookupContract, readEnvelope, toCanonical, type CanonicalOf, type ContractRegistration, type Decoded, type Enveloped, type Registrations, type Registry } from "./registry.js";
+import { repairJson, type RepairFlag } from "./repair.js";
+import { TREATY_VERSION } from "./version.js";
+import { endDecodeSpan, spanEvent, startDecodeSpan, type SpanLike, type TraceEvent, type TracerLike } from "./trace.js";
+import { withRepair, type Attempted, type RepairDeps, type RepairLoop } from "./with-repair.js";
+
+/** What the state and policy hooks see: a payload valid at `version`, the version it is read as. */
+export interface HookInput {
+  readonly contract: string;
+  readonly version: string;
+  readonly payload: unknown;
+  readonly traceId?: string;
+}
+
+/** `stale`: the state changed since the producer read it (CONFLICT); `not-found`: it does not exist (NOT_FOUND). */
+export type StateOutcome = { readonly ok: true } | { readonly ok: false; readonly reason: "stale" | "not-found" };
+/** `policy`: policy forbids it (POLICY_DENIED); `permission`: a scope is missing (PERMISSION_DENIED). */
+export type PolicyOutcome = { readonly ok: true } | { readonly ok: false; readonly reason: "policy" | "permission" };
+
+export type StateHook = (input: HookInput) => StateOutcome | Promise<StateOutcome>;
+export type PolicyHook = (input: HookInput) => PolicyOutcome | Promise<PolicyOutcome>;
+
+/** One decode as persisted: the seed's "schema version + payload + validation result + adapter version". */
+export interface DecodeRecord {
+  readonly contract: string;
+  /** The known version read; absent when the envelope named none this host reads. */
+  readonly version?: string;
+  /** The parsed payload after `redact`; absent when the input did not parse. */
+  readonly payload?: unknown;
+  readonly outcome: "ok" | ErrorClass;
+  readonly code?: string;
+  /** The last stage run: `canonical` on success, the failing stage otherwise. */
+  readonly stage: Stage;
+  readonly adapterPath: readonly string[];
+  readonly repairs: readonly RepairFlag[];
+  readonly treatyVersion: string;
+  readonly traceId?: string;
+  readonly attempt: number;
+}
+
+/** Where persisted records go; `internal` sinks keep `internal` fields (never `secret` or raw `pii` ones). */
+export interface PersistSink {
+  readonly write: (record: DecodeRecord) => void;
+  readonly internal?: boolean;
+}
+
+export interface RuntimeOptions {
+  /** The dotted name put in each error's `source` (default `treaty.runtime`). */
+  readonly source?: string;
+  /** Versions the host reads, per contract (default: every version the registry knows). */
+  readonly accept?: { readonly [contract: string]: readonly string[] };
+  readonly state?: StateHook;
+  readonly policy?: PolicyHook;
+  /** Receives one event per stage run. */
+  readonly onTrace?: (event: TraceEvent) => void;
+  /** An OpenTelemetry tracer: one span per decode, an event per stage. */
+  readonly tracer?: TracerLike;
+  /** An OpenTelemetry meter, to mirror the counters of `metrics()`. */
+  readonly meter?: MeterLike;
+  readonly persist?: PersistSink;
+  /** Makes each error's `error_id` (default `ERR-` and a random UUID). */
+  readonly errorId?: () => string;
+}
+
+export interface DecodeOptions {
+  /** Versions this call reads, overriding the runtime's `accept`. */
+  readonly accept?: readonly string[];
+  /** The version of an `envelope: none` payload, which cannot name its own. */
+  readonly version?: string;
+  /** The host's trace id (`TRACE-…`), put on events, records and errors. */
+  readonly traceId?: string;
+  /** Which try of a repair loop this is (default 1). */
+  readonly attempt?: number;
+}
+
+/** A payload read into the canonical model, with what it took. */
+export interface RuntimeResult<T> extends Decoded<T> {
+  /** Fixes `repairJson` made to read the text, in order. */
+  readonly repairs: readonly RepairFlag[];
+  readonly traceId?: string;
+}
+
+/** A typed error: `error` is the operation.error payload; beside it what code needs to act. */
+export interface RuntimeFailure {
+  readonly ok: false;
+  readonly error: OperationError;
+  readonly kind: FailureKind;
+  readonly stage: Stage;
+  /** Every problem found, with JSON pointers into the payload. */
+  readonly issues: readonly Issue[];
+  /** UNSUPPORTED_VERSION: the versions the host reads (the contracts, for an unknown contract). */
+  readonly known?: readonly string[];
+  readonly repairs: readonly RepairFlag[];
+  /** The known version read, when the envelope got that far. */
+  readonly version?: string;
+}
+
+export type Outcome<T> = RuntimeResult<T> | RuntimeFailure;
+
+/** `decode` returns a promise exactly when a state or policy hook (async user code) is set; `boolean`: either. */
+export type MaybeAsync<Async extends boolean, T> = [Async] extends [true] ? Promise<T> : [Async] extends [false] ? T : T | Promise<T>;
+
+export interface Runtime<R extends Registrations, Async extends boolean = boolean> {
+  readonly registry: Registry<R>;
+  /** Reads `input` (JSON text, repaired if need be, or a value) as `contract` through every stage. */
+  decode<K extends keyof R & string>(contract: K, input: unknown, options?: DecodeOptions): MaybeAsync<Async, Outcome<CanonicalOf<R[K]>>>;
+  /** Asks `produce` until its output decodes or `maxAttempts` tries are spent, re-asking with the failing paths. */
+  withRepair<K extends keyof R & string>(loop: RepairLoop<K>): Promise<Attempted<CanonicalOf<R[K]>>>;
+  /** The counters so far. */
+  metrics(): MetricsSnapshot;
+}
+
+/** The host globals the runtime uses (Node 20, browsers, Deno and Bun have both), typed without DOM or Node types. */
+const host = globalThis as unknown as { readonly performance: { now(): number }; readonly crypto: { randomUUID(): string } };
+
+const SOURCE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
+const TRACE_ID = /^TRACE-[A-Za-z0-9-]+$/;
+
+/** One decode in flight: what the stages learned so far, for events, errors and the record. */
+interface Run {
+  readonly contract: string;
+  readonly attempt: number;
+  readonly traceId: string | undefined;
+  readonly stamp: ErrorStamp;
+  readonly span: SpanLike | undefined;
+  /** When the current stage began (ms), if anything observes durations. */
+  mark: number;
+  last: TraceEvent | undefined;
+  repairs: RepairFlag[];
+  parsed: boolean;
+  payload: unknown;
+  version: string | undefined;
+  shape: VersionShape | undefined;
+  adapterPath: readonly string[];
+}
+
+type Step<T> = { readonly ok: true; readonly value: T } | RuntimeFailure;
+
+/** A runtime over `registry`: typed results and typed errors, traced, counted and persisted as `options` say. */
+export function createRuntime<R extends Registrations>(registry: Registry<R>, options: RuntimeOptions & ({ readonly state: StateHook } | { readonly policy: PolicyHook })): Runtime<R, true>;
+export function createRuntime<R extends Registrations>(registry: Registry<R>, options?: RuntimeOptions & { readonly state?: undefined; readonly policy?: undefined }): Runtime<R, false>;
+export function createRuntime<R extends Registrations>(registry: Registry<R>, options?: RuntimeOptions): Runtime<R>;
+export function createRuntime<R extends Registrations>(registry: Registry<R>, opts: RuntimeOptions = {}): Runtime<R> {
+  const source = opts.source ?? "treaty.runtime";
+  if (!SOURCE.test(source) || source.length > 128) throw new TypeError(`createRuntime: source must be a dotted lower-case name of at most 128 characters`);
+  const errorId = opts.errorId ?? (() => `ERR-${host.crypto.randomUUID()}`);
+  const { onTrace, tracer, persist, state, policy } = opts;
+  const observed = onTrace !== undefined || tracer !== undefined;
+  const metrics = createMetrics(opts.meter);
+
+  const start = (contract: string, options: DecodeOptions): Run => {
+    const traceId = options.traceId;
+    if (traceId !== undefined && (!TRACE_ID.test(traceId) || traceId.length > 64)) throw new TypeError(`decode: traceId must match ${TRACE_ID.source} (at most 64 characters)`);
+    const attempt = options.attempt ?? 1;
+    return {
+      contract,
+      attempt,
+      traceId,
+      stamp: traceId === undefined ? { source, errorId } : { source, errorId, traceId },
+      span: tracer && startDecodeSpan(tracer, contract, attempt, TREATY_VERSION),
+      mark: observed ? host.performance.now() : 0,
+      last: undefined,
+      repairs: [],
+      parsed: false,
+      payload: undefined,
+      version: undefined,
+      shape: undefined,
+      adapterPath: [],
+    };
+  };
+
+  /** Records that `stage` ended; builds the event only when someone observes it. */
+  const emit = (run: Run, stage: Stage, failure?: RuntimeFailure, issues: readonly Issue[] = []): void => {
+    if (!observed) return;
+    const now = host.performance.now();
+    const event: TraceEvent = {
+      contract: run.contract,
+      ...(run.version !== undefined && { version: run.version }),
+      stage,
+      outcome: failure ? "fail" : "ok",
+      ...(failure && { errorClass: failure.error.class, errorCode: failure.error.code }),
+      issueCodes: [...new Set(issues.map((i) => i.code))],
+      adapterPath: run.adapterPath,
+      durationUs: Math.round((now - run.mark) * 1000),
+      treatyVersion: TREATY_VERSION,
+      attempt: run.attempt,
+      ...(run.traceId !== undefined && { traceId: run.traceId }),
+    };
+    run.mark = now;
+    run.last = event;
+    onTrace?.(event);
+    if (run.span) spanEvent(run.span, event);
+  };
+
+  const pass = <T>(run: Run, stage: Stage, value: T): Step<T> => {
+    emit(run, stage);
+    return { ok: true, value };
+  };
+
+  const fail = (run: Run, kind: FailureKind, issues: readonly Issue[] = [], known?: readonly string[]): RuntimeFailure => {
+    const facts = { contract: run.contract, version: run.version, issues, known, attempt: run.attempt };
+    const failure: RuntimeFailure = {
+      ok: false,
+      error: operationError(kind, facts, run.stamp),
+      kind,
+      stage: FAILURES[kind].stage,
+      issues,
+      ...(known && { known }),
+      repairs: run.repairs,
+      ...(run.version !== undefined && { version: run.version }),
+    };
+    emit(run, failure.stage, failure, issues);
+    return failure;
+  };
+
+  const parse = (run: Run, input: unknown): Step<unknown> => {
+    if (typeof input !== "string") return parsed(run, input);
+    const read = repairJson(input);
+    run.repairs = read.repairs;
+    if (!read.ok || read.repairs.length > 0) metrics.count("repairsTried", run.contract);
+    if (!read.ok) return fail(run, "unparseable", [{ path: "", code: "parse", message: read.error.message, expected: "a JSON value" }]);
+    return parsed(run, read.value);
+  };
+
+  const parsed = (run: Run, value: unknown): Step<unknown> => {
+    run.parsed = true;
+    run.payload = value;
+    return pass(run, "parse", value);
+  };
+
+  const envelope = (run: Run, value: unknown, options: DecodeOptions): Step<Enveloped> => {
+    const entry = lookupContract(registry.contracts, run.contract);
+    if ("ok" in entry) return fail(run, "unknown-contract", [], entry.error.known);
+    const accepted = readable(entry, options.accept);
+    const read = readEnvelope(entry, value, options.version);
+    if (!read.ok) {
+      // readEnvelope fails with exactly these codes, which are also failure kinds.
+      const kind = read.error.code as "envelope" | "wrong-contract" | "unsupported-version";
+      return fail(run, kind, kind === "unsupported-version" ? [versionIssue(accepted)] : (read.error.issues ?? []), kind === "unsupported-version" ? accepted : undefined);
+    }
+    if (!accepted.includes(read.readAs)) return fail(run, "not-accepted", [versionIssue(accepted)], accepted);
+    run.version = read.readAs;
+    run.shape = read.registration.shape;
+    run.adapterPath = read.registration.path;
+    metrics.count("traffic", run.contract, read.readAs);
+    return pass(run, "envelope", read);
+  };
+
+  /** Schema, then semantic rules: the generated `check` runs both; a failure is the schema's when any issue is not a `rule.*`. */
+  const validate = (run: Run, read: Enveloped): Step<Enveloped> => {
+    if (read.registration.check(read.value)) {
+      emit(run, "schema");
+      return pass(run, "semantic", read);
+    }
+    const issues = read.registration.errors(read.value);
+    if (issues.some((i) => !i.code.startsWith("rule."))) return fail(run, "schema", issues);
+    emit(run, "schema");
+    return fail(run, "semantic", issues);
+  };
+
+  const known = new Map(Object.values(registry.contracts).map((entry) => [entry, Object.keys(entry.versions)]));
+
+  /** The versions the host reads of `entry`: this call's, else the runtime's, else every known one. */
+  const readable = (entry: ContractRegistration, accept: readonly string[] | undefined): readonly string[] =>
+    accept ?? opts.accept?.[entry.name] ?? known.get(entry)!;
+
+  /** Runs the user's hook of `stage`; one that throws fails the stage as TRANSIENT, its error kept from the output. */
+  const hook = async (run: Run, stage: "state" | "policy", user: StateHook | PolicyHook | undefined, read: Enveloped): Promise<Step<Enveloped>> => {
+    if (!user) return pass(run, stage, read);
+    let outcome: StateOutcome | PolicyOutcome;
+    try {
+      outcome = await user({ contract: run.contract, version: read.readAs, payload: read.value, ...(run.traceId !== undefined && { traceId: run.traceId }) });
+    } catch {
+      return fail(run, stage === "state" ? "state-failed" : "policy-failed");
+    }
+    return outcome.ok ? pass(run, stage, read) : fail(run, outcome.reason);
+  };
+
+  /** The canonical stage: the payload adapted into the contract's canonical model. */
+  const adapt = (run: Run, read: Enveloped): Outcome<unknown> => {
+    const decoded = toCanonical(read);
+    if (!decoded.ok) return fail(run, decoded.error.code as "adapter-not-implemented" | "not-representable", decoded.error.issues ?? []);
+    emit(run, "canonical");
+    const { value, contract, version, readAs, canonical, path, stripped, dropped, filled } = decoded;
+    // Field by field: V8 copies this object by spread several times slower than the validator runs.
+    const result = { ok: true, value, contract, version, readAs, canonical, path, stripped, dropped, filled, repairs: run.repairs } as const;
+    return run.traceId === undefined ? result : { ...result, traceId: run.traceId };
+  };
+
+  /** Counts, persists and closes the span of a finished decode. */
+  const finish = <T>(run: Run, outcome: Outcome<T>): Outcome<T> => {
+    if (outcome.ok) {
+      if (run.repairs.length > 0) metrics.count("repairsSucceeded", run.contract);
+    } else if (outcome.error.class === "INVALID_INPUT") {
+      metrics.count("validationFailures", run.contract, run.version);
+    } else if (outcome.error.class === "UNSUPPORTED_VERSION") {
+      metrics.count("unsupportedVersions", run.contract);
+    }
+    if (persist) persist.write(record(run, outcome, persist.internal ?? false));
+    if (run.span && run.last) endDecodeSpan(run.span, run.last);
+    return outcome;
+  };
+
+  const record = (run: Run, outcome: Outcome<unknown>, internal: boolean): DecodeRecord => ({
+    contract: run.contract,
+    ...(run.version !== undefined && { version: run.version }),
+    ...(run.parsed && { payload: redact(run.payload, run.shape, { internal }) }),
+    outcome: outcome.ok ? "ok" : outcome.error.class,
+    ...(!outcome.ok && { code: outcome.error.code }),
+    stage: outcome.ok ? "canonical" : outcome.stage,
+    adapterPath: run.adapterPath,
+    repairs: run.repairs,
+    treatyVersion: TREATY_VERSION,
+    ...(run.traceId !== undefined && { traceId: run.traceId }),
+    attempt: run.attempt,
+  });
+
+  /** parse → envelope → schema → semantic: the stages that need no user code. */
+  const front = (run: Run, input: unknown, options: DecodeOptions): Step<Enveloped> => {
+    const value = parse(run, input);
+    if (!value.ok) return value;
+    const read = envelope(run, value.value, options);
+    return read.ok ? validate(run, read.value) : read;
+  };
+
+  const decodeHooked = async (run: Run, read: Enveloped): Promise<Outcome<unknown>> => {
+    const stated = await hook(run, "state", state, read);
+    if (!stated.ok) return finish(run, stated);
+    const allowed = await hook(run, "policy", policy, read);
+    return finish(run, allowed.ok ? adapt(run, read) : allowed);
+  };
+
+  const decode = (contract: string, input: unknown, options: DecodeOptions = {}): Outcome<unknown> | Promise<Outcome<unknown>> => {
+    const run = start(contract, options);
+    const read = front(run, input, options);
+    if (state || policy) return read.ok ? decodeHooked(run, read.value) : Promise.resolve(finish(run, read));
+    if (!read.ok) return finish(run, read);
+    emit(run, "state");
+    emit(run, "policy");
+    return finish(run, adapt(run, read.value));
+  };
+
+  const deps: RepairDeps = {
+    decode,
+    readable: (contract, accept) => {
+      const entry = lookupContract(registry.contracts, contract);
+      return "ok" in entry ? [] : readable(entry, accept);
+    },
+    shapeOf: (contract, version) => {
+      const entry = lookupContract(registry.contracts, contract);
+      return "ok" in entry || version === undefined ? undefined : entry.versions[version]?.shape;
+    },
+  };
+
+  const runtime = { registry, decode, withRepair: (loop: RepairLoop<string>) => withRepair(deps, loop), metrics: metrics.snapshot };
+  // The signatures of `Runtime` recover each contract's canonical type, and promise or not from the overload.
+  return runtime as unknown as Runtime<R>;
+}
+
+/** What a producer should have put in the envelope: one of the versions the host reads. */
+const versionIssue = (accepted: readonly string[]): Issue => {
+  const expected = `one of ${accepted.join(", ")}`;
+  return { path: "/version", code: "enum", message: `unsupported version: expected ${expected}`, expected };
+};

@@ -1,0 +1,34 @@
+// The runtime's error type against the operation.error contract it claims to be: the same class set
+// and retry rule as the IDL, and a TypeScript type mutually assignable with the generated one.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { ErrorClass as GeneratedClass, OperationErrorV1_0 } from "../../generated/operation.error/v1_0/types.js";
+import { ERROR_CLASSES, type ErrorClass, type OperationError } from "treaty/runtime";
+
+const IDL = parse(readFileSync(join(import.meta.dirname, "../../idl/errors/operation.error.yaml"), "utf8")) as {
+  enums: { ErrorClass: { values: Record<string, string> } };
+};
+
+// Type-level: `npm run typecheck` fails here if the runtime's type drifts from the generated contract.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameError: Same<OperationError, OperationErrorV1_0> = true;
+const sameClass: Same<ErrorClass, GeneratedClass> = true;
+
+describe("operation.error as the runtime's error type", () => {
+  it("is mutually assignable with the generated OperationErrorV1_0", () => {
+    expect([sameError, sameClass]).toEqual([true, true]);
+    expectTypeOf<OperationError>().toEqualTypeOf<OperationErrorV1_0>();
+  });
+
+  it("has the IDL's class set, in its order", () => {
+    expect(Object.keys(ERROR_CLASSES)).toEqual(Object.keys(IDL.enums.ErrorClass.values));
+  });
+
+  it("retries exactly the classes whose IDL meaning says 'Retryable: yes'", () => {
+    for (const [name, meaning] of Object.entries(IDL.enums.ErrorClass.values)) {
+      expect(ERROR_CLASSES[name as ErrorClass].retryable, name).toBe(/Retryable: yes/.test(meaning));
+    }
+  });
+});
