@@ -131,10 +131,18 @@ const adapting = <T>(contract: string, version: string, run: () => T): { ok: tru
   try {
     return { ok: true, value: run() };
   } catch (error) {
-    if (!(error instanceof AdapterNotImplemented)) throw error;
-    return fail({ class: "UNSUPPORTED_VERSION", code: "adapter-not-implemented", message: error.message, contract, version });
+    return notImplemented(error, contract, version);
   }
 };
+
+/** A stub nobody wrote yet, as a typed failure; any other exception is a bug and propagates. */
+const notImplemented = (error: unknown, contract: string, version: string): Failure => {
+  if (!(error instanceof AdapterNotImplemented)) throw error;
+  return fail({ class: "UNSUPPORTED_VERSION", code: "adapter-not-implemented", message: error.message, contract, version });
+};
+
+/** Shared by every result that strips nothing. */
+const NOTHING: readonly string[] = Object.freeze([]);
 
 
 /** A payload whose envelope named a version this build reads: the first stage of decoding. */
@@ -206,30 +214,40 @@ export const invalid = (read: Enveloped, issues: readonly Issue[]): Failure =>
 export const toCanonical = (read: Enveloped): Decoded<unknown> | Failure => {
   const { entry, registration, readAs } = read;
   const contract = entry.name;
-  const stripLog = createAdaptLog();
-  const value = registration.strip ? registration.strip(read.value, stripLog) : read.value;
+  let value = read.value;
+  let stripped: readonly string[] = NOTHING;
+  if (registration.strip) {
+    const stripLog = createAdaptLog();
+    value = registration.strip(value, stripLog);
+    stripped = stripLog.dropped.map((d) => d.path);
+  }
   const log = createAdaptLog();
-  const adapted = adapting(contract, read.version, () => registration.toCanonical(value, log));
-  if (!adapted.ok) return adapted;
-  if (registration.revalidate && !entry.versions[entry.canonical]!.check(adapted.value)) {
+  // No closure and no intermediate result here: this runs on every decode.
+  let adapted: unknown;
+  try {
+    adapted = registration.toCanonical(value, log);
+  } catch (error) {
+    return notImplemented(error, contract, read.version);
+  }
+  if (registration.revalidate && !entry.versions[entry.canonical]!.check(adapted)) {
     return fail({
       class: "INVALID_INPUT",
       code: "not-representable",
       message: `the ${contract} ${readAs} payload does not fit the canonical ${entry.canonical}`,
       contract,
       version: entry.canonical,
-      issues: entry.versions[entry.canonical]!.errors(adapted.value),
+      issues: entry.versions[entry.canonical]!.errors(adapted),
     });
   }
   return {
     ok: true,
-    value: adapted.value,
+    value: adapted,
     contract,
     version: read.version,
     readAs,
     canonical: entry.canonical,
     path: registration.path,
-    stripped: stripLog.dropped.map((d) => d.path),
+    stripped,
     dropped: log.dropped,
     filled: log.filled,
   };

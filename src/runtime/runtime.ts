@@ -338,7 +338,33 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     return finish(run, allowed.ok ? adapt(run, read) : allowed);
   };
 
-  const decode = (contract: string, input: unknown, options: DecodeOptions = {}): Outcome<unknown> | Promise<Outcome<unknown>> => {
+  /** The host reads every version of `entry` this build knows: an envelope naming a known one is accepted. */
+  const readsAll = (entry: ContractRegistration, options: DecodeOptions): boolean => options.accept === undefined && opts.accept?.[entry.name] === undefined;
+
+  /** Nothing to trace, persist or ask a hook: the stages can run without a `Run` to record them in. */
+  const unobserved = !observed && !persist && !state && !policy;
+
+  /**
+   * The same stages for a value that passes them all, without the bookkeeping a failure or an
+   * observer needs: undefined sends the input through the full pipeline instead, which alone
+   * builds errors (and counts, so a failure is never counted twice).
+   */
+  const quick = (contract: string, input: unknown, options: DecodeOptions): RuntimeResult<unknown> | undefined => {
+    if (typeof input === "string" || options.traceId !== undefined || !Object.hasOwn(registry.contracts, contract)) return undefined;
+    const entry = registry.contracts[contract]!;
+    const read = readEnvelope(entry, input, options.version);
+    if (!read.ok || !readsAll(entry, options) && !readable(entry, options.accept).includes(read.readAs)) return undefined;
+    if (!read.registration.check(read.value)) return undefined;
+    const decoded = toCanonical(read);
+    if (!decoded.ok) return undefined;
+    metrics.count("traffic", contract, read.readAs);
+    const { value, version, readAs, canonical, path, stripped, dropped, filled } = decoded;
+    return { ok: true, value, contract, version, readAs, canonical, path, stripped, dropped, filled, repairs: NO_REPAIRS };
+  };
+
+  const decode = (contract: string, input: unknown, options: DecodeOptions = NO_OPTIONS): Outcome<unknown> | Promise<Outcome<unknown>> => {
+    const passed = unobserved ? quick(contract, input, options) : undefined;
+    if (passed) return passed;
     const run = start(contract, options);
     const read = front(run, input, options);
     if (state || policy) return read.ok ? decodeHooked(run, read.value) : Promise.resolve(finish(run, read));
@@ -364,6 +390,9 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
   // The signatures of `Runtime` recover each contract's canonical type, and promise or not from the overload.
   return runtime as unknown as Runtime<R>;
 }
+
+const NO_OPTIONS: DecodeOptions = Object.freeze({});
+const NO_REPAIRS: readonly RepairFlag[] = Object.freeze([]);
 
 /** What a producer should have put in the envelope: one of the versions the host reads. */
 const versionIssue = (accepted: readonly string[]): Issue => {

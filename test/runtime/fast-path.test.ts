@@ -1,0 +1,60 @@
+// The runtime's fast path (nothing observes the decode, no hooks) must give what the full,
+// observed pipeline gives: the same results, the same errors and the same counts, on every example
+// of every contract in idl/ and on values derived from them.
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { parse } from "yaml";
+import { describe, expect, it } from "vitest";
+import { registry } from "../../generated/index.js";
+import { createRuntime, type DecodeOptions } from "../../src/runtime/index.js";
+
+const IDL = join(import.meta.dirname, "../../idl");
+
+interface Source {
+  contract: string;
+  examples: { version: string; valid?: unknown; invalid?: unknown }[];
+}
+
+const sources: Source[] = readdirSync(IDL, { recursive: true, encoding: "utf8" })
+  .filter((file) => file.endsWith(".yaml"))
+  .sort()
+  .map((file) => parse(readFileSync(join(IDL, file), "utf8")) as Source);
+
+const inputs: [string, unknown][] = sources.flatMap((s) => s.examples.map((e) => [s.contract, e.valid ?? e.invalid] as [string, unknown]));
+
+/** Two runtimes over the same registry: one takes the fast path, one is observed and never does. */
+const pair = () => {
+  const errorId = () => "ERR-fixed";
+  return { fast: createRuntime(registry, { errorId }), observed: createRuntime(registry, { errorId, onTrace: () => {} }) };
+};
+
+const same = (contract: string, input: unknown, options?: DecodeOptions) => {
+  const { fast, observed } = pair();
+  const a = fast.decode(contract as "task.result", input, options);
+  const b = observed.decode(contract as "task.result", input, options);
+  expect(a).toEqual(b);
+  expect(fast.metrics()).toEqual(observed.metrics());
+};
+
+describe("runtime fast path", () => {
+  it("has examples to compare", () => expect(inputs.length).toBeGreaterThan(20));
+
+  it.each(inputs.map(([c, v], i) => [i, c, v] as const))("example %i of %s decodes as the observed pipeline does", (_, contract, input) => {
+    same(contract, input);
+    same(contract, input, { accept: ["1.0"] });
+    same(contract, JSON.stringify(input));
+  });
+
+  it("agrees on values derived from the examples (fields dropped, replaced, versions changed)", () => {
+    const mutated = fc.tuple(fc.constantFrom(...inputs), fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), fc.boolean()).map(([[contract, value], key, replacement, drop]) => {
+      const copy = structuredClone(value) as Record<string, unknown>;
+      const keys = Object.keys(copy);
+      const target = keys.length > 0 ? keys[key.length % keys.length]! : key;
+      if (drop) delete copy[target];
+      else copy[target] = replacement;
+      return [contract, copy] as const;
+    });
+    fc.assert(fc.property(mutated, ([contract, value]) => same(contract, value)), { numRuns: 500 });
+  });
+});
