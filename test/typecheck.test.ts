@@ -1,4 +1,5 @@
-// Every generated TypeScript file must compile under `strict`, as a producer's build would see it.
+// Every generated TypeScript file, the generated tests included, must compile under `strict`, as a
+// producer's build would see it.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
@@ -22,6 +23,8 @@ it("generated code type-checks under strict", () => {
     exactOptionalPropertyTypes: true,
     noEmit: true,
     target: ts.ScriptTarget.ES2022,
+    // The ECMAScript library alone, as `treaty init`'s tsconfig: no DOM or Node globals.
+    lib: ["lib.es2023.d.ts"],
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     skipLibCheck: true,

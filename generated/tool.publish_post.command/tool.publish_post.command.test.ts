@@ -34,9 +34,14 @@ function parentOf(value: unknown, path: string): { parent: Record<string, unknow
   return { parent, key: keys[keys.length - 1]! };
 }
 
+/** A deep copy of a JSON value (no host globals, so this file type-checks with the ES library alone). */
+function copyOf(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value));
+}
+
 /** A copy of `value` with `to` at `path`. */
 function withValue(value: unknown, path: string, to: unknown): unknown {
-  const copy = structuredClone(value);
+  const copy = copyOf(value);
   const { parent, key } = parentOf(copy, path);
   parent[key] = to;
   return copy;
@@ -44,7 +49,7 @@ function withValue(value: unknown, path: string, to: unknown): unknown {
 
 /** A copy of `value` without what is at `path`. */
 function without(value: unknown, path: string): unknown {
-  const copy = structuredClone(value);
+  const copy = copyOf(value);
   const { parent, key } = parentOf(copy, path);
   delete parent[key];
   return copy;
