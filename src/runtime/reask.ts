@@ -64,6 +64,12 @@ const locate = (pointer: string, shape: VersionShape | undefined): { readonly pr
   return { printed: `/${printed.join("/")}`, masked: printed.includes("*"), at };
 };
 
+/**
+ * `pointer` with every segment the shape does not name replaced by `*` ("" stays the root): what a
+ * failure may carry, since an undeclared key or a key of a map may itself be data.
+ */
+export const maskPointer = (pointer: string, shape: VersionShape | undefined): string => (pointer === "" ? "" : locate(pointer, shape).printed);
+
 /** The values (with meanings) of the enums a path may lead to, each value once. */
 const enumValues = (at: readonly Position[]): [string, string][] => {
   const meanings = new Map<string, string>();

@@ -5,6 +5,7 @@
 import { FAILURES, operationError, type ErrorClass, type ErrorStamp, type FailureKind, type OperationError, type Stage } from "./errors.js";
 import type { Issue } from "./issue.js";
 import { createMetrics, type MeterLike, type MetricsSnapshot } from "./metrics.js";
+import { maskPointer } from "./reask.js";
 import { redact, type VersionShape } from "./redact.js";
 import { lookupContract, readEnvelope, toCanonical, type CanonicalOf, type ContractRegistration, type Decoded, type Enveloped, type Registrations, type Registry } from "./registry.js";
 import { repairJson, type RepairFlag } from "./repair.js";
@@ -205,7 +206,10 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     return { ok: true, value };
   };
 
-  const fail = (run: Run, kind: FailureKind, issues: readonly Issue[] = [], known?: readonly string[]): RuntimeFailure => {
+  const fail = (run: Run, kind: FailureKind, found: readonly Issue[] = [], known?: readonly string[]): RuntimeFailure => {
+    // Issues from a version's validator point into the payload: print only what its shape names.
+    const shape = run.shape;
+    const issues = shape === undefined ? found : found.map((i) => ({ ...i, path: maskPointer(i.path, shape) }));
     const facts = { contract: run.contract, version: run.version, issues, known, attempt: run.attempt };
     const failure: RuntimeFailure = {
       ok: false,
