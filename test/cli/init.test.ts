@@ -38,7 +38,7 @@ const snapshot = (root: string): Record<string, string> =>
 
 const manifestOf = (root: string) => JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Record<string, Record<string, string> | string>;
 
-const SCAFFOLD = ["treaty.config.json", "idl/orders/order.placed.yaml", "tsconfig.json", "vitest.config.ts", ".github/workflows/contracts.yml"];
+const SCAFFOLD = ["treaty.config.json", "idl/orders/order.placed.yaml", "tsconfig.json", "vitest.config.mts", ".github/workflows/contracts.yml"];
 
 describe("treaty init in an empty directory", () => {
   const root = project();
@@ -52,7 +52,7 @@ describe("treaty init in an empty directory", () => {
     const manifest = manifestOf(root);
     expect(manifest["type"]).toBe("module");
     expect(manifest["scripts"]).toEqual({ codegen: "treaty generate", "contracts:check": "treaty check" });
-    expect(Object.keys(manifest["devDependencies"]!)).toEqual(["typescript", "vitest"]);
+    expect(Object.keys(manifest["devDependencies"]!)).toEqual(["typescript", "vitest", "@types/node"]);
     expect(JSON.parse(readFileSync(join(root, "treaty.config.json"), "utf8"))).toEqual({ idl: "idl", out: "generated" });
   });
 
@@ -89,8 +89,8 @@ describe("treaty init in an existing repo", () => {
     const { status, stderr } = await cli(["init"], root);
     expect(status).toBe(0);
     expect(stderr).toContain("skipped tsconfig.json (exists)\n");
-    expect(stderr).toContain("skipped vitest.config.ts (vite.config.ts exists)\n");
-    expect(stderr).toContain("updated package.json (script contracts:check, devDependency typescript)\n");
+    expect(stderr).toContain("skipped vitest.config.mts (vite.config.ts exists)\n");
+    expect(stderr).toContain("updated package.json (script contracts:check, devDependency typescript, devDependency @types/node)\n");
     // A CommonJS package stays one; init says what to do instead.
     expect(stderr).toMatch(/note: package\.json says "type": "commonjs".*'package'/);
     expect(readFileSync(join(root, "tsconfig.json"), "utf8")).toBe("{ /* mine */ }\n");
@@ -99,7 +99,7 @@ describe("treaty init in an existing repo", () => {
     expect(JSON.parse(text)).toEqual({
       ...manifest,
       scripts: { codegen: "make codegen", "contracts:check": "treaty check" },
-      devDependencies: { vitest: "^3.0.0", typescript: expect.any(String) },
+      devDependencies: { vitest: "^3.0.0", typescript: expect.any(String), "@types/node": expect.any(String) },
     });
   });
 

@@ -95,7 +95,7 @@ afterAll(() => rmSync(WORK, { recursive: true, force: true }));
 describe("a new producer repo", () => {
   it("treaty init scaffolds it, and running init again changes nothing", () => {
     const first = npx(["treaty", "init"]).stderr;
-    for (const path of ["treaty.config.json", CONTRACT, "tsconfig.json", "vitest.config.ts", ".github/workflows/contracts.yml"]) {
+    for (const path of ["treaty.config.json", CONTRACT, "tsconfig.json", "vitest.config.mts", ".github/workflows/contracts.yml"]) {
       expect(first).toContain(`created ${path}`);
     }
     expect(first).toMatch(/^updated package\.json/m);

@@ -31,7 +31,7 @@ const EXAMPLE_CONTRACT = "orders/order.placed.yaml";
 const SCRIPTS = { codegen: "treaty generate", "contracts:check": "treaty check" };
 
 /** What generated code and generated tests need to compile and run, in the ranges treaty is tested with. */
-const DEV_DEPENDENCIES = ["typescript", "vitest"];
+const DEV_DEPENDENCIES = ["typescript", "vitest", "@types/node"];
 
 const configFile = (config: TreatyConfig): string => `${JSON.stringify({ idl: config.idl, out: config.out }, null, 2)}\n`;
 
@@ -63,7 +63,7 @@ const scaffold = (config: TreatyConfig): ScaffoldFile[] => [
   { path: `${config.idl}/${EXAMPLE_CONTRACT}`, contents: template(`idl/${EXAMPLE_CONTRACT}`), covered: hasContracts(config.idl) },
   { path: "tsconfig.json", contents: template("tsconfig.json") },
   // A vite config holds vitest's settings too.
-  { path: "vitest.config.ts", contents: template("vitest.config.ts"), covered: anyOf(VITE_CONFIGS) },
+  { path: "vitest.config.mts", contents: template("vitest.config.mts"), covered: anyOf(VITE_CONFIGS) },
   { path: ".github/workflows/contracts.yml", contents: template("contracts.yml") },
 ];
 
@@ -146,7 +146,7 @@ export const initCommand: Command = {
   usage: `  treaty init
       Scaffold a producer repo in the current directory: treaty.config.json, an example
       contract under idl/, the 'codegen' and 'contracts:check' scripts and the devDependencies
-      generated code and tests need (in package.json), tsconfig.json, vitest.config.ts and a CI
+      generated code and tests need (in package.json), tsconfig.json, vitest.config.mts and a CI
       workflow. Never overwrites a file; running it again changes nothing.`,
   options: {},
   positionals: { min: 0, max: 0 },

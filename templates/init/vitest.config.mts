@@ -1,3 +1,4 @@
+// .mts: an ES module whatever package.json's "type" says.
 import { defineConfig } from "vitest/config";
 
 // treaty generates tests beside each contract's code (generated/<contract>/*.test.ts); vitest's
