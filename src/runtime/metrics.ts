@@ -36,6 +36,8 @@ const DESCRIPTIONS: { readonly [M in MetricName]: string } = {
 
 export interface Metrics {
   count(metric: MetricName, contract: string, version?: string): void;
+  /** `count` bound to one metric, contract and version: what a hot path keeps and calls. */
+  counter(metric: MetricName, contract: string, version?: string): () => void;
   snapshot(): MetricsSnapshot;
 }
 
@@ -48,15 +50,26 @@ export const createMetrics = (meter?: MeterLike): Metrics => {
   const byContract = { repairsTried: {} as ByContract, repairsSucceeded: {} as ByContract, unsupportedVersions: {} as ByContract };
   const counters = meter && Object.fromEntries((Object.keys(DESCRIPTIONS) as MetricName[]).map((m) => [m, meter.createCounter(otelName(m), { description: DESCRIPTIONS[m] })]));
 
-  const count = (metric: MetricName, contract: string, version = "-"): void => {
+  const counter = (metric: MetricName, contract: string, version = "-"): (() => void) => {
+    const otel = counters?.[metric];
+    const attributes = { "treaty.contract": contract, "treaty.contract.version": version };
     if (metric === "traffic" || metric === "validationFailures") {
       const versions = (byVersion[metric][contract] ??= {});
-      versions[version] = (versions[version] ?? 0) + 1;
-    } else {
-      byContract[metric][contract] = (byContract[metric][contract] ?? 0) + 1;
+      versions[version] ??= 0;
+      return () => {
+        versions[version]!++;
+        otel?.add(1, attributes);
+      };
     }
-    counters?.[metric]?.add(1, { "treaty.contract": contract, "treaty.contract.version": version });
+    const counts = byContract[metric];
+    counts[contract] ??= 0;
+    return () => {
+      counts[contract]!++;
+      otel?.add(1, attributes);
+    };
   };
+
+  const count = (metric: MetricName, contract: string, version?: string): void => counter(metric, contract, version)();
 
   const snapshot = (): MetricsSnapshot => ({
     traffic: copyByVersion(byVersion.traffic),
@@ -66,5 +79,5 @@ export const createMetrics = (meter?: MeterLike): Metrics => {
     unsupportedVersions: { ...byContract.unsupportedVersions },
   });
 
-  return { count, snapshot };
+  return { count, counter, snapshot };
 };

@@ -157,6 +157,14 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
   const observed = onTrace !== undefined || tracer !== undefined;
   const metrics = createMetrics(opts.meter);
 
+  // One counter per version read, kept: counting traffic is on every decode's path.
+  const trafficCounters = new Map<Enveloped["registration"], () => void>();
+  const countTraffic = (contract: string, read: Enveloped): void => {
+    let count = trafficCounters.get(read.registration);
+    if (!count) trafficCounters.set(read.registration, (count = metrics.counter("traffic", contract, read.readAs)));
+    count();
+  };
+
   const start = (contract: string, options: DecodeOptions): Run => {
     const traceId = options.traceId;
     if (traceId !== undefined && (!TRACE_ID.test(traceId) || traceId.length > 64)) throw new TypeError(`decode: traceId must match ${TRACE_ID.source} (at most 64 characters)`);
@@ -254,7 +262,7 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     run.version = read.readAs;
     run.shape = read.registration.shape;
     run.adapterPath = read.registration.path;
-    metrics.count("traffic", run.contract, read.readAs);
+    countTraffic(run.contract, read);
     return pass(run, "envelope", read);
   };
 
@@ -361,7 +369,7 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     if (!read.registration.check(read.value)) return undefined;
     const decoded = toCanonical(read);
     if (!decoded.ok) return undefined;
-    metrics.count("traffic", contract, read.readAs);
+    countTraffic(contract, read);
     const { value, version, readAs, canonical, path, stripped, dropped, filled } = decoded;
     return { ok: true, value, contract, version, readAs, canonical, path, stripped, dropped, filled, repairs: NO_REPAIRS };
   };
