@@ -1,6 +1,7 @@
+import { resolve, sep } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import { loadConfig, type TreatyConfig } from "../config/config.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatReport } from "../diagnostics/report.js";
 
 export interface CliIo {
@@ -43,5 +44,21 @@ export const readConfig = (args: ParsedArgs, io: CliIo): TreatyConfig | undefine
     printDiagnostics(io, loaded.diagnostics);
     return undefined;
   }
-  return { ...loaded.value, idl: stringOption(args, "idl") ?? loaded.value.idl, out: stringOption(args, "out") ?? loaded.value.out };
+  const config = { ...loaded.value, idl: stringOption(args, "idl") ?? loaded.value.idl, out: stringOption(args, "out") ?? loaded.value.out };
+  const overlap = outDirOverlap(io.cwd, config);
+  if (overlap) {
+    printDiagnostics(io, [createDiagnostic("out-dir-overlaps", undefined, { out: config.out, reason: overlap })]);
+    return undefined;
+  }
+  return config;
+};
+
+/** Why the output directory cannot be treaty's alone, if it cannot. */
+const outDirOverlap = (root: string, config: TreatyConfig): string | undefined => {
+  const out = resolve(root, config.out);
+  const idl = resolve(root, config.idl);
+  if (out === resolve(root)) return "is the project root";
+  if (out === idl) return "is the contracts directory";
+  if (idl.startsWith(out + sep)) return "contains the contracts directory";
+  return undefined;
 };

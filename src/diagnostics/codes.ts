@@ -81,6 +81,7 @@ export const DIAGNOSTIC_CODES = {
   "lint-ignore-without-reason": { severity: "error", message: "turning off '{name}' needs a reason" },
   // treaty's own settings (treaty.config.json or package.json's `treaty` key)
   "config-conflict": { severity: "error", message: "treaty is configured both here and in {file}; keep one" },
+  "out-dir-overlaps": { severity: "error", message: "the output directory '{out}' {reason}: treaty removes the files it no longer generates there, so it needs a directory of its own" },
   // examples
   "invalid-example": { severity: "error", message: "an example needs exactly one of 'valid' or 'invalid'" },
   "example-expect-missing": { severity: "error", message: "an invalid example needs `expect: { path, code }`" },

@@ -1,6 +1,6 @@
 // `treaty init`: what it scaffolds, that the example contract is clean, that it never overwrites a
 // user's file (package.json is merged, never a script replaced), and that a second run changes nothing.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -119,6 +119,36 @@ describe("treaty init in an existing repo", () => {
     expect(status).toBe(1);
     expect(stderr).toMatch(/^failed {2}package\.json \(not JSON: /m);
     expect(readFileSync(join(root, "package.json"), "utf8")).toBe("{ nope");
+  });
+
+  it("keeps an existing package.json's module system and says what to do", async () => {
+    const root = project({ "package.json": '{ "name": "x", "version": "1.0.0" }\n', "index.js": 'require("fs");\n' });
+    const { status, stderr } = await cli(["init"], root);
+    expect(status).toBe(0);
+    expect(manifestOf(root)["type"]).toBeUndefined();
+    expect(stderr).toMatch(/note: package\.json has no "type" \(CommonJS\).*'package'/);
+  });
+
+  it("fails, with the reason and no stack trace, on a manifest it cannot extend or a path it cannot write", async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ "package.json": "[]\n" }, "failed  package.json (not a JSON object)\n"],
+      [{ "package.json": '{ "scripts": "x" }\n' }, 'failed  package.json ("scripts" is not an object)\n'],
+      [{ idl: "a file where idl/ should be\n" }, "failed  idl/orders/order.placed.yaml (ENOTDIR)\n"],
+    ];
+    for (const [files, line] of cases) {
+      const root = project(files);
+      const before = snapshot(root);
+      const { status, stderr } = await cli(["init"], root);
+      expect(status).toBe(1);
+      expect(stderr).toContain(line);
+      expect(stderr).not.toMatch(/internal error|\n\s+at /);
+      for (const [path, text] of Object.entries(before)) expect(snapshot(root)[path]).toBe(text);
+    }
+    const dangling = project();
+    symlinkSync(join(dangling, "nowhere.json"), join(dangling, "tsconfig.json"));
+    const { status, stderr } = await cli(["init"], dangling);
+    expect(status).toBe(0);
+    expect(stderr).toContain("skipped tsconfig.json (exists)\n");
   });
 
   it("--help prints its usage and exits 0 without writing", async () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { CONFIG_FILE, loadConfig, type TreatyConfig } from "../../config/config.js";
 import { printDiagnostics, type CliIo, type Command } from "../command.js";
@@ -67,14 +67,29 @@ const scaffold = (config: TreatyConfig): ScaffoldFile[] => [
   { path: ".github/workflows/contracts.yml", contents: template("contracts.yml") },
 ];
 
+/** Whether anything is at `path`, a dangling symbolic link included. */
+const present = (path: string): boolean => {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** Writes `file` unless it exists or the project does without it: `init` never overwrites. */
 const createIfAbsent = (root: string, file: ScaffoldFile): Outcome => {
-  if (existsSync(join(root, file.path))) return { path: file.path, action: "skipped", why: "exists" };
+  if (present(join(root, file.path))) return { path: file.path, action: "skipped", why: "exists" };
   const covered = file.covered?.(root);
   if (covered !== undefined) return { path: file.path, action: "skipped", why: covered };
   const target = join(root, file.path);
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, file.contents(), { flag: "wx" });
+  try {
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, file.contents(), { flag: "wx" });
+  } catch (error) {
+    // A file where a directory should be, a directory not writable: said, never a stack trace.
+    return { path: file.path, action: "failed", why: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+  }
   return { path: file.path, action: "created" };
 };
 
@@ -91,6 +106,15 @@ const newManifest = (root: string): Manifest => ({
   version: "0.0.0",
   private: true,
 });
+
+/** Why `manifest` is not a package.json init can extend, if it is not. */
+const notAManifest = (manifest: unknown): string | undefined => {
+  const isObject = (value: unknown): boolean => typeof value === "object" && value !== null && !Array.isArray(value);
+  if (!isObject(manifest)) return "not a JSON object";
+  const fields = manifest as Record<string, unknown>;
+  const bad = ["scripts", "dependencies", "devDependencies", "peerDependencies"].find((key) => fields[key] !== undefined && !isObject(fields[key]));
+  return bad === undefined ? undefined : `"${bad}" is not an object`;
+};
 
 /** Adds the scripts and devDependencies package.json lacks; never replaces one it has. */
 const mergeManifest = (manifest: Manifest): string[] => {
@@ -120,14 +144,18 @@ const updateManifest = (root: string, notes: string[]): Outcome => {
   } catch (error) {
     return { path: "package.json", action: "failed", why: `not JSON: ${(error as Error).message}` };
   }
+  const malformed = notAManifest(manifest);
+  if (malformed) return { path: "package.json", action: "failed", why: malformed };
   const added = mergeManifest(manifest);
-  // Without it the generated .ts files compile as CommonJS, which cannot import treaty/runtime;
-  // a package that chose CommonJS keeps it, and is told.
-  if (manifest.type === undefined) {
+  // The generated code is ES modules. A package.json init writes says so; an existing one keeps
+  // what it says (a change of "type" changes how its own .js files load), and the user is told.
+  if (text === undefined) {
     manifest.type = "module";
     added.push('"type": "module"');
   } else if (manifest.type !== "module") {
-    notes.push(`package.json says "type": "${String(manifest.type)}", and the generated code is ES modules: set 'package' in ${CONFIG_FILE} so the generated code is a package of its own`);
+    notes.push(
+      `package.json ${manifest.type === undefined ? "has no \"type\" (CommonJS)" : `says "type": "${String(manifest.type)}"`}, and the generated code is ES modules: add "type": "module" if this package has no CommonJS .js files, or set 'package' in ${CONFIG_FILE} so the generated code is a package of its own`,
+    );
   }
   if (![manifest.dependencies, manifest.devDependencies].some((deps) => deps?.["treaty"] !== undefined)) {
     notes.push("treaty is not a dependency of this package: the generated code imports treaty/runtime; install treaty as a dependency");
