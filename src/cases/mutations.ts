@@ -10,7 +10,8 @@ import { refPattern } from "../ir/ref-pattern.js";
 import { escapePointer } from "../runtime/issue.js";
 import type { Edit, Expectation, MutationCase } from "./model.js";
 import { nonMatching, surrounded } from "./pattern-sample.js";
-import { fieldAtPath, fitsNumber, stringOfLength, type Synthesizer } from "./synthesize.js";
+import { isMultipleOf } from "../runtime/multiple-of.js";
+import { fieldAtPath, instantOf, nearestFitting, nextDouble, stringOfLength, type Synthesizer } from "./synthesize.js";
 
 /** The key added where unknown keys are rejected; any name the object does not declare would do. */
 export const UNKNOWN_KEY = "unexpected_key";
@@ -21,16 +22,6 @@ const MAP_KEY = "key";
 type JsonObject = { [key: string]: JsonValue };
 
 const isObject = (v: JsonValue | undefined): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** The adjacent doubles: the smallest step across a bound of a `number`. */
-const nextDouble = (n: number, direction: 1 | -1): number => {
-  if (n === 0) return direction * Number.MIN_VALUE;
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, n);
-  const bits = view.getBigUint64(0);
-  view.setBigUint64(0, n > 0 === (direction > 0) ? bits + 1n : bits - 1n);
-  return view.getFloat64(0);
-};
 
 /** Where a mutation happens: its pointer and the name tests read (`result.claims[0].text`). */
 interface Site {
@@ -52,7 +43,9 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
   const inserted: { readonly edit: Edit; readonly edgesPass: boolean }[] = [];
   const add = (title: string, edits: readonly Edit[], expect?: Expectation): void => {
     if (expect === undefined && inserted.some((i) => !i.edgesPass)) return;
-    const insert = inserted.map((i) => i.edit).filter((i) => !edits.some((e) => e.path === i.path));
+    // An edit replaced by a later one at the same path (another union variant put in) is left out.
+    const later = [...inserted.map((i) => i.edit), ...edits];
+    const insert = inserted.map((i) => i.edit).filter((edit, k) => !later.slice(k + 1).some((e) => e.path === edit.path));
     const all = [...insert, ...edits];
     cases.push(expect === undefined ? { title, edits: all } : { title, edits: all, expect });
   };
@@ -133,31 +126,37 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
 
   const numericMutations = (t: NumericType, site: Site): void => {
     const int = t.kind === "int";
-    const bound = (limit: number | undefined, code: string, edge: number, crossed: number, words: [string, string]): void => {
+    /**
+     * The edge passes (or, when `multipleOf` rules the edge out, the valid value nearest it on the
+     * inside) and the crossed value fails with the bound's code.
+     */
+    const bound = (limit: number | undefined, code: string, edge: number, inward: 1 | -1, crossed: number, words: [string, string]): void => {
       if (limit === undefined) return;
-      if (fitsNumber(t, edge)) accepts(site, `${words[0]} ${code} ${limit}`, edge);
+      const inside = nearestFitting(t, edge, inward);
+      if (inside === edge) accepts(site, `${words[0]} ${code} ${limit}`, edge);
+      else if (inside !== undefined && t.multipleOf !== undefined) accepts(site, `at ${inside}, the multiple of ${t.multipleOf} nearest ${code} ${limit}`, inside);
       rejects(site, `${words[1]} ${code} ${limit}`, crossed, code);
     };
     if (t.min !== undefined) {
       const edge = int ? Math.ceil(t.min) : t.min;
-      bound(t.min, "min", edge, int ? edge - 1 : nextDouble(edge, -1), ["at", "below"]);
+      bound(t.min, "min", edge, 1, int ? edge - 1 : nextDouble(edge, -1), ["at", "below"]);
     }
     if (t.max !== undefined) {
       const edge = int ? Math.floor(t.max) : t.max;
-      bound(t.max, "max", edge, int ? edge + 1 : nextDouble(edge, 1), ["at", "above"]);
+      bound(t.max, "max", edge, -1, int ? edge + 1 : nextDouble(edge, 1), ["at", "above"]);
     }
     if (t.exclusiveMin !== undefined) {
       const edge = int ? Math.floor(t.exclusiveMin) + 1 : nextDouble(t.exclusiveMin, 1);
-      bound(t.exclusiveMin, "exclusiveMin", edge, int ? edge - 1 : t.exclusiveMin, ["just above", "at"]);
+      bound(t.exclusiveMin, "exclusiveMin", edge, 1, int ? edge - 1 : t.exclusiveMin, ["just above", "at"]);
     }
     if (t.exclusiveMax !== undefined) {
       const edge = int ? Math.ceil(t.exclusiveMax) - 1 : nextDouble(t.exclusiveMax, -1);
-      bound(t.exclusiveMax, "exclusiveMax", edge, int ? edge + 1 : t.exclusiveMax, ["just below", "at"]);
+      bound(t.exclusiveMax, "exclusiveMax", edge, -1, int ? edge + 1 : t.exclusiveMax, ["just below", "at"]);
     }
     const valid = synthesized(t);
     if (t.multipleOf !== undefined && typeof valid === "number") {
       const off = valid + (int && t.multipleOf > 1 ? 1 : t.multipleOf / 2);
-      rejects(site, `not a multiple of ${t.multipleOf}`, off, "multipleOf");
+      if (!isMultipleOf(off, t.multipleOf)) rejects(site, `not a multiple of ${t.multipleOf}`, off, "multipleOf");
     }
   };
 
@@ -228,8 +227,15 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         if (!isObject(value)) return;
         const tag = child(site, type.tag);
         rejects(tag, `outside the variants of ${site.name || "the payload"}`, outsideEnum(type.variants.map((v) => v.value)), "tag");
-        const variant = type.variants.find((v) => v.value === value[type.tag]);
-        if (variant) objectMutations(fieldsOf(variant.type)!, [type.tag], value, site);
+        // The value's own variant in place; every other one put in (synthesized, with its tag) first.
+        for (const variant of type.variants) {
+          const fields = fieldsOf(variant.type)!;
+          if (variant.value === value[type.tag]) objectMutations(fields, [type.tag], value, site);
+          else {
+            const made = synthesized({ ...type, variants: [variant] });
+            if (isObject(made)) insertedMutations(set(site, made), true, () => objectMutations(fields, [type.tag], made, site));
+          }
+        }
         return;
       }
       case "bool":
@@ -306,8 +312,8 @@ const ruleMutations = (
       add(
         `rejects ${rule.second} earlier than ${rule.first} (rule before)`,
         [
-          { op: "set", path: pointer(rule.first), value: "2030-01-02T00:00:00Z" },
-          { op: "set", path: pointer(rule.second), value: "2030-01-01T00:00:00Z" },
+          { op: "set", path: pointer(rule.first), value: instantOf(fieldAtPath(version, rule.first), true) },
+          { op: "set", path: pointer(rule.second), value: instantOf(fieldAtPath(version, rule.second), false) },
         ],
         { path: pointer(rule.second), code: "rule.before" },
       );
@@ -332,10 +338,11 @@ const ruleMutations = (
       const condition = present(rule.if);
       if (condition === undefined) return;
       for (const then of rule.then) {
-        if (!parentExists(then)) continue;
+        // Where an object on its path is absent, so is `then` already.
+        const remove: Edit[] = parentExists(then) ? [{ op: "remove", path: pointer(then) }] : [];
         add(
           `rejects ${rule.if} without ${then} (rule requires)`,
-          [{ op: "set", path: pointer(rule.if), value: condition }, { op: "remove", path: pointer(then) }],
+          [{ op: "set", path: pointer(rule.if), value: condition }, ...remove],
           { path: pointer(then), code: "rule.requires" },
         );
       }

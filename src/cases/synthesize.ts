@@ -6,6 +6,7 @@ import { rootFields } from "../ir/envelope.js";
 import type { Contract, Field, JsonValue, NumericType, Project, ResolvedVersion, Rule, StringFormat, StringType, TypeNode } from "../ir/model.js";
 import { versionsOfMajor } from "../ir/names.js";
 import { refPattern } from "../ir/ref-pattern.js";
+import { isMultipleOf } from "../runtime/multiple-of.js";
 import { samplePattern } from "./pattern-sample.js";
 
 export type Synthesized = { readonly value: JsonValue } | { readonly reason: string };
@@ -19,6 +20,16 @@ export const FORMAT_SAMPLES: Readonly<Record<StringFormat, string>> = {
   email: "user@example.com",
 };
 
+/**
+ * A value of a `before` rule's field (a timestamp, or a string of format date or date-time) in
+ * the field's own format: the samples' day, or the day after it.
+ */
+export const instantOf = (field: Field | undefined, later: boolean): string => {
+  const date = field?.type.kind === "string" && field.type.format === "date";
+  const day = later ? "2030-01-02" : "2030-01-01";
+  return date ? day : `${day}T00:00:00Z`;
+};
+
 const codePoints = (s: string): number => [...s].length;
 
 /** Whether `s` meets the length and pattern constraints of `t` (formats are judged by the caller). */
@@ -27,12 +38,7 @@ export const fitsString = (t: StringType, s: string): boolean =>
   (t.maxLength === undefined || codePoints(s) <= t.maxLength) &&
   (t.pattern === undefined || new RegExp(t.pattern, "u").test(s));
 
-const isMultiple = (value: number, of: number): boolean => {
-  const quotient = value / of;
-  return Math.abs(quotient - Math.round(quotient)) < 1e-9;
-};
-
-/** Whether `n` meets every constraint of `t`. */
+/** Whether `n` meets every constraint of `t`; `multipleOf` exactly as the generated validator decides it. */
 export const fitsNumber = (t: NumericType, n: number): boolean =>
   Number.isFinite(n) &&
   (t.kind === "number" || Number.isInteger(n)) &&
@@ -40,7 +46,40 @@ export const fitsNumber = (t: NumericType, n: number): boolean =>
   (t.max === undefined || n <= t.max) &&
   (t.exclusiveMin === undefined || n > t.exclusiveMin) &&
   (t.exclusiveMax === undefined || n < t.exclusiveMax) &&
-  (t.multipleOf === undefined || isMultiple(n, t.multipleOf));
+  (t.multipleOf === undefined || isMultipleOf(n, t.multipleOf));
+
+/** The adjacent double: the smallest step from `n` in `direction`. */
+export const nextDouble = (n: number, direction: 1 | -1): number => {
+  if (n === 0) return direction * Number.MIN_VALUE;
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, n);
+  const bits = view.getBigUint64(0);
+  view.setBigUint64(0, n > 0 === (direction > 0) ? bits + 1n : bits - 1n);
+  return view.getFloat64(0);
+};
+
+/** How many points of a `multipleOf` grid `nearestFitting` tries before giving up. */
+const GRID_TRIES = 64;
+
+/**
+ * The number nearest `from` in `direction` (`from` included) that meets every constraint of `t`,
+ * or undefined when none is near. With a `multipleOf` (or an `int`) the candidates are the grid's
+ * points `k * step` and the doubles around them, since `0.7` is no multiple of `0.1` in floating
+ * point while `0.8` is; without one, `from` and the double next to it (past an exclusive bound).
+ */
+export const nearestFitting = (t: NumericType, from: number, direction: 1 | -1): number | undefined => {
+  const step = t.multipleOf ?? (t.kind === "int" ? 1 : undefined);
+  if (step === undefined) return [from, nextDouble(from, direction)].find((n) => fitsNumber(t, n));
+  if (fitsNumber(t, from)) return from;
+  const first = direction > 0 ? Math.ceil(from / step) : Math.floor(from / step);
+  for (let i = 0; i < GRID_TRIES; i++) {
+    const point = (first + direction * i) * step;
+    const around = [nextDouble(point, -direction as 1 | -1), point, Number(point.toPrecision(15)), nextDouble(point, direction)];
+    const found = around.find((n) => fitsNumber(t, n) && (n - from) * direction >= 0);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+};
 
 /** A string of `length` code points meeting `t`, when treaty can make one. */
 export const stringOfLength = (t: StringType, length: number): string | undefined => {
@@ -64,21 +103,21 @@ const synthesizeString = (t: StringType): Synthesized => {
   return s === undefined ? { reason: "no string meets its length constraints" } : { value: s };
 };
 
-/** 0 when it fits, else the first fitting of: the lower bound, the middle, the upper bound (on the `multipleOf` grid). */
+/** 0 when it fits, else the valid number nearest the lower bound, the middle, or the upper bound. */
 const synthesizeNumber = (t: NumericType): Synthesized => {
-  const step = t.multipleOf ?? (t.kind === "int" ? 1 : undefined);
-  const up = (n: number): number => (step === undefined ? n : Math.ceil(n / step) * step);
-  const down = (n: number): number => (step === undefined ? n : Math.floor(n / step) * step);
   const lower = t.min ?? t.exclusiveMin;
   const upper = t.max ?? t.exclusiveMax;
   const candidates = [
-    0,
-    ...(lower === undefined ? [] : [up(lower), up(lower) + (step ?? 1)]),
-    ...(lower === undefined || upper === undefined ? [] : [up((lower + upper) / 2)]),
-    ...(upper === undefined ? [] : [down(upper), down(upper) - (step ?? 1)]),
+    () => (fitsNumber(t, 0) ? 0 : undefined),
+    () => (lower === undefined ? undefined : nearestFitting(t, lower, 1)),
+    () => (lower === undefined || upper === undefined ? undefined : nearestFitting(t, (lower + upper) / 2, 1)),
+    () => (upper === undefined ? undefined : nearestFitting(t, upper, -1)),
   ];
-  const n = candidates.find((c) => fitsNumber(t, c));
-  return n === undefined ? { reason: "no number meets its bounds" } : { value: n };
+  for (const candidate of candidates) {
+    const n = candidate();
+    if (n !== undefined) return { value: n };
+  }
+  return { reason: "no number meets its bounds" };
 };
 
 /** The field at a dotted path of `version`, through inline objects and named types. */
@@ -171,17 +210,30 @@ export const createSynthesizer = (project: Project): Synthesizer => {
   const satisfy = (contract: Contract, version: ResolvedVersion, rule: Rule, obj: Record<string, JsonValue>): string | undefined => {
     const get = (path: string): JsonValue | undefined =>
       path.split(".").reduce<JsonValue | undefined>((v, k) => (v !== null && typeof v === "object" && !Array.isArray(v) ? v[k] : undefined), obj);
-    const set = (path: string, v: JsonValue): void => {
+    /** Puts `v` at the dotted `path`, synthesizing the absent objects on the way; says why when it cannot. */
+    const set = (path: string, v: JsonValue): string | undefined => {
       const keys = path.split(".");
-      const parent = keys.slice(0, -1).reduce<JsonValue | undefined>((o, k) => (o !== null && typeof o === "object" && !Array.isArray(o) ? o[k] : undefined), obj);
-      if (parent !== undefined && parent !== null && typeof parent === "object" && !Array.isArray(parent)) parent[keys.at(-1)!] = v;
+      let parent = obj;
+      for (const [i, key] of keys.slice(0, -1).entries()) {
+        const current = parent[key];
+        if (current === null || typeof current !== "object" || Array.isArray(current)) {
+          const at = keys.slice(0, i + 1).join(".");
+          const field = fieldAtPath(version, at);
+          const made = field && value(contract, version, field.type);
+          if (made === undefined || "reason" in made) return `cannot fill ${at}${made === undefined ? "" : `: ${made.reason}`}`;
+          parent[key] = made.value;
+        }
+        parent = parent[key] as Record<string, JsonValue>;
+      }
+      parent[keys.at(-1)!] = v;
+      return undefined;
     };
     switch (rule.kind) {
       case "before":
-        // Both present (both required): the first a day before the second.
+        // Both present (both required): the first a day before the second, each in its own format.
         if (get(rule.first) !== undefined && get(rule.second) !== undefined) {
-          set(rule.first, "2030-01-01T00:00:00Z");
-          set(rule.second, "2030-01-02T00:00:00Z");
+          set(rule.first, instantOf(fieldAtPath(version, rule.first), false));
+          set(rule.second, instantOf(fieldAtPath(version, rule.second), true));
         }
         return undefined;
       case "exclusive":
@@ -193,7 +245,8 @@ export const createSynthesizer = (project: Project): Synthesizer => {
           if (field === undefined) return `cannot fill ${then}`;
           const v = value(contract, version, field.type);
           if ("reason" in v) return v.reason;
-          set(then, v.value);
+          const unfilled = set(then, v.value);
+          if (unfilled) return unfilled;
         }
         return undefined;
       }

@@ -1,0 +1,160 @@
+// The generated tests pass on valid contracts, and cover what they should: a throwaway project of
+// contracts without examples (so every version's base value is synthesized) is generated, and
+// its generated tests are run — a decimal `multipleOf` at its bounds, a `before` rule on dates, a
+// `requires` rule whose field sits in an optional object, and every variant of a union.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nearestFitting } from "../../src/cases/synthesize.js";
+import { runCli } from "../../src/cli/run-cli.js";
+import { isMultipleOf } from "../../src/runtime/multiple-of.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+
+const CONTRACTS: Readonly<Record<string, readonly string[]>> = {
+  "demo.amount": [
+    "      amount: { type: number, min: 0.7, max: 2.3, multipleOf: 0.1 }",
+    "      low: { type: number, exclusiveMin: 0.3, exclusiveMax: 0.9, multipleOf: 0.1 }",
+  ],
+  "demo.dates": [
+    "      start: { type: string, format: date }",
+    "      end: { type: string, format: date }",
+    "      at: timestamp",
+    "    rules:",
+    "      - before: [start, end]",
+    "      - before: [start, at]",
+  ],
+  "demo.opts": [
+    "      trigger: bool",
+    "      opts:",
+    "        optional: true",
+    "        type: { type: object, fields: { level: { type: int, min: 1, max: 5, optional: true }, name: { type: string, maxLength: 10 } } }",
+    "    rules:",
+    "      - requires: { if: trigger, then: [opts.level] }",
+  ],
+  // As demo.opts, but the optional object cannot be synthesized: the version has no base value.
+  "demo.stuck": [
+    "      trigger: bool",
+    "      opts:",
+    "        optional: true",
+    '        type: { type: object, fields: { level: { type: int, optional: true }, code: { type: string, pattern: "^(?!X)[A-Z]+$" } } }',
+    "    rules:",
+    "      - requires: { if: trigger, then: [opts.level] }",
+  ],
+  "demo.fig": [
+    "      fig:",
+    "        type: union",
+    "        tag: kind",
+    "        variants:",
+    "          sq: { fields: { side: { type: number, min: 0 } } }",
+    "          circle: { fields: { radius: { type: int, min: 1, max: 9 }, label: { type: string, maxLength: 5 } } }",
+  ],
+};
+
+const idl = (name: string, fields: readonly string[]): string =>
+  [`contract: ${name}`, "owner: tests", "versions:", '  "1.0":', "    fields:", ...fields, ""].join("\n");
+
+interface Report {
+  testResults: { name: string; assertionResults: { title: string; status: string }[] }[];
+}
+
+let dir: string;
+let stderr = "";
+let report: Report;
+
+/** Each generated test of `contract` by title, with its status. */
+const results = (contract: string): Map<string, string> => {
+  const file = report.testResults.find((r) => r.name.endsWith(`/${contract}.test.ts`));
+  expect(file, `no results for ${contract}`).toBeDefined();
+  return new Map(file!.assertionResults.map((a) => [a.title, a.status]));
+};
+
+beforeAll(async () => {
+  mkdirSync(join(ROOT, ".scratch"), { recursive: true });
+  dir = mkdtempSync(join(ROOT, ".scratch", "generated-tests-pass-"));
+  mkdirSync(join(dir, "idl"));
+  for (const [name, fields] of Object.entries(CONTRACTS)) writeFileSync(join(dir, "idl", `${name}.yaml`), idl(name, fields));
+  const status = await runCli(["generate"], { cwd: dir, stdout: () => {}, stderr: (t) => (stderr += t) });
+  expect(status, stderr).toBe(0);
+  const config = join(dir, "vitest.config.mjs");
+  writeFileSync(
+    config,
+    `export default ${JSON.stringify({
+      root: dir,
+      resolve: { alias: { "treaty/runtime": join(ROOT, "src/runtime/index.ts") } },
+      test: { include: ["generated/**/*.test.ts"] },
+    })};\n`,
+  );
+  const output = join(dir, "report.json");
+  spawnSync(process.execPath, [join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", config, "--reporter=json", `--outputFile=${output}`], { cwd: dir, encoding: "utf8" });
+  report = JSON.parse(readFileSync(output, "utf8")) as Report;
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the generated tests of contracts without examples", () => {
+  it.each(Object.keys(CONTRACTS))("pass for %s", (contract) => {
+    const failed = [...results(contract)].filter(([, status]) => status === "failed");
+    expect(failed).toEqual([]);
+  });
+
+  it("accept the valid multiple nearest each bound when the bound itself is none (0.7 / 0.1 is not an integer)", () => {
+    const titles = [...results("demo.amount").keys()];
+    for (const edge of ["min 0.7", "max 2.3", "exclusiveMin 0.3", "exclusiveMax 0.9"]) {
+      expect(titles.filter((t) => t.startsWith("1.0 accepts ") && t.endsWith(`, the multiple of 0.1 nearest ${edge}`))).toHaveLength(1);
+    }
+    expect(titles).toContain("1.0 rejects amount not a multiple of 0.1");
+  });
+
+  it("write dates into date fields, in the synthesized value and in the broken rule", () => {
+    const tests = results("demo.dates");
+    expect(tests.get("1.0 accepts a synthesized minimal value")).toBe("passed");
+    expect(tests.get("1.0 rejects end earlier than start (rule before)")).toBe("passed");
+    expect(tests.get("1.0 rejects at earlier than start (rule before)")).toBe("passed");
+    const code = readFileSync(join(dir, "generated/demo.dates/demo.dates.test.ts"), "utf8");
+    expect(code).toMatch(/withValue\(base, "\/start", "2030-01-02"\), "\/end", "2030-01-01"\)/);
+  });
+
+  it("fill the optional object a requires rule's field sits in", () => {
+    const tests = results("demo.opts");
+    expect(tests.get("1.0 accepts a synthesized minimal value")).toBe("passed");
+    expect(tests.get("1.0 rejects trigger without opts.level (rule requires)")).toBe("passed");
+  });
+
+  it("say why when that object cannot be synthesized", () => {
+    expect(stderr).toMatch(/warning no-valid-value: version 1\.0 has no valid example and treaty cannot synthesize one \(cannot fill opts: code: treaty cannot synthesize a string matching/);
+    expect(results("demo.stuck").get("1.0 mutations need a valid example: treaty cannot synthesize a valid value (cannot fill opts: code: treaty cannot synthesize a string matching ^(?!X)[A-Z]+$)")).toBe("todo");
+  });
+
+  it("mutate every variant of a union, not only the first", () => {
+    const titles = [...results("demo.fig").keys()];
+    for (const field of ["side", "radius", "label"]) {
+      expect(titles).toContain(`1.0 rejects a missing fig.${field}`);
+      expect(titles).toContain(`1.0 rejects fig.${field} of the wrong type`);
+    }
+    expect(titles).toContain("1.0 accepts fig.radius at max 9");
+    expect(titles).toContain("1.0 rejects fig.radius above max 9");
+    expect(titles).toContain("1.0 rejects fig.label above maxLength 5");
+  });
+});
+
+describe("nearestFitting", () => {
+  // Floating point leaves some grid points without a double the runtime takes for a multiple (0.7
+  // for 0.1), so the nearest one may lie a few steps in.
+  it("finds, inside a decimal bound, a multiple the runtime accepts, a few steps from the bound at most", () => {
+    const steps = fc.constantFrom(0.1, 0.01, 0.05, 0.3, 0.7, 2.5);
+    fc.assert(
+      fc.property(steps, fc.integer({ min: -10_000, max: 10_000 }), fc.constantFrom<1 | -1>(1, -1), (step, hundredths, direction) => {
+        const bound = hundredths / 100;
+        const type = { kind: "number" as const, multipleOf: step, ...(direction > 0 ? { min: bound } : { max: bound }) };
+        const n = nearestFitting(type, bound, direction);
+        expect(n).toBeDefined();
+        expect(isMultipleOf(n!, step)).toBe(true);
+        expect((n! - bound) * direction).toBeGreaterThanOrEqual(0);
+        expect((n! - bound) * direction).toBeLessThanOrEqual(step * 16);
+      }),
+    );
+  });
+});
