@@ -51,6 +51,11 @@ export interface DecodeRecord {
 export interface PersistSink {
   readonly write: (record: DecodeRecord) => void;
   readonly internal?: boolean;
+  /**
+   * The key of the pii markers in records (HMAC-SHA-256): without it a marker is a plain hash,
+   * which anyone who guesses a value can confirm. Keep it out of the records' store.
+   */
+  readonly piiKey?: string | Uint8Array;
 }
 
 export interface RuntimeOptions {
@@ -316,15 +321,15 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     } else if (outcome.error.class === "UNSUPPORTED_VERSION") {
       metrics.count("unsupportedVersions", run.contract);
     }
-    if (persist) persist.write(record(run, outcome, persist.internal ?? false));
+    if (persist) persist.write(record(run, outcome, persist));
     if (run.span && run.last) endDecodeSpan(run.span, run.last);
     return outcome;
   };
 
-  const record = (run: Run, outcome: Outcome<unknown>, internal: boolean): DecodeRecord => ({
+  const record = (run: Run, outcome: Outcome<unknown>, sink: PersistSink): DecodeRecord => ({
     contract: run.contract,
     ...(run.version !== undefined && { version: run.version }),
-    ...(run.parsed && { payload: redact(run.payload, run.shape, { internal }) }),
+    ...(run.parsed && { payload: redact(run.payload, run.shape, { internal: sink.internal ?? false, ...(sink.piiKey !== undefined && { piiKey: sink.piiKey }) }) }),
     outcome: outcome.ok ? "ok" : outcome.error.class,
     ...(!outcome.ok && { code: outcome.error.code }),
     stage: outcome.ok ? "canonical" : outcome.stage,

@@ -4,7 +4,7 @@
 // canaries, unions, other contracts), valid or not.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createRuntime, type DecodeRecord, type TraceEvent } from "../../src/runtime/index.js";
+import { createRuntime, redact, type DecodeRecord, type TraceEvent } from "../../src/runtime/index.js";
 import { demoProfile, registry } from "../fixtures/good-sensitive/expected/index.js";
 import { arbitraryPayload } from "../support/sensitive-payloads.js";
 
@@ -46,4 +46,24 @@ describe("the runtime leaks no secret or pii value", () => {
       expect(asks).toBeGreaterThan(30);
     });
   }
+});
+
+describe("persisted records with a pii key", () => {
+  it("mark pii with the keyed hash the sink asks for, and never with the plain one", () => {
+    const records: DecodeRecord[] = [];
+    const write = (r: DecodeRecord) => records.push(r);
+    const payload = { contract: "demo.profile", version: "1.0", name: "PII-ada" };
+    createRuntime(registry, { persist: { write } }).decode("demo.profile", payload);
+    createRuntime(registry, { persist: { write, piiKey: "k1" } }).decode("demo.profile", payload);
+    createRuntime(registry, { persist: { write, piiKey: "k2" } }).decode("demo.profile", payload);
+    const shape = demoProfile.versions["1.0"].shape;
+    expect(records.map((r) => r.payload)).toEqual([
+      redact(payload, shape, { internal: false }),
+      redact(payload, shape, { internal: false, piiKey: "k1" }),
+      redact(payload, shape, { internal: false, piiKey: "k2" }),
+    ]);
+    const names = records.map((r) => (r.payload as { name: string }).name);
+    expect(new Set(names).size).toBe(3);
+    for (const name of names) expect(name).toMatch(/^\[pii:[0-9a-f]{16}\]$/);
+  });
 });
