@@ -1,6 +1,3 @@
-import { readFileSync } from "node:fs";
-
-/** treaty's own version, printed in every generated header and trace event. */
-export const TREATY_VERSION: string = (
-  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
-).version;
+// treaty's own version, printed in every generated header and trace event. One constant, kept by
+// the runtime (which cannot read package.json where it runs); a test keeps it equal to package.json.
+export { TREATY_VERSION } from "./runtime/version.js";

@@ -1,6 +1,6 @@
-// treaty's version as the runtime reports it in trace events and persisted records. A constant,
-// not src/version.ts's read of package.json: generated code compiles the runtime without Node's
-// types and may run where there is no file system. A test keeps it equal to package.json.
+// treaty's version, for the compiler (src/version.ts re-exports it) and the runtime alike. A
+// constant, not a read of package.json: generated code compiles the runtime without Node's types
+// and may run where there is no file system. A test keeps it equal to package.json.
 
 /** treaty's own version (package.json `version`). */
 export const TREATY_VERSION = "0.1.0";

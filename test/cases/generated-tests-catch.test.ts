@@ -6,10 +6,10 @@
 // `const fN = v.<field>;`, and every statement up to the next field's read checks that field (in
 // `is_*` and in `err_*`). A break edits only those statements, so it hits the named field and
 // nothing else, whatever the local's number or the file's layout.
-import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runGeneratedTests, type VitestReport } from "../support/run-generated-tests.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const CONTRACT = "task.result";
@@ -58,13 +58,9 @@ const BREAKS: readonly Break[] = [
   },
 ];
 
-interface Report {
-  testResults: { name: string; assertionResults: { title: string; status: string }[] }[];
-}
-
 const scratch = join(ROOT, ".scratch");
 let dir: string;
-let report: Report;
+let report: VitestReport;
 const copies = [{ name: "intact", apply: (source: string) => source }, ...BREAKS].map((b, i) => ({ ...b, folder: `copy${i}` }));
 
 /** The titles of the copy's generated tests that failed. */
@@ -87,18 +83,7 @@ beforeAll(() => {
     writeFileSync(join(target, VALIDATOR), broken);
   }
   // Every copy in one vitest run, with treaty's runtime from source as in this repo's config.
-  const config = join(dir, "vitest.config.mjs");
-  writeFileSync(
-    config,
-    `export default ${JSON.stringify({
-      root: dir,
-      resolve: { alias: { "treaty/runtime": join(ROOT, "src/runtime/index.ts") } },
-      test: { include: ["**/*.test.ts"] },
-    })};\n`,
-  );
-  const output = join(dir, "report.json");
-  spawnSync(process.execPath, [join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", config, "--reporter=json", `--outputFile=${output}`], { cwd: dir, encoding: "utf8" });
-  report = JSON.parse(readFileSync(output, "utf8")) as Report;
+  report = runGeneratedTests(dir, "**/*.test.ts");
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,11 +2,11 @@
 // contracts without examples (so every version's base value is synthesized) is generated, and
 // its generated tests are run — a decimal `multipleOf` at its bounds, a `before` rule on dates, a
 // `requires` rule whose field sits in an optional object, and every variant of a union.
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runGeneratedTests, type VitestReport } from "../support/run-generated-tests.js";
 import { nearestFitting } from "../../src/cases/synthesize.js";
 import { runCli } from "../../src/cli/run-cli.js";
 import { isMultipleOf } from "../../src/runtime/multiple-of.js";
@@ -56,13 +56,9 @@ const CONTRACTS: Readonly<Record<string, readonly string[]>> = {
 const idl = (name: string, fields: readonly string[]): string =>
   [`contract: ${name}`, "owner: tests", "versions:", '  "1.0":', "    fields:", ...fields, ""].join("\n");
 
-interface Report {
-  testResults: { name: string; assertionResults: { title: string; status: string }[] }[];
-}
-
 let dir: string;
 let stderr = "";
-let report: Report;
+let report: VitestReport;
 
 /** Each generated test of `contract` by title, with its status. */
 const results = (contract: string): Map<string, string> => {
@@ -78,18 +74,7 @@ beforeAll(async () => {
   for (const [name, fields] of Object.entries(CONTRACTS)) writeFileSync(join(dir, "idl", `${name}.yaml`), idl(name, fields));
   const status = await runCli(["generate"], { cwd: dir, stdout: () => {}, stderr: (t) => (stderr += t) });
   expect(status, stderr).toBe(0);
-  const config = join(dir, "vitest.config.mjs");
-  writeFileSync(
-    config,
-    `export default ${JSON.stringify({
-      root: dir,
-      resolve: { alias: { "treaty/runtime": join(ROOT, "src/runtime/index.ts") } },
-      test: { include: ["generated/**/*.test.ts"] },
-    })};\n`,
-  );
-  const output = join(dir, "report.json");
-  spawnSync(process.execPath, [join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", config, "--reporter=json", `--outputFile=${output}`], { cwd: dir, encoding: "utf8" });
-  report = JSON.parse(readFileSync(output, "utf8")) as Report;
+  report = runGeneratedTests(dir, "generated/**/*.test.ts");
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
