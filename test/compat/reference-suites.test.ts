@@ -9,7 +9,7 @@ import { compare, verdictOf } from "../../src/compat/compare.js";
 import { shapeOfJsonSchema } from "../../src/compat/shape-of-json-schema.js";
 
 const ROOT = join(import.meta.dirname, "../..");
-const SUITES = join(ROOT, "../shared/reference-data/schema-evolution");
+const SUITES = join(ROOT, "test/reference/schema-evolution");
 const read = (file: string): unknown => JSON.parse(readFileSync(file, "utf8"));
 
 interface Expectation {
