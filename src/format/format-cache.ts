@@ -22,8 +22,14 @@ const SALT = JSON.stringify({ treaty: TREATY_VERSION, prettier: PRETTIER_VERSION
 export const formatKey = (file: Pick<EmittedFile, "contents" | "language">): string =>
   createHash("sha256").update(SALT).update("\0").update(parserOf(file.language)).update("\0").update(file.contents).digest("hex");
 
-/** `node_modules/.cache/treaty` of the nearest package at or above `root` (as find-cache-dir does); undefined if none. */
+/**
+ * `TREATY_CACHE_DIR` when set (a CI cache, or one cache for many throwaway projects), else
+ * `node_modules/.cache/treaty` of the nearest package at or above `root` (as find-cache-dir does);
+ * undefined if neither.
+ */
 export const findCacheDir = (root: string): string | undefined => {
+  const chosen = process.env["TREATY_CACHE_DIR"];
+  if (chosen) return chosen;
   for (let dir = root; ; dir = dirname(dir)) {
     if (existsSync(join(dir, "package.json"))) return join(dir, "node_modules", ".cache", "treaty");
     if (dirname(dir) === dir) return undefined;

@@ -96,14 +96,34 @@ describe("formatKey", () => {
   });
 });
 
+/** Runs `body` without the run-wide TREATY_CACHE_DIR that test/support/setup.ts sets. */
+const withoutCacheDirEnv = async <T>(body: () => T | Promise<T>): Promise<T> => {
+  const saved = process.env["TREATY_CACHE_DIR"];
+  delete process.env["TREATY_CACHE_DIR"];
+  try {
+    return await body();
+  } finally {
+    if (saved !== undefined) process.env["TREATY_CACHE_DIR"] = saved;
+  }
+};
+
 describe("findCacheDir", () => {
-  it("is node_modules/.cache/treaty of the nearest package", () => {
+  it("is TREATY_CACHE_DIR when set", async () => {
+    const dir = freshDir();
+    await withoutCacheDirEnv(() => {
+      process.env["TREATY_CACHE_DIR"] = dir;
+      expect(findCacheDir(join(ROOT, "test/fixtures/good-kitchen-sink"))).toBe(dir);
+      delete process.env["TREATY_CACHE_DIR"];
+    });
+  });
+
+  it("is node_modules/.cache/treaty of the nearest package", () => withoutCacheDirEnv(() => {
     expect(findCacheDir(join(ROOT, "test/fixtures/good-kitchen-sink"))).toBe(join(ROOT, "node_modules/.cache/treaty"));
     const project = freshDir();
     mkdirSync(join(project, "idl/deep"), { recursive: true });
     writeFileSync(join(project, "package.json"), "{}\n");
     expect(findCacheDir(join(project, "idl/deep"))).toBe(join(project, "node_modules/.cache/treaty"));
-  });
+  }));
 });
 
 const treeOf = (dir: string): Map<string, string> =>
@@ -129,7 +149,7 @@ describe("generated files", () => {
     expect(checked).toBeGreaterThan(40);
   });
 
-  it("are the same from a cold and a warm cache, and --check leaves the cache alone", async () => {
+  it("are the same from a cold and a warm cache, and --check leaves the cache alone", () => withoutCacheDirEnv(async () => {
     const project = freshDir();
     mkdirSync(project, { recursive: true });
     writeFileSync(join(project, "package.json"), "{}\n");
@@ -143,5 +163,5 @@ describe("generated files", () => {
     expect(existsSync(cacheDir)).toBe(true);
     expect(await run(["generate", "--out", "warm"])).toBe(0);
     expect(treeOf(join(project, "warm"))).toEqual(treeOf(join(project, "cold")));
-  });
+  }));
 });
