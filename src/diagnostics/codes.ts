@@ -80,6 +80,7 @@ export const DIAGNOSTIC_CODES = {
   "unknown-lint-rule": { severity: "error", message: "'{name}' is not a lint rule{suggestion}" },
   "lint-ignore-without-reason": { severity: "error", message: "turning off '{name}' needs a reason" },
   // treaty's own settings (treaty.config.json or package.json's `treaty` key)
+  "json-syntax": { severity: "error", message: "not valid JSON: {detail}" },
   "config-conflict": { severity: "error", message: "treaty is configured both here and in {file}; keep one" },
   "out-dir-overlaps": { severity: "error", message: "the output directory '{out}' {reason}: treaty removes the files it no longer generates there, so it needs a directory of its own" },
   // examples

@@ -76,8 +76,24 @@ describe("loadConfig", () => {
     expect(diagnostics({ "treaty.config.json": '{\n  "idl": "idl",\n  "idl": "x"\n}\n' })).toEqual([
       "treaty.config.json:3:3 - error duplicate-key: duplicate key 'idl'",
     ]);
-    expect(diagnostics({ "treaty.config.json": '{ "idl": "idl" \n' })[0]).toMatch(/^treaty\.config\.json:\d+:\d+ - error yaml-syntax: /);
     expect(diagnostics({ "treaty.config.json": "[]\n" })).toEqual(["treaty.config.json:1:1 - error invalid-value: treaty.config.json must be an object"]);
+  });
+
+  it("reports JSON syntax as JSON, at the first character JSON does not allow", () => {
+    const at = (text: string): string[] => loadConfig(project({ "treaty.config.json": text })).diagnostics.map((d) => `${d.loc?.file}:${d.loc?.line}:${d.loc?.col} ${d.code}`);
+    expect(at('{ "idl": "idl" \n')).toEqual(["treaty.config.json:2:1 json-syntax"]);
+    // YAML reads each of these; JSON does not.
+    expect(at('{\n  "idl": "a",\n  "out": "b",\n}\n')).toEqual(["treaty.config.json:4:1 json-syntax"]);
+    expect(at('{\n  # ours\n  "idl": "a"\n}\n')).toEqual(["treaty.config.json:2:3 json-syntax"]);
+    expect(at("{ idl: 'a' }")).toEqual(["treaty.config.json:1:3 json-syntax"]);
+    expect(at('{ "idl": "a" } x')).toEqual(["treaty.config.json:1:16 json-syntax"]);
+    expect(at('{ "idl": "a\\q" }')).toEqual(["treaty.config.json:1:12 json-syntax"]);
+    expect(at('{ "idl": [1, 2,] }')).toEqual(["treaty.config.json:1:16 json-syntax"]);
+    expect(at('{ "idl": -01 }')).toEqual(["treaty.config.json:1:12 json-syntax"]);
+    expect(at("")).toEqual(["treaty.config.json:1:1 json-syntax"]);
+    expect(at('{ "idl": "a", "out": "b", "package": { "name": "c", "version": "1.0.0" } }')).toEqual([]);
+    // package.json is npm's to report, but its treaty key is read only from JSON.
+    expect(loadConfig(project({ "package.json": '{ "treaty": { "idl": "x" }, }' })).value).toEqual(DEFAULT_CONFIG);
   });
 });
 
