@@ -19,6 +19,21 @@ const SCALAR_KINDS = ["string", "int", "number", "bool", "timestamp"] as const;
 const COMPOSITE_KINDS = ["list", "map", "object", "union", "const"] as const;
 export const BUILTIN_TYPES: readonly string[] = [...SCALAR_KINDS, ...COMPOSITE_KINDS];
 
+/** Other languages' and JSON Schema's names for built-in types: `unknown-type` suggests the IDL's. */
+const TYPE_ALIASES: Readonly<Record<string, string>> = {
+  integer: "int",
+  long: "int",
+  float: "number",
+  double: "number",
+  boolean: "bool",
+  str: "string",
+  array: "list",
+  dict: "map",
+  record: "map",
+  datetime: "timestamp",
+  "date-time": "timestamp",
+};
+
 const NUMERIC_CONSTRAINTS = ["min", "max", "exclusiveMin", "exclusiveMax", "multipleOf"] as const;
 /** The constraint keys each type kind takes beside `type`. */
 export const CONSTRAINTS: Readonly<Record<string, readonly string[]>> = {
@@ -63,7 +78,7 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     }
     r.report("unknown-type", node, {
       name: expr,
-      suggestion: didYouMean(expr, [...BUILTIN_TYPES, ...scope.enums, ...scope.types]),
+      suggestion: didYouMean(TYPE_ALIASES[expr.toLowerCase()] ?? expr, [...BUILTIN_TYPES, ...scope.enums, ...scope.types]),
     });
     return undefined;
   };
