@@ -1,6 +1,6 @@
 // treaty's settings: `treaty.config.json` at the project root, or a `treaty` key in package.json.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { isMap, isScalar, type Node, type Pair, type YAMLMap } from "yaml";
 import { createDiagnostic, hasErrors, sortDiagnostics, type Diagnostic, type Params, type StageResult } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
@@ -105,6 +105,29 @@ const readSettings = (file: SourceFile, node: Node | null, where: string): Stage
   const description = r.string(fields.get("description"), `'package.description' in ${where}`, /[^]/, "a string");
   if (name === undefined) return { value: config, diagnostics };
   return { value: { ...config, package: description === undefined ? { name, version } : { name, version, description } }, diagnostics };
+};
+
+/** Whether a package.json's text is JSON with a `treaty` key. */
+const hasTreatyKey = (text: string | undefined): boolean => {
+  try {
+    const manifest: unknown = JSON.parse(text ?? "null");
+    return typeof manifest === "object" && manifest !== null && Object.hasOwn(manifest, "treaty");
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The project root for a command run in `cwd`: the nearest directory at or above it that holds
+ * treaty.config.json or a package.json with a `treaty` key. A package.json without one (a nested
+ * package's, or a monorepo member's) does not stop the search; with no config up to the
+ * filesystem root, the root is `cwd` itself.
+ */
+export const findProjectRoot = (cwd: string): string => {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, CONFIG_FILE)) || hasTreatyKey(readOrUndefined(join(dir, "package.json")))) return dir;
+    if (dirname(dir) === dir) return resolve(cwd);
+  }
 };
 
 /** The `treaty` pair of a parsed package.json, if it has one. */
