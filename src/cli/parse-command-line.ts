@@ -3,7 +3,7 @@
 // a usage diagnostic with a stable code that names the valid flags.
 import { parseArgs } from "node:util";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
-import { closest, didYouMean } from "../diagnostics/suggest.js";
+import { didYouMean } from "../diagnostics/suggest.js";
 import { plural, type Command, type ParsedArgs } from "./command.js";
 
 /** What every command takes beside its own flags. */
@@ -21,7 +21,7 @@ export const unknownCommand = (name: string, commands: readonly string[]): Diagn
 /** The command's flags and arguments, or the diagnostics of every mistake in them. */
 export const parseCommandLine = (command: Command, args: readonly string[]): StageResult<ParsedArgs | undefined> => {
   const options: Command["options"] = { ...command.options, ...HELP };
-  const names = Object.keys(options);
+  const flags = Object.keys(options).map((name) => `--${name}`);
   const { values, positionals, tokens } = parseArgs({ args: [...args], options, allowPositionals: true, strict: false, tokens: true });
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
@@ -30,12 +30,10 @@ export const parseCommandLine = (command: Command, args: readonly string[]): Sta
     const option = options[token.name];
     const flag = token.rawName;
     if (option === undefined) {
-      const match = closest(token.name, names);
-      const suggestion = match === undefined ? "" : ` (did you mean '--${match}'?)`;
-      diagnostics.push(createDiagnostic("unknown-flag", undefined, { flag, command: command.name, suggestion, known: names.map((n) => `--${n}`).join(", ") }));
+      diagnostics.push(createDiagnostic("unknown-flag", undefined, { flag, command: command.name, suggestion: didYouMean(flag, flags), known: flags.join(", ") }));
       continue;
     }
-    if (seen.has(token.name)) diagnostics.push(createDiagnostic("flag-repeated", undefined, { flag }));
+    if (seen.has(token.name) && !option.multiple) diagnostics.push(createDiagnostic("flag-repeated", undefined, { flag }));
     seen.add(token.name);
     // A value that looks like a flag is taken for a forgotten one (`--format --idl x`); `--format=-x` says it is meant.
     if (option.type === "string" && (token.value === undefined || (!token.inlineValue && token.value.startsWith("-")))) {
