@@ -1,6 +1,6 @@
-import { resolve, sep } from "node:path";
+import { relative, resolve, sep } from "node:path";
 import type { ParseArgsConfig } from "node:util";
-import { loadConfig, type TreatyConfig } from "../config/config.js";
+import { findProjectRoot, loadConfig, type TreatyConfig } from "../config/config.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatReport } from "../diagnostics/report.js";
 
@@ -27,25 +27,57 @@ export interface Command {
 
 export const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
-export const printDiagnostics = (io: CliIo, diagnostics: readonly Diagnostic[]): void => io.stderr(formatReport(diagnostics, "text"));
+/** `path`, relative to `root`, as the user sees it: relative to where they ran treaty, `/`-separated. */
+export const fromCwd = (io: CliIo, root: string, path: string): string => relative(io.cwd, resolve(root, path)).split(sep).join("/") || ".";
+
+/**
+ * Diagnostics with their files relative to the cwd, so a terminal opens them (tsc and eslint print
+ * paths so); the model's paths are relative to the project root. A `<ref>:<path>` location names a
+ * file at a git ref (ref names have no ':'), not one in the working tree, and stays as it is.
+ */
+export const locatedFromCwd = (io: CliIo, root: string, diagnostics: readonly Diagnostic[]): Diagnostic[] =>
+  diagnostics.map((d) => (d.loc && !d.loc.file.includes(":") ? { ...d, loc: { ...d.loc, file: fromCwd(io, root, d.loc.file) } } : d));
+
+/** Prints diagnostics whose files are relative to `root` (the project root; the cwd by default). */
+export const printDiagnostics = (io: CliIo, diagnostics: readonly Diagnostic[], root = io.cwd): void =>
+  io.stderr(formatReport(locatedFromCwd(io, root, diagnostics), "text"));
 
 export const stringOption = (args: ParsedArgs, name: string): string | undefined => {
   const value = args.values[name];
   return typeof value === "string" ? value : undefined;
 };
 
+/** treaty's settings, with the directories a command works in resolved. */
+export interface ProjectConfig extends TreatyConfig {
+  /** Where the settings are (see `findProjectRoot`): the config's paths, diagnostics and generated headers are relative to it. */
+  readonly root: string;
+  /** Absolute. `--idl` and `--out` are relative to the cwd, as on any command line; the config's `idl` and `out` to the root. */
+  readonly idlDir: string;
+  readonly outDir: string;
+}
+
 /**
- * treaty's config for the project in `io.cwd`, with the command's `--idl` and `--out` flags over
- * it; undefined after printing what is wrong with it.
+ * treaty's config for the project the cwd is in, with the command's `--idl` and `--out` flags over
+ * it (`idl` and `out` as the user wrote them); undefined after printing what is wrong with it.
  */
-export const readConfig = (args: ParsedArgs, io: CliIo): TreatyConfig | undefined => {
-  const loaded = loadConfig(io.cwd);
-  if (!loaded.value) {
-    printDiagnostics(io, loaded.diagnostics);
+export const readConfig = (args: ParsedArgs, io: CliIo): ProjectConfig | undefined => {
+  const root = findProjectRoot(io.cwd);
+  const loaded = loadConfig(root);
+  const settings = loaded.value;
+  if (!settings) {
+    printDiagnostics(io, loaded.diagnostics, root);
     return undefined;
   }
-  const config = { ...loaded.value, idl: stringOption(args, "idl") ?? loaded.value.idl, out: stringOption(args, "out") ?? loaded.value.out };
-  const overlap = outDirOverlap(io.cwd, config);
+  const typed = { idl: stringOption(args, "idl"), out: stringOption(args, "out") };
+  const config: ProjectConfig = {
+    ...settings,
+    idl: typed.idl ?? settings.idl,
+    out: typed.out ?? settings.out,
+    root,
+    idlDir: typed.idl === undefined ? resolve(root, settings.idl) : resolve(io.cwd, typed.idl),
+    outDir: typed.out === undefined ? resolve(root, settings.out) : resolve(io.cwd, typed.out),
+  };
+  const overlap = outDirOverlap(config);
   if (overlap) {
     printDiagnostics(io, [createDiagnostic("out-dir-overlaps", undefined, { out: config.out, reason: overlap })]);
     return undefined;
@@ -54,11 +86,9 @@ export const readConfig = (args: ParsedArgs, io: CliIo): TreatyConfig | undefine
 };
 
 /** Why the output directory cannot be treaty's alone, if it cannot. */
-const outDirOverlap = (root: string, config: TreatyConfig): string | undefined => {
-  const out = resolve(root, config.out);
-  const idl = resolve(root, config.idl);
-  if (out === resolve(root)) return "is the project root";
-  if (out === idl) return "is the contracts directory";
-  if (idl.startsWith(out + sep)) return "contains the contracts directory";
+const outDirOverlap = ({ root, idlDir, outDir }: ProjectConfig): string | undefined => {
+  if (outDir === root) return "is the project root";
+  if (outDir === idlDir) return "is the contracts directory";
+  if (idlDir.startsWith(outDir + sep)) return "contains the contracts directory";
   return undefined;
 };

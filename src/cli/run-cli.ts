@@ -1,7 +1,8 @@
-import { parseArgs } from "node:util";
+import { formatDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { TREATY_VERSION } from "../version.js";
-import type { CliIo, ParsedArgs } from "./command.js";
+import type { CliIo } from "./command.js";
 import { COMMANDS } from "./commands/index.js";
+import { parseCommandLine, unknownCommand } from "./parse-command-line.js";
 
 export type { CliIo } from "./command.js";
 
@@ -15,10 +16,8 @@ Exit status: 0 on success, 1 on errors in the contracts or stale output, 2 on ba
 70 on an internal error (a bug in treaty; set TREATY_DEBUG=1 for its stack trace).
 `;
 
-const GLOBAL = { help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "v" } } as const;
-
-const usageError = (io: CliIo, message: string): number => {
-  io.stderr(`treaty: ${message}\nRun 'treaty --help' for usage.\n`);
+const usageError = (io: CliIo, diagnostics: readonly Diagnostic[], command?: string): number => {
+  io.stderr(`${diagnostics.map((d) => `treaty: ${formatDiagnostic(d)}\n`).join("")}Run 'treaty ${command ? `${command} ` : ""}--help' for usage.\n`);
   return 2;
 };
 
@@ -35,21 +34,14 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
       io.stdout(`${TREATY_VERSION}\n`);
       return 0;
     }
-    return usageError(io, `unknown command '${first}'`);
+    return usageError(io, [unknownCommand(first, COMMANDS.map((c) => c.name))]);
   }
-  let args: ParsedArgs;
-  try {
-    args = parseArgs({ args: rest, options: { ...command.options, ...GLOBAL }, allowPositionals: true, strict: true });
-  } catch (error) {
-    return usageError(io, (error as Error).message);
-  }
+  const parsed = parseCommandLine(command, rest);
+  const args = parsed.value;
+  if (!args) return usageError(io, parsed.diagnostics, command.name);
   if (args.values["help"]) {
     io.stdout(`Usage:\n${command.usage}\n`);
     return 0;
-  }
-  const count = args.positionals.length;
-  if (count < command.positionals.min || count > command.positionals.max) {
-    return usageError(io, `'${command.name}' takes ${command.positionals.max === 0 ? "no" : `${command.positionals.min} to ${command.positionals.max}`} arguments`);
   }
   try {
     return await command.run(args, io);

@@ -1,10 +1,11 @@
 // treaty's settings: `treaty.config.json` at the project root, or a `treaty` key in package.json.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { isMap, isScalar, type Node, type Pair, type YAMLMap } from "yaml";
 import { createDiagnostic, hasErrors, sortDiagnostics, type Diagnostic, type Params, type StageResult } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { locate, parseSource, type SourceFile } from "../load/load.js";
+import { jsonSyntaxError } from "./json-syntax.js";
 
 export const CONFIG_FILE = "treaty.config.json";
 
@@ -42,6 +43,13 @@ const readOrUndefined = (path: string): string | undefined => {
   } catch {
     return undefined;
   }
+};
+
+/** A JSON file, parsed by YAML for its nodes' positions; what JSON does not allow (YAML's comments, trailing commas) is a `json-syntax` error. */
+const parseJson = (path: string, text: string): StageResult<SourceFile> => {
+  const parsed = parseSource(path, text);
+  const error = jsonSyntaxError(text);
+  return error ? { value: parsed.value, diagnostics: [createDiagnostic("json-syntax", locate(parsed.value, error.offset), { detail: error.detail })] } : parsed;
 };
 
 /** Reads one settings object, reporting every problem at the node that has it. */
@@ -99,6 +107,29 @@ const readSettings = (file: SourceFile, node: Node | null, where: string): Stage
   return { value: { ...config, package: description === undefined ? { name, version } : { name, version, description } }, diagnostics };
 };
 
+/** Whether a package.json's text is JSON with a `treaty` key. */
+const hasTreatyKey = (text: string | undefined): boolean => {
+  try {
+    const manifest: unknown = JSON.parse(text ?? "null");
+    return typeof manifest === "object" && manifest !== null && Object.hasOwn(manifest, "treaty");
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The project root for a command run in `cwd`: the nearest directory at or above it that holds
+ * treaty.config.json or a package.json with a `treaty` key. A package.json without one (a nested
+ * package's, or a monorepo member's) does not stop the search; with no config up to the
+ * filesystem root, the root is `cwd` itself.
+ */
+export const findProjectRoot = (cwd: string): string => {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, CONFIG_FILE)) || hasTreatyKey(readOrUndefined(join(dir, "package.json")))) return dir;
+    if (dirname(dir) === dir) return resolve(cwd);
+  }
+};
+
 /** The `treaty` pair of a parsed package.json, if it has one. */
 const treatyKeyOf = (file: SourceFile): Pair | undefined => {
   const contents = file.doc.contents;
@@ -113,9 +144,9 @@ const treatyKeyOf = (file: SourceFile): Pair | undefined => {
 export const loadConfig = (root: string): StageResult<TreatyConfig | undefined> => {
   const configText = readOrUndefined(join(root, CONFIG_FILE));
   const packageText = readOrUndefined(join(root, "package.json"));
-  const configFile = configText === undefined ? undefined : parseSource(CONFIG_FILE, configText);
+  const configFile = configText === undefined ? undefined : parseJson(CONFIG_FILE, configText);
   // package.json matters only when it holds a `treaty` key; a package.json that does not parse is npm's to report.
-  const packageFile = packageText === undefined ? undefined : parseSource("package.json", packageText);
+  const packageFile = packageText === undefined ? undefined : parseJson("package.json", packageText);
   const treatyKey = packageFile && !hasErrors(packageFile.diagnostics) ? treatyKeyOf(packageFile.value) : undefined;
 
   if (configFile && treatyKey) {

@@ -28,6 +28,7 @@ export const DIAGNOSTIC_CODES = {
   "min-above-max": { severity: "error", message: "{min} ({minValue}) is above {max} ({maxValue})" },
   "empty-union": { severity: "error", message: "union needs at least one variant" },
   "union-tag-conflict": { severity: "error", message: "variant '{variant}' declares the tag field '{tag}' itself" },
+  "field-key-on-type": { severity: "error", message: "'{key}' applies to a whole field, not to {where}: set it on the field itself{note}" },
   "recursive-type": { severity: "error", message: "type '{name}' contains itself ({path}); recursive types are not supported" },
   // enums
   "empty-enum": { severity: "error", message: "enum '{name}' has no values" },
@@ -80,8 +81,16 @@ export const DIAGNOSTIC_CODES = {
   "unknown-lint-rule": { severity: "error", message: "'{name}' is not a lint rule{suggestion}" },
   "lint-ignore-without-reason": { severity: "error", message: "turning off '{name}' needs a reason" },
   // treaty's own settings (treaty.config.json or package.json's `treaty` key)
+  "json-syntax": { severity: "error", message: "not valid JSON: {detail}" },
   "config-conflict": { severity: "error", message: "treaty is configured both here and in {file}; keep one" },
   "out-dir-overlaps": { severity: "error", message: "the output directory '{out}' {reason}: treaty removes the files it no longer generates there, so it needs a directory of its own" },
+  // the command line (no location; exit status 2)
+  "unknown-command": { severity: "error", message: "unknown command '{name}'{suggestion}; the commands are {known}" },
+  "unknown-flag": { severity: "error", message: "unknown flag '{flag}' for {command}{suggestion}; {command} takes {known}" },
+  "flag-needs-value": { severity: "error", message: "{flag} needs a value: {flag} <value>, or {flag}=<value> for a value starting with '-'" },
+  "flag-takes-no-value": { severity: "error", message: "{flag} takes no value (got '{value}')" },
+  "flag-repeated": { severity: "error", message: "{flag} is given more than once" },
+  "argument-count": { severity: "error", message: "'{command}' takes {expected}; got {got}" },
   // examples
   "invalid-example": { severity: "error", message: "an example needs exactly one of 'valid' or 'invalid'" },
   "example-expect-missing": { severity: "error", message: "an invalid example needs `expect: { path, code }`" },

@@ -19,6 +19,21 @@ const SCALAR_KINDS = ["string", "int", "number", "bool", "timestamp"] as const;
 const COMPOSITE_KINDS = ["list", "map", "object", "union", "const"] as const;
 export const BUILTIN_TYPES: readonly string[] = [...SCALAR_KINDS, ...COMPOSITE_KINDS];
 
+/** Other languages' and JSON Schema's names for built-in types: `unknown-type` suggests the IDL's. */
+const TYPE_ALIASES: Readonly<Record<string, string>> = {
+  integer: "int",
+  long: "int",
+  float: "number",
+  double: "number",
+  boolean: "bool",
+  str: "string",
+  array: "list",
+  dict: "map",
+  record: "map",
+  datetime: "timestamp",
+  "date-time": "timestamp",
+};
+
 const NUMERIC_CONSTRAINTS = ["min", "max", "exclusiveMin", "exclusiveMax", "multipleOf"] as const;
 /** The constraint keys each type kind takes beside `type`. */
 export const CONSTRAINTS: Readonly<Record<string, readonly string[]>> = {
@@ -43,6 +58,8 @@ export const REPLACEABLE_CONSTRAINTS: readonly string[] = [
 
 export const FIELD_KEYS = ["type", "optional", "nullable", "default", "description", "sensitivity", "deprecated", "role", "lint"];
 const SENSITIVITIES: readonly Sensitivity[] = ["pii", "secret", "internal"];
+// Redaction works on fields: a sensitive list or map field is redacted whole.
+const SENSITIVITY_COVERS = " (on a list or map field it covers every item)";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const REF = /^ref<([a-z][a-z0-9+.-]*)>$/;
@@ -63,7 +80,7 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     }
     r.report("unknown-type", node, {
       name: expr,
-      suggestion: didYouMean(expr, [...BUILTIN_TYPES, ...scope.enums, ...scope.types]),
+      suggestion: didYouMean(TYPE_ALIASES[expr.toLowerCase()] ?? expr, [...BUILTIN_TYPES, ...scope.enums, ...scope.types]),
     });
     return undefined;
   };
@@ -105,13 +122,13 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
         return { kind };
       case "list": {
         const of = need("of");
-        const item = of && parseTypeSpec(of.value);
+        const item = of && parseTypeSpec(of.value, "a list's items");
         if (!item) return undefined;
         return checkBounds({ kind, of: item, ...readConstraints(kind, given) } as TypeNode, owner);
       }
       case "map": {
         const of = need("of");
-        const item = of && parseTypeSpec(of.value);
+        const item = of && parseTypeSpec(of.value, "a map's values");
         return item && { kind, of: item };
       }
       case "object": {
@@ -244,17 +261,20 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     return out.length === entries.length ? { kind: "union", tag: tagName, variants: out } : undefined;
   };
 
-  /** `string`, `Claim`, or `{ type: list, of: Claim, minItems: 1 }`. */
-  const parseTypeSpec = (node: Node | null): TypeNode | undefined => {
+  /** `string`, `Claim`, or `{ type: list, of: Claim, minItems: 1 }`; `where` names it in diagnostics. */
+  const parseTypeSpec = (node: Node | null, where = "a type"): TypeNode | undefined => {
     if (!isMap(node)) return build(node, [], node!);
-    const entries = r.entries(node, "a type", ["type", ...ALL_CONSTRAINTS]);
+    const entries = r.entries(node, where, [...FIELD_KEYS, ...ALL_CONSTRAINTS]);
     if (!entries) return undefined;
+    // A field's own settings written on its type (a list's items, say): the field is where they go.
+    const misplaced = entries.filter((e) => e.key !== "type" && FIELD_KEYS.includes(e.key));
+    for (const e of misplaced) r.report("field-key-on-type", e.keyNode, { key: e.key, where, note: e.key === "sensitivity" ? SENSITIVITY_COVERS : "" });
     const typeEntry = entries.find((e) => e.key === "type");
     if (!typeEntry) {
-      r.report("missing-key", node, { where: "a type", key: "type" });
+      r.report("missing-key", node, { where, key: "type" });
       return undefined;
     }
-    return build(typeEntry.value, entries.filter((e) => e !== typeEntry), node);
+    return build(typeEntry.value, entries.filter((e) => e !== typeEntry && !misplaced.includes(e)), node);
   };
 
   /** A field from its shorthand (`status: TaskStatus`) or its mapping. */

@@ -2,6 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { expect, it } from "vitest";
+import { runCli } from "../../src/cli/run-cli.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const CLI = join(ROOT, "dist/cli/main.js");
@@ -24,6 +25,46 @@ it("bad usage exits 2 with a hint, not a stack trace", () => {
     expect(status).toBe(2);
     expect(stderr + stdout).not.toMatch(/\n\s+at /);
   }
+});
+
+it("each usage mistake is a coded error with what was meant, exit 2, before anything runs", async () => {
+  /** Each stderr line's code and its did-you-mean, if it has one (in process: the parsing is the same). */
+  const usage = async (args: string[]) => {
+    let stdout = "";
+    let stderr = "";
+    const status = await runCli(args, { cwd: ROOT, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+    expect(stdout).toBe("");
+    expect(stderr).not.toMatch(/parseArgs|To specify a positional|\n\s+at /);
+    const found = [...stderr.matchAll(/^treaty: error ([a-z-]+): .*?(?:did you mean '([^']+)'\?)?[^']*$/gm)].map(([, code, meant]) => (meant ? `${code} ${meant}` : code));
+    return { status, found, stderr };
+  };
+  const cases: [string[], string[]][] = [
+    [["generat"], ["unknown-command generate"]],
+    [["frobnicate"], ["unknown-command"]],
+    [["--idl", "idl", "check"], ["unknown-flag"]],
+    [["check", "--formt", "json"], ["unknown-flag --format"]],
+    [["generate", "--chek"], ["unknown-flag --check"]],
+    [["diff", "--against", "HEAD", "--idll", "idl"], ["unknown-flag --idl"]],
+    [["check", "-x"], ["unknown-flag"]],
+    [["check", "--format"], ["flag-needs-value"]],
+    [["check", "--format", "--idl", "idl"], ["flag-needs-value"]],
+    [["generate", "--check=yes"], ["flag-takes-no-value"]],
+    [["check", "--idl", "a", "--idl", "b"], ["flag-repeated"]],
+    [["check", "json"], ["argument-count"]],
+    [["compat", "old.json"], ["argument-count"]],
+    [["check", "--formt", "json", "--against"], ["unknown-flag --format", "flag-needs-value"]],
+  ];
+  for (const [args, codes] of cases) {
+    const { status, found } = await usage(args);
+    expect({ args, status, found }).toEqual({ args, status: 2, found: codes });
+  }
+  // The valid flags are listed, from the command's own table.
+  const { stderr } = await usage(["check", "--formt", "json"]);
+  expect(stderr).toContain("check takes --against, --format, --idl, --help");
+  expect(stderr).toContain("Run 'treaty check --help' for usage.");
+  expect((await usage(["generat"])).stderr).toContain("init, generate, check, diff, compat");
+  // A value that starts with '-' is given with '='.
+  expect((await usage(["check", "--idl=-nowhere"])).stderr).toContain("error read-failed");
 });
 
 it("bad contracts exit 1 with file:line:col diagnostics and no stack trace", () => {

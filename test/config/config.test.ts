@@ -1,11 +1,12 @@
 // treaty's config: where it is read from, every bad setting located at file:line:col with a stable
 // code, flags over settings, and the `package` setting that makes the output an npm package.
+import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run-cli.js";
-import { DEFAULT_CONFIG, loadConfig } from "../../src/config/config.js";
+import { DEFAULT_CONFIG, findProjectRoot, loadConfig } from "../../src/config/config.js";
 import { formatDiagnostic } from "../../src/diagnostics/diagnostic.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -76,8 +77,24 @@ describe("loadConfig", () => {
     expect(diagnostics({ "treaty.config.json": '{\n  "idl": "idl",\n  "idl": "x"\n}\n' })).toEqual([
       "treaty.config.json:3:3 - error duplicate-key: duplicate key 'idl'",
     ]);
-    expect(diagnostics({ "treaty.config.json": '{ "idl": "idl" \n' })[0]).toMatch(/^treaty\.config\.json:\d+:\d+ - error yaml-syntax: /);
     expect(diagnostics({ "treaty.config.json": "[]\n" })).toEqual(["treaty.config.json:1:1 - error invalid-value: treaty.config.json must be an object"]);
+  });
+
+  it("reports JSON syntax as JSON, at the first character JSON does not allow", () => {
+    const at = (text: string): string[] => loadConfig(project({ "treaty.config.json": text })).diagnostics.map((d) => `${d.loc?.file}:${d.loc?.line}:${d.loc?.col} ${d.code}`);
+    expect(at('{ "idl": "idl" \n')).toEqual(["treaty.config.json:2:1 json-syntax"]);
+    // YAML reads each of these; JSON does not.
+    expect(at('{\n  "idl": "a",\n  "out": "b",\n}\n')).toEqual(["treaty.config.json:4:1 json-syntax"]);
+    expect(at('{\n  # ours\n  "idl": "a"\n}\n')).toEqual(["treaty.config.json:2:3 json-syntax"]);
+    expect(at("{ idl: 'a' }")).toEqual(["treaty.config.json:1:3 json-syntax"]);
+    expect(at('{ "idl": "a" } x')).toEqual(["treaty.config.json:1:16 json-syntax"]);
+    expect(at('{ "idl": "a\\q" }')).toEqual(["treaty.config.json:1:12 json-syntax"]);
+    expect(at('{ "idl": [1, 2,] }')).toEqual(["treaty.config.json:1:16 json-syntax"]);
+    expect(at('{ "idl": -01 }')).toEqual(["treaty.config.json:1:12 json-syntax"]);
+    expect(at("")).toEqual(["treaty.config.json:1:1 json-syntax"]);
+    expect(at('{ "idl": "a", "out": "b", "package": { "name": "c", "version": "1.0.0" } }')).toEqual([]);
+    // package.json is npm's to report, but its treaty key is read only from JSON.
+    expect(loadConfig(project({ "package.json": '{ "treaty": { "idl": "x" }, }' })).value).toEqual(DEFAULT_CONFIG);
   });
 });
 
@@ -123,6 +140,74 @@ describe("the CLI reads the config", () => {
       expect(stderr).toContain(`error out-dir-overlaps: the output directory '${args.at(-1) === "generate" ? "." : "contracts"}' ${reason}`);
       expect(existsSync(join(root, "keep.ts"))).toBe(true);
     }
+  });
+});
+
+describe("the project root is found from where treaty runs", () => {
+  const CONTRACT = readFileSync(join(ROOT, "idl/errors/operation.error.yaml"), "utf8");
+  /** A project whose root config says `contracts/` and `gen/`, with a nested package that is not treaty's. */
+  const nested = (extra: Record<string, string> = {}): string =>
+    project({
+      "treaty.config.json": '{ "idl": "contracts", "out": "gen" }\n',
+      "contracts/errors/operation.error.yaml": CONTRACT,
+      "tools/lint/package.json": '{ "name": "lint" }\n',
+      ...extra,
+    });
+
+  it("stops at the nearest treaty.config.json or package.json with a treaty key, else takes the cwd", () => {
+    const root = nested({ "services/api/package.json": '{ "name": "api", "treaty": { "idl": "idl" } }\n', "services/api/src/x.ts": "" });
+    expect(findProjectRoot(join(root, "tools/lint"))).toBe(root);
+    expect(findProjectRoot(join(root, "contracts/errors"))).toBe(root);
+    expect(findProjectRoot(root)).toBe(root);
+    // A monorepo member with its own settings is a project of its own.
+    expect(findProjectRoot(join(root, "services/api/src"))).toBe(join(root, "services/api"));
+    const bare = project({ "a/b/package.json": '{ "name": "b" }\n' });
+    expect(findProjectRoot(join(bare, "a/b"))).toBe(join(bare, "a/b"));
+  });
+
+  it("generate, check and diff from a subdirectory work as from the root", async () => {
+    const root = nested();
+    const sub = join(root, "tools/lint");
+    expect((await cli(["generate"], sub)).status).toBe(0);
+    expect(existsSync(join(root, "gen/operation.error/v1_0/validator.ts"))).toBe(true);
+    expect(existsSync(join(sub, "gen"))).toBe(false);
+    // The same files, headers included, wherever it runs.
+    expect((await cli(["generate", "--check"], join(root, "contracts/errors"))).status).toBe(0);
+    expect((await cli(["check"], sub)).status).toBe(0);
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=dev@example.com", "-c", "user.name=dev", ...args], { cwd: root });
+    git("init", "-q");
+    git("add", "treaty.config.json");
+    git("commit", "-qm", "config");
+    const diff = await cli(["diff", "--against", "HEAD"], sub);
+    expect(diff.status).toBe(0);
+    expect(diff.stdout).toContain("File: `contracts/errors/operation.error.yaml`");
+  });
+
+  it("--idl and --out are relative to the cwd, the config's paths to the root", async () => {
+    const root = nested();
+    const contracts = join(root, "contracts");
+    expect((await cli(["check", "--idl", "."], contracts)).status).toBe(0);
+    const wrong = await cli(["check", "--idl", "contracts"], contracts);
+    expect(wrong.status).toBe(1);
+    expect(wrong.stderr).toContain("error read-failed");
+    expect((await cli(["generate", "--out", "../out"], contracts)).status).toBe(0);
+    expect(existsSync(join(root, "out/index.ts"))).toBe(true);
+  });
+
+  it("locates diagnostics relative to the cwd, in every format", async () => {
+    const bad = CONTRACT.replace("type: ErrorClass", "type: ErrorKlass");
+    const root = nested({ "contracts/errors/operation.error.yaml": bad });
+    const line = bad.split("\n").findIndex((l) => l.includes("ErrorKlass")) + 1;
+    const at = (path: string) => `${path}:${line}:15 - error unknown-type`;
+    expect((await cli(["check"], root)).stderr).toContain(at("contracts/errors/operation.error.yaml"));
+    expect((await cli(["check"], join(root, "contracts/errors"))).stderr).toContain(at("operation.error.yaml"));
+    expect((await cli(["generate"], join(root, "tools/lint"))).stderr).toContain(at("../../contracts/errors/operation.error.yaml"));
+    const json = JSON.parse((await cli(["check", "--format", "json"], join(root, "tools"))).stdout) as { diagnostics: { loc: { file: string } }[] };
+    expect(json.diagnostics.map((d) => d.loc.file)).toEqual(["../contracts/errors/operation.error.yaml"]);
+    expect((await cli(["check", "--format", "github"], join(root, "contracts"))).stdout).toContain(`::error file=errors/operation.error.yaml,line=${line},col=15,`);
+    // The config's own problems too.
+    writeFileSync(join(root, "treaty.config.json"), '{ "idl": "contracts", "paackage": {} }\n');
+    expect((await cli(["check"], join(root, "tools/lint"))).stderr).toMatch(/^\.\.\/\.\.\/treaty\.config\.json:1:23 - error unknown-key: /);
   });
 });
 

@@ -1,9 +1,8 @@
-import { resolve } from "node:path";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { formatReport, REPORT_FORMATS, type ReportFormat } from "../../diagnostics/report.js";
 import { immutability, projectAtRef } from "../../history/against.js";
 import { compile } from "../../pipeline.js";
-import { plural, readConfig, stringOption, type Command } from "../command.js";
+import { locatedFromCwd, plural, readConfig, stringOption, type Command } from "../command.js";
 
 export const checkCommand: Command = {
   name: "check",
@@ -22,17 +21,17 @@ export const checkCommand: Command = {
     }
     const config = readConfig(args, io);
     if (!config) return 1;
-    const idlDir = resolve(io.cwd, config.idl);
-    const compiled = compile({ root: io.cwd, idlDir });
+    const { root, idlDir } = config;
+    const compiled = compile({ root, idlDir });
     const diagnostics: Diagnostic[] = [...compiled.diagnostics];
     const ref = stringOption(args, "against");
     if (ref !== undefined && compiled.value) {
-      const then = projectAtRef(io.cwd, idlDir, ref);
+      const then = projectAtRef(root, idlDir, ref);
       if (!then.value) diagnostics.push(...then.diagnostics);
       else diagnostics.push(...immutability(compiled.value, then.value, ref));
     }
     const sorted = sortDiagnostics(diagnostics);
-    (format === "text" ? io.stderr : io.stdout)(formatReport(sorted, format));
+    (format === "text" ? io.stderr : io.stdout)(formatReport(locatedFromCwd(io, root, sorted), format));
     if (hasErrors(sorted)) return 1;
     if (format === "text") io.stderr(`treaty: ${plural(compiled.value?.contracts.length ?? 0, "contract")} checked${ref ? ` against ${ref}` : ""}\n`);
     return 0;

@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { hasErrors } from "../../diagnostics/diagnostic.js";
 import { projectAtRef } from "../../history/against.js";
 import { reviewSummary } from "../../history/review.js";
@@ -21,11 +20,11 @@ export const diffCommand: Command = {
     }
     const config = readConfig(args, io);
     if (!config) return 1;
-    const idlDir = resolve(io.cwd, config.idl);
-    const compiled = compile({ root: io.cwd, idlDir });
-    const then = projectAtRef(io.cwd, idlDir, ref);
+    const { root, idlDir } = config;
+    const compiled = compile({ root, idlDir });
+    const then = projectAtRef(root, idlDir, ref);
     if (!compiled.value || !then.value) {
-      printDiagnostics(io, compiled.value ? then.diagnostics : compiled.diagnostics.filter((d) => d.severity === "error"));
+      printDiagnostics(io, compiled.value ? then.diagnostics : compiled.diagnostics.filter((d) => d.severity === "error"), root);
       return 1;
     }
     io.stdout(reviewSummary(compiled.value, then.value, ref, compiled.diagnostics));

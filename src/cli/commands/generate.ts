@@ -1,7 +1,6 @@
-import { resolve } from "node:path";
 import { CONFIG_FILE } from "../../config/config.js";
 import { generate } from "../../pipeline.js";
-import { plural, printDiagnostics, readConfig, type Command } from "../command.js";
+import { fromCwd, plural, printDiagnostics, readConfig, type Command } from "../command.js";
 
 export const generateCommand: Command = {
   name: "generate",
@@ -18,13 +17,13 @@ export const generateCommand: Command = {
     const config = readConfig(args, io);
     if (!config) return 1;
     const result = await generate({
-      root: io.cwd,
-      idlDir: resolve(io.cwd, config.idl),
-      outDir: resolve(io.cwd, config.out),
+      root: config.root,
+      idlDir: config.idlDir,
+      outDir: config.outDir,
       check,
       ...(config.package && { package: { ...config.package, source: config.file ?? CONFIG_FILE } }),
     });
-    printDiagnostics(io, result.diagnostics);
+    printDiagnostics(io, result.diagnostics, config.root);
     const report = result.report;
     if (!report) return 1;
     const contracts = result.project?.contracts ?? [];
@@ -46,7 +45,7 @@ export const generateCommand: Command = {
     io.stderr(
       `treaty: ${counts}: ${report.created.length} created, ${report.updated.length} updated, ${report.removed.length} removed, ${report.unchanged} unchanged in ${seconds}s\n`,
     );
-    for (const stub of result.stubs ?? []) io.stderr(`treaty: added adapter stub ${stub.name} to ${stub.file}; write it, it throws until then\n`);
+    for (const stub of result.stubs ?? []) io.stderr(`treaty: added adapter stub ${stub.name} to ${fromCwd(io, config.root, stub.file)}; write it, it throws until then\n`);
     return 0;
   },
 };
