@@ -16,6 +16,7 @@ class Broken extends Error {
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const LITERAL = /true|false|null/y;
+const MAX_DEPTH = 512;
 const STRING_PART = /[^"\\\u0000-\u001f]+|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
 
 /** The first syntax error in `text`, or undefined when it is JSON. */
@@ -40,8 +41,11 @@ export const jsonSyntaxError = (text: string): JsonSyntaxError | undefined => {
     if (text[at] !== '"') fail(text[at] === "\\" ? "a valid escape" : at >= text.length ? "a closing '\"'" : "no control character in a string");
     at++;
   };
+  let depth = 0;
   /** An object's or array's items from its opening bracket up to and including `close`. */
   const items = (close: string, item: () => void, what: string): void => {
+    // A bound on nesting keeps a hostile file from exhausting the stack of this recursive scan.
+    if (++depth > MAX_DEPTH) fail(`nesting at most ${MAX_DEPTH} deep`);
     at++;
     space();
     if (text[at] !== close) {
@@ -55,6 +59,7 @@ export const jsonSyntaxError = (text: string): JsonSyntaxError | undefined => {
       }
     }
     at++;
+    depth--;
   };
   const value = (): void => {
     space();

@@ -92,6 +92,8 @@ describe("loadConfig", () => {
     expect(at('{ "idl": [1, 2,] }')).toEqual(["treaty.config.json:1:16 json-syntax"]);
     expect(at('{ "idl": -01 }')).toEqual(["treaty.config.json:1:12 json-syntax"]);
     expect(at("")).toEqual(["treaty.config.json:1:1 json-syntax"]);
+    // Nesting deep enough to exhaust a recursive scan is reported, not a crash.
+    expect(at("[".repeat(100_000))).toEqual(["treaty.config.json:1:513 json-syntax"]);
     expect(at('{ "idl": "a", "out": "b", "package": { "name": "c", "version": "1.0.0" } }')).toEqual([]);
     // package.json is npm's to report, but its treaty key is read only from JSON.
     expect(loadConfig(project({ "package.json": '{ "treaty": { "idl": "x" }, }' })).value).toEqual(DEFAULT_CONFIG);
