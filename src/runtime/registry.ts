@@ -2,7 +2,7 @@
 // canonical model, `encode` writes the canonical model as any known version. Failures are data
 // (the `Failure` of errors.ts, which the runtime returns too), never exceptions.
 import { AdapterNotImplemented, createAdaptLog, type AdaptLog, type Located } from "./adapters.js";
-import { createFailure, createStamp, type Failure, type FailureKind } from "./errors.js";
+import { createFailure, createStamp, type Failure, type FailureFacts, type FailureKind } from "./errors.js";
 import type { Issue } from "./issue.js";
 import type { VersionShape } from "./redact.js";
 
@@ -46,15 +46,9 @@ export type PayloadOf<R extends ContractRegistration, V extends keyof R["version
  * What a stage of the registry found wrong, before a registry or runtime stamps it into a
  * `Failure` (the runtime with the versions the host accepts and its trace id).
  */
-export interface Fault {
+export interface Fault extends Omit<FailureFacts, "contract" | "attempt"> {
   readonly ok: false;
   readonly kind: FailureKind;
-  /** The known version read (decode) or written (encode). */
-  readonly version?: string;
-  readonly issues?: readonly Issue[];
-  /** The shape the issues' paths point into. */
-  readonly shape?: VersionShape | undefined;
-  readonly known?: readonly string[];
 }
 
 export interface Decoded<T> {
