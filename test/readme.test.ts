@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { Ajv } from "ajv/dist/ajv.js";
 import ajvFormats from "ajv-formats";
+import ts from "typescript";
 import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../src/cli/run-cli.js";
@@ -33,12 +34,15 @@ interface IdlSchema extends SchemaNode {
   definitions: Record<string, SchemaNode>;
 }
 
-/** The text of `## title` up to the next `## ` heading. */
-const section = (title: string): string => {
-  const start = README.indexOf(`\n## ${title}\n`);
-  if (start < 0) throw new Error(`README has no section '## ${title}'`);
-  const end = README.indexOf("\n## ", start + 1);
-  return README.slice(start, end < 0 ? undefined : end);
+/** The text of `## title` (or `### title` at `level` 3) up to the next heading of its level or above. */
+const section = (title: string, level = 2): string => {
+  const heading = `\n${"#".repeat(level)} ${title}\n`;
+  const start = README.indexOf(heading);
+  if (start < 0) throw new Error(`README has no section '${heading.trim()}'`);
+  const next = new RegExp(`\n#{1,${level}} `, "g");
+  next.lastIndex = start + 1;
+  const end = next.exec(README)?.index;
+  return README.slice(start, end);
 };
 
 /** Fenced blocks of `lang`, also those indented inside list items (dedented). */
@@ -263,5 +267,52 @@ describe("README: yaml blocks", () => {
         expect(validator.errors(example.invalid)).toContainEqual(expect.objectContaining(example.expect));
       }
     }
+  });
+});
+
+/** What the README's API examples take from the host around them: its inputs and callbacks. */
+const HOST = `
+declare const llmText: string;
+declare const piiKey: string;
+declare function reject(error: unknown): void;
+declare function send(value: unknown): void;
+declare function use(value: unknown): void;
+declare function route(errorClass: string, retryable: boolean): void;
+declare function log(event: unknown): void;
+declare function store(record: unknown): void;
+declare function askModel(attempt: number, reask: string | undefined): Promise<string>;
+`;
+
+describe("README: API examples compile", () => {
+  // The complete examples (those that import) of the sections on the generated registry and the runtime.
+  const examples = [section("Adapters and the canonical model", 3), section("Runtime")].flatMap((text) => fencedBlocks(text, "ts")).filter((block) => /^import /m.test(block));
+
+  it("against the generated package and treaty/runtime, under strict", () => {
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    // Beside package.json (an ES module), so `./generated/index.js` and top-level await resolve as in a producer repo.
+    const files = new Map(examples.map((block, i) => [join(ROOT, `readme-example-${i}.ts`), `${HOST}\n${block}`]));
+    const options: ts.CompilerOptions = {
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      lib: ["lib.es2023.d.ts"],
+      types: [],
+      skipLibCheck: true,
+      paths: { "treaty/runtime": [join(ROOT, "src/runtime/index.ts")], "treaty/typebox": [join(ROOT, "src/runtime/typebox.ts")] },
+    };
+    const host = ts.createCompilerHost(options);
+    const { fileExists, readFile, getSourceFile } = host;
+    host.fileExists = (file) => files.has(file) || fileExists(file);
+    host.readFile = (file) => files.get(file) ?? readFile(file);
+    host.getSourceFile = (file, language, ...rest) => {
+      const text = files.get(file);
+      return text === undefined ? getSourceFile(file, language, ...rest) : ts.createSourceFile(file, text, language);
+    };
+    const program = ts.createProgram([...files.keys()], options, host);
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.formatDiagnostic(d, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => "\n" }));
+    expect(diagnostics).toEqual([]);
   });
 });

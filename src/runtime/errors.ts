@@ -1,7 +1,12 @@
-// The runtime's typed errors: each is an operation.error 1.0 payload (idl/errors/operation.error.yaml).
-// One table says which class and code each way a decode can fail has; `retryable` follows the class.
-// Messages and details name the contract, stages, paths and codes, never a value of the payload.
+// The one failure type of the registry and the runtime: a `Failure` carries its kind, stage,
+// issues and known versions as data, and `error`, the same facts as an operation.error 1.0 payload
+// (idl/errors/operation.error.yaml) for the wire, whose `details` are flat strings by contract.
+// One table says which class and code each way a decode or encode can fail has; `retryable`
+// follows the class. Messages and details name the contract, stages, paths and codes, never a
+// value of the payload.
 import type { Issue } from "./issue.js";
+import { maskPointer } from "./reask.js";
+import type { VersionShape } from "./shape.js";
 
 /** The closed set of failure classes of operation.error; callers decide on these, never on message text. */
 export type ErrorClass =
@@ -42,7 +47,7 @@ export interface OperationError {
   details?: { [k: string]: string | undefined };
   /** The dotted name of the component that decoded, `treaty.runtime` unless the host names itself. */
   source: string;
-  /** The host's trace id (`TRACE-…`), when the decode was traced. */
+  /** The host's trace id as `TRACE-…` (see `wireTraceId`), when the decode was traced. */
   trace_id?: string;
 }
 
@@ -50,8 +55,9 @@ export interface OperationError {
 export const STAGES = ["parse", "envelope", "schema", "semantic", "state", "policy", "canonical"] as const;
 export type Stage = (typeof STAGES)[number];
 
-/** Every way a decode fails: the stage it fails in, its class, its code and a safe message about `contract`. */
+/** Every way a decode or encode fails: the stage it fails in, its class, its code and a safe message about `contract`. */
 export const FAILURES = {
+  "trace-id": { stage: "envelope", class: "INVALID_INPUT", code: "TRACE_ID_INVALID", message: (c: string) => `The trace id given with this ${c} is not a TRACE-, W3C or UUID id.` },
   unparseable: { stage: "parse", class: "INVALID_INPUT", code: "UNPARSEABLE", message: (c: string) => `The ${c} output is not readable JSON.` },
   envelope: { stage: "envelope", class: "INVALID_INPUT", code: "ENVELOPE_INVALID", message: (c: string) => `The ${c} payload does not name its contract and version.` },
   "wrong-contract": { stage: "envelope", class: "INVALID_INPUT", code: "WRONG_CONTRACT", message: (c: string) => `The payload is not a ${c}.` },
@@ -79,23 +85,75 @@ const clip = (text: string): string => (text.length <= MAX_TEXT ? text : `${text
 /** What a failing stage knows beyond its kind; every value here is the host's or the registry's, never the payload's. */
 export interface FailureFacts {
   readonly contract: string;
-  /** A version this build knows: the one the payload is read as. */
+  /** The known version the payload is read as (decode) or written as (encode). */
   readonly version?: string | undefined;
+  /** Issues as the validator reports them; paths are masked by `shape` before they go anywhere. */
   readonly issues?: readonly Issue[] | undefined;
+  /** The shape the issues' paths point into: segments it does not name print as `*`. */
+  readonly shape?: VersionShape | undefined;
   /** Versions (or contracts) the host accepts or the build knows, for UNSUPPORTED_VERSION. */
   readonly known?: readonly string[] | undefined;
   readonly attempt?: number | undefined;
 }
 
-/** How a runtime stamps its errors. */
+/** A failed decode or encode, from the registry or the runtime: decide on `error.class` and `error.code` (or `kind`), never on a message. */
+export interface Failure {
+  readonly ok: false;
+  /** The key of `FAILURES`: the code, class and stage in one. */
+  readonly kind: FailureKind;
+  readonly stage: Stage;
+  /** The same failure as an operation.error 1.0 payload, to send or log as it is. */
+  readonly error: OperationError;
+  readonly contract: string;
+  /** The known version the payload was read as (decode) or written as (encode), when it got that far. */
+  readonly version?: string;
+  /** Every problem found, with JSON pointers into the payload (segments no shape names as `*`). */
+  readonly issues: readonly Issue[];
+  /** UNSUPPORTED_VERSION: the versions the reader reads (the contracts, for an unknown contract). */
+  readonly known?: readonly string[];
+}
+
+/** How a registry or runtime stamps its errors. */
 export interface ErrorStamp {
   readonly source: string;
   readonly errorId: () => string;
+  /** The trace id as operation.error carries it. */
   readonly traceId?: string;
 }
 
+const SOURCE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
+
+/** The host global the ids use (Node 20, browsers, Deno and Bun have it), typed without DOM or Node types. */
+const host = globalThis as unknown as { readonly crypto: { randomUUID(): string } };
+
+/** The stamp of a registry's or runtime's errors: `source` checked against operation.error's pattern, `error_id` random unless given. */
+export const createStamp = (who: string, source: string, errorId: (() => string) | undefined): ErrorStamp => {
+  if (!SOURCE.test(source) || source.length > 128) throw new TypeError(`${who}: source must be a dotted lower-case name of at most 128 characters`);
+  return { source, errorId: errorId ?? (() => `ERR-${host.crypto.randomUUID()}`) };
+};
+
+/** The failure of `kind`: its facts as data, and as the operation.error payload. */
+export const createFailure = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp): Failure => {
+  const shape = facts.shape;
+  const found = facts.issues ?? NO_ISSUES;
+  const issues = shape === undefined ? found : found.map((i) => ({ ...i, path: maskPointer(i.path, shape) }));
+  const failure = FAILURES[kind];
+  return {
+    ok: false,
+    kind,
+    stage: failure.stage,
+    error: operationError(kind, { ...facts, issues }, stamp),
+    contract: facts.contract,
+    ...(facts.version !== undefined && { version: facts.version }),
+    issues,
+    ...(facts.known && { known: facts.known }),
+  };
+};
+
+const NO_ISSUES: readonly Issue[] = Object.freeze([]);
+
 /** The operation.error payload for a failure of `kind`. */
-export const operationError = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp): OperationError => {
+const operationError = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp): OperationError => {
   const failure = FAILURES[kind];
   const error: OperationError = {
     contract: "operation.error",
@@ -112,6 +170,7 @@ export const operationError = (kind: FailureKind, facts: FailureFacts, stamp: Er
   return error;
 };
 
+/** The wire's flat strings (operation.error 1.0 allows no nesting): lists joined, each clipped to 500 characters. */
 const errorDetails = (stage: Stage, facts: FailureFacts): { [k: string]: string } => {
   const details: { [k: string]: string } = { stage, contract: clip(facts.contract) };
   if (facts.version !== undefined) details["version"] = facts.version;

@@ -8,19 +8,18 @@ export { AdapterNotImplemented, createAdaptLog, filled, unchecked, type AdaptLog
 export {
   createRegistry,
   type CanonicalOf,
-  type ContractError,
   type ContractRegistration,
   type Decoded,
   type Encoded,
-  type Failure,
   type PayloadOf,
   type Registry,
+  type RegistryOptions,
   type VersionRegistration,
 } from "./registry.js";
 export { REDACTED, reaskMessage, redact, type RedactOptions } from "./redact.js";
 export { type FieldShape, type Sensitivity, type ShapeFields, type ShapeNode, type VersionShape } from "./shape.js";
 export { REPAIR_FLAGS, repairJson, type JsonValue, type RepairError, type RepairFlag, type RepairResult } from "./repair.js";
-export { ERROR_CLASSES, FAILURES, STAGES, type ErrorClass, type FailureKind, type OperationError, type Stage } from "./errors.js";
+export { ERROR_CLASSES, FAILURES, STAGES, type ErrorClass, type Failure, type FailureKind, type OperationError, type Stage } from "./errors.js";
 export type { AttributeValue, Attributes, SpanLike, TraceEvent, TracerLike } from "./trace.js";
 export type { MeterLike, MetricsSnapshot } from "./metrics.js";
 export {

@@ -1,7 +1,8 @@
 // The registry of every contract a build knows: `decode` reads any known version into the
 // canonical model, `encode` writes the canonical model as any known version. Failures are data
-// (classes from operation.error), never exceptions.
+// (the `Failure` of errors.ts, which the runtime returns too), never exceptions.
 import { AdapterNotImplemented, createAdaptLog, type AdaptLog, type Located } from "./adapters.js";
+import { createFailure, createStamp, type Failure, type FailureFacts, type FailureKind } from "./errors.js";
 import type { Issue } from "./issue.js";
 import type { VersionShape } from "./redact.js";
 
@@ -41,28 +42,13 @@ export type CanonicalOf<R extends ContractRegistration> = R["versions"][R["canon
 /** The payload type of version `V` of a registered contract. */
 export type PayloadOf<R extends ContractRegistration, V extends keyof R["versions"]> = R["versions"][V] extends VersionRegistration<infer T, unknown> ? T : never;
 
-/** A failure, shaped after operation.error: decide on `class` and `code`, never on `message`. */
-export interface ContractError {
-  readonly class: "INVALID_INPUT" | "UNSUPPORTED_VERSION";
-  /**
-   * INVALID_INPUT: `envelope` (no readable contract and version), `wrong-contract`, `invalid` (fails
-   * its version), `not-representable` (valid, but the target version cannot hold it).
-   * UNSUPPORTED_VERSION: `unsupported-version`, `unknown-contract`, `adapter-not-implemented`.
-   */
-  readonly code: "envelope" | "wrong-contract" | "invalid" | "not-representable" | "unsupported-version" | "unknown-contract" | "adapter-not-implemented";
-  readonly retryable: false;
-  readonly message: string;
-  readonly contract: string;
-  readonly version?: string;
-  /** UNSUPPORTED_VERSION: what this build knows (versions, or contracts for `unknown-contract`). */
-  readonly known?: readonly string[];
-  /** INVALID_INPUT: every problem, with paths into the payload as validated. */
-  readonly issues?: readonly Issue[];
-}
-
-export interface Failure {
+/**
+ * What a stage of the registry found wrong, before a registry or runtime stamps it into a
+ * `Failure` (the runtime with the versions the host accepts and its trace id).
+ */
+export interface Fault extends Omit<FailureFacts, "contract" | "attempt"> {
   readonly ok: false;
-  readonly error: ContractError;
+  readonly kind: FailureKind;
 }
 
 export interface Decoded<T> {
@@ -99,6 +85,13 @@ export interface Encoded<T> {
   readonly filled: readonly Located[];
 }
 
+export interface RegistryOptions {
+  /** The dotted name put in each error's `source` (default `treaty.registry`). */
+  readonly source?: string;
+  /** Makes each error's `error_id` (default `ERR-` and a random UUID). */
+  readonly errorId?: () => string;
+}
+
 export interface Registry<R extends Registrations> {
   readonly contracts: R;
   /** Reads `input` (a payload of any known version) into the canonical model. `version` is for `envelope: none` (default: canonical). */
@@ -107,9 +100,12 @@ export interface Registry<R extends Registrations> {
   encode<K extends keyof R & string, V extends keyof R[K]["versions"] & string>(contract: K, value: CanonicalOf<R[K]>, version: V): Encoded<PayloadOf<R[K], V>> | Failure;
 }
 
-const fail = (error: Omit<ContractError, "retryable">): Failure => ({ ok: false, error: { ...error, retryable: false } });
+const fault = (kind: FailureKind, facts: Omit<Fault, "ok" | "kind"> = {}): Fault => ({ ok: false, kind, ...facts });
 
 const issue = (path: string, code: string, expected: string): Issue => ({ path, code, message: `${code}: expected ${expected}`, expected });
+
+/** What a producer should have put in the envelope: one of the versions the reader reads. */
+export const versionIssue = (readable: readonly string[]): Issue => issue("/version", "enum", `one of ${readable.join(", ")}`);
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -126,19 +122,19 @@ const olderMinor = (known: readonly string[], version: string): string | undefin
     .sort(([, , a], [, , b]) => b! - a!)[0]?.[0];
 };
 
-/** Runs an adapter, turning a stub nobody wrote yet into a typed failure. */
-const adapting = <T>(contract: string, version: string, run: () => T): { ok: true; value: T } | Failure => {
+/** Runs an adapter, turning a stub nobody wrote yet into a fault. */
+const adapting = <T>(version: string, run: () => T): { ok: true; value: T } | Fault => {
   try {
     return { ok: true, value: run() };
   } catch (error) {
-    return notImplemented(error, contract, version);
+    return notImplemented(error, version);
   }
 };
 
-/** A stub nobody wrote yet, as a typed failure; any other exception is a bug and propagates. */
-const notImplemented = (error: unknown, contract: string, version: string): Failure => {
+/** A stub nobody wrote yet, as a fault; any other exception is a bug and propagates. */
+const notImplemented = (error: unknown, version: string): Fault => {
   if (!(error instanceof AdapterNotImplemented)) throw error;
-  return fail({ class: "UNSUPPORTED_VERSION", code: "adapter-not-implemented", message: error.message, contract, version });
+  return fault("adapter-not-implemented", { version });
 };
 
 /** Shared by every result that strips nothing. */
@@ -158,41 +154,28 @@ export interface Enveloped {
   readonly value: unknown;
 }
 
-/** The registration of `name`, or an UNSUPPORTED_VERSION failure listing the contracts `contracts` knows. */
-export const lookupContract = (contracts: Registrations, name: string): ContractRegistration | Failure =>
-  Object.hasOwn(contracts, name)
-    ? contracts[name]!
-    : fail({ class: "UNSUPPORTED_VERSION", code: "unknown-contract", message: `this build does not know contract '${name}'`, contract: name, known: Object.keys(contracts) });
+/** The registration of `name`, or an `unknown-contract` fault listing the contracts `contracts` knows. */
+export const lookupContract = (contracts: Registrations, name: string): ContractRegistration | Fault =>
+  Object.hasOwn(contracts, name) ? contracts[name]! : fault("unknown-contract", { known: Object.keys(contracts) });
 
-const unsupported = (entry: ContractRegistration, version: string): Failure => {
+/** A version `entry` does not have, with the versions it does (a runtime narrows them to those its host accepts). */
+const unsupported = (entry: ContractRegistration): Fault => {
   const known = Object.keys(entry.versions);
-  return fail({
-    class: "UNSUPPORTED_VERSION",
-    code: "unsupported-version",
-    message: `${entry.name} ${version} is not supported; this build knows ${known.join(", ")}`,
-    contract: entry.name,
-    version,
-    known,
-  });
+  return fault("unsupported-version", { known, issues: [versionIssue(known)] });
 };
 
 /** The version `input` declares, or why it declares none. */
-const declaredVersion = (entry: ContractRegistration, input: unknown, given: string | undefined): string | Failure => {
+const declaredVersion = (entry: ContractRegistration, input: unknown, given: string | undefined): string | Fault => {
   if (entry.envelope === "none") return given ?? entry.canonical;
-  const name = entry.name;
-  if (!isRecord(input)) return fail({ class: "INVALID_INPUT", code: "envelope", message: `a ${name} payload must be an object`, contract: name, issues: [issue("", "type", "object")] });
-  if (input["contract"] !== name) {
-    return fail({ class: "INVALID_INPUT", code: "wrong-contract", message: `the payload is not a ${name}`, contract: name, issues: [issue("/contract", "const", JSON.stringify(name))] });
-  }
+  if (!isRecord(input)) return fault("envelope", { issues: [issue("", "type", "object")] });
+  if (input["contract"] !== entry.name) return fault("wrong-contract", { issues: [issue("/contract", "const", JSON.stringify(entry.name))] });
   const version = input["version"];
-  if (typeof version !== "string") {
-    return fail({ class: "INVALID_INPUT", code: "envelope", message: `a ${name} payload must name its version`, contract: name, issues: [issue("/version", "required", "a version string")] });
-  }
+  if (typeof version !== "string") return fault("envelope", { issues: [issue("/version", "required", "a version string")] });
   return version;
 };
 
 /** Reads the envelope of `input`: which known version of `entry` it is read as. `given` is the version of an `envelope: none` payload. */
-export const readEnvelope = (entry: ContractRegistration, input: unknown, given?: string): Enveloped | Failure => {
+export const readEnvelope = (entry: ContractRegistration, input: unknown, given?: string): Enveloped | Fault => {
   const version = declaredVersion(entry, input, given);
   if (typeof version !== "string") return version;
   const readAs = Object.hasOwn(entry.versions, version)
@@ -200,18 +183,22 @@ export const readEnvelope = (entry: ContractRegistration, input: unknown, given?
     : entry.unknownFields === "strip"
       ? olderMinor(Object.keys(entry.versions), version)
       : undefined;
-  if (readAs === undefined) return unsupported(entry, version);
+  if (readAs === undefined) return unsupported(entry);
   // A newer minor read as an older one: its envelope says which version it now is.
   const value = readAs !== version && isRecord(input) ? { ...input, version: readAs } : input;
   return { ok: true, entry, version, readAs, registration: entry.versions[readAs]!, value };
 };
 
-/** Why a payload that failed `check` of the version it is read as is invalid. */
-export const invalid = (read: Enveloped, issues: readonly Issue[]): Failure =>
-  fail({ class: "INVALID_INPUT", code: "invalid", message: `the payload is not a valid ${read.entry.name} ${read.readAs}`, contract: read.entry.name, version: read.readAs, issues });
+/**
+ * Why a payload that failed `check` of the version it is read as is invalid, by the stage it fails
+ * first: any issue other than a `rule.*` one is a schema failure, every issue kept; only a payload
+ * whose issues are all rule issues fails the semantic stage.
+ */
+export const invalid = (read: Enveloped, issues: readonly Issue[]): Fault =>
+  fault(issues.some((i) => !i.code.startsWith("rule.")) ? "schema" : "semantic", { version: read.readAs, issues, shape: read.registration.shape });
 
 /** Converts a payload that passed `check` of the version it is read as into the canonical model. */
-export const toCanonical = (read: Enveloped): Decoded<unknown> | Failure => {
+export const toCanonical = (read: Enveloped): Decoded<unknown> | Fault => {
   const { entry, registration, readAs } = read;
   const contract = entry.name;
   let value = read.value;
@@ -227,17 +214,11 @@ export const toCanonical = (read: Enveloped): Decoded<unknown> | Failure => {
   try {
     adapted = registration.toCanonical(value, log);
   } catch (error) {
-    return notImplemented(error, contract, read.version);
+    return notImplemented(error, readAs);
   }
-  if (registration.revalidate && !entry.versions[entry.canonical]!.check(adapted)) {
-    return fail({
-      class: "INVALID_INPUT",
-      code: "not-representable",
-      message: `the ${contract} ${readAs} payload does not fit the canonical ${entry.canonical}`,
-      contract,
-      version: entry.canonical,
-      issues: entry.versions[entry.canonical]!.errors(adapted),
-    });
+  if (registration.revalidate) {
+    const canonical = entry.versions[entry.canonical]!;
+    if (!canonical.check(adapted)) return fault("not-representable", { version: readAs, issues: canonical.errors(adapted), shape: canonical.shape });
   }
   return {
     ok: true,
@@ -253,32 +234,29 @@ export const toCanonical = (read: Enveloped): Decoded<unknown> | Failure => {
   };
 };
 
-export const createRegistry = <R extends Registrations>(contracts: R): Registry<R> => {
+export const createRegistry = <R extends Registrations>(contracts: R, options: RegistryOptions = {}): Registry<R> => {
+  const stamp = createStamp("createRegistry", options.source ?? "treaty.registry", options.errorId);
+  const failure = (contract: string, { kind, ...facts }: Fault): Failure => createFailure(kind, { contract, ...facts }, stamp);
+
   const decode = (contract: string, input: unknown, given?: string): Decoded<unknown> | Failure => {
     const entry = lookupContract(contracts, contract);
-    if ("ok" in entry) return entry;
+    if ("ok" in entry) return failure(contract, entry);
     const read = readEnvelope(entry, input, given);
-    if (!read.ok) return read;
-    return read.registration.check(read.value) ? toCanonical(read) : invalid(read, read.registration.errors(read.value));
+    if (!read.ok) return failure(contract, read);
+    const decoded = read.registration.check(read.value) ? toCanonical(read) : invalid(read, read.registration.errors(read.value));
+    return decoded.ok ? decoded : failure(contract, decoded);
   };
 
   const encode = (contract: string, value: unknown, version: string): Encoded<unknown> | Failure => {
     const entry = lookupContract(contracts, contract);
-    if ("ok" in entry) return entry;
-    if (!Object.hasOwn(entry.versions, version)) return unsupported(entry, version);
+    if ("ok" in entry) return failure(contract, entry);
+    if (!Object.hasOwn(entry.versions, version)) return failure(contract, unsupported(entry));
     const registration = entry.versions[version]!;
     const log = createAdaptLog();
-    const adapted = adapting(contract, version, () => registration.fromCanonical(value, log));
-    if (!adapted.ok) return adapted;
+    const adapted = adapting(version, () => registration.fromCanonical(value, log));
+    if (!adapted.ok) return failure(contract, adapted);
     if (!registration.check(adapted.value)) {
-      return fail({
-        class: "INVALID_INPUT",
-        code: "not-representable",
-        message: `the canonical ${contract} value does not fit ${version}`,
-        contract,
-        version,
-        issues: registration.errors(adapted.value),
-      });
+      return failure(contract, fault("not-representable", { version, issues: registration.errors(adapted.value), shape: registration.shape }));
     }
     return { ok: true, value: adapted.value, contract, version, canonical: entry.canonical, path: [...registration.path].reverse(), dropped: log.dropped, filled: log.filled };
   };

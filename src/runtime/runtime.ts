@@ -2,15 +2,27 @@
 // and every input goes parse → envelope → schema → semantic → state → policy → canonical, in that
 // order, to a typed result or an operation.error. Each stage is traced; the payload leaves the
 // runtime only through `redact`. Without hooks the whole decode is synchronous.
-import { FAILURES, operationError, type ErrorClass, type ErrorStamp, type FailureKind, type OperationError, type Stage } from "./errors.js";
+import { createFailure, createStamp, type ErrorClass, type ErrorStamp, type Failure, type FailureKind, type Stage } from "./errors.js";
 import type { Issue } from "./issue.js";
 import { createMetrics, type MeterLike, type MetricsSnapshot } from "./metrics.js";
-import { maskPointer } from "./reask.js";
 import { redact, type VersionShape } from "./redact.js";
-import { lookupContract, readEnvelope, toCanonical, type CanonicalOf, type ContractRegistration, type Decoded, type Enveloped, type Registrations, type Registry } from "./registry.js";
+import {
+  invalid,
+  lookupContract,
+  readEnvelope,
+  toCanonical,
+  versionIssue,
+  type CanonicalOf,
+  type ContractRegistration,
+  type Decoded,
+  type Enveloped,
+  type Fault,
+  type Registrations,
+  type Registry,
+} from "./registry.js";
 import { repairJson, type RepairFlag } from "./repair.js";
 import { TREATY_VERSION } from "./version.js";
-import { endDecodeSpan, spanEvent, startDecodeSpan, type SpanLike, type TraceEvent, type TracerLike } from "./trace.js";
+import { endDecodeSpan, spanEvent, startDecodeSpan, wireTraceId, type SpanLike, type TraceEvent, type TracerLike } from "./trace.js";
 import { withRepair, type Attempted, type RepairDeps, type RepairLoop } from "./with-repair.js";
 
 /** What the state and policy hooks see: a payload valid at `version`, the version it is read as. */
@@ -81,7 +93,11 @@ export interface DecodeOptions {
   readonly accept?: readonly string[];
   /** The version of an `envelope: none` payload, which cannot name its own. */
   readonly version?: string;
-  /** The host's trace id (`TRACE-…`), put on events, records and errors. */
+  /**
+   * The host's trace id, put on events, records and the result as given, and on errors as
+   * operation.error's `trace_id`: `TRACE-…`, a W3C trace id (32 lower-case hex digits, not all
+   * zero) or a UUID, the last two behind `TRACE-`. Any other fails the decode as `TRACE_ID_INVALID`.
+   */
   readonly traceId?: string;
   /** Which try of a repair loop this is (default 1). */
   readonly attempt?: number;
@@ -94,19 +110,12 @@ export interface RuntimeResult<T> extends Decoded<T> {
   readonly traceId?: string;
 }
 
-/** A typed error: `error` is the operation.error payload; beside it what code needs to act. */
-export interface RuntimeFailure {
-  readonly ok: false;
-  readonly error: OperationError;
-  readonly kind: FailureKind;
-  readonly stage: Stage;
-  /** Every problem found, with JSON pointers into the payload. */
-  readonly issues: readonly Issue[];
-  /** UNSUPPORTED_VERSION: the versions the host reads (the contracts, for an unknown contract). */
-  readonly known?: readonly string[];
+/** The registry's `Failure` with what the runtime's own stages add, as `RuntimeResult` adds them to `Decoded`. */
+export interface RuntimeFailure extends Failure {
+  /** Fixes `repairJson` made to read the text, in order. */
   readonly repairs: readonly RepairFlag[];
-  /** The known version read, when the envelope got that far. */
-  readonly version?: string;
+  /** The host's trace id as given, when it was a valid one. */
+  readonly traceId?: string;
 }
 
 export type Outcome<T> = RuntimeResult<T> | RuntimeFailure;
@@ -124,17 +133,17 @@ export interface Runtime<R extends Registrations, Async extends boolean = boolea
   metrics(): MetricsSnapshot;
 }
 
-/** The host globals the runtime uses (Node 20, browsers, Deno and Bun have both), typed without DOM or Node types. */
-const host = globalThis as unknown as { readonly performance: { now(): number }; readonly crypto: { randomUUID(): string } };
-
-const SOURCE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
-const TRACE_ID = /^TRACE-[A-Za-z0-9-]+$/;
+/** The host global the runtime times stages with (Node 20, browsers, Deno and Bun have it), typed without DOM or Node types. */
+const host = globalThis as unknown as { readonly performance: { now(): number } };
 
 /** One decode in flight: what the stages learned so far, for events, errors and the record. */
 interface Run {
   readonly contract: string;
   readonly attempt: number;
+  /** The host's trace id, if it gave a valid one. */
   readonly traceId: string | undefined;
+  /** The host gave a trace id of no accepted form: the envelope stage fails. */
+  readonly traceIdInvalid: boolean;
   readonly stamp: ErrorStamp;
   readonly span: SpanLike | undefined;
   /** When the current stage began (ms), if anything observes durations. */
@@ -155,9 +164,7 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
 export function createRuntime<R extends Registrations>(registry: Registry<R>, options?: RuntimeOptions & { readonly state?: undefined; readonly policy?: undefined }): Runtime<R, false>;
 export function createRuntime<R extends Registrations>(registry: Registry<R>, options?: RuntimeOptions): Runtime<R>;
 export function createRuntime<R extends Registrations>(registry: Registry<R>, opts: RuntimeOptions = {}): Runtime<R> {
-  const source = opts.source ?? "treaty.runtime";
-  if (!SOURCE.test(source) || source.length > 128) throw new TypeError(`createRuntime: source must be a dotted lower-case name of at most 128 characters`);
-  const errorId = opts.errorId ?? (() => `ERR-${host.crypto.randomUUID()}`);
+  const stamp = createStamp("createRuntime", opts.source ?? "treaty.runtime", opts.errorId);
   const { onTrace, tracer, persist, state, policy } = opts;
   const observed = onTrace !== undefined || tracer !== undefined;
   const metrics = createMetrics(opts.meter);
@@ -171,14 +178,15 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
   };
 
   const start = (contract: string, options: DecodeOptions): Run => {
-    const traceId = options.traceId;
-    if (traceId !== undefined && (!TRACE_ID.test(traceId) || traceId.length > 64)) throw new TypeError(`decode: traceId must match ${TRACE_ID.source} (at most 64 characters)`);
+    const wire = options.traceId === undefined ? undefined : wireTraceId(options.traceId);
+    const traceId = wire === undefined ? undefined : options.traceId;
     const attempt = options.attempt ?? 1;
     return {
       contract,
       attempt,
       traceId,
-      stamp: traceId === undefined ? { source, errorId } : { source, errorId, traceId },
+      traceIdInvalid: options.traceId !== undefined && wire === undefined,
+      stamp: wire === undefined ? stamp : { ...stamp, traceId: wire },
       span: tracer && startDecodeSpan(tracer, contract, attempt, TREATY_VERSION),
       mark: observed ? host.performance.now() : 0,
       last: undefined,
@@ -219,31 +227,23 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     return { ok: true, value };
   };
 
-  const fail = (run: Run, kind: FailureKind, found: readonly Issue[] = [], known?: readonly string[]): RuntimeFailure => {
-    // Issues from a version's validator point into the payload: print only what its shape names.
-    const shape = run.shape;
-    const issues = shape === undefined ? found : found.map((i) => ({ ...i, path: maskPointer(i.path, shape) }));
-    const facts = { contract: run.contract, version: run.version, issues, known, attempt: run.attempt };
-    const failure: RuntimeFailure = {
-      ok: false,
-      error: operationError(kind, facts, run.stamp),
-      kind,
-      stage: FAILURES[kind].stage,
-      issues,
-      ...(known && { known }),
-      repairs: run.repairs,
-      ...(run.version !== undefined && { version: run.version }),
-    };
-    emit(run, failure.stage, failure, issues);
+  /** The failure of `kind` at the version read so far; issues from a validator point into the payload, so they are masked by the shape they point into. */
+  const fail = (run: Run, kind: FailureKind, facts: Omit<Fault, "ok" | "kind"> = {}): RuntimeFailure => {
+    const failed = createFailure(kind, { contract: run.contract, version: run.version, shape: run.shape, ...facts, attempt: run.attempt }, run.stamp);
+    const failure: RuntimeFailure = run.traceId === undefined ? { ...failed, repairs: run.repairs } : { ...failed, repairs: run.repairs, traceId: run.traceId };
+    emit(run, failure.stage, failure, failure.issues);
     return failure;
   };
+
+  /** A registry fault, stamped by this runtime. */
+  const faulted = (run: Run, { kind, ...facts }: Fault): RuntimeFailure => fail(run, kind, facts);
 
   const parse = (run: Run, input: unknown): Step<unknown> => {
     if (typeof input !== "string") return parsed(run, input);
     const read = repairJson(input);
     run.repairs = read.repairs;
     if (!read.ok || read.repairs.length > 0) metrics.count("repairsTried", run.contract);
-    if (!read.ok) return fail(run, "unparseable", [{ path: "", code: "parse", message: read.error.message, expected: "a JSON value" }]);
+    if (!read.ok) return fail(run, "unparseable", { issues: [{ path: "", code: "parse", message: read.error.message, expected: "a JSON value" }] });
     return parsed(run, read.value);
   };
 
@@ -253,17 +253,17 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     return pass(run, "parse", value);
   };
 
+  /** What the request is: a valid trace id, a known contract, a version the host accepts. */
   const envelope = (run: Run, value: unknown, options: DecodeOptions): Step<Enveloped> => {
+    if (run.traceIdInvalid) return fail(run, "trace-id");
     const entry = lookupContract(registry.contracts, run.contract);
-    if ("ok" in entry) return fail(run, "unknown-contract", [], entry.error.known);
+    if ("ok" in entry) return faulted(run, entry);
     const accepted = readable(entry, options.accept);
     const read = readEnvelope(entry, value, options.version);
-    if (!read.ok) {
-      // readEnvelope fails with exactly these codes, which are also failure kinds.
-      const kind = read.error.code as "envelope" | "wrong-contract" | "unsupported-version";
-      return fail(run, kind, kind === "unsupported-version" ? [versionIssue(accepted)] : (read.error.issues ?? []), kind === "unsupported-version" ? accepted : undefined);
-    }
-    if (!accepted.includes(read.readAs)) return fail(run, "not-accepted", [versionIssue(accepted)], accepted);
+    // The host reads fewer versions than the build knows: those are what the producer may send.
+    const unread = (kind: "unsupported-version" | "not-accepted"): RuntimeFailure => fail(run, kind, { issues: [versionIssue(accepted)], known: accepted });
+    if (!read.ok) return read.kind === "unsupported-version" ? unread(read.kind) : faulted(run, read);
+    if (!accepted.includes(read.readAs)) return unread("not-accepted");
     run.version = read.readAs;
     run.shape = read.registration.shape;
     run.adapterPath = read.registration.path;
@@ -271,16 +271,15 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     return pass(run, "envelope", read);
   };
 
-  /** Schema, then semantic rules: the generated `check` runs both; a failure is the schema's when any issue is not a `rule.*`. */
+  /** Schema, then semantic rules: the generated `check` runs both; `invalid` says which stage failed first. */
   const validate = (run: Run, read: Enveloped): Step<Enveloped> => {
     if (read.registration.check(read.value)) {
       emit(run, "schema");
       return pass(run, "semantic", read);
     }
-    const issues = read.registration.errors(read.value);
-    if (issues.some((i) => !i.code.startsWith("rule."))) return fail(run, "schema", issues);
-    emit(run, "schema");
-    return fail(run, "semantic", issues);
+    const failed = invalid(read, read.registration.errors(read.value));
+    if (failed.kind === "semantic") emit(run, "schema");
+    return faulted(run, failed);
   };
 
   const known = new Map(Object.values(registry.contracts).map((entry) => [entry, Object.keys(entry.versions)]));
@@ -304,7 +303,7 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
   /** The canonical stage: the payload adapted into the contract's canonical model. */
   const adapt = (run: Run, read: Enveloped): Outcome<unknown> => {
     const decoded = toCanonical(read);
-    if (!decoded.ok) return fail(run, decoded.error.code as "adapter-not-implemented" | "not-representable", decoded.error.issues ?? []);
+    if (!decoded.ok) return faulted(run, decoded);
     emit(run, "canonical");
     const { value, contract, version, readAs, canonical, path, stripped, dropped, filled } = decoded;
     // Field by field: V8 copies this object by spread several times slower than the validator runs.
@@ -410,9 +409,3 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
 
 const NO_OPTIONS: DecodeOptions = Object.freeze({});
 const NO_REPAIRS: readonly RepairFlag[] = Object.freeze([]);
-
-/** What a producer should have put in the envelope: one of the versions the host reads. */
-const versionIssue = (accepted: readonly string[]): Issue => {
-  const expected = `one of ${accepted.join(", ")}`;
-  return { path: "/version", code: "enum", message: `unsupported version: expected ${expected}`, expected };
-};

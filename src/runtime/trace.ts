@@ -71,3 +71,18 @@ export const endDecodeSpan = (span: SpanLike, last: TraceEvent): void => {
   span.setStatus(last.outcome === "ok" ? { code: SPAN_OK } : { code: SPAN_ERROR, message: last.errorCode ?? last.stage });
   span.end();
 };
+
+/** operation.error 1.0's `trace_id` pattern, at most 64 characters. */
+const TRACE_ID = /^TRACE-[A-Za-z0-9-]+$/;
+/** A W3C Trace Context trace id: 32 lower-case hex digits, not all zero. */
+const W3C_TRACE_ID = /^(?!0{32}$)[0-9a-f]{32}$/;
+/** An RFC 9562 UUID, in either case (its hex digits are case-insensitive on input). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The trace id as operation.error 1.0 carries it, or undefined if it is none of the forms a host may
+ * pass: a `TRACE-…` id as given; a W3C trace id or a UUID behind `TRACE-`, which the contract's
+ * pattern admits, so the wire contract stays 1.0 and the id is still found by searching for it.
+ */
+export const wireTraceId = (traceId: string): string | undefined =>
+  TRACE_ID.test(traceId) ? (traceId.length <= 64 ? traceId : undefined) : W3C_TRACE_ID.test(traceId) || UUID.test(traceId) ? `TRACE-${traceId}` : undefined;

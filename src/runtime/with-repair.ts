@@ -45,7 +45,7 @@ export interface RepairDeps {
   shapeOf(contract: string, version: string | undefined): VersionShape | undefined;
 }
 
-/** Failures a producer can fix by answering again; state, policy and adapter failures it cannot. */
+/** Failures a producer can fix by answering again; the host's trace id, state, policy and adapter failures it cannot. */
 const REASKABLE: ReadonlySet<FailureKind> = new Set(["unparseable", "envelope", "wrong-contract", "unsupported-version", "not-accepted", "schema", "semantic"]);
 
 export const DEFAULT_MAX_ATTEMPTS = 2;

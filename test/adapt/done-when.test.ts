@@ -92,7 +92,7 @@ it("until the stub is written, adapting through it is a typed failure", async ()
   const { decode } = await project.load<Registry>("generated/index.ts");
   const result = decode("demo.ticket", v1_0);
   expect(result.ok).toBe(false);
-  expect(!result.ok && result.error).toMatchObject({ class: "UNSUPPORTED_VERSION", code: "adapter-not-implemented", retryable: false });
+  expect(result).toMatchObject({ kind: "adapter-not-implemented", error: { class: "UNSUPPORTED_VERSION", code: "ADAPTER_NOT_IMPLEMENTED", retryable: false } });
   // The canonical version itself needs no adapter.
   expect(decode("demo.ticket", { contract: "demo.ticket", version: "2.0", id: "T-3", priority: "LOW", customer: { first_name: "Alan", last_name: "Turing" } }).ok).toBe(true);
 });

@@ -197,7 +197,7 @@ describe("the generated package in a workspace", () => {
         "",
         'const payload = { contract: "order.placed", version: "1.0", order_id: "ORD-7", currency: "USD", total_cents: 5, items: [{ sku: "B-2", quantity: 1 }] };',
         'const decoded = decode("order.placed", payload);',
-        "if (!decoded.ok) throw new Error(decoded.error.message);",
+        "if (!decoded.ok) throw new Error(decoded.error.message_safe);",
         "const order: OrderPlaced = decoded.value;",
         'export const summary = { order: order.order_id, path: decoded.path, valid: versions["1.1"].check(order), known: Object.keys(versions) };',
         "",

@@ -124,6 +124,15 @@ describe("decode stages", () => {
     expect(events.map((e) => e.stage)).toEqual(["parse", "envelope", "schema", "semantic"]);
   });
 
+  it("names the earliest failing stage: beside a schema failure a broken rule stays in `issues`", () => {
+    const { runtime, events } = observedRuntime();
+    const outcome = failure(runtime.decode("tool.publish_post.command", command({ mode: "LATER", unpublish_at: "2030-04-01T09:00:00Z" })));
+    expect(outcome).toMatchObject({ kind: "schema", stage: "schema", error: { code: "SCHEMA_INVALID", details: { issue_codes: "enum, rule.before" } } });
+    expect(outcome.issues.map((i) => [i.path, i.code])).toEqual([["/mode", "enum"], ["/unpublish_at", "rule.before"]]);
+    expect(events.map((e) => [e.stage, e.outcome])).toEqual([["parse", "ok"], ["envelope", "ok"], ["schema", "fail"]]);
+    expect(failure(runtime.decode("tool.publish_post.command", command({ mode: "LATER" })))).toMatchObject({ kind: "schema", issues: [{ path: "/mode", code: "enum" }] });
+  });
+
   it("reads only the versions the host accepts, per runtime or per call", () => {
     const { runtime } = observedRuntime({ "task.result": ["2.0"] });
     const refused = failure(runtime.decode("task.result", task()));
@@ -208,6 +217,7 @@ describe("typed errors", () => {
       failure(await hooked({ policy: async () => Promise.reject(new Error()) }).decode("task.result", task())),
       failure(createRuntime(demo).decode("demo", { contract: "demo", version: "1.0", n: 0 })),
       failure(createRuntime(demo).decode("demo", { contract: "demo", version: "1.0", n: -1 })),
+      failure(createRuntime(registry).decode("task.result", task(), { traceId: "T1" })),
     ];
     expect(new Set(produced.map((f) => f.kind))).toEqual(new Set(Object.keys(FAILURES)));
     for (const { error, kind } of produced) {
@@ -235,9 +245,43 @@ describe("typed errors", () => {
     );
   });
 
-  it("refuses a malformed source or trace id as a programming error", () => {
+  it("refuses a malformed source as a programming error", () => {
     expect(() => createRuntime(registry, { source: "Tool Engine" })).toThrow(TypeError);
-    expect(() => createRuntime(registry).decode("task.result", task(), { traceId: "abc" })).toThrow(TypeError);
+  });
+});
+
+describe("trace ids", () => {
+  const W3C = "4bf92f3577b34da6a3ce929d0e0e4736";
+  const UUID = "0f8fad5b-d9cb-469f-a165-70867728950e";
+
+  it.each([
+    ["treaty's own form", "TRACE-9c1d", "TRACE-9c1d"],
+    ["a W3C trace id", W3C, `TRACE-${W3C}`],
+    ["a UUID", UUID, `TRACE-${UUID}`],
+    ["an upper-case UUID", UUID.toUpperCase(), `TRACE-${UUID.toUpperCase()}`],
+  ])("accepts %s: as given on events, records and the result, as TRACE-… in operation.error", (_what, traceId, onWire) => {
+    const { runtime, events, records } = observedRuntime();
+    expect(runtime.decode("task.result", task(), { traceId })).toMatchObject({ ok: true, traceId });
+    const outcome = failure(runtime.decode("task.result", task({ status: "DONE" }), { traceId }));
+    expect(outcome).toMatchObject({ kind: "schema", traceId, error: { trace_id: onWire } });
+    expect(isOperationError(outcome.error)).toBe(true);
+    expect(events.every((e) => e.traceId === traceId)).toBe(true);
+    expect(records.map((r) => r.traceId)).toEqual([traceId, traceId]);
+  });
+
+  it.each([
+    ["a bare word", "T1"],
+    ["an all-zero W3C trace id", "0".repeat(32)],
+    ["an upper-case W3C trace id", W3C.toUpperCase()],
+    ["a W3C trace id one digit short", W3C.slice(1)],
+    ["a TRACE- id longer than 64 characters", `TRACE-${"a".repeat(59)}`],
+  ])("reports %s as a failure, never a throw, and puts it nowhere", (_what, traceId) => {
+    const { runtime, events, records } = observedRuntime();
+    const outcome = failure(runtime.decode("task.result", task(), { traceId }));
+    expect(outcome).toMatchObject({ kind: "trace-id", stage: "envelope", issues: [], error: { class: "INVALID_INPUT", code: "TRACE_ID_INVALID", retryable: false } });
+    expect(isOperationError(outcome.error)).toBe(true);
+    expect(JSON.stringify([outcome, events, records])).not.toContain(traceId);
+    expect(events.map((e) => [e.stage, e.outcome])).toEqual([["parse", "ok"], ["envelope", "fail"]]);
   });
 });
 

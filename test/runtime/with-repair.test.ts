@@ -70,6 +70,13 @@ describe("withRepair", () => {
     expect(twice.requests).toHaveLength(2);
   });
 
+  it("ends at a trace id of no accepted form, which the producer cannot fix, without a throw", async () => {
+    const producer = scripted(task({ status: "DONE" }), task());
+    const outcome = await createRuntime(registry).withRepair({ contract: "task.result", produce: producer.produce, traceId: "T1" });
+    expect(outcome).toMatchObject({ ok: false, kind: "trace-id", error: { code: "TRACE_ID_INVALID" } });
+    expect(producer.requests).toHaveLength(1);
+  });
+
   it("re-asks for a version the host reads when the producer names another", async () => {
     const runtime = createRuntime(registry);
     const producer = scripted(task({ version: "9.0" }), task());

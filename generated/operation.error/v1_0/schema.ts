@@ -70,7 +70,7 @@ export const OperationErrorV1_0Schema = Type.Object(
         maxLength: 64,
         pattern: "^TRACE-[A-Za-z0-9-]+$",
         description:
-          "The trace the error belongs to. Absent only when the error arose outside a traced request, e.g. in offline validation.",
+          "The trace the error belongs to. Absent only when the error arose outside a traced request, e.g. in offline validation. A W3C trace id or a UUID is carried behind the prefix (`TRACE-4bf92f3577b34da6a3ce929d0e0e4736`), so searching for the id finds it.",
         "x-treaty-role": "correlation_id",
       }),
     ),

@@ -48,7 +48,7 @@ export interface OperationErrorV1_0 {
    */
   source: string;
   /**
-   * The trace the error belongs to. Absent only when the error arose outside a traced request, e.g. in offline validation.
+   * The trace the error belongs to. Absent only when the error arose outside a traced request, e.g. in offline validation. A W3C trace id or a UUID is carried behind the prefix (`TRACE-4bf92f3577b34da6a3ce929d0e0e4736`), so searching for the id finds it.
    */
   trace_id?: string;
 }
