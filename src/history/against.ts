@@ -1,8 +1,10 @@
 // The contracts now against the contracts at a git ref: published versions are immutable, and
 // what changed is what a reviewer needs to see.
+import { breakDiagnostics, breaksWithinMajor, promisedDirections } from "../check/bump-rules.js";
 import { compare } from "../compat/compare.js";
 import type { Difference } from "../compat/difference.js";
 import { shapeOfVersion } from "../compat/shape-of-version.js";
+import { baseOf, versionDifferences } from "../compat/version-differences.js";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
 import { loadAtRef } from "../load/git.js";
@@ -29,25 +31,42 @@ export interface VersionChange {
 export const schemaDifferences = (differences: readonly Difference[]): Difference[] =>
   differences.filter((d) => d.kind !== "description-changed");
 
-/** Every version now, paired with itself at the ref; new versions against the version before them. */
+/** Every version now, paired with itself at the ref; new versions against the version they build on. */
 export const versionChanges = (now: Project, then: Project): VersionChange[] => {
   const changes: VersionChange[] = [];
   for (const contract of now.contracts) {
     const old = then.contracts.find((c) => c.name === contract.name);
-    contract.versions.forEach((version, index) => {
+    for (const version of contract.versions) {
       const previous = old?.versions.find((v) => v.version === version.version);
       if (previous) {
         const differences = compare(shapeOfVersion(old!, previous), shapeOfVersion(contract, version));
         changes.push({ contract, version, before: { contract: old!, version: previous }, differences });
-        return;
+        continue;
       }
-      const base = contract.versions.find((v) => v.version === version.from) ?? contract.versions[index - 1];
-      const differences = base ? compare(shapeOfVersion(contract, base), shapeOfVersion(contract, version)) : [];
-      changes.push({ contract, version, differences });
-    });
+      // The same engine call as the bump rules, so both read the declared changes and locate alike.
+      const base = baseOf(contract, version);
+      changes.push({ contract, version, differences: base ? versionDifferences(contract, base, version) : [] });
+    }
   }
   return changes;
 };
+
+/** A version that was not published at the ref: absent there, or a draft. */
+const isNewSince = (then: Project, contract: Contract, version: ResolvedVersion): boolean => {
+  const before = then.contracts.find((c) => c.name === contract.name)?.versions.find((v) => v.version === version.version);
+  return before === undefined || before.status === "draft";
+};
+
+const UNPROMISED = { backward: "backward-incompatible", forward: "forward-incompatible" } as const;
+
+/** Breaks in the directions a contract does not promise, of the versions new since the ref only. */
+export const unpromisedBreaks = (now: Project, then: Project): Diagnostic[] =>
+  now.contracts.flatMap((contract) => {
+    const promised = promisedDirections(contract);
+    return contract.versions
+      .filter((version) => isNewSince(then, contract, version))
+      .flatMap((version) => breakDiagnostics(contract, (direction) => UNPROMISED[direction], breaksWithinMajor(contract, version).filter((b) => !promised.includes(b.direction))));
+  });
 
 /** Published versions at `ref` that changed schema or vanished. Draft versions may change. */
 export const immutability = (now: Project, then: Project, ref: string): Diagnostic[] => {
