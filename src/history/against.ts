@@ -23,7 +23,12 @@ export interface VersionChange {
   readonly version: ResolvedVersion;
   /** The same version at the ref; absent for a version that is new. */
   readonly before?: { readonly contract: Contract; readonly version: ResolvedVersion };
-  /** Against the version at the ref (edited in place), or against the version it builds on (new). */
+  /** A new version: the version it builds on, absent for the first. */
+  readonly base?: ResolvedVersion;
+  /**
+   * Against the version at the ref (edited in place), or against the version it builds on (new).
+   * Documentation edits a version only inherits from its base are its base's, not its own.
+   */
   readonly differences: readonly Difference[];
 }
 
@@ -36,16 +41,20 @@ export const versionChanges = (now: Project, then: Project): VersionChange[] => 
   const changes: VersionChange[] = [];
   for (const contract of now.contracts) {
     const old = then.contracts.find((c) => c.name === contract.name);
+    const edits = new Map<ResolvedVersion, readonly Difference[]>();
     for (const version of contract.versions) {
       const previous = old?.versions.find((v) => v.version === version.version);
+      const base = baseOf(contract, version);
       if (previous) {
-        const differences = compare(shapeOfVersion(old!, previous), shapeOfVersion(contract, version));
+        const all = compare(shapeOfVersion(old!, previous), shapeOfVersion(contract, version));
+        const inherited = (base && edits.get(base)) ?? [];
+        const differences = all.filter((d) => d.kind !== "description-changed" || !inherited.some((i) => i.kind === d.kind && i.path === d.path && i.reason === d.reason));
+        edits.set(version, all);
         changes.push({ contract, version, before: { contract: old!, version: previous }, differences });
         continue;
       }
       // The same engine call as the bump rules, so both read the declared changes and locate alike.
-      const base = baseOf(contract, version);
-      changes.push({ contract, version, differences: base ? versionDifferences(contract, base, version) : [] });
+      changes.push(base ? { contract, version, base, differences: versionDifferences(contract, base, version) } : { contract, version, differences: [] });
     }
   }
   return changes;
@@ -87,3 +96,6 @@ export const immutability = (now: Project, then: Project, ref: string): Diagnost
   }
   return diagnostics;
 };
+
+/** What `--against` adds to the current diagnostics, for `check` and `diff` alike. */
+export const againstRef = (now: Project, then: Project, ref: string): Diagnostic[] => [...immutability(now, then, ref), ...unpromisedBreaks(now, then)];

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { formatReport, REPORT_FORMATS, type ReportFormat } from "../../diagnostics/report.js";
-import { immutability, projectAtRef, unpromisedBreaks } from "../../history/against.js";
+import { againstRef, projectAtRef } from "../../history/against.js";
 import { compile } from "../../pipeline.js";
 import { plural, readConfig, stringOption, type Command } from "../command.js";
 
@@ -29,7 +29,7 @@ export const checkCommand: Command = {
     if (ref !== undefined && compiled.value) {
       const then = projectAtRef(io.cwd, idlDir, ref);
       if (!then.value) diagnostics.push(...then.diagnostics);
-      else diagnostics.push(...immutability(compiled.value, then.value, ref), ...unpromisedBreaks(compiled.value, then.value));
+      else diagnostics.push(...againstRef(compiled.value, then.value, ref));
     }
     const sorted = sortDiagnostics(diagnostics);
     (format === "text" ? io.stderr : io.stdout)(formatReport(sorted, format));
