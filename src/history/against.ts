@@ -25,11 +25,13 @@ export interface VersionChange {
   readonly before?: { readonly contract: Contract; readonly version: ResolvedVersion };
   /** A new version: the version it builds on, absent for the first. */
   readonly base?: ResolvedVersion;
-  /**
-   * Against the version at the ref (edited in place), or against the version it builds on (new).
-   * Documentation edits a version only inherits from its base are its base's, not its own.
-   */
+  /** Against the version at the ref (edited in place), or against the version it builds on (new). */
   readonly differences: readonly Difference[];
+  /**
+   * An edited version: the differences it only inherits from the edit of the version it builds
+   * on (they are reported there, once), and that version.
+   */
+  readonly inherited?: { readonly from: string; readonly differences: readonly Difference[] };
 }
 
 /** Differences that change what a payload may be: anything but documentation. */
@@ -47,10 +49,13 @@ export const versionChanges = (now: Project, then: Project): VersionChange[] => 
       const base = baseOf(contract, version);
       if (previous) {
         const all = compare(shapeOfVersion(old!, previous), shapeOfVersion(contract, version));
-        const inherited = (base && edits.get(base)) ?? [];
-        const differences = all.filter((d) => d.kind !== "description-changed" || !inherited.some((i) => i.kind === d.kind && i.path === d.path && i.reason === d.reason));
+        const baseEdit = (base && edits.get(base)) ?? [];
+        const isInherited = (d: Difference): boolean => baseEdit.some((b) => b.kind === d.kind && b.path === d.path && b.reason === d.reason);
         edits.set(version, all);
-        changes.push({ contract, version, before: { contract: old!, version: previous }, differences });
+        const inherited = all.filter(isInherited);
+        const differences = all.filter((d) => !isInherited(d));
+        const before = { contract: old!, version: previous };
+        changes.push(inherited.length > 0 ? { contract, version, before, differences, inherited: { from: base!.version, differences: inherited } } : { contract, version, before, differences });
         continue;
       }
       // The same engine call as the bump rules, so both read the declared changes and locate alike.
@@ -82,7 +87,10 @@ export const immutability = (now: Project, then: Project, ref: string): Diagnost
   const diagnostics: Diagnostic[] = [];
   for (const change of versionChanges(now, then)) {
     if (!change.before || change.before.version.status === "draft") continue;
-    for (const d of schemaDifferences(change.differences)) {
+    // An inherited change is reported at the version whose edit brings it, unless that one was a draft.
+    const from = change.inherited && change.before.contract.versions.find((v) => v.version === change.inherited!.from);
+    const inherited = from?.status === "draft" ? change.inherited!.differences : [];
+    for (const d of schemaDifferences([...change.differences, ...inherited])) {
       diagnostics.push(createDiagnostic("published-version-changed", d.loc ?? change.version.loc, { version: change.version.version, ref, reason: d.reason }));
     }
   }

@@ -39,6 +39,8 @@ export interface ReviewVersion {
   readonly fields?: readonly ReviewField[];
   /** Edited versions: only documentation changed. */
   readonly documentationOnly?: boolean;
+  /** Edited versions: the version whose edit changes this one's schema too (it builds on it). */
+  readonly changedThrough?: string;
   /** Schema changes: against the ref for an edited version, against `base` for a new one. */
   readonly changes: readonly ReviewChange[];
   readonly deprecations: readonly { readonly field: string; readonly use?: string }[];
@@ -50,7 +52,7 @@ export interface ReviewContract {
   readonly owner?: string;
   readonly status: ReviewStatus;
   readonly versions: readonly ReviewVersion[];
-  /** The findings located in the contract's file. */
+  /** The findings located in the contract's file (in the ref's, for a removed contract). */
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -112,11 +114,15 @@ const removedVersion = (version: ResolvedVersion): ReviewVersion => ({ version: 
 const reviewVersion = (change: VersionChange): ReviewVersion | undefined => {
   const { contract, version } = change;
   const schema = schemaDifferences(change.differences);
-  const common = { version: version.version, draft: version.status === "draft", changes: schema.map(reviewChange), deprecations: deprecations(version.fields, version.version) };
-  if (change.before) return change.differences.length === 0 ? undefined : { ...common, status: "edited", documentationOnly: schema.length === 0 };
-  if (change.base === undefined) return { ...common, status: "new", fields: fieldList(version.fields) };
+  const common = (status: ReviewStatus) => ({ version: version.version, status, draft: version.status === "draft", changes: schema.map(reviewChange), deprecations: deprecations(version.fields, version.version) });
+  if (change.before) {
+    const through = change.inherited && schemaDifferences(change.inherited.differences).length > 0 ? { changedThrough: change.inherited.from } : {};
+    if (change.differences.length === 0 && !through.changedThrough) return undefined;
+    return { ...common("edited"), documentationOnly: schema.length === 0 && !through.changedThrough, ...through };
+  }
+  if (change.base === undefined) return { ...common("new"), fields: fieldList(version.fields) };
   const bump = { needed: bumpNeeded(change.differences, promisedDirections(contract)), declared: version.minor === 0 ? "major" : "minor" } as const;
-  return { ...common, status: "new", base: change.base.version, bump };
+  return { ...common("new"), base: change.base.version, bump };
 };
 
 /** What changed in `now` since `then` (the project at `ref`); `findings` are the current diagnostics. */
@@ -133,7 +139,9 @@ export const diffReport = (now: Project, then: Project, ref: string, findings: r
   }
   for (const old of then.contracts) {
     if (now.contracts.some((c) => c.name === old.name)) continue;
-    contracts.push({ contract: old.name, file: old.file, ...(old.owner ? { owner: old.owner } : {}), status: "removed", versions: old.versions.map(removedVersion), diagnostics: [] });
+    // Findings about a removed contract point into the ref's file (`ref:path`).
+    const diagnostics = sortDiagnostics(findings.filter((d) => d.loc?.file === `${ref}:${old.file}`));
+    contracts.push({ contract: old.name, file: old.file, ...(old.owner ? { owner: old.owner } : {}), status: "removed", versions: old.versions.map(removedVersion), diagnostics });
   }
   contracts.sort((a, b) => (a.contract < b.contract ? -1 : a.contract > b.contract ? 1 : 0));
   const errors = findings.filter((d) => d.severity === "error").length;
@@ -167,7 +175,9 @@ const versionLines = (v: ReviewVersion, ref: string): string[] => {
     case "edited": {
       if (v.documentationOnly) return [`#### ${v.version} (documentation edited${draft})`, ""];
       const note = v.draft ? "draft, may change" : `**published at \`${ref}\`: must not change**`;
-      return [`#### ${v.version} (edited in place; ${note})`, "", ...changeTable(v.changes), ""];
+      const through = v.changedThrough ? [`Builds on ${v.changedThrough}: the edit of ${v.changedThrough} changes it too.`, ""] : [];
+      const own = v.changes.length > 0 ? [...changeTable(v.changes), ""] : [];
+      return [`#### ${v.version} (${v.changes.length > 0 ? "edited in place" : `changed through ${v.changedThrough}`}; ${note})`, "", ...through, ...own];
     }
     case "new": {
       const lines = [`#### ${v.version} (new${draft})`, ""];
