@@ -10,7 +10,9 @@ export const checkCommand: Command = {
   usage: `  treaty check [--against <git-ref>] [--format text|json|github] [--idl <dir>]
       Report the contracts' diagnostics, version bump rules and lint findings without
       generating anything. With --against, versions published at that git ref must be
-      unchanged (documentation edits and 'status: draft' versions excepted) and still present.
+      unchanged (documentation edits and 'status: draft' versions excepted) and still present,
+      and versions new since the ref warn, once, of the breaks their contract's
+      'compatibility' does not promise (without --against those are not reported).
       --format github prints workflow annotations (::error file=...,line=...,col=...::).`,
   options: { against: { type: "string" }, format: { type: "string" }, idl: { type: "string" } },
   positionals: { min: 0, max: 0 },
