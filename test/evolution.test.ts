@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { verdictOf } from "../src/compat/compare.js";
 import { versionDifferences } from "../src/compat/version-differences.js";
 import { formatDiagnostic, sortDiagnostics } from "../src/diagnostics/diagnostic.js";
-import { immutability } from "../src/history/against.js";
+import { againstRef } from "../src/history/against.js";
 import { load } from "../src/load/load.js";
 import { compile } from "../src/pipeline.js";
 import { resolve } from "../src/resolve/resolve.js";
@@ -31,7 +31,7 @@ describe("evolution fixtures", () => {
       const diagnostics = [...compiled.diagnostics];
       if (existsSync(join(dir, "before"))) {
         const then = resolve(load(join(dir, "before"), join(dir, "before", "idl")).value).value;
-        diagnostics.push(...immutability(project, then, "HEAD"));
+        diagnostics.push(...againstRef(project, then, "HEAD"));
       }
 
       const lines: string[] = [];

@@ -56,6 +56,7 @@ describe("idl.schema.json", () => {
 contract: demo.everything
 kind: event
 unknown_fields: strip
+compatibility: full
 envelope: none
 canonical: "1.0"
 enums:
@@ -182,6 +183,7 @@ examples:
       "/examples/0/expect/code",
       "enum",
     ],
+    ["an unknown compatibility level", (doc) => (doc["compatibility"] = "transitive"), "/compatibility", "enum"],
     ["a missing contract name", (doc) => delete doc["contract"], "", "required"],
   ];
 

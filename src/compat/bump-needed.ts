@@ -1,10 +1,10 @@
-import type { Bump, Difference } from "./difference.js";
+import type { Bump, Difference, Direction } from "./difference.js";
 
 /**
- * The bump a set of differences needs: major when a reader on the new version may fail on old
- * data (backward-breaking), minor for any other difference that is not documentation, none otherwise.
+ * The bump a set of differences needs: major when one breaks a direction the contract promises
+ * (see `compatibility`), minor for any other difference that is not documentation, none otherwise.
  */
-export const bumpNeeded = (differences: readonly Difference[]): Bump => {
-  if (differences.some((d) => d.backward === "breaking")) return "major";
+export const bumpNeeded = (differences: readonly Difference[], promised: readonly Direction[]): Bump => {
+  if (differences.some((d) => promised.some((direction) => d[direction] === "breaking"))) return "major";
   return differences.some((d) => d.kind !== "description-changed") ? "minor" : "none";
 };

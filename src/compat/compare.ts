@@ -64,9 +64,14 @@ interface At {
 
 const verdict = (ok: boolean): Verdict => (ok ? "compatible" : "breaking");
 
-const report = (at: At, kind: DifferenceKind, backward: boolean, forward: boolean, reason: string, loc?: SourceLocation): Difference => {
+/** A reason for both directions, or the reason of each when they differ (see `Difference.perDirection`). */
+type Reason = string | Explained;
+
+const report = (at: At, kind: DifferenceKind, backward: boolean, forward: boolean, reason: Reason, loc?: SourceLocation): Difference => {
   const [b, f] = at.swapped ? [forward, backward] : [backward, forward];
-  return defined({ kind, path: at.path, backward: verdict(b), forward: verdict(f), reason: at.note + reason, loc: loc ?? at.loc });
+  const { text, per } = typeof reason === "string" ? { text: reason, per: undefined } : reason;
+  const perDirection = per && defined({ backward: at.note + (at.swapped ? per.forward : per.backward), forward: at.note + (at.swapped ? per.backward : per.forward) });
+  return defined({ kind, path: at.path, backward: verdict(b), forward: verdict(f), reason: at.note + text, perDirection, loc: loc ?? at.loc });
 };
 
 const widened = (at: At, kind: DifferenceKind, reason: string): Difference => report(at, kind, true, false, reason);
@@ -437,11 +442,30 @@ const readerOf = (shape: ObjectShape, key: string): Shape | undefined => undecla
 /** What a writer of `shape` may put under an undeclared key (undefined: never writes it). */
 const writerOf = (shape: ObjectShape, key: string): Shape | undefined => undeclaredKeyShape(shape, key, false);
 
-/** Joins the explanations of the directions that break, or the one given for a compatible change. */
-const explain = (head: string, checks: readonly { ok: boolean; why: string }[], otherwise: string): string => {
-  const broken = checks.filter((c) => !c.ok).map((c) => c.why);
-  const tail = broken.length > 0 ? broken.join("; ") : otherwise;
-  return tail === "" ? head : `${head}; ${tail}`;
+/** Whether a change keeps one direction compatible, and what fails in that direction when it does not. */
+interface Check {
+  readonly direction: Direction;
+  readonly ok: boolean;
+  readonly why: string;
+}
+
+interface Explained {
+  readonly text: string;
+  /** Set when both directions break: each direction's own explanation. */
+  readonly per?: { readonly backward: string; readonly forward: string };
+}
+
+/**
+ * Joins the explanations of the directions that break, or the one given for a compatible change;
+ * when both break, each direction also gets a reason naming only what fails in it.
+ */
+const explain = (head: string, checks: readonly Check[], otherwise: string): Explained => {
+  const join = (whys: readonly string[]): string => (whys.length === 0 ? head : `${head}; ${whys.join("; ")}`);
+  const broken = checks.filter((c) => !c.ok);
+  const text = broken.length > 0 ? join(broken.map((c) => c.why)) : otherwise === "" ? head : `${head}; ${otherwise}`;
+  const whys = (direction: Direction) => broken.filter((c) => c.direction === direction).map((c) => c.why);
+  const both = whys("backward").length > 0 && whys("forward").length > 0;
+  return both ? { text, per: { backward: join(whys("backward")), forward: join(whys("forward")) } } : { text };
 };
 
 /** `adapted`: why the new version's adapters make old data fit, when a declared change does. */
@@ -449,15 +473,15 @@ const addedDiff = (ctx: Context, at: At, o: ObjectShape, p: Property, adapted?: 
   const here = childAt(ctx, at, p.name, p.shape);
   const oldWriter = writerOf(o, p.name);
   const oldReader = readerOf(o, p.name);
-  const backward = adapted
-    ? { ok: true, why: "" }
+  const backward: Check = adapted
+    ? { direction: "backward", ok: true, why: "" }
     : p.required
-      ? { ok: false, why: "data written under the old version lacks it" }
-      : { ok: oldWriter === undefined || fits(ctx, oldWriter, p.shape), why: "old data may carry it as an undeclared key with values the new type rejects" };
-  const forward =
+      ? { direction: "backward", ok: false, why: "data written under the old version lacks it" }
+      : { direction: "backward", ok: oldWriter === undefined || fits(ctx, oldWriter, p.shape), why: "old data may carry it as an undeclared key with values the new type rejects" };
+  const forward: Check =
     oldReader === undefined
-      ? { ok: false, why: "readers of the old version reject unknown keys" }
-      : { ok: fits(ctx, p.shape, oldReader), why: "readers of the old version accept the key only with other values" };
+      ? { direction: "forward", ok: false, why: "readers of the old version reject unknown keys" }
+      : { direction: "forward", ok: fits(ctx, p.shape, oldReader), why: "readers of the old version accept the key only with other values" };
   const otherwise = o.extra.kind === "strip" ? "readers of the old version ignore unknown keys" : "";
   const head = `${p.required ? "required" : "optional"} field "${p.name}" added${adapted ? `; ${adapted}` : ""}`;
   return report(here, "field-added", backward.ok, forward.ok, explain(head, [backward, forward], otherwise));
@@ -467,14 +491,14 @@ const removedDiff = (ctx: Context, at: At, n: ObjectShape, p: Property, adapted?
   const here = childAt(ctx, at, p.name, undefined);
   const newReader = readerOf(n, p.name);
   const newWriter = writerOf(n, p.name);
-  const backward = adapted
-    ? { ok: true, why: "" }
+  const backward: Check = adapted
+    ? { direction: "backward", ok: true, why: "" }
     : newReader === undefined
-      ? { ok: false, why: "readers of the new version reject it as an unknown key" }
-      : { ok: fits(ctx, p.shape, newReader), why: "readers of the new version accept the key only with other values" };
-  const forward = p.required
-    ? { ok: false, why: "readers of the old version require it" }
-    : { ok: newWriter === undefined || fits(ctx, newWriter, p.shape), why: "new data may carry it as an undeclared key with values the old type rejects" };
+      ? { direction: "backward", ok: false, why: "readers of the new version reject it as an unknown key" }
+      : { direction: "backward", ok: fits(ctx, p.shape, newReader), why: "readers of the new version accept the key only with other values" };
+  const forward: Check = p.required
+    ? { direction: "forward", ok: false, why: "readers of the old version require it" }
+    : { direction: "forward", ok: newWriter === undefined || fits(ctx, newWriter, p.shape), why: "new data may carry it as an undeclared key with values the old type rejects" };
   const otherwise = n.extra.kind === "strip" ? "readers of the new version ignore unknown keys" : "";
   const head = `${p.required ? "required" : "optional"} field "${p.name}" removed${adapted ? `; ${adapted}` : ""}`;
   return report(here, "field-removed", backward.ok, forward.ok, explain(head, [backward, forward], otherwise));
@@ -499,9 +523,10 @@ const requirednessDiffs = (ctx: Context, here: At, from: Property, to: Property)
 const relocatedDiffs = (ctx: Context, at: At, o: ObjectShape, was: Property, to: Property, change: { kind: DifferenceKind; head: string; loc: SourceLocation; from: string }): Difference[] => {
   const here = childAt(ctx, at, to.name, to.shape);
   const oldReader = readerOf(o, to.name);
-  const forward = [
-    { ok: !was.required, why: `readers of the old version require "${change.from}"` },
+  const forward: Check[] = [
+    { direction: "forward", ok: !was.required, why: `readers of the old version require "${change.from}"` },
     {
+      direction: "forward",
       ok: oldReader !== undefined && fits(ctx, to.shape, oldReader),
       why: oldReader === undefined ? `readers of the old version reject the unknown key "${to.name}"` : `readers of the old version accept "${to.name}" only with other values`,
     },
@@ -576,8 +601,8 @@ const opennessDiffs = (ctx: Context, at: At, o: ObjectShape, n: ObjectShape): Di
   if (o.extra.kind === "open" && n.extra.kind === "open") return compareAt(ctx, innerAt(at, "*"), o.extra.shape, n.extra.shape);
   if (o.extra.kind === n.extra.kind) return [];
   const fitsOpt = (w: Shape | undefined, r: Shape | undefined) => w === undefined || (r !== undefined && fits(ctx, w, r));
-  const backward = { ok: fitsOpt(written(o.extra), read(n.extra)), why: "old data may carry undeclared keys that readers of the new version reject" };
-  const forward = { ok: fitsOpt(written(n.extra), read(o.extra)), why: "new data may carry undeclared keys that readers of the old version reject" };
+  const backward: Check = { direction: "backward", ok: fitsOpt(written(o.extra), read(n.extra)), why: "old data may carry undeclared keys that readers of the new version reject" };
+  const forward: Check = { direction: "forward", ok: fitsOpt(written(n.extra), read(o.extra)), why: "new data may carry undeclared keys that readers of the old version reject" };
   const otherwise =
     o.extra.kind === "open" || n.extra.kind === "open"
       ? "readers of either version accept the undeclared keys the other may write"

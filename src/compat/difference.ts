@@ -50,9 +50,14 @@ export interface Difference {
   readonly forward: Verdict;
   /** One line a reviewer understands without the schema in front of them. */
   readonly reason: string;
+  /** When both directions break for different reasons: the reason as told for each direction alone. */
+  readonly perDirection?: { readonly backward: string; readonly forward: string };
   /** Where the change is written: the declared change, or the field in the newer version. */
   readonly loc?: SourceLocation;
 }
 
 /** The bump a set of differences needs: none, minor (backward-compatible), or major. */
 export type Bump = "none" | "minor" | "major";
+
+/** What fails in `direction`, without what fails in the other. */
+export const reasonIn = (difference: Difference, direction: Direction): string => difference.perDirection?.[direction] ?? difference.reason;

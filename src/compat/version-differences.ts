@@ -21,6 +21,10 @@ export const declaredBetween = (contract: Contract, older: ResolvedVersion, newe
   return chain.flat();
 };
 
+/** The version `version` builds on: the one its changes start `from`, else the one before it. */
+export const baseOf = (contract: Contract, version: ResolvedVersion): ResolvedVersion | undefined =>
+  contract.versions.find((v) => v.version === version.from) ?? contract.versions[contract.versions.indexOf(version) - 1];
+
 /** Every difference from `older` to `newer` of `contract`, judged in both directions. */
 export const versionDifferences = (contract: Contract, older: ResolvedVersion, newer: ResolvedVersion): Difference[] =>
   compare(shapeOfVersion(contract, older), shapeOfVersion(contract, newer), { declared: declaredBetween(contract, older, newer) });

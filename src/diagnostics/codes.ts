@@ -66,8 +66,10 @@ export const DIAGNOSTIC_CODES = {
   "unknown-contract": { severity: "error", message: "contract '{name}' is not defined{suggestion}" },
   "rule-type-mismatch": { severity: "error", message: "rule {rule} needs '{path}' to be {expected}" },
   // versions over time
-  "bump-too-small": { severity: "error", message: "{version} is a minor version but a reader on it fails on {older} data: {reason} ({where}); make it {major}.0 or keep the change compatible" },
-  "forward-incompatible": { severity: "warning", message: "readers on {older} fail on {version} data: {reason} ({where})" },
+  "bump-too-small": { severity: "error", message: "{version} is a minor version of a contract that promises {promise} compatibility, but {failure}: {reason}; make it {major}.0 or keep the change compatible" },
+  // Breaks in a direction the contract does not promise, reported with --against for new versions only.
+  "backward-incompatible": { severity: "warning", message: "{failure}: {reason} (compatibility: {promise} does not promise this direction)" },
+  "forward-incompatible": { severity: "warning", message: "{failure}: {reason} (compatibility: {promise} does not promise this direction)" },
   "published-version-changed": { severity: "error", message: "published version {version} differs from {ref}: {reason}; publish the change as a new version (or mark the version `status: draft` while it may change)" },
   "published-version-removed": { severity: "error", message: "version {version} of '{contract}' is published at {ref} but no longer defined" },
   // lint: the seed's anti-patterns; each can be turned off per contract or field with `lint: { code: reason }`

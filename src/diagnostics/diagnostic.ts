@@ -26,9 +26,11 @@ export const createDiagnostic = (code: DiagnosticCode, loc: SourceLocation | und
 export const hasErrors = (diagnostics: readonly Diagnostic[]): boolean =>
   diagnostics.some((d) => d.severity === "error");
 
+/** `idl/task/task.result.yaml:12:5`: how every report prints a place, so they all point alike. */
+export const formatLocation = (loc: SourceLocation): string => `${loc.file}:${loc.line}:${loc.col}`;
+
 /** `idl/task/task.result.yaml:12:5 - error unknown-type: type 'Claimx' is not defined (did you mean 'Claim'?)` */
-export const formatDiagnostic = (d: Diagnostic): string =>
-  `${d.loc ? `${d.loc.file}:${d.loc.line}:${d.loc.col} - ` : ""}${d.severity} ${d.code}: ${d.message}`;
+export const formatDiagnostic = (d: Diagnostic): string => `${d.loc ? `${formatLocation(d.loc)} - ` : ""}${d.severity} ${d.code}: ${d.message}`;
 
 /** Diagnostics in a stable order: by file, position, then code. */
 export const sortDiagnostics = (diagnostics: readonly Diagnostic[]): Diagnostic[] =>

@@ -1,71 +1,208 @@
-// `treaty diff`: a reviewer's Markdown summary of what changed in the contracts since a ref.
+// `treaty diff`: what changed in the contracts since a ref, for a reviewer. `diffReport` builds the
+// data (printed as JSON with --format json); `reviewMarkdown` renders the same data for a pull request.
+import { promisedDirections } from "../check/bump-rules.js";
 import { bumpNeeded } from "../compat/bump-needed.js";
-import type { Difference } from "../compat/difference.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { Field, Project } from "../ir/model.js";
+import type { Bump, Difference, Verdict } from "../compat/difference.js";
+import { formatLocation, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Field, Project, ResolvedVersion, SourceLocation, TypeNode } from "../ir/model.js";
 import { schemaDifferences, versionChanges, type VersionChange } from "./against.js";
 
-const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
-const verdict = (v: Difference["backward"]): string => (v === "breaking" ? "❌ breaking" : "✅ compatible");
-const location = (d: { loc?: { file: string; line: number } }): string => (d.loc ? `\`${d.loc.file}:${d.loc.line}\`` : "");
+export type ReviewStatus = "new" | "edited" | "removed";
 
-const table = (differences: readonly Difference[]): string[] => [
-  "| Change | Where | Backward (new reads old) | Forward (old reads new) | Source |",
-  "| --- | --- | --- | --- | --- |",
-  ...differences.map((d) => `| ${cell(d.reason)} | \`${d.path || "/"}\` | ${verdict(d.backward)} | ${verdict(d.forward)} | ${location(d)} |`),
-];
+export interface ReviewChange {
+  readonly kind: Difference["kind"];
+  /** JSON pointer of the place in the payload ("" for the root). */
+  readonly path: string;
+  readonly change: string;
+  readonly backward: Verdict;
+  readonly forward: Verdict;
+  /** Where the change is written, as `check` reports it. */
+  readonly loc?: SourceLocation;
+}
 
-const deprecations = (fields: readonly Field[], version: string, prefix = ""): string[] =>
+export interface ReviewField {
+  /** Dotted through inline objects. */
+  readonly path: string;
+  readonly type: string;
+  readonly required: boolean;
+}
+
+export interface ReviewVersion {
+  readonly version: string;
+  readonly status: ReviewStatus;
+  readonly draft: boolean;
+  /** New versions: the version compared against (the one it builds on); absent for a first version. */
+  readonly base?: string;
+  /** New versions with a base: the bump their changes need under the contract's `compatibility`, and the one declared. */
+  readonly bump?: { readonly needed: Bump; readonly declared: "major" | "minor" };
+  /** A first version: its fields. */
+  readonly fields?: readonly ReviewField[];
+  /** Edited versions: only documentation changed. */
+  readonly documentationOnly?: boolean;
+  /** Edited versions: the version whose edit changes this one's schema too (it builds on it). */
+  readonly changedThrough?: string;
+  /** Schema changes: against the ref for an edited version, against `base` for a new one. */
+  readonly changes: readonly ReviewChange[];
+  readonly deprecations: readonly { readonly field: string; readonly use?: string }[];
+}
+
+export interface ReviewContract {
+  readonly contract: string;
+  readonly file: string;
+  readonly owner?: string;
+  readonly status: ReviewStatus;
+  readonly versions: readonly ReviewVersion[];
+  /** The findings located in the contract's file (in the ref's, for a removed contract). */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface DiffReport {
+  readonly ref: string;
+  /** Counts of all findings, those without a contract's file included. */
+  readonly errors: number;
+  readonly warnings: number;
+  /** Contracts with a new, edited or removed version, by name. */
+  readonly contracts: readonly ReviewContract[];
+}
+
+/** A short text for a field's type, as the IDL spells it. */
+const typeLabel = (type: TypeNode): string => {
+  switch (type.kind) {
+    case "ref":
+      return `ref<${type.scheme}>`;
+    case "list":
+    case "map":
+      return `${type.kind} of ${typeLabel(type.of)}`;
+    case "union":
+      return `union on ${type.tag}`;
+    case "const":
+      return `const ${JSON.stringify(type.value)}`;
+    case "enum":
+    case "named":
+      return type.name;
+    case "contract":
+      return `${type.contract}@${type.major}`;
+    default:
+      return type.kind;
+  }
+};
+
+const fieldList = (fields: readonly Field[], prefix = ""): ReviewField[] =>
   fields.flatMap((f) => [
-    ...(f.deprecated?.since === version ? [`- \`${prefix}${f.name}\` is deprecated${f.deprecated.use ? `: use \`${f.deprecated.use}\`` : ""}.`] : []),
+    { path: prefix + f.name, type: typeLabel(f.type), required: !f.optional },
+    ...(f.type.kind === "object" ? fieldList(f.type.fields, `${prefix}${f.name}.`) : []),
+  ]);
+
+const deprecations = (fields: readonly Field[], version: string, prefix = ""): ReviewVersion["deprecations"] =>
+  fields.flatMap((f) => [
+    ...(f.deprecated?.since === version ? [f.deprecated.use === undefined ? { field: prefix + f.name } : { field: prefix + f.name, use: f.deprecated.use }] : []),
     ...(f.type.kind === "object" ? deprecations(f.type.fields, version, `${prefix}${f.name}.`) : []),
   ]);
 
-const newVersionSection = (change: VersionChange): string[] => {
-  const { version, differences } = change;
-  const relevant = schemaDifferences(differences);
-  const needed = bumpNeeded(differences);
-  const declared = version.minor === 0 ? "major" : "minor";
-  const base = change.contract.versions.find((v) => v.version === version.from)?.version ?? "the version before it";
-  const lines = [`#### ${version.version} (new${version.status === "draft" ? ", draft" : ""})`, ""];
-  if (relevant.length === 0) lines.push(`No schema change against ${base}.`);
-  else lines.push(`Against ${base}: needs a **${needed}** bump; declared as ${declared}.`, "", ...table(relevant));
-  const deprecated = deprecations(version.fields, version.version);
-  if (deprecated.length > 0) lines.push("", "Deprecations:", ...deprecated);
-  return [...lines, ""];
+const reviewChange = (d: Difference): ReviewChange => ({
+  kind: d.kind,
+  path: d.path,
+  change: d.reason,
+  backward: d.backward,
+  forward: d.forward,
+  ...(d.loc ? { loc: d.loc } : {}),
+});
+
+const removedVersion = (version: ResolvedVersion): ReviewVersion => ({ version: version.version, status: "removed", draft: version.status === "draft", changes: [], deprecations: [] });
+
+/** A version worth a reviewer's look, or undefined for one that did not change. */
+const reviewVersion = (change: VersionChange): ReviewVersion | undefined => {
+  const { contract, version } = change;
+  const schema = schemaDifferences(change.differences);
+  const common = (status: ReviewStatus) => ({ version: version.version, status, draft: version.status === "draft", changes: schema.map(reviewChange), deprecations: deprecations(version.fields, version.version) });
+  if (change.before) {
+    const through = change.inherited && schemaDifferences(change.inherited.differences).length > 0 ? { changedThrough: change.inherited.from } : {};
+    if (change.differences.length === 0 && !through.changedThrough) return undefined;
+    return { ...common("edited"), documentationOnly: schema.length === 0 && !through.changedThrough, ...through };
+  }
+  if (change.base === undefined) return { ...common("new"), fields: fieldList(version.fields) };
+  const bump = { needed: bumpNeeded(change.differences, promisedDirections(contract)), declared: version.minor === 0 ? "major" : "minor" } as const;
+  return { ...common("new"), base: change.base.version, bump };
 };
 
-const editedVersionSection = (change: VersionChange, ref: string): string[] => {
-  const relevant = schemaDifferences(change.differences);
-  const docs = change.differences.length - relevant.length;
-  if (relevant.length === 0) return docs > 0 ? [`#### ${change.version.version} (documentation edited)`, ""] : [];
-  const note = change.before?.version.status === "draft" ? "draft, may change" : `**published at ${ref}: must not change**`;
-  return [`#### ${change.version.version} (edited in place; ${note})`, "", ...table(relevant), ""];
-};
-
-/** The Markdown summary of `now` against `then`; `findings` are the current diagnostics (lint and others). */
-export const reviewSummary = (now: Project, then: Project, ref: string, findings: readonly Diagnostic[]): string => {
+/** What changed in `now` since `then` (the project at `ref`); `findings` are the current diagnostics. */
+export const diffReport = (now: Project, then: Project, ref: string, findings: readonly Diagnostic[]): DiffReport => {
   const changes = versionChanges(now, then);
-  const out = [`## Contract changes since \`${ref}\``, ""];
-  let any = false;
+  const contracts: ReviewContract[] = [];
   for (const contract of now.contracts) {
-    const mine = changes.filter((c) => c.contract === contract);
-    const existed = then.contracts.some((c) => c.name === contract.name);
-    const sections = mine.flatMap((c) => (c.before ? editedVersionSection(c, ref) : newVersionSection(c)));
-    const notes = findings.filter((d) => d.loc?.file === contract.file);
-    if (sections.length === 0 && existed) continue;
-    any = true;
-    out.push(`### \`${contract.name}\`${existed ? "" : " (new contract)"}`, "", `File: \`${contract.file}\`${contract.owner ? ` · owner: ${contract.owner}` : ""}`, "", ...sections);
-    if (notes.length > 0) {
-      out.push("Findings:", ...notes.map((d) => `- ${d.severity} \`${d.code}\` at line ${d.loc?.line}: ${cell(d.message)}`), "");
-    }
+    const old = then.contracts.find((c) => c.name === contract.name);
+    const removed = (old?.versions ?? []).filter((v) => !contract.versions.some((current) => current.version === v.version)).map(removedVersion);
+    const versions = [...changes.filter((c) => c.contract === contract).flatMap((c) => reviewVersion(c) ?? []), ...removed];
+    if (versions.length === 0 && old) continue;
+    const diagnostics = sortDiagnostics(findings.filter((d) => d.loc?.file === contract.file));
+    contracts.push({ contract: contract.name, file: contract.file, ...(contract.owner ? { owner: contract.owner } : {}), status: old ? "edited" : "new", versions, diagnostics });
   }
   for (const old of then.contracts) {
-    if (!now.contracts.some((c) => c.name === old.name)) {
-      any = true;
-      out.push(`### \`${old.name}\` (removed)`, "", `Versions ${old.versions.map((v) => v.version).join(", ")} are gone.`, "");
+    if (now.contracts.some((c) => c.name === old.name)) continue;
+    // Findings about a removed contract point into the ref's file (`ref:path`).
+    const diagnostics = sortDiagnostics(findings.filter((d) => d.loc?.file === `${ref}:${old.file}`));
+    contracts.push({ contract: old.name, file: old.file, ...(old.owner ? { owner: old.owner } : {}), status: "removed", versions: old.versions.map(removedVersion), diagnostics });
+  }
+  contracts.sort((a, b) => (a.contract < b.contract ? -1 : a.contract > b.contract ? 1 : 0));
+  const errors = findings.filter((d) => d.severity === "error").length;
+  return { ref, errors, warnings: findings.length - errors, contracts };
+};
+
+// ---- Markdown ----------------------------------------------------------------------------------
+
+const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+const verdict = (v: Verdict): string => (v === "breaking" ? "❌ breaking" : "✅ compatible");
+const located = (loc: SourceLocation | undefined): string => (loc ? `\`${formatLocation(loc)}\`` : "");
+const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
+const changeTable = (changes: readonly ReviewChange[]): string[] => [
+  "| Change | Where | Backward (new reads old) | Forward (old reads new) | Source |",
+  "| --- | --- | --- | --- | --- |",
+  ...changes.map((c) => `| ${cell(c.change)} | \`${c.path || "/"}\` | ${verdict(c.backward)} | ${verdict(c.forward)} | ${located(c.loc)} |`),
+];
+
+const fieldTable = (fields: readonly ReviewField[]): string[] => [
+  "| Field | Type | Required |",
+  "| --- | --- | --- |",
+  ...fields.map((f) => `| \`${f.path}\` | ${cell(f.type)} | ${f.required ? "yes" : "no"} |`),
+];
+
+const versionLines = (v: ReviewVersion, ref: string): string[] => {
+  const draft = v.draft ? ", draft" : "";
+  switch (v.status) {
+    case "removed":
+      return [`#### ${v.version} (removed${draft})`, "", v.draft ? `A draft at \`${ref}\`; no longer defined.` : `**Published at \`${ref}\`; no longer defined.**`, ""];
+    case "edited": {
+      if (v.documentationOnly) return [`#### ${v.version} (documentation edited${draft})`, ""];
+      const note = v.draft ? "draft, may change" : `**published at \`${ref}\`: must not change**`;
+      const through = v.changedThrough ? [`Builds on ${v.changedThrough}: the edit of ${v.changedThrough} changes it too.`, ""] : [];
+      const own = v.changes.length > 0 ? [...changeTable(v.changes), ""] : [];
+      return [`#### ${v.version} (${v.changes.length > 0 ? "edited in place" : `changed through ${v.changedThrough}`}; ${note})`, "", ...through, ...own];
+    }
+    case "new": {
+      const lines = [`#### ${v.version} (new${draft})`, ""];
+      if (v.fields) lines.push(`First version of the contract, with ${plural(v.fields.length, "field")}:`, "", ...fieldTable(v.fields));
+      else if (v.changes.length === 0) lines.push(`No schema change against ${v.base}.`);
+      else lines.push(`Against ${v.base}: needs a **${v.bump!.needed}** bump; declared as ${v.bump!.declared}.`, "", ...changeTable(v.changes));
+      if (v.deprecations.length > 0) {
+        lines.push("", "Deprecations:", ...v.deprecations.map((d) => `- \`${d.field}\` is deprecated${d.use ? `: use \`${d.use}\`` : ""}.`));
+      }
+      return [...lines, ""];
     }
   }
-  if (!any) out.push("No contract changes.", "");
+};
+
+/** The report as Markdown for a pull request. */
+export const reviewMarkdown = (report: DiffReport): string => {
+  const out = [`## Contract changes since \`${report.ref}\``, ""];
+  for (const c of report.contracts) {
+    const status = c.status === "edited" ? "" : ` (${c.status === "new" ? "new contract" : "removed"})`;
+    out.push(`### \`${c.contract}\`${status}`, "", `File: \`${c.file}\`${c.owner ? ` · owner: ${c.owner}` : ""}`, "");
+    out.push(...c.versions.flatMap((v) => versionLines(v, report.ref)));
+    if (c.diagnostics.length > 0) {
+      out.push("Findings:", ...c.diagnostics.map((d) => `- ${d.severity} \`${d.code}\` at ${located(d.loc)}: ${cell(d.message)}`), "");
+    }
+  }
+  if (report.contracts.length === 0) out.push("No contract changes.", "");
   return out.join("\n");
 };

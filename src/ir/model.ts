@@ -250,6 +250,14 @@ export interface ResolvedVersion {
 export type ContractKind = "command" | "result" | "event" | "error" | "task";
 export const CONTRACT_KINDS: readonly ContractKind[] = ["command", "result", "event", "error", "task"];
 
+/**
+ * The directions a minor version promises against every earlier version of its major:
+ * backward (new readers read old data), forward (old readers read new data), full (both), none.
+ */
+export type Compatibility = "backward" | "forward" | "full" | "none";
+
+export const COMPATIBILITY_LEVELS: readonly Compatibility[] = ["backward", "forward", "full", "none"];
+
 export interface Contract {
   /** Dotted lower-case name, unique in the project. */
   readonly name: string;
@@ -263,6 +271,8 @@ export interface Contract {
   readonly lintIgnore?: LintIgnores;
   /** What a reader does with keys it does not know. Applies to every object of the contract. */
   readonly unknownFields: "reject" | "strip";
+  /** What a minor version promises; breaks in a direction it does not promise are warnings with `--against`. */
+  readonly compatibility: Compatibility;
   /** `embedded`: `contract` and `version` are constants in every payload. */
   readonly envelope: "embedded" | "none";
   /** The version business code sees; by default the newest. */

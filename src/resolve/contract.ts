@@ -2,6 +2,7 @@
 import { isMap, isScalar, type Node } from "yaml";
 import { didYouMean } from "../diagnostics/suggest.js";
 import {
+  COMPATIBILITY_LEVELS,
   CONTRACT_KINDS,
   type Change,
   type Contract,
@@ -19,7 +20,7 @@ import { createReader, type Entry, type Reader } from "./reader.js";
 import { ALL_CONSTRAINTS, createTypeParser, REPLACEABLE_CONSTRAINTS, type TypeParser } from "./types.js";
 
 const TOP_KEYS = [
-  "contract", "summary", "description", "owner", "kind", "unknown_fields", "envelope", "canonical",
+  "contract", "summary", "description", "owner", "kind", "unknown_fields", "compatibility", "envelope", "canonical",
   "enums", "types", "versions", "examples", "lint",
 ];
 const VERSION_KEYS = ["status", "description", "fields", "changes", "from", "rules"];
@@ -325,6 +326,7 @@ export const resolveContract = (file: SourceFile): { contract: Contract | undefi
   }
   const kind = top.has("kind") ? r.oneOf(top.get("kind")!.value, "'kind'", CONTRACT_KINDS) : undefined;
   const unknownFields = top.has("unknown_fields") ? r.oneOf(top.get("unknown_fields")!.value, "'unknown_fields'", ["reject", "strip"] as const) : "reject";
+  const compatibility = top.has("compatibility") ? r.oneOf(top.get("compatibility")!.value, "'compatibility'", COMPATIBILITY_LEVELS) : "backward";
   const envelope = top.has("envelope") ? r.oneOf(top.get("envelope")!.value, "'envelope'", ["embedded", "none"] as const) : "embedded";
 
   const enums = top.has("enums") ? parseEnums(r, top.get("enums")!.value) : new Map<string, EnumDef>();
@@ -419,11 +421,12 @@ export const resolveContract = (file: SourceFile): { contract: Contract | undefi
       r.report("unknown-version", top.get("canonical")!.value, { version: pinned ?? "", contract: name ?? "", suggestion: didYouMean(pinned ?? "", declared) });
     } else canonical = pinned;
   }
-  if (name === undefined || !unknownFields || !envelope) return { contract: undefined, reader: r };
+  if (name === undefined || !unknownFields || !compatibility || !envelope) return { contract: undefined, reader: r };
   const contract: { -readonly [K in keyof Contract]: Contract[K] } = {
     name,
     file: file.path,
     unknownFields,
+    compatibility,
     envelope,
     canonical,
     versions: withExamples,

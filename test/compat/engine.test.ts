@@ -183,11 +183,17 @@ describe("JSON Schema: unions, references and guards", () => {
 });
 
 describe("bumpNeeded", () => {
-  it("none for documentation, minor for compatible changes, major for backward breaks", () => {
-    expect(bumpNeeded(compare(shape({ type: "string" }), shape({ type: "string", description: "x" })))).toBe("none");
-    expect(bumpNeeded(compare(shape({ type: "string", maxLength: 3 }), shape({ type: "string" })))).toBe("minor");
-    expect(bumpNeeded(compare(shape({ type: "string" }), shape({ type: "string", maxLength: 3 })))).toBe("major");
-    expect(bumpNeeded([])).toBe("none");
+  it("none for documentation, minor for compatible changes, major for breaks of a promised direction", () => {
+    const backward = ["backward"] as const;
+    expect(bumpNeeded(compare(shape({ type: "string" }), shape({ type: "string", description: "x" })), backward)).toBe("none");
+    expect(bumpNeeded(compare(shape({ type: "string", maxLength: 3 }), shape({ type: "string" })), backward)).toBe("minor");
+    expect(bumpNeeded(compare(shape({ type: "string" }), shape({ type: "string", maxLength: 3 })), backward)).toBe("major");
+    expect(bumpNeeded([], backward)).toBe("none");
+    // Widening breaks forward only: a major under `forward` and `full`, a minor under `none`.
+    const widened = compare(shape({ type: "string", maxLength: 3 }), shape({ type: "string" }));
+    expect(bumpNeeded(widened, ["forward"])).toBe("major");
+    expect(bumpNeeded(widened, ["backward", "forward"])).toBe("major");
+    expect(bumpNeeded(widened, [])).toBe("minor");
   });
 });
 
@@ -313,7 +319,7 @@ describe("contract versions", () => {
 `);
     const differences = between(contract, "1.0", "1.1");
     expect(brief(differences)).toEqual(["description-changed /id compatible/compatible"]);
-    expect(bumpNeeded(differences)).toBe("none");
+    expect(bumpNeeded(differences, ["backward", "forward"])).toBe("none");
   });
 
   it("union variants added and removed, paired by tag", () => {

@@ -30,6 +30,7 @@ export const contract = (name: string, versions: ResolvedVersion[], extra: Parti
   name,
   file: `idl/${name}.yaml`,
   unknownFields: "reject",
+  compatibility: "backward",
   envelope: "embedded",
   canonical: versions[versions.length - 1]!.version,
   versions,

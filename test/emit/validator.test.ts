@@ -69,6 +69,7 @@ const contract = (name: string, versions: readonly ResolvedVersion[], more: Part
   name,
   file: `idl/${name}.yaml`,
   unknownFields: "reject",
+  compatibility: "backward",
   envelope: "embedded",
   canonical: versions[versions.length - 1]!.version,
   versions,

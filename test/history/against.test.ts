@@ -49,11 +49,11 @@ it("passes on the published state and on a compatible new minor, with a document
   expect(stderr).not.toContain("published-version-changed");
 });
 
-it("fails on a breaking minor, at the version's key, naming the change's location", async () => {
+it("fails on a breaking minor, where the change is written", async () => {
   addVersion(`  "1.1":\n    changes:\n      - constrain: amount_cents\n        min: 1\n`);
   const { status, stderr } = await treaty("check", "--against", "HEAD");
   expect(status).toBe(1);
-  expect(stderr).toMatch(/^idl\/billing\/billing\.invoice\.yaml:8:3 - error bump-too-small: 1\.1 is a minor version but a reader on it fails on 1\.0 data: lower bound ≥ 0 → ≥ 1 \(idl\/billing\/billing\.invoice\.yaml:10:9\)/m);
+  expect(stderr).toMatch(/^idl\/billing\/billing\.invoice\.yaml:10:9 - error bump-too-small: 1\.1 is a minor version .*readers on 1\.1 fail on 1\.0 data: lower bound ≥ 0 → ≥ 1;/m);
 });
 
 it("fails on an in-place edit of a published version, and prints GitHub annotations", async () => {
@@ -91,4 +91,32 @@ it("diff prints a reviewer's summary: new versions, verdicts, the bump needed", 
   expect(stdout).toMatch(/\| field "amount_cents" became optional.* \| `\/amount_cents` \| ✅ compatible \| ❌ breaking \|/);
   expect(stdout).not.toContain("#### 1.1");
   expect((await treaty("diff")).status).toBe(2);
+});
+
+it("reports a forward break once, against the ref it is new to, and not on later runs", async () => {
+  // HEAD holds 1.0 and the 1.1 that adds `note` (committed above); HEAD~1 holds 1.0 only.
+  const note = `  "1.1":\n    changes:\n      - add: note\n        type: { type: string, maxLength: 200 }\n        optional: true\n`;
+  addVersion(note);
+  const warnings = (stderr: string) => stderr.split("\n").filter((line) => line.includes(" - warning "));
+  const plain = await treaty("check");
+  expect(plain.status).toBe(0);
+  expect(warnings(plain.stderr)).toEqual([]);
+  expect(warnings((await treaty("check", "--against", "HEAD")).stderr)).toEqual([]);
+  expect(warnings((await treaty("check", "--against", "HEAD~1")).stderr)).toEqual([
+    'idl/billing/billing.invoice.yaml:10:9 - warning forward-incompatible: readers on 1.0 fail on 1.1 data: optional field "note" added; readers of the old version reject unknown keys (compatibility: backward does not promise this direction)',
+  ]);
+  addVersion(`${note}  "1.2":\n    changes:\n      - add: memo\n        type: { type: string, maxLength: 200 }\n        optional: true\n`);
+  const next = await treaty("check", "--against", "HEAD");
+  expect(next.status).toBe(0);
+  expect(warnings(next.stderr)).toEqual([
+    'idl/billing/billing.invoice.yaml:15:9 - warning forward-incompatible: readers on 1.0 and 1.1 fail on 1.2 data: optional field "memo" added; readers of the old version reject unknown keys (compatibility: backward does not promise this direction)',
+  ]);
+});
+
+it("under compatibility: forward, a forward break is an error and a backward break of a new version a warning", async () => {
+  writeFileSync(file, PUBLISHED.replace("owner: billing-team", "owner: billing-team\ncompatibility: forward") + `  "1.1":\n    changes:\n      - constrain: amount_cents\n        min: 1\n      - add: note\n        type: { type: string, maxLength: 200 }\n        optional: true\n`);
+  const { status, stderr } = await treaty("check", "--against", "HEAD~1");
+  expect(status).toBe(1);
+  expect(stderr).toMatch(/^idl\/billing\/billing\.invoice\.yaml:11:9 - warning backward-incompatible: readers on 1\.1 fail on 1\.0 data: lower bound ≥ 0 → ≥ 1 /m);
+  expect(stderr).toMatch(/^idl\/billing\/billing\.invoice\.yaml:13:9 - error bump-too-small: .*promises forward compatibility, but readers on 1\.0 fail on 1\.1 data: optional field "note" added/m);
 });

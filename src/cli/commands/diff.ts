@@ -1,21 +1,32 @@
-import { hasErrors } from "../../diagnostics/diagnostic.js";
-import { projectAtRef } from "../../history/against.js";
-import { reviewSummary } from "../../history/review.js";
+import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { againstRef, projectAtRef } from "../../history/against.js";
+import { diffReport, reviewMarkdown } from "../../history/review.js";
 import { compile } from "../../pipeline.js";
 import { printDiagnostics, readConfig, stringOption, type Command } from "../command.js";
 
+const DIFF_FORMATS = ["markdown", "json"] as const;
+type DiffFormat = (typeof DIFF_FORMATS)[number];
+
 export const diffCommand: Command = {
   name: "diff",
-  usage: `  treaty diff --against <git-ref> [--idl <dir>]
-      Print a reviewer's Markdown summary of the contract changes since the ref: new and
-      edited versions, each change with its backward and forward verdicts and the bump it
-      needs, deprecations and lint findings.`,
-  options: { against: { type: "string" }, idl: { type: "string" } },
+  usage: `  treaty diff --against <git-ref> [--format markdown|json] [--exit-zero] [--idl <dir>]
+      Print a reviewer's summary of the contract changes since the ref: new, edited and
+      removed versions, each change with its backward and forward verdicts and the bump it
+      needs, deprecations and findings (check --against's included). --format json prints
+      the same as data. Exits 1 when a finding is an error (check --against would fail: a
+      minor that breaks what its contract promises, a changed or removed published version)
+      or no summary can be made; with --exit-zero, 0 whenever the summary is printed.`,
+  options: { against: { type: "string" }, format: { type: "string" }, "exit-zero": { type: "boolean" }, idl: { type: "string" } },
   positionals: { min: 0, max: 0 },
   run: async (args, io) => {
     const ref = stringOption(args, "against");
     if (ref === undefined) {
       io.stderr("treaty: diff needs --against <git-ref>\n");
+      return 2;
+    }
+    const format = (stringOption(args, "format") ?? "markdown") as DiffFormat;
+    if (!DIFF_FORMATS.includes(format)) {
+      io.stderr(`treaty: --format must be one of ${DIFF_FORMATS.join(", ")}\n`);
       return 2;
     }
     const config = readConfig(args, io);
@@ -27,7 +38,9 @@ export const diffCommand: Command = {
       printDiagnostics(io, compiled.value ? then.diagnostics : compiled.diagnostics.filter((d) => d.severity === "error"), root);
       return 1;
     }
-    io.stdout(reviewSummary(compiled.value, then.value, ref, compiled.diagnostics));
-    return hasErrors(compiled.diagnostics) ? 1 : 0;
+    const findings: Diagnostic[] = [...compiled.diagnostics, ...againstRef(compiled.value, then.value, ref)];
+    const report = diffReport(compiled.value, then.value, ref, findings);
+    io.stdout(format === "json" ? `${JSON.stringify(report, null, 2)}\n` : reviewMarkdown(report));
+    return hasErrors(findings) && args.values["exit-zero"] !== true ? 1 : 0;
   },
 };

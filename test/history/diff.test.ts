@@ -1,0 +1,78 @@
+// Golden tests of `treaty diff` over test/fixtures/diff-*/: ref/ is committed as the ref, then the
+// case's idl/ replaces it in the working tree; the Markdown and JSON summaries must equal
+// summary.md and summary.json (UPDATE=1 rewrites them), and check --against must locate each
+// change where diff does.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/run-cli.js";
+import type { DiffReport } from "../../src/history/review.js";
+
+const FIXTURES = join(import.meta.dirname, "..", "fixtures");
+const UPDATE = process.env["UPDATE"] === "1";
+const scratch = mkdtempSync(join(tmpdir(), "treaty-diff-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const treaty = async (cwd: string, ...args: string[]) => {
+  let stdout = "";
+  let stderr = "";
+  const status = await runCli(args, { cwd, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { status, stdout, stderr };
+};
+
+/** A git repo whose HEAD holds the case's ref/ and whose working tree holds its idl/. */
+const repoFor = (name: string): string => {
+  const repo = mkdtempSync(join(scratch, `${name}-`));
+  const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=dev@example.com", "-c", "user.name=dev", ...args], { cwd: repo, stdio: "pipe" });
+  cpSync(join(FIXTURES, name, "ref"), repo, { recursive: true });
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-qm", "ref");
+  rmSync(join(repo, "idl"), { recursive: true });
+  cpSync(join(FIXTURES, name, "idl"), join(repo, "idl"), { recursive: true });
+  return repo;
+};
+
+const golden = (file: string, actual: string) => {
+  if (UPDATE) writeFileSync(file, actual);
+  expect(actual).toBe(readFileSync(file, "utf8"));
+};
+
+const cases = readdirSync(FIXTURES).filter((c) => c.startsWith("diff-")).sort();
+
+describe("treaty diff", () => {
+  it("has cases", () => expect(cases.length).toBeGreaterThanOrEqual(3));
+
+  for (const name of cases) {
+    it(`${name}: Markdown and JSON summaries, exit status, locations shared with check`, async () => {
+      const repo = repoFor(name);
+      const markdown = await treaty(repo, "diff", "--against", "HEAD");
+      golden(join(FIXTURES, name, "summary.md"), markdown.stdout);
+      const json = await treaty(repo, "diff", "--against", "HEAD", "--format", "json");
+      golden(join(FIXTURES, name, "summary.json"), json.stdout);
+      const report = JSON.parse(json.stdout) as DiffReport;
+      // Exit 1 exactly when a finding is an error, unless --exit-zero.
+      expect([markdown.status, json.status]).toEqual(report.errors > 0 ? [1, 1] : [0, 0]);
+      expect((await treaty(repo, "diff", "--against", "HEAD", "--exit-zero")).status).toBe(0);
+
+      // Every compatibility finding of check --against is located where diff lists the change.
+      const checked = JSON.parse((await treaty(repo, "check", "--against", "HEAD", "--format", "json")).stdout) as DiffReport["contracts"][number];
+      const where = (loc: { file: string; line: number; col: number } | undefined) => (loc ? `${loc.file}:${loc.line}:${loc.col}` : "");
+      const listed = new Set(report.contracts.flatMap((c) => c.versions.flatMap((v) => v.changes.map((change) => where(change.loc)))));
+      const located = checked.diagnostics.filter((d) => ["bump-too-small", "published-version-changed", "forward-incompatible", "backward-incompatible"].includes(d.code));
+      expect(located.map((d) => where(d.loc)).filter((loc) => !listed.has(loc))).toEqual([]);
+      // And the summary carries the same findings check prints.
+      expect(report.contracts.flatMap((c) => c.diagnostics).map((d) => `${d.code} ${where(d.loc)}`).sort()).toEqual(
+        checked.diagnostics.filter((d) => report.contracts.some((c) => [c.file, `HEAD:${c.file}`].includes(d.loc?.file ?? ""))).map((d) => `${d.code} ${where(d.loc)}`).sort(),
+      );
+    });
+  }
+
+  it("refuses an unknown --format with the formats it knows", async () => {
+    const { status, stderr } = await treaty(repoFor(cases[0]!), "diff", "--against", "HEAD", "--format", "github");
+    expect(status).toBe(2);
+    expect(stderr).toContain("markdown, json");
+  });
+});
