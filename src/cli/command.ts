@@ -15,11 +15,20 @@ export interface ParsedArgs {
   readonly positionals: readonly string[];
 }
 
+/**
+ * A flag as parseArgs takes it, plus what treaty checks before the command runs: the values a
+ * string flag allows (`choices`) and whether the command needs it (`required`).
+ */
+export type FlagSpec = NonNullable<ParseArgsConfig["options"]>[string] & {
+  readonly choices?: readonly string[];
+  readonly required?: boolean;
+};
+
 /** One `treaty <name>` command; its `usage` lines are what `--help` prints for it. */
 export interface Command {
   readonly name: string;
   readonly usage: string;
-  readonly options: NonNullable<ParseArgsConfig["options"]>;
+  readonly options: { readonly [name: string]: FlagSpec };
   /** How many positional arguments it takes. */
   readonly positionals: { readonly min: number; readonly max: number };
   run(args: ParsedArgs, io: CliIo): Promise<number>;

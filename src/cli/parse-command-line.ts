@@ -40,6 +40,14 @@ export const parseCommandLine = (command: Command, args: readonly string[]): Sta
       diagnostics.push(createDiagnostic("flag-needs-value", undefined, { flag }));
     }
     if (option.type === "boolean" && token.value !== undefined) diagnostics.push(createDiagnostic("flag-takes-no-value", undefined, { flag, value: token.value }));
+    else if (option.choices && token.value !== undefined && !token.value.startsWith("-") && !option.choices.includes(token.value)) {
+      diagnostics.push(createDiagnostic("flag-value-not-allowed", undefined, { flag, value: token.value, suggestion: didYouMean(token.value, option.choices), allowed: option.choices.join(", ") }));
+    }
+  }
+  if (values["help"] !== true) {
+    for (const [name, option] of Object.entries(command.options)) {
+      if (option.required && !seen.has(name)) diagnostics.push(createDiagnostic("flag-required", undefined, { command: command.name, flag: `--${name}` }));
+    }
   }
   if (diagnostics.length === 0 && values["help"] !== true && (positionals.length < command.positionals.min || positionals.length > command.positionals.max)) {
     const got = positionals.length === 0 ? "none" : positionals.map((p) => `'${p}'`).join(" ");

@@ -91,6 +91,8 @@ export const DIAGNOSTIC_CODES = {
   "unknown-flag": { severity: "error", message: "unknown flag '{flag}' for {command}{suggestion}; {command} takes {known}" },
   "flag-needs-value": { severity: "error", message: "{flag} needs a value: {flag} <value>, or {flag}=<value> for a value starting with '-'" },
   "flag-takes-no-value": { severity: "error", message: "{flag} takes no value (got '{value}')" },
+  "flag-value-not-allowed": { severity: "error", message: "{flag} does not take '{value}'{suggestion}; it takes {allowed}" },
+  "flag-required": { severity: "error", message: "{command} needs {flag}" },
   "flag-repeated": { severity: "error", message: "{flag} is given more than once" },
   "argument-count": { severity: "error", message: "'{command}' takes {expected}; got {got}" },
   // examples

@@ -53,6 +53,11 @@ it("each usage mistake is a coded error with what was meant, exit 2, before anyt
     [["check", "json"], ["argument-count"]],
     [["compat", "old.json"], ["argument-count"]],
     [["check", "--formt", "json", "--against"], ["unknown-flag --format", "flag-needs-value"]],
+    [["check", "--format", "jsno"], ["flag-value-not-allowed json"]],
+    [["diff", "--against", "HEAD", "--format", "github"], ["flag-value-not-allowed"]],
+    [["compat", "a.json", "b.json", "--format=markdown"], ["flag-value-not-allowed"]],
+    [["diff"], ["flag-required"]],
+    [["diff", "--format", "json"], ["flag-required"]],
   ];
   for (const [args, codes] of cases) {
     const { status, found } = await usage(args);
@@ -63,6 +68,9 @@ it("each usage mistake is a coded error with what was meant, exit 2, before anyt
   expect(stderr).toContain("check takes --against, --format, --idl, --help");
   expect(stderr).toContain("Run 'treaty check --help' for usage.");
   expect((await usage(["generat"])).stderr).toContain("init, generate, check, diff, compat");
+  // A flag's allowed values are listed from its declaration.
+  expect((await usage(["diff", "--against", "HEAD", "--format", "github"])).stderr).toContain("--format does not take 'github'; it takes markdown, json");
+  expect((await usage(["diff"])).stderr).toContain("diff needs --against");
   // A value that starts with '-' is given with '='.
   expect((await usage(["check", "--idl=-nowhere"])).stderr).toContain("error read-failed");
 });

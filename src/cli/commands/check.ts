@@ -13,14 +13,10 @@ export const checkCommand: Command = {
       and versions new since the ref warn, once, of the breaks their contract's
       'compatibility' does not promise (without --against those are not reported).
       --format github prints workflow annotations (::error file=...,line=...,col=...::).`,
-  options: { against: { type: "string" }, format: { type: "string" }, idl: { type: "string" } },
+  options: { against: { type: "string" }, format: { type: "string", choices: REPORT_FORMATS }, idl: { type: "string" } },
   positionals: { min: 0, max: 0 },
   run: async (args, io) => {
     const format = (stringOption(args, "format") ?? "text") as ReportFormat;
-    if (!REPORT_FORMATS.includes(format)) {
-      io.stderr(`treaty: --format must be one of ${REPORT_FORMATS.join(", ")}\n`);
-      return 2;
-    }
     const config = readConfig(args, io);
     if (!config) return 1;
     const { root, idlDir } = config;

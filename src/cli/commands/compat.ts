@@ -44,14 +44,10 @@ export const compatCommand: Command = {
       backward (a reader on the new schema reads data written under the old one) and forward
       (a reader on the old schema reads data written under the new one). A report: exits 0
       whatever it finds, 1 when a schema cannot be read or imported.`,
-  options: { format: { type: "string" } },
+  options: { format: { type: "string", choices: FORMATS } },
   positionals: { min: 2, max: 2 },
   run: async (args, io) => {
     const format = stringOption(args, "format") ?? "text";
-    if (!FORMATS.includes(format)) {
-      io.stderr(`treaty: --format must be one of ${FORMATS.join(", ")}\nRun 'treaty --help' for usage.\n`);
-      return 2;
-    }
     const [oldFile, newFile] = args.positionals as [string, string];
     const older = load(io, oldFile);
     const newer = load(io, newFile);

@@ -16,19 +16,11 @@ export const diffCommand: Command = {
       the same as data. Exits 1 when a finding is an error (check --against would fail: a
       minor that breaks what its contract promises, a changed or removed published version)
       or no summary can be made; with --exit-zero, 0 whenever the summary is printed.`,
-  options: { against: { type: "string" }, format: { type: "string" }, "exit-zero": { type: "boolean" }, idl: { type: "string" } },
+  options: { against: { type: "string", required: true }, format: { type: "string", choices: DIFF_FORMATS }, "exit-zero": { type: "boolean" }, idl: { type: "string" } },
   positionals: { min: 0, max: 0 },
   run: async (args, io) => {
-    const ref = stringOption(args, "against");
-    if (ref === undefined) {
-      io.stderr("treaty: diff needs --against <git-ref>\n");
-      return 2;
-    }
+    const ref = stringOption(args, "against")!;
     const format = (stringOption(args, "format") ?? "markdown") as DiffFormat;
-    if (!DIFF_FORMATS.includes(format)) {
-      io.stderr(`treaty: --format must be one of ${DIFF_FORMATS.join(", ")}\n`);
-      return 2;
-    }
     const config = readConfig(args, io);
     if (!config) return 1;
     const { root, idlDir } = config;
