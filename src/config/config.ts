@@ -38,7 +38,8 @@ export const PACKAGE_KEYS = ["name", "version", "description"] as const;
 const PACKAGE_NAME = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
-const readOrUndefined = (path: string): string | undefined => {
+/** The file's text; undefined when it cannot be read. */
+export const readOrUndefined = (path: string): string | undefined => {
   try {
     return readFileSync(path, "utf8");
   } catch {

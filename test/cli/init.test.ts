@@ -121,12 +121,39 @@ describe("treaty init in an existing repo", () => {
     expect(readFileSync(join(root, "package.json"), "utf8")).toBe("{ nope");
   });
 
-  it("keeps an existing package.json's module system and says what to do", async () => {
-    const root = project({ "package.json": '{ "name": "x", "version": "1.0.0" }\n', "index.js": 'require("fs");\n' });
-    const { status, stderr } = await cli(["init"], root);
-    expect(status).toBe(0);
-    expect(manifestOf(root)["type"]).toBeUndefined();
-    expect(stderr).toMatch(/note: package\.json has no "type" \(CommonJS\).*'package'/);
+  it("makes a package.json without \"type\" an ES module package when nothing in it is CommonJS, and says so", async () => {
+    // What `npm install ./vendor/treaty-0.1.0.tgz` leaves in an empty directory, and one with an ES module entry.
+    const cases: Record<string, string>[] = [
+      { "package.json": '{\n  "dependencies": { "treaty": "file:vendor/treaty-0.1.0.tgz" }\n}\n' },
+      { "package.json": '{ "name": "x", "main": "src/main", "bin": { "x": "bin/x.mjs" } }\n', "src/main.js": 'import fs from "node:fs";\n', "tsconfig.json": '{ "compilerOptions": { "module": "NodeNext" } }\n' },
+    ];
+    for (const files of cases) {
+      const root = project(files);
+      const { status, stderr } = await cli(["init"], root);
+      expect(status).toBe(0);
+      expect(manifestOf(root)["type"]).toBe("module");
+      expect(stderr).toMatch(/^updated package\.json \(.*, "type": "module": no "type" and no CommonJS entry, bin or tsconfig\)$/m);
+      expect(stderr).not.toContain("note: package.json");
+      expect((await cli(["init"], root)).stderr).toMatch(/^skipped package\.json /m);
+    }
+  });
+
+  it("keeps a package.json without \"type\" CommonJS when its entry, a bin or tsconfig.json is, and says which", async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ "package.json": '{ "name": "x" }\n', "index.js": 'const fs = require("fs");\n' }, "index.js uses require or exports"],
+      [{ "package.json": '{ "name": "x", "main": "lib/main" }\n', "lib/main.js": "module.exports = {};\n" }, "lib/main.js uses require or exports"],
+      [{ "package.json": '{ "name": "x", "main": "main.cjs" }\n' }, "main.cjs is a .cjs file"],
+      [{ "package.json": '{ "name": "x", "bin": { "x": "bin/x.js" } }\n', "bin/x.js": "#!/usr/bin/env node\nexports.run = 1;\n" }, "bin/x.js uses require or exports"],
+      [{ "package.json": '{ "name": "x" }\n', "tsconfig.json": '{\n  // ours\n  "compilerOptions": { "module": "CommonJS" }\n}\n' }, "tsconfig.json compiles to CommonJS"],
+    ];
+    for (const [files, sign] of cases) {
+      const root = project(files);
+      const { status, stderr } = await cli(["init"], root);
+      expect(status).toBe(0);
+      expect(manifestOf(root)["type"]).toBeUndefined();
+      expect(stderr).toContain(`note: package.json has no "type" (CommonJS) and ${sign}, and the generated code is ES modules`);
+      expect(stderr).toMatch(/'package' in treaty\.config\.json/);
+    }
   });
 
   it("fails, with the reason and no stack trace, on a manifest it cannot extend or a path it cannot write", async () => {

@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { CONFIG_FILE, loadConfig, type TreatyConfig } from "../../config/config.js";
+import { basename, dirname, extname, join } from "node:path";
+import { CONFIG_FILE, loadConfig, readOrUndefined, type TreatyConfig } from "../../config/config.js";
 import { printDiagnostics, type CliIo, type Command } from "../command.js";
 
 /** What `init` did with one file. */
@@ -134,6 +134,29 @@ const mergeManifest = (manifest: Manifest): string[] => {
   return added;
 };
 
+// A .js file that loads as CommonJS: setting "type": "module" would break it.
+const REQUIRES = /\brequire\s*\(|\bmodule\.exports\b|\bexports\.[\w$]+\s*=/;
+
+/**
+ * What in a package without "type" is CommonJS, if anything: its entry (`main`, else index.js) or a
+ * bin that is a .cjs file or a .js file using require/exports, or a tsconfig.json compiling to
+ * CommonJS. These are the files "type" decides how to load; other .js files are not looked at.
+ */
+const commonJsSign = (root: string, manifest: Manifest): string | undefined => {
+  const bin = manifest["bin"];
+  const bins = typeof bin === "string" ? [bin] : typeof bin === "object" && bin !== null ? Object.values(bin) : [];
+  const main = manifest["main"];
+  const entries = [typeof main === "string" ? main : "index.js", ...bins.filter((b): b is string => typeof b === "string")];
+  for (const entry of entries) {
+    if (entry.endsWith(".cjs")) return `${entry} is a .cjs file`;
+    const file = extname(entry) === "" ? `${entry}.js` : entry;
+    if (file.endsWith(".js") && REQUIRES.test(readOrUndefined(join(root, file)) ?? "")) return `${file} uses require or exports`;
+  }
+  // tsconfig.json may hold comments: a pattern, not a JSON parse.
+  if (/"module"\s*:\s*"commonjs"/i.test(readOrUndefined(join(root, "tsconfig.json")) ?? "")) return "tsconfig.json compiles to CommonJS";
+  return undefined;
+};
+
 /** Creates or extends package.json; what it cannot fix, it says in `notes`. */
 const updateManifest = (root: string, notes: string[]): Outcome => {
   const path = join(root, "package.json");
@@ -147,14 +170,18 @@ const updateManifest = (root: string, notes: string[]): Outcome => {
   const malformed = notAManifest(manifest);
   if (malformed) return { path: "package.json", action: "failed", why: malformed };
   const added = mergeManifest(manifest);
-  // The generated code is ES modules. A package.json init writes says so; an existing one keeps
-  // what it says (a change of "type" changes how its own .js files load), and the user is told.
+  // The generated code is ES modules. A package.json without "type" becomes one unless something
+  // in it is CommonJS that the change would break; a "type" it states is kept, and the user told.
+  const commonJs = manifest.type === undefined ? commonJsSign(root, manifest) : undefined;
   if (text === undefined) {
     manifest.type = "module";
     added.push('"type": "module"');
+  } else if (manifest.type === undefined && commonJs === undefined) {
+    manifest.type = "module";
+    added.push('"type": "module": no "type" and no CommonJS entry, bin or tsconfig');
   } else if (manifest.type !== "module") {
     notes.push(
-      `package.json ${manifest.type === undefined ? "has no \"type\" (CommonJS)" : `says "type": "${String(manifest.type)}"`}, and the generated code is ES modules: add "type": "module" if this package has no CommonJS .js files, or set 'package' in ${CONFIG_FILE} so the generated code is a package of its own`,
+      `package.json ${manifest.type === undefined ? `has no "type" (CommonJS) and ${commonJs}` : `says "type": "${String(manifest.type)}"`}, and the generated code is ES modules: add "type": "module" if this package has no CommonJS .js files, or set 'package' in ${CONFIG_FILE} so the generated code is a package of its own`,
     );
   }
   if (![manifest.dependencies, manifest.devDependencies].some((deps) => deps?.["treaty"] !== undefined)) {
