@@ -156,6 +156,66 @@ describe("treaty init in an existing repo", () => {
     }
   });
 
+  describe("treaty installed from a tarball outside the repo, which a CI checkout cannot reach", () => {
+    const TARBALL = "treaty-0.1.0.tgz";
+    /** `app/` beside `treaty/` (with its tarball), as `npm install ../treaty/treaty-0.1.0.tgz` in app/ leaves them. */
+    const beside = (files: Record<string, string> = {}, spec = `file:../treaty/${TARBALL}`): string => {
+      const manifest = `{\n  "dependencies": {\n    "treaty": "${spec}"\n  }\n}\n`;
+      return join(project({ [`treaty/${TARBALL}`]: "the tarball\n", "app/package.json": manifest, ...files }), "app");
+    };
+
+    it("copies it into vendor/ and points the dependency there, saying both; a second run changes nothing", async () => {
+      const root = beside();
+      const { status, stderr } = await cli(["init"], root);
+      expect(status).toBe(0);
+      expect(stderr).toContain(`created vendor/${TARBALL} (copied from ../treaty/${TARBALL}, which a CI checkout cannot reach)\n`);
+      expect(stderr).toMatch(new RegExp(`^updated package\\.json \\(.*, dependency treaty: file:vendor/${TARBALL}\\)$`, "m"));
+      expect(stderr).toContain(`note: commit vendor/${TARBALL}: npm ci installs treaty from it\n`);
+      expect(readFileSync(join(root, "vendor", TARBALL), "utf8")).toBe("the tarball\n");
+      expect((manifestOf(root)["dependencies"] as Record<string, string>)["treaty"]).toBe(`file:vendor/${TARBALL}`);
+      const before = snapshot(root);
+      const again = await cli(["init"], root);
+      expect(again.stderr).not.toMatch(/^(created|updated) /m);
+      expect(again.stderr).not.toContain("vendor/");
+      expect(snapshot(root)).toEqual(before);
+    });
+
+    it("takes a vendor/ copy that is the same file, and never overwrites one that differs", async () => {
+      const same = beside({ [`app/vendor/${TARBALL}`]: "the tarball\n" });
+      const { stderr } = await cli(["init"], same);
+      expect(stderr).toContain(`skipped vendor/${TARBALL} (exists, the same as ../treaty/${TARBALL})\n`);
+      expect((manifestOf(same)["dependencies"] as Record<string, string>)["treaty"]).toBe(`file:vendor/${TARBALL}`);
+
+      const other = beside({ [`app/vendor/${TARBALL}`]: "an older build\n" });
+      const differs = await cli(["init"], other);
+      expect(differs.status).toBe(0);
+      expect(differs.stderr).toContain(`skipped vendor/${TARBALL} (exists and differs from ../treaty/${TARBALL})\n`);
+      expect(differs.stderr).toMatch(/note: package\.json installs treaty from \.\.\/treaty\/treaty-0\.1\.0\.tgz, outside this repo.*replace or remove it/);
+      expect(readFileSync(join(other, "vendor", TARBALL), "utf8")).toBe("an older build\n");
+      expect((manifestOf(other)["dependencies"] as Record<string, string>)["treaty"]).toBe(`file:../treaty/${TARBALL}`);
+    });
+
+    it("says what to do when the dependency is not a tarball it can copy", async () => {
+      for (const spec of ["file:../treaty", "file:../treaty/treaty-9.9.9.tgz"]) {
+        const root = beside({}, spec);
+        const { status, stderr } = await cli(["init"], root);
+        expect(status).toBe(0);
+        expect(stderr).toContain(`note: package.json installs treaty from ${spec.slice(5)}, outside this repo, where a CI checkout cannot reach it: put treaty's tarball (npm pack) in vendor/`);
+        expect(stderr).not.toContain("vendor/treaty");
+        expect((manifestOf(root)["dependencies"] as Record<string, string>)["treaty"]).toBe(spec);
+      }
+    });
+
+    it("fails without touching package.json when it cannot copy", async () => {
+      const root = beside({ "app/vendor": "a file where vendor/ should be\n" });
+      const before = readFileSync(join(root, "package.json"), "utf8");
+      const { status, stderr } = await cli(["init"], root);
+      expect(status).toBe(1);
+      expect(stderr).toContain(`failed  vendor/${TARBALL} (EEXIST)\n`);
+      expect(readFileSync(join(root, "package.json"), "utf8")).toBe(before);
+    });
+  });
+
   it("fails, with the reason and no stack trace, on a manifest it cannot extend or a path it cannot write", async () => {
     const cases: [Record<string, string>, string][] = [
       [{ "package.json": "[]\n" }, "failed  package.json (not a JSON object)\n"],
