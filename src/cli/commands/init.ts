@@ -181,7 +181,7 @@ const vendorTreaty = (root: string, manifest: Manifest, added: string[], notes: 
   const target = join(root, path);
   let outcome: Outcome;
   if (present(target)) {
-    if (!statSync(target).isFile() || !readFileSync(target).equals(readFileSync(source))) {
+    if (!statSync(target, { throwIfNoEntry: false })?.isFile() || !readFileSync(target).equals(readFileSync(source))) {
       notes.push(`${unreachable}, and ${path} is another file: replace or remove it and run treaty init again`);
       return { path, action: "skipped", why: `exists and differs from ${from}` };
     }
