@@ -27,6 +27,8 @@ export interface GenerateOptions extends CompileOptions {
   readonly check: boolean;
   /** The config's `package` setting: the output directory becomes this npm package. */
   readonly package?: GeneratedPackage;
+  /** Write the generated regression tests (default true); without them nothing imports vitest. */
+  readonly tests?: boolean;
 }
 
 export interface GenerateResult {
@@ -65,7 +67,7 @@ export const generate = async (options: GenerateOptions): Promise<GenerateResult
   // Adapters, and the hand-written stubs they call: a stub missing under --check stops here.
   const adapters = adapt(project, options).value;
   const stubs = await maintainStubs(adapters, { root: options.root, check: options.check });
-  const planned = plan(project, adapters, options.package);
+  const planned = plan(project, adapters, { package: options.package, tests: options.tests ?? true });
   const diagnostics = sortDiagnostics([...compiled.diagnostics, ...stubs.diagnostics, ...planned.diagnostics]);
   if (hasErrors(diagnostics)) return { diagnostics };
   const jobs = planned.value;

@@ -23,6 +23,8 @@ export interface TreatyConfig {
   /** Where generated files go, relative to the project root. */
   readonly out: string;
   readonly package?: PackageConfig;
+  /** `false`: no generated test files (a producer without vitest); absent means true. */
+  readonly tests?: boolean;
   /** The file the settings came from (`treaty.config.json` or `package.json`); absent when there are none. */
   readonly file?: string;
 }
@@ -30,14 +32,15 @@ export interface TreatyConfig {
 export const DEFAULT_CONFIG: TreatyConfig = { idl: "idl", out: "generated" };
 
 /** The settings treaty knows; the README's Configuration section documents each. */
-export const CONFIG_KEYS = ["idl", "out", "package"] as const;
+export const CONFIG_KEYS = ["idl", "out", "package", "tests"] as const;
 /** The keys of the `package` setting. */
 export const PACKAGE_KEYS = ["name", "version", "description"] as const;
 // npm's rule for package names: lower case, URL-safe, optionally scoped.
 const PACKAGE_NAME = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
-const readOrUndefined = (path: string): string | undefined => {
+/** The file's text; undefined when it cannot be read. */
+export const readOrUndefined = (path: string): string | undefined => {
   try {
     return readFileSync(path, "utf8");
   } catch {
@@ -75,7 +78,15 @@ const createReader = (file: SourceFile, diagnostics: Diagnostic[]) => {
     report(node ?? (pair.key as Node), "invalid-value", { where, expected });
     return undefined;
   };
-  return { report, entries, string };
+  /** A boolean value, or undefined after reporting that it must be one. */
+  const boolean = (pair: Pair | undefined, where: string): boolean | undefined => {
+    if (!pair) return undefined;
+    const node = pair.value as Node | null;
+    if (isScalar(node) && typeof node.value === "boolean") return node.value;
+    report(node ?? (pair.key as Node), "invalid-value", { where, expected: "true or false" });
+    return undefined;
+  };
+  return { report, entries, string, boolean };
 };
 
 /** The settings in `node` (the whole of treaty.config.json, or package.json's `treaty`). */
@@ -90,7 +101,8 @@ const readSettings = (file: SourceFile, node: Node | null, where: string): Stage
   const dir = /\S/;
   const idl = r.string(keys.get("idl"), `'idl' in ${where}`, dir, "a directory path (a string)") ?? DEFAULT_CONFIG.idl;
   const out = r.string(keys.get("out"), `'out' in ${where}`, dir, "a directory path (a string)") ?? DEFAULT_CONFIG.out;
-  const config: TreatyConfig = { idl, out, file: file.path };
+  const tests = r.boolean(keys.get("tests"), `'tests' in ${where}`);
+  const config: TreatyConfig = { idl, out, ...(tests !== undefined && { tests }), file: file.path };
   const pkg = keys.get("package");
   if (!pkg) return { value: config, diagnostics };
   const pkgWhere = `'package' in ${where}`;

@@ -43,15 +43,21 @@ const VERSION_FILES = [
   ["version-index", "index.ts"],
 ] as const;
 
+export interface PlanOptions {
+  /** The output directory is also an npm package that builds itself to `dist/`. */
+  readonly package?: GeneratedPackage;
+  /** Whether to write the regression tests (the config's `tests`). */
+  readonly tests: boolean;
+}
+
 /**
  * Decides which files the project produces; emit renders them, write reconciles the directory.
  * The regression tests are chosen here too (`deriveCases`), with a warning for each version they
- * cannot check beyond its examples.
- * With `pkg`, the output directory is also an npm package that builds itself to `dist/`.
+ * cannot check beyond its examples; without tests there is nothing to warn about.
  */
-export const plan = (project: Project, adapters: ProjectAdapters, pkg?: GeneratedPackage): StageResult<FileJob[]> => {
+export const plan = (project: Project, adapters: ProjectAdapters, options: PlanOptions): StageResult<FileJob[]> => {
   const jobs: FileJob[] = [];
-  const cases = deriveCases(project, adapters.contracts);
+  const cases = options.tests ? deriveCases(project, adapters.contracts) : undefined;
   for (const contract of project.contracts) {
     const dir = contractDir(contract.name);
     for (const version of contract.versions) {
@@ -61,12 +67,12 @@ export const plan = (project: Project, adapters: ProjectAdapters, pkg?: Generate
     }
     jobs.push({ kind: "adapters", path: `${dir}/adapters.ts`, adapters: adapters.contracts.get(contract.name)! });
     jobs.push({ kind: "contract-index", path: `${dir}/index.ts`, contract });
-    jobs.push({ kind: "tests", path: testsFile(contract.name), cases: cases.value.get(contract.name)! });
+    if (cases) jobs.push({ kind: "tests", path: testsFile(contract.name), cases: cases.value.get(contract.name)! });
   }
   jobs.push({ kind: "index", path: "index.ts" });
-  if (pkg) {
-    jobs.push({ kind: "package-json", path: "package.json", package: pkg });
-    jobs.push({ kind: "package-tsconfig", path: "tsconfig.json", package: pkg });
+  if (options.package) {
+    jobs.push({ kind: "package-json", path: "package.json", package: options.package });
+    jobs.push({ kind: "package-tsconfig", path: "tsconfig.json", package: options.package });
   }
-  return { value: jobs, diagnostics: cases.diagnostics };
+  return { value: jobs, diagnostics: cases?.diagnostics ?? [] };
 };

@@ -121,12 +121,99 @@ describe("treaty init in an existing repo", () => {
     expect(readFileSync(join(root, "package.json"), "utf8")).toBe("{ nope");
   });
 
-  it("keeps an existing package.json's module system and says what to do", async () => {
-    const root = project({ "package.json": '{ "name": "x", "version": "1.0.0" }\n', "index.js": 'require("fs");\n' });
-    const { status, stderr } = await cli(["init"], root);
-    expect(status).toBe(0);
-    expect(manifestOf(root)["type"]).toBeUndefined();
-    expect(stderr).toMatch(/note: package\.json has no "type" \(CommonJS\).*'package'/);
+  it("makes a package.json without \"type\" an ES module package when nothing in it is CommonJS, and says so", async () => {
+    // What `npm install ./vendor/treaty-0.1.0.tgz` leaves in an empty directory, and one with an ES module entry.
+    const cases: Record<string, string>[] = [
+      { "package.json": '{\n  "dependencies": { "treaty": "file:vendor/treaty-0.1.0.tgz" }\n}\n' },
+      { "package.json": '{ "name": "x", "main": "src/main", "bin": { "x": "bin/x.mjs" } }\n', "src/main.js": 'import fs from "node:fs";\n', "tsconfig.json": '{ "compilerOptions": { "module": "NodeNext" } }\n' },
+    ];
+    for (const files of cases) {
+      const root = project(files);
+      const { status, stderr } = await cli(["init"], root);
+      expect(status).toBe(0);
+      expect(manifestOf(root)["type"]).toBe("module");
+      expect(stderr).toMatch(/^updated package\.json \(.*, "type": "module": no "type" and no CommonJS entry, bin or tsconfig\)$/m);
+      expect(stderr).not.toContain("note: package.json");
+      expect((await cli(["init"], root)).stderr).toMatch(/^skipped package\.json /m);
+    }
+  });
+
+  it("keeps a package.json without \"type\" CommonJS when its entry, a bin or tsconfig.json is, and says which", async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ "package.json": '{ "name": "x" }\n', "index.js": 'const fs = require("fs");\n' }, "index.js uses require or exports"],
+      [{ "package.json": '{ "name": "x", "main": "lib/main" }\n', "lib/main.js": "module.exports = {};\n" }, "lib/main.js uses require or exports"],
+      [{ "package.json": '{ "name": "x", "main": "main.cjs" }\n' }, "main.cjs is a .cjs file"],
+      [{ "package.json": '{ "name": "x", "bin": { "x": "bin/x.js" } }\n', "bin/x.js": "#!/usr/bin/env node\nexports.run = 1;\n" }, "bin/x.js uses require or exports"],
+      [{ "package.json": '{ "name": "x" }\n', "tsconfig.json": '{\n  // ours\n  "compilerOptions": { "module": "CommonJS" }\n}\n' }, "tsconfig.json compiles to CommonJS"],
+    ];
+    for (const [files, sign] of cases) {
+      const root = project(files);
+      const { status, stderr } = await cli(["init"], root);
+      expect(status).toBe(0);
+      expect(manifestOf(root)["type"]).toBeUndefined();
+      expect(stderr).toContain(`note: package.json has no "type" (CommonJS) and ${sign}, and the generated code is ES modules`);
+      expect(stderr).toMatch(/'package' in treaty\.config\.json/);
+    }
+  });
+
+  describe("treaty installed from a tarball outside the repo, which a CI checkout cannot reach", () => {
+    const TARBALL = "treaty-0.1.0.tgz";
+    /** `app/` beside `treaty/` (with its tarball), as `npm install ../treaty/treaty-0.1.0.tgz` in app/ leaves them. */
+    const beside = (files: Record<string, string> = {}, spec = `file:../treaty/${TARBALL}`): string => {
+      const manifest = `{\n  "dependencies": {\n    "treaty": "${spec}"\n  }\n}\n`;
+      return join(project({ [`treaty/${TARBALL}`]: "the tarball\n", "app/package.json": manifest, ...files }), "app");
+    };
+
+    it("copies it into vendor/ and points the dependency there, saying both; a second run changes nothing", async () => {
+      const root = beside();
+      const { status, stderr } = await cli(["init"], root);
+      expect(status).toBe(0);
+      expect(stderr).toContain(`created vendor/${TARBALL} (copied from ../treaty/${TARBALL}, which a CI checkout cannot reach)\n`);
+      expect(stderr).toMatch(new RegExp(`^updated package\\.json \\(.*, dependency treaty: file:vendor/${TARBALL}\\)$`, "m"));
+      expect(stderr).toContain(`note: commit vendor/${TARBALL}: npm ci installs treaty from it\n`);
+      expect(readFileSync(join(root, "vendor", TARBALL), "utf8")).toBe("the tarball\n");
+      expect((manifestOf(root)["dependencies"] as Record<string, string>)["treaty"]).toBe(`file:vendor/${TARBALL}`);
+      const before = snapshot(root);
+      const again = await cli(["init"], root);
+      expect(again.stderr).not.toMatch(/^(created|updated) /m);
+      expect(again.stderr).not.toContain("vendor/");
+      expect(snapshot(root)).toEqual(before);
+    });
+
+    it("takes a vendor/ copy that is the same file, and never overwrites one that differs", async () => {
+      const same = beside({ [`app/vendor/${TARBALL}`]: "the tarball\n" });
+      const { stderr } = await cli(["init"], same);
+      expect(stderr).toContain(`skipped vendor/${TARBALL} (exists, the same as ../treaty/${TARBALL})\n`);
+      expect((manifestOf(same)["dependencies"] as Record<string, string>)["treaty"]).toBe(`file:vendor/${TARBALL}`);
+
+      const other = beside({ [`app/vendor/${TARBALL}`]: "an older build\n" });
+      const differs = await cli(["init"], other);
+      expect(differs.status).toBe(0);
+      expect(differs.stderr).toContain(`skipped vendor/${TARBALL} (exists and differs from ../treaty/${TARBALL})\n`);
+      expect(differs.stderr).toMatch(/note: package\.json installs treaty from \.\.\/treaty\/treaty-0\.1\.0\.tgz, outside this repo.*replace or remove it/);
+      expect(readFileSync(join(other, "vendor", TARBALL), "utf8")).toBe("an older build\n");
+      expect((manifestOf(other)["dependencies"] as Record<string, string>)["treaty"]).toBe(`file:../treaty/${TARBALL}`);
+    });
+
+    it("says what to do when the dependency is not a tarball it can copy", async () => {
+      for (const spec of ["file:../treaty", "file:../treaty/treaty-9.9.9.tgz"]) {
+        const root = beside({}, spec);
+        const { status, stderr } = await cli(["init"], root);
+        expect(status).toBe(0);
+        expect(stderr).toContain(`note: package.json installs treaty from ${spec.slice(5)}, outside this repo, where a CI checkout cannot reach it: put treaty's tarball (npm pack) in vendor/`);
+        expect(stderr).not.toContain("vendor/treaty");
+        expect((manifestOf(root)["dependencies"] as Record<string, string>)["treaty"]).toBe(spec);
+      }
+    });
+
+    it("fails without touching package.json when it cannot copy", async () => {
+      const root = beside({ "app/vendor": "a file where vendor/ should be\n" });
+      const before = readFileSync(join(root, "package.json"), "utf8");
+      const { status, stderr } = await cli(["init"], root);
+      expect(status).toBe(1);
+      expect(stderr).toContain(`failed  vendor/${TARBALL} (EEXIST)\n`);
+      expect(readFileSync(join(root, "package.json"), "utf8")).toBe(before);
+    });
   });
 
   it("fails, with the reason and no stack trace, on a manifest it cannot extend or a path it cannot write", async () => {

@@ -1,19 +1,29 @@
-// What a new user does, end to end, outside this repository: treaty installed from the tarball
-// `npm pack` makes, `treaty init`, codegen, a consumer that type-checks against the generated code,
-// the generated tests, a new minor version, an edit to a published one, and the generated package
-// imported by name from a second workspace package and run with plain node.
-// The steps run in order on one repo; npm's cache is shared between runs (os.tmpdir()).
-import { spawnSync } from "node:child_process";
+// What a new user does, end to end, outside this repository, following the README literally:
+// treaty packed once, installed from the producer's vendor/ (the README's own install commands),
+// `treaty init` (which makes the package an ES module one), codegen, a consumer that type-checks
+// against the generated code and a top-level-await script that runs under node, the scaffolded CI
+// workflow's own steps in a fresh clone that has no treaty checkout beside it (`npm ci` from
+// vendor/), a new minor version, an edit to a published one, and the generated package imported
+// by name from a second workspace package and run with plain node.
+// Cost: npm runs offline-preferred with a cache kept between runs (os.tmpdir()); the CI clone runs
+// beside the later steps; bins the README does not name are run directly, not through npx.
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "../..");
 const WORK = mkdtempSync(join(tmpdir(), "treaty-e2e-"));
+// The README's layout: the producer repo beside a checkout of treaty, where `npm pack` ran.
+const TREATY = join(WORK, "treaty");
 const APP = join(WORK, "app");
+// A CI runner's checkout: nothing of treaty's beside it.
+const CI = join(WORK, "runner", "app");
 const CONTRACT = "idl/orders/order.placed.yaml";
 const GENERATED_PACKAGE = "@acme/orders-contracts";
+const README = readFileSync(join(ROOT, "README.md"), "utf8");
 
 // Installing from the registry is most of the cost; a cache outside the temp dir makes reruns fast.
 const NPM_CACHE = join(tmpdir(), "treaty-e2e-npm-cache");
@@ -30,30 +40,36 @@ interface Run {
   readonly stderr: string;
 }
 
+const failure = (command: string, args: readonly string[], status: number, result: Run & { error?: unknown }): Error =>
+  new Error(`${command} ${args.join(" ")} exited ${result.status} (expected ${status})\n${result.stdout}\n${result.stderr}\n${result.error ?? ""}`);
+
 /** Runs a command in `cwd`; fails the test with its output when it does not exit with `status`. */
 const run = (command: string, args: readonly string[], { cwd = APP, status = 0 } = {}): Run => {
   const result = spawnSync(command, args, { cwd, env: cleanEnv(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  if (result.status !== status) {
-    throw new Error(`${command} ${args.join(" ")} exited ${result.status} (expected ${status})\n${result.stdout}\n${result.stderr}\n${result.error ?? ""}`);
-  }
+  if (result.status !== status) throw failure(command, args, status, result);
   return result;
 };
+
+/** `run`, without waiting: for steps that need nothing from those running meanwhile. */
+const runAsync = (command: string, args: readonly string[], { cwd = APP, status = 0 } = {}): Promise<Run> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: cleanEnv() });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => (code === status ? resolve({ status: code, stdout, stderr }) : reject(failure(command, args, status, { status: code, stdout, stderr }))));
+  });
+
 const npm = (args: readonly string[], options?: { cwd?: string; status?: number }): Run => run("npm", args, options);
-/** A bin installed in the app; `--no` so npx never fetches a namesake from the registry. */
-const npx = (args: readonly string[], options?: { cwd?: string; status?: number }): Run => run("npx", ["--no", "--", ...args], options);
+/** A shell command line, as a user types it from the README or CI runs it from the workflow. */
+const sh = (line: string, options?: { cwd?: string; status?: number }): Run => run("sh", ["-ec", line], options);
+/** A bin installed in the app, run without npx's startup. */
+const bin = (name: string, args: readonly string[], options?: { cwd?: string; status?: number }): Run => run(join(APP, "node_modules/.bin", name), args, options);
 
-interface VitestReport {
-  readonly numFailedTests: number;
-  readonly numPassedTests: number;
-  readonly testResults: readonly { readonly name: string; readonly assertionResults: readonly { readonly fullName: string }[] }[];
-}
-
-/** Runs the app's tests with vitest's JSON reporter; fails the test when vitest fails. */
-const generatedTests = (): VitestReport => {
-  const out = join(WORK, "vitest-report.json");
-  npx(["vitest", "run", "--reporter=json", `--outputFile=${out}`]);
-  return JSON.parse(readFileSync(out, "utf8")) as VitestReport;
-};
+/** Whether npm warned of treaty's install scripts (npm 11: `npm warn install-scripts   treaty@0.1.0 (prepare: ...)`). */
+const treatyScriptWarning = (stderr: string): boolean => /^npm warn.*\btreaty@\S+ \((preinstall|install|postinstall|prepare):/m.test(stderr);
 
 const read = (path: string): string => readFileSync(join(APP, path), "utf8");
 const writeFile = (path: string, text: string): void => {
@@ -62,54 +78,100 @@ const writeFile = (path: string, text: string): void => {
 };
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
+/** The README's producer steps. */
+const producerSteps = (): string => {
+  const start = README.indexOf("\n## Using treaty in a producer repo\n");
+  return README.slice(start, README.indexOf("\n## ", start + 1));
+};
+
 /**
- * `npm pack` of this repository, whose `prepack` cleans and builds. It runs in a copy, so the
- * clean does not pull dist/ from under the tests running beside this one; the copy's
- * node_modules links to this repository's packages (not to its caches).
+ * `npm pack` in a copy of this repository (its `prepack` cleans and builds, which must not pull
+ * dist/ from under the tests running beside this one); the copy's node_modules links to this
+ * repository's packages (not to its caches).
  */
-const packTreaty = (): string => {
-  const staging = join(WORK, "treaty");
+const packTreaty = (): void => {
   for (const path of ["package.json", "tsconfig.json", "README.md", "src", "templates", "idl/idl.schema.json"]) {
-    cpSync(join(ROOT, path), join(staging, path), { recursive: true });
+    cpSync(join(ROOT, path), join(TREATY, path), { recursive: true });
   }
-  mkdirSync(join(staging, "node_modules"));
+  mkdirSync(join(TREATY, "node_modules"));
   for (const entry of readdirSync(join(ROOT, "node_modules"))) {
-    if (entry !== ".cache") symlinkSync(join(ROOT, "node_modules", entry), join(staging, "node_modules", entry));
+    if (entry !== ".cache") symlinkSync(join(ROOT, "node_modules", entry), join(TREATY, "node_modules", entry));
   }
-  const packed = JSON.parse(npm(["pack", "--json", "--pack-destination", WORK], { cwd: staging }).stdout) as { filename: string }[];
-  return join(WORK, packed[0]!.filename);
+  npm(["pack"], { cwd: TREATY });
 };
 
 // Timeouts are generous: the first run downloads from the registry, CI has two cores.
 const SLOW = 15 * 60_000;
 
 beforeAll(() => {
-  const tarball = packTreaty();
+  packTreaty();
   mkdirSync(APP);
-  // A new user's first step: install treaty into an empty directory.
-  npm(["install", tarball]);
 }, SLOW);
 
 afterAll(() => rmSync(WORK, { recursive: true, force: true }));
 
-describe("a new producer repo", () => {
-  it("treaty init scaffolds it, and running init again changes nothing", () => {
-    const first = npx(["treaty", "init"]).stderr;
-    for (const path of ["treaty.config.json", CONTRACT, "tsconfig.json", "vitest.config.mts", ".github/workflows/contracts.yml"]) {
-      expect(first).toContain(`created ${path}`);
-    }
-    expect(first).toMatch(/^updated package\.json/m);
-    const manifest = read("package.json");
-    const second = npx(["treaty", "init"]).stderr;
-    expect(second).not.toMatch(/^(created|updated) /m);
-    expect(read("package.json")).toBe(manifest);
+/** The scaffolded workflow's steps in the CI clone, started once the app is committed. */
+let ciRun: Promise<Run[]> | undefined;
+
+const commit = (message: string): void => {
+  run("git", ["add", "."]);
+  run("git", ["-c", "user.name=e2e", "-c", "user.email=e2e@example.com", "commit", "--quiet", "-m", message]);
+};
+
+describe("a new producer repo, following the README", () => {
+  it("step 1 installs treaty from vendor/, without an install-script warning", () => {
+    const install = /```sh\n([\s\S]*?)```/.exec(producerSteps())![1]!.replace(/^ +/gm, "");
+    expect(install).toContain("vendor/");
+    const { stderr } = sh(install);
+    expect(treatyScriptWarning(stderr), stderr).toBe(false);
+    expect(JSON.parse(read("package.json"))).toEqual({ dependencies: { treaty: "file:vendor/treaty-0.1.0.tgz" } });
   }, SLOW);
 
-  it("installs, generates, and a consumer type-checks against the generated code", () => {
+  it("treaty init scaffolds it and makes the package an ES module one, saying so", () => {
+    const { stderr } = run("npx", ["treaty", "init"]);
+    for (const path of ["treaty.config.json", CONTRACT, "tsconfig.json", "vitest.config.mts", ".github/workflows/contracts.yml"]) {
+      expect(stderr).toContain(`created ${path}`);
+    }
+    expect(stderr).toMatch(/^updated package\.json \(.*"type": "module": no "type"/m);
+    expect(JSON.parse(read("package.json"))).toMatchObject({ type: "module", dependencies: { treaty: "file:vendor/treaty-0.1.0.tgz" } });
+  }, SLOW);
+
+  it("installs, generates, and publishes 1.0 in a commit", () => {
     npm(["install"]);
     npm(["run", "codegen"]);
-    npm(["run", "contracts:check"]);
-    npm(["run", "codegen", "--", "--check"]);
+    expect(readdirSync(join(APP, "generated/order.placed"))).toEqual(["adapters.ts", "index.ts", "order.placed.test.ts", "v1_0"]);
+    // What a repo ignores (init writes no .gitignore); vendor/, the lock file and generated/ are committed.
+    writeFile(".gitignore", "node_modules/\ndist/\n");
+    run("git", ["init", "--quiet", "--initial-branch", "main"]);
+    commit("contracts 1.0");
+  }, SLOW);
+
+  it("a new minor version passes check --against the commit and regenerates; a fresh clone runs the CI workflow", () => {
+    const contract = read(CONTRACT);
+    const added = ['  "1.1":', "    changes:", "      - add: note", "        optional: true", "        type: { type: string, maxLength: 500 }", ""].join("\n");
+    writeFile(CONTRACT, contract.replace("\nexamples:", `${added}\nexamples:`));
+    bin("treaty", ["check", "--against", "HEAD"]);
+    npm(["run", "codegen"]);
+    expect(readdirSync(join(APP, "generated/order.placed"))).toContain("v1_1");
+    // The new version has its own tests, compatibility cases reading 1.0 into 1.1 among them; CI runs them.
+    const tests = read("generated/order.placed/order.placed.test.ts");
+    expect(tests).toContain('describe("order.placed 1.1"');
+    expect(tests).toContain('describe("order.placed: older versions through the canonical 1.1');
+    commit("contracts 1.1");
+    expect(run("git", ["ls-files"]).stdout.split("\n")).toEqual(expect.arrayContaining(["vendor/treaty-0.1.0.tgz", "package-lock.json", "generated/index.ts"]));
+    // A CI checkout: what is committed, and no treaty checkout beside it.
+    run("git", ["clone", "--quiet", APP, CI], { cwd: WORK });
+    const workflow = parse(readFileSync(join(CI, ".github/workflows/contracts.yml"), "utf8")) as { jobs: Record<string, { steps: { run?: string }[] }> };
+    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps.flatMap((step) => (step.run ? [step.run] : [])));
+    expect(steps[0]).toBe("npm ci");
+    expect(steps).toContain("npx vitest run");
+    // The steps run one after another in the clone, while the app goes on; the last test awaits them.
+    ciRun = steps.reduce<Promise<Run[]>>(async (done, step) => [...(await done), await runAsync("sh", ["-ec", step], { cwd: CI })], Promise.resolve([]));
+    // A rejection is reported where it is awaited, not as an unhandled one meanwhile.
+    ciRun.catch(() => undefined);
+  }, SLOW);
+
+  it("a consumer type-checks against the generated code, and a top-level-await script runs under node", () => {
     writeFile(
       "src/consumer.ts",
       [
@@ -122,54 +184,43 @@ describe("a new producer repo", () => {
         "export const problems: readonly string[] = errors(input).map((issue) => issue.path);",
         'const decoded = decode("order.placed", input);',
         "export const id: string | undefined = decoded.ok ? decoded.value.order_id : undefined;",
+        "// And the compiler catches a consumer that misuses the types: tsc fails on an unused directive.",
+        "// @ts-expect-error GBP is not a Currency",
+        'export const wrong: OrderPlacedV1_0["currency"] = "GBP";',
         "",
       ].join("\n"),
     );
-    npx(["tsc", "--noEmit"]);
-    // And the compiler catches a consumer that misuses the types.
-    writeFile("src/wrong.ts", 'import type { OrderPlacedV1_0 } from "../generated/order.placed/v1_0/index.js";\nexport const o: OrderPlacedV1_0["currency"] = "GBP";\n');
-    expect(npx(["tsc", "--noEmit"], { status: 2 }).stdout).toContain("src/wrong.ts");
-    rmSync(join(APP, "src/wrong.ts"));
-  }, SLOW);
-
-  it("runs the generated tests", () => {
-    const report = generatedTests();
-    expect(report.numFailedTests).toBe(0);
-    expect(report.numPassedTests).toBeGreaterThan(20);
-    expect(report.testResults.map((r) => r.name.slice(APP.length + 1))).toContain("generated/order.placed/order.placed.test.ts");
-  }, SLOW);
-
-  it("a new minor version passes check, regenerates, and the tests still pass", () => {
-    const contract = read(CONTRACT);
-    const added = ['  "1.1":', "    changes:", "      - add: note", "        optional: true", "        type: { type: string, maxLength: 500 }", ""].join("\n");
-    writeFile(CONTRACT, contract.replace("\nexamples:", `${added}\nexamples:`));
-    npx(["treaty", "check"]);
-    npm(["run", "codegen"]);
-    expect(readdirSync(join(APP, "generated/order.placed"))).toContain("v1_1");
-    npx(["tsc", "--noEmit"]);
-    const report = generatedTests();
-    expect(report.numFailedTests).toBe(0);
-    // The new version has its own describe block, and compatibility cases read 1.0 into 1.1.
-    const titles = report.testResults.flatMap((r) => r.assertionResults.map((a) => a.fullName));
-    expect(titles.some((t) => t.includes("1.1"))).toBe(true);
+    // The README's runtime: an async hook makes decode a promise, awaited at the top level (ES modules only).
+    writeFile(
+      "src/main.ts",
+      [
+        'import { createRuntime } from "treaty/runtime";',
+        'import { registry } from "../generated/index.js";',
+        "",
+        "const runtime = createRuntime(registry, { policy: async () => ({ ok: true }) });",
+        'const text = JSON.stringify({ contract: "order.placed", version: "1.0", order_id: "ORD-9", currency: "USD", total_cents: 1, items: [{ sku: "C-3", quantity: 1 }] });',
+        'const outcome = await runtime.decode("order.placed", text);',
+        "console.log(JSON.stringify({ ok: outcome.ok, id: outcome.ok ? outcome.value.order_id : undefined }));",
+        "",
+      ].join("\n"),
+    );
+    // One tsc run type-checks the consumer, the script and generated/ (1.0, 1.1, the tests), and emits them for node.
+    bin("tsc", ["--noEmit", "false", "--outDir", "dist"]);
+    expect(JSON.parse(run("node", ["dist/src/main.js"]).stdout)).toEqual({ ok: true, id: "ORD-9" });
   }, SLOW);
 
   it("an edit to a published version fails check --against HEAD at its location", () => {
-    run("git", ["init", "--quiet"]);
-    run("git", ["add", "."]);
-    run("git", ["-c", "user.name=e2e", "-c", "user.email=e2e@example.com", "commit", "--quiet", "-m", "contracts"]);
     const published = read(CONTRACT);
     const edited = published.replace("maxLength: 32\n        role: idempotency_key", "maxLength: 64\n        role: idempotency_key");
     expect(edited).not.toBe(published);
     writeFile(CONTRACT, edited);
-    const { stderr } = npx(["treaty", "check", "--against", "HEAD"], { status: 1 });
+    const { stderr } = bin("treaty", ["check", "--against", "HEAD"], { status: 1 });
     const located = /^idl\/orders\/order\.placed\.yaml:(\d+):(\d+) - error published-version-changed: .*1\.0/m.exec(stderr);
     expect(located, stderr).not.toBeNull();
     // It points into version 1.0, at or after its key.
     const versionLine = published.split("\n").indexOf('  "1.0":') + 1;
     expect(Number(located![1])).toBeGreaterThanOrEqual(versionLine);
     writeFile(CONTRACT, published);
-    npx(["treaty", "check", "--against", "HEAD"]);
   }, SLOW);
 });
 
@@ -203,16 +254,30 @@ describe("the generated package in a workspace", () => {
         "",
       ].join("\n"),
     );
+    // The README's commands for a workspace.
     npm(["run", "codegen"]);
     expect(JSON.parse(read("generated/package.json"))).toMatchObject({ name: GENERATED_PACKAGE, type: "module" });
     npm(["install"]);
     npm(["run", "build", "--workspace", GENERATED_PACKAGE]);
     // The build's output is not treaty's: the generated files are still current.
-    npx(["treaty", "generate", "--check"]);
-    npx(["tsc", "-p", "consumer", "--noEmit"]);
-    npx(["tsc", "-p", "consumer"]);
+    bin("treaty", ["generate", "--check"]);
+    bin("tsc", ["-p", "consumer"]);
     const script = 'const { summary } = await import("./consumer/dist/main.js"); console.log(JSON.stringify(summary));';
     const printed = JSON.parse(run("node", ["--input-type=module", "--eval", script]).stdout) as unknown;
     expect(printed).toEqual({ order: "ORD-7", path: ["1.0", "1.1"], valid: true, known: ["1.0", "1.1"] });
+  }, SLOW);
+});
+
+describe("the CI clone", () => {
+  it("npm ci installs treaty from vendor/ without an install-script warning; generated/ is current, check passes, the generated tests pass", async () => {
+    expect(ciRun).toBeDefined();
+    const results = await ciRun!;
+    expect(treatyScriptWarning(results[0]!.stderr), results[0]!.stderr).toBe(false);
+    expect(JSON.parse(readFileSync(join(CI, "node_modules/treaty/package.json"), "utf8"))).toMatchObject({ name: "treaty" });
+    // vitest colours its summary; what it says is the same without.
+    const vitest = results.at(-1)!.stdout.replace(/\x1b\[[0-9;]*m/g, "");
+    expect(vitest).toContain("generated/order.placed/order.placed.test.ts");
+    expect(vitest).toMatch(/Tests +\d+ passed \(\d+\)/);
+    expect(vitest).not.toMatch(/failed/);
   }, SLOW);
 });

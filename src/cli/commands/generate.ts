@@ -8,7 +8,8 @@ export const generateCommand: Command = {
       Compile every contract under --idl (default: idl) into --out (default: generated).
       Files treaty no longer produces are removed. With --check, write nothing and exit 1
       listing the files that are stale. Defaults come from treaty.config.json or the
-      'treaty' key of package.json; its 'package' setting makes --out an npm package.`,
+      'treaty' key of package.json; its 'package' setting makes --out an npm package,
+      and 'tests: false' writes no generated tests.`,
   options: { check: { type: "boolean" }, idl: { type: "string" }, out: { type: "string" } },
   positionals: { min: 0, max: 0 },
   run: async (args, io) => {
@@ -21,6 +22,7 @@ export const generateCommand: Command = {
       idlDir: config.idlDir,
       outDir: config.outDir,
       check,
+      tests: config.tests,
       ...(config.package && { package: { ...config.package, source: config.file ?? CONFIG_FILE } }),
     });
     printDiagnostics(io, result.diagnostics, config.root);

@@ -1,6 +1,6 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { CONFIG_FILE, loadConfig, type TreatyConfig } from "../../config/config.js";
+import { constants, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
+import { CONFIG_FILE, loadConfig, readOrUndefined, type TreatyConfig } from "../../config/config.js";
 import { printDiagnostics, type CliIo, type Command } from "../command.js";
 
 /** What `init` did with one file. */
@@ -134,37 +134,118 @@ const mergeManifest = (manifest: Manifest): string[] => {
   return added;
 };
 
-/** Creates or extends package.json; what it cannot fix, it says in `notes`. */
-const updateManifest = (root: string, notes: string[]): Outcome => {
+// A .js file that loads as CommonJS: setting "type": "module" would break it.
+const REQUIRES = /\brequire\s*\(|\bmodule\.exports\b|\bexports\.[\w$]+\s*=/;
+
+/**
+ * What in a package without "type" is CommonJS, if anything: its entry (`main`, else index.js) or a
+ * bin that is a .cjs file or a .js file using require/exports, or a tsconfig.json compiling to
+ * CommonJS. These are the files "type" decides how to load; other .js files are not looked at.
+ */
+const commonJsSign = (root: string, manifest: Manifest): string | undefined => {
+  const bin = manifest["bin"];
+  const bins = typeof bin === "string" ? [bin] : typeof bin === "object" && bin !== null ? Object.values(bin) : [];
+  const main = manifest["main"];
+  const entries = [typeof main === "string" ? main : "index.js", ...bins.filter((b): b is string => typeof b === "string")];
+  for (const entry of entries) {
+    if (entry.endsWith(".cjs")) return `${entry} is a .cjs file`;
+    const file = extname(entry) === "" ? `${entry}.js` : entry;
+    if (file.endsWith(".js") && REQUIRES.test(readOrUndefined(join(root, file)) ?? "")) return `${file} uses require or exports`;
+  }
+  // tsconfig.json may hold comments: a pattern, not a JSON parse.
+  if (/"module"\s*:\s*"commonjs"/i.test(readOrUndefined(join(root, "tsconfig.json")) ?? "")) return "tsconfig.json compiles to CommonJS";
+  return undefined;
+};
+
+const VENDOR_DIR = "vendor";
+
+/**
+ * A `file:` dependency on treaty outside the repo (what `npm install ../treaty/treaty-0.1.0.tgz`
+ * writes) is out of a CI checkout's reach. Such a tarball is copied into vendor/ (never over a
+ * different file) and the dependency pointed at the copy, so `npm ci` works in any checkout.
+ */
+const vendorTreaty = (root: string, manifest: Manifest, added: string[], notes: string[]): Outcome | undefined => {
+  const deps = [manifest.dependencies, manifest.devDependencies].find((d) => d?.["treaty"] !== undefined);
+  const spec = deps?.["treaty"];
+  if (!deps || !spec?.startsWith("file:")) return undefined;
+  const from = spec.slice("file:".length);
+  const source = resolve(root, from);
+  const inside = relative(root, source);
+  if (!inside.startsWith("..") && !isAbsolute(inside)) return undefined;
+  const unreachable = `package.json installs treaty from ${from}, outside this repo, where a CI checkout cannot reach it`;
+  if (!/\.(tgz|tar\.gz)$/.test(source) || !statSync(source, { throwIfNoEntry: false })?.isFile()) {
+    notes.push(`${unreachable}: put treaty's tarball (npm pack) in ${VENDOR_DIR}/ and npm install it from there`);
+    return undefined;
+  }
+  const path = `${VENDOR_DIR}/${basename(source)}`;
+  const target = join(root, path);
+  let outcome: Outcome;
+  if (present(target)) {
+    if (!statSync(target, { throwIfNoEntry: false })?.isFile() || !readFileSync(target).equals(readFileSync(source))) {
+      notes.push(`${unreachable}, and ${path} is another file: replace or remove it and run treaty init again`);
+      return { path, action: "skipped", why: `exists and differs from ${from}` };
+    }
+    outcome = { path, action: "skipped", why: `exists, the same as ${from}` };
+  } else {
+    try {
+      mkdirSync(dirname(target), { recursive: true });
+      copyFileSync(source, target, constants.COPYFILE_EXCL);
+    } catch (error) {
+      return { path, action: "failed", why: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+    }
+    outcome = { path, action: "created", why: `copied from ${from}, which a CI checkout cannot reach` };
+  }
+  deps["treaty"] = `file:${path}`;
+  added.push(`dependency treaty: file:${path}`);
+  notes.push(`commit ${path}: npm ci installs treaty from it`);
+  return outcome;
+};
+
+/**
+ * The generated code is ES modules. A package.json without "type" becomes one unless something in
+ * it is CommonJS that the change would break; a "type" it states is kept, and the user told.
+ */
+const setModuleType = (root: string, manifest: Manifest, created: boolean, added: string[], notes: string[]): void => {
+  if (manifest.type === "module") return;
+  const commonJs = manifest.type === undefined && !created ? commonJsSign(root, manifest) : undefined;
+  if (created) {
+    manifest.type = "module";
+    added.push('"type": "module"');
+  } else if (manifest.type === undefined && commonJs === undefined) {
+    manifest.type = "module";
+    added.push('"type": "module": no "type" and no CommonJS entry, bin or tsconfig');
+  } else {
+    notes.push(
+      `package.json ${manifest.type === undefined ? `has no "type" (CommonJS) and ${commonJs}` : `says "type": "${String(manifest.type)}"`}, and the generated code is ES modules: add "type": "module" if this package has no CommonJS .js files, or set 'package' in ${CONFIG_FILE} so the generated code is a package of its own`,
+    );
+  }
+};
+
+/** Creates or extends package.json, vendoring treaty's tarball when needed; what it cannot fix, it says in `notes`. */
+const updateManifest = (root: string, notes: string[]): Outcome[] => {
   const path = join(root, "package.json");
   const text = existsSync(path) ? readFileSync(path, "utf8") : undefined;
   let manifest: Manifest;
   try {
     manifest = text === undefined ? newManifest(root) : (JSON.parse(text) as Manifest);
   } catch (error) {
-    return { path: "package.json", action: "failed", why: `not JSON: ${(error as Error).message}` };
+    return [{ path: "package.json", action: "failed", why: `not JSON: ${(error as Error).message}` }];
   }
   const malformed = notAManifest(manifest);
-  if (malformed) return { path: "package.json", action: "failed", why: malformed };
+  if (malformed) return [{ path: "package.json", action: "failed", why: malformed }];
   const added = mergeManifest(manifest);
-  // The generated code is ES modules. A package.json init writes says so; an existing one keeps
-  // what it says (a change of "type" changes how its own .js files load), and the user is told.
-  if (text === undefined) {
-    manifest.type = "module";
-    added.push('"type": "module"');
-  } else if (manifest.type !== "module") {
-    notes.push(
-      `package.json ${manifest.type === undefined ? "has no \"type\" (CommonJS)" : `says "type": "${String(manifest.type)}"`}, and the generated code is ES modules: add "type": "module" if this package has no CommonJS .js files, or set 'package' in ${CONFIG_FILE} so the generated code is a package of its own`,
-    );
-  }
+  setModuleType(root, manifest, text === undefined, added, notes);
+  const vendored = vendorTreaty(root, manifest, added, notes);
+  if (vendored?.action === "failed") return [vendored];
+  const outcomes = vendored ? [vendored] : [];
   if (![manifest.dependencies, manifest.devDependencies].some((deps) => deps?.["treaty"] !== undefined)) {
     notes.push("treaty is not a dependency of this package: the generated code imports treaty/runtime; install treaty as a dependency");
   }
-  if (text !== undefined && added.length === 0) return { path: "package.json", action: "skipped", why: "has the scripts and devDependencies" };
+  if (text !== undefined && added.length === 0) return [...outcomes, { path: "package.json", action: "skipped", why: "has the scripts and devDependencies" }];
   // Keep the file's own indentation.
   const indent = /^[ \t]+(?=")/m.exec(text ?? "")?.[0] ?? "  ";
   writeFileSync(path, `${JSON.stringify(manifest, null, indent)}\n`);
-  return { path: "package.json", action: text === undefined ? "created" : "updated", why: added.join(", ") };
+  return [...outcomes, { path: "package.json", action: text === undefined ? "created" : "updated", why: added.join(", ") }];
 };
 
 const printOutcome = (io: CliIo, { path, action, why }: Outcome): void => io.stderr(`${action.padEnd(7)} ${path}${why ? ` (${why})` : ""}\n`);
@@ -175,7 +256,9 @@ export const initCommand: Command = {
       Scaffold a producer repo in the current directory: treaty.config.json, an example
       contract under idl/, the 'codegen' and 'contracts:check' scripts and the devDependencies
       generated code and tests need (in package.json), tsconfig.json, vitest.config.mts and a CI
-      workflow. Never overwrites a file; running it again changes nothing.`,
+      workflow; "type": "module" unless package.json shows CommonJS; treaty's tarball copied
+      into vendor/ when package.json installs it from outside the repo. Never overwrites a
+      file; running it again changes nothing.`,
   options: {},
   positionals: { min: 0, max: 0 },
   run: async (_args, io) => {
@@ -185,7 +268,7 @@ export const initCommand: Command = {
       return 1;
     }
     const notes: string[] = [];
-    const outcomes = [...scaffold(loaded.value).map((file) => createIfAbsent(io.cwd, file)), updateManifest(io.cwd, notes)];
+    const outcomes = [...scaffold(loaded.value).map((file) => createIfAbsent(io.cwd, file)), ...updateManifest(io.cwd, notes)];
     for (const outcome of outcomes) printOutcome(io, outcome);
     for (const note of notes) io.stderr(`treaty: note: ${note}\n`);
     if (outcomes.some((o) => o.action === "failed")) return 1;
