@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   root: fileURLToPath(new URL("..", import.meta.url)),
@@ -13,6 +13,8 @@ export default defineConfig({
   test: {
     // Also the regression tests treaty generates beside each contract, here and in the golden fixtures.
     include: ["test/**/*.test.ts", "generated/**/*.test.ts"],
+    // The pack-and-install test of a new user is `npm run test:e2e` (test/vitest.e2e.config.ts).
+    exclude: [...configDefaults.exclude, "test/e2e/**"],
     setupFiles: ["test/support/setup.ts"],
     testTimeout: 120_000,
     hookTimeout: 120_000,
