@@ -38,7 +38,7 @@ const snapshot = (root: string): Record<string, string> =>
 
 const manifestOf = (root: string) => JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Record<string, Record<string, string> | string>;
 
-const SCAFFOLD = ["treaty.config.json", "idl/orders/order.placed.yaml", "tsconfig.json", "vitest.config.mts", ".github/workflows/contracts.yml"];
+const SCAFFOLD = ["treaty.config.json", "idl/orders/order.placed.yaml", "tsconfig.json", "vitest.config.mts", ".github/workflows/contracts.yml", ".gitignore"];
 
 describe("treaty init in an empty directory", () => {
   const root = project();
@@ -66,6 +66,11 @@ describe("treaty init in an empty directory", () => {
     for (const [, script] of workflow.matchAll(/npm run ([\w:]+)/g)) expect(scripts[script!]).toBeDefined();
     expect(workflow).toContain("npm run codegen -- --check");
     expect(workflow).toContain("npm run contracts:check -- --against origin/main");
+  });
+
+  it("keeps installed packages out of git, and treaty's tarball in", () => {
+    const ignored = readFileSync(join(root, ".gitignore"), "utf8").split("\n").filter((line) => line && !line.startsWith("#"));
+    expect(ignored).toEqual(["node_modules/"]);
   });
 
   it("changes nothing when run again", async () => {

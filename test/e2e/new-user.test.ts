@@ -140,8 +140,10 @@ describe("a new producer repo, following the README", () => {
     npm(["install"]);
     npm(["run", "codegen"]);
     expect(readdirSync(join(APP, "generated/order.placed"))).toEqual(["adapters.ts", "index.ts", "order.placed.test.ts", "v1_0"]);
-    // What a repo ignores (init writes no .gitignore); vendor/, the lock file and generated/ are committed.
-    writeFile(".gitignore", "node_modules/\ndist/\n");
+    // init's .gitignore keeps node_modules/ out; vendor/, the lock file and generated/ are committed.
+    // The consumer's build output below is this app's own to ignore.
+    expect(read(".gitignore")).toContain("node_modules/\n");
+    writeFile(".gitignore", `${read(".gitignore")}dist/\n`);
     run("git", ["init", "--quiet", "--initial-branch", "main"]);
     commit("contracts 1.0");
   }, SLOW);

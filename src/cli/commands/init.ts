@@ -65,6 +65,8 @@ const scaffold = (config: TreatyConfig): ScaffoldFile[] => [
   // A vite config holds vitest's settings too.
   { path: "vitest.config.mts", contents: template("vitest.config.mts"), covered: anyOf(VITE_CONFIGS) },
   { path: ".github/workflows/contracts.yml", contents: template("contracts.yml") },
+  // Named without its dot in templates/: npm leaves every `.gitignore` out of a tarball.
+  { path: ".gitignore", contents: template("gitignore") },
 ];
 
 /** Whether anything is at `path`, a dangling symbolic link included. */
