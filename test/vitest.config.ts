@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
@@ -16,6 +17,9 @@ export default defineConfig({
     // The pack-and-install test of a new user is `npm run test:e2e` (test/vitest.e2e.config.ts).
     exclude: [...configDefaults.exclude, "test/e2e/**"],
     setupFiles: ["test/support/setup.ts"],
+    // One worker per core: vitest's default leaves one core idle, which on a 2-core machine runs
+    // the suite one file at a time (98 s instead of 61 s here).
+    maxWorkers: availableParallelism(),
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },
