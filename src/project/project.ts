@@ -198,7 +198,7 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
       if (ctx.limits.closedObjects) {
         // Open keys cannot be said in a closed object: the model may send only an empty one, which the contract accepts.
         ctx.diagnostics.push(createDiagnostic("llm-type-unsupported", field?.loc ?? scope.version.loc, { provider: ctx.limits.provider, what: "a map", where: at, reason: "every object must set additionalProperties: false", instead: "an empty object", fix: optOut(ctx.limits.provider) }));
-        return { schema: { type: "object", properties: {}, additionalProperties: false }, dropped: [] };
+        return objectProjection(ctx, scope, [], at, depth + 1, field, undefined);
       }
       const values = typeProjection(ctx, scope, node.of, child(at, "*"), depth + 1, field, undefined);
       return {
@@ -312,7 +312,8 @@ const objectProjection = (ctx: Context, scope: Scope, fields: readonly Field[], 
   const schema = defined({
     type: "object",
     properties: Object.fromEntries(projected.map((p) => [p.field.name, p.schema])),
-    required: nonEmpty(fields.filter((f) => ctx.limits.allRequired || !f.optional).map((f) => f.name)),
+    // Strict OpenAI writes `required` on every object, even an empty one (openai-node's toStrictJsonSchema does).
+    required: ctx.limits.allRequired ? fields.map((f) => f.name) : nonEmpty(fields.filter((f) => !f.optional).map((f) => f.name)),
     additionalProperties: closed ? false : undefined,
   });
   return {
