@@ -10,6 +10,7 @@ import { createFormatCache, findCacheDir } from "./format/format-cache.js";
 import type { Project } from "./ir/model.js";
 import { lint } from "./lint/lint.js";
 import { load } from "./load/load.js";
+import { projectDiagnostics } from "./project/project.js";
 import { plan, type GeneratedPackage } from "./plan/plan.js";
 import { resolve } from "./resolve/resolve.js";
 import { maintainStubs, type AddedStub } from "./stubs/maintain-stubs.js";
@@ -56,7 +57,8 @@ export const compile = (options: CompileOptions): StageResult<Project | undefine
   // reports, so the caller decides from the diagnostics whether to go on.
   const checked = check(resolved.value);
   diagnostics.push(...checked.diagnostics, ...checkChangeDefaults(checked.value));
-  if (!hasErrors(diagnostics)) diagnostics.push(...lint(checked.value).diagnostics);
+  // Provider limits are checked on a whole model only: a projection reads every type it reaches.
+  if (!hasErrors(diagnostics)) diagnostics.push(...projectDiagnostics(checked.value), ...lint(checked.value).diagnostics);
   return { value: checked.value, diagnostics: sortDiagnostics(diagnostics) };
 };
 

@@ -5,6 +5,7 @@ import { emitAdapters } from "./adapters.js";
 import type { EmittedFile } from "./file-builder.js";
 import { emitContractIndex, emitIndex, emitVersionIndex } from "./indexes.js";
 import { emitJsonSchema } from "./json-schema.js";
+import { emitLlm, emitLlmJson } from "./llm.js";
 import { emitPackageJson, emitPackageTsconfig } from "./package.js";
 import { emitShape } from "./shape.js";
 import { emitTests } from "./tests.js";
@@ -24,6 +25,10 @@ const emitOne = (project: Project, job: FileJob, source: string): EmittedFile | 
       return emitValidator(project, job.contract, job.version);
     case "shape":
       return emitShape(project, job.contract, job.version);
+    case "llm":
+      return emitLlm(project, job.contract, job.version);
+    case "llm-json":
+      return emitLlmJson(project, job.contract, job.version, job.provider);
     case "version-index":
       return emitVersionIndex(job.contract, job.version);
     case "adapters":

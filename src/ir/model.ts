@@ -247,6 +247,10 @@ export interface ResolvedVersion {
   readonly loc: SourceLocation;
 }
 
+/** The LLM providers treaty projects a contract to (`llm.ts`, `llm/<provider>.json`). */
+export type LlmProvider = "openai" | "anthropic" | "gemini" | "mcp";
+export const LLM_PROVIDERS: readonly LlmProvider[] = ["openai", "anthropic", "gemini", "mcp"];
+
 export type ContractKind = "command" | "result" | "event" | "error" | "task";
 export const CONTRACT_KINDS: readonly ContractKind[] = ["command", "result", "event", "error", "task"];
 
@@ -277,6 +281,8 @@ export interface Contract {
   readonly envelope: "embedded" | "none";
   /** The version business code sees; by default the newest. */
   readonly canonical: string;
+  /** The providers the contract projects to: all of them unless `llm: { providers: [...] }` opts out. */
+  readonly llm: { readonly providers: readonly LlmProvider[] };
   /** Sorted by (major, minor). */
   readonly versions: readonly ResolvedVersion[];
   readonly loc: SourceLocation;

@@ -1,7 +1,7 @@
 import type { ContractAdapters, ProjectAdapters } from "../adapt/model.js";
 import type { PackageConfig } from "../config/config.js";
 import type { StageResult } from "../diagnostics/diagnostic.js";
-import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
+import type { Contract, LlmProvider, Project, ResolvedVersion } from "../ir/model.js";
 import { contractDir, testsFile, versionId } from "../ir/names.js";
 import { deriveCases } from "../cases/cases.js";
 import type { ContractCases } from "../cases/model.js";
@@ -13,6 +13,8 @@ export type FileKind =
   | "validator"
   | "shape"
   | "version-index"
+  | "llm"
+  | "llm-json"
   | "adapters"
   | "contract-index"
   | "tests"
@@ -27,7 +29,8 @@ export interface GeneratedPackage extends PackageConfig {
 
 /** One file to generate; paths are relative to the output directory. */
 export type FileJob =
-  | { readonly kind: "types" | "schema" | "json-schema" | "validator" | "shape" | "version-index"; readonly path: string; readonly contract: Contract; readonly version: ResolvedVersion }
+  | { readonly kind: "types" | "schema" | "json-schema" | "validator" | "shape" | "llm" | "version-index"; readonly path: string; readonly contract: Contract; readonly version: ResolvedVersion }
+  | { readonly kind: "llm-json"; readonly path: string; readonly contract: Contract; readonly version: ResolvedVersion; readonly provider: LlmProvider }
   | { readonly kind: "adapters"; readonly path: string; readonly adapters: ContractAdapters }
   | { readonly kind: "contract-index"; readonly path: string; readonly contract: Contract }
   | { readonly kind: "tests"; readonly path: string; readonly cases: ContractCases }
@@ -40,6 +43,7 @@ const VERSION_FILES = [
   ["json-schema", "schema.json"],
   ["validator", "validator.ts"],
   ["shape", "shape.ts"],
+  ["llm", "llm.ts"],
   ["version-index", "index.ts"],
 ] as const;
 
@@ -63,6 +67,9 @@ export const plan = (project: Project, adapters: ProjectAdapters, options: PlanO
     for (const version of contract.versions) {
       for (const [kind, name] of VERSION_FILES) {
         jobs.push({ kind, path: `${dir}/${versionId(version.version)}/${name}`, contract, version });
+      }
+      for (const provider of contract.llm.providers) {
+        jobs.push({ kind: "llm-json", path: `${dir}/${versionId(version.version)}/llm/${provider}.json`, contract, version, provider });
       }
     }
     jobs.push({ kind: "adapters", path: `${dir}/adapters.ts`, adapters: adapters.contracts.get(contract.name)! });

@@ -4,6 +4,8 @@ import { didYouMean } from "../diagnostics/suggest.js";
 import {
   COMPATIBILITY_LEVELS,
   CONTRACT_KINDS,
+  LLM_PROVIDERS,
+  type LlmProvider,
   type Change,
   type Contract,
   type EnumDef,
@@ -21,7 +23,7 @@ import { ALL_CONSTRAINTS, createTypeParser, REPLACEABLE_CONSTRAINTS, type TypePa
 
 const TOP_KEYS = [
   "contract", "summary", "description", "owner", "kind", "unknown_fields", "compatibility", "envelope", "canonical",
-  "enums", "types", "versions", "examples", "lint",
+  "enums", "types", "versions", "examples", "lint", "llm",
 ];
 const VERSION_KEYS = ["status", "description", "fields", "changes", "from", "rules"];
 const CHANGE_OPS = ["add", "remove", "rename", "require", "relax", "retype", "constrain", "enum", "custom", "nest", "hoist", "wrap", "head"];
@@ -310,6 +312,18 @@ const parseExamples = (r: Reader, node: Node | null, versions: readonly string[]
   return examples;
 };
 
+/** `llm: { providers: [openai, mcp] }`: the providers the contract projects to, in the order listed. */
+const parseLlm = (r: Reader, node: Node | null): Contract["llm"] => {
+  const keys = byKey(r.entries(node, "llm", ["providers"]) ?? []);
+  const providers: LlmProvider[] = [];
+  const entry = keys.get("providers");
+  for (const item of (entry && r.seq(entry.value, "llm's providers")?.items) ?? []) {
+    const provider = r.oneOf(item as Node, "a provider", LLM_PROVIDERS);
+    if (provider !== undefined && !providers.includes(provider)) providers.push(provider);
+  }
+  return { providers: entry ? providers : LLM_PROVIDERS };
+};
+
 /** Resolves one parsed file. Returns undefined when the file is too broken to name a contract. */
 export const resolveContract = (file: SourceFile): { contract: Contract | undefined; reader: Reader } => {
   const r = createReader(file);
@@ -429,6 +443,7 @@ export const resolveContract = (file: SourceFile): { contract: Contract | undefi
     compatibility,
     envelope,
     canonical,
+    llm: top.has("llm") ? parseLlm(r, top.get("llm")!.value) : { providers: LLM_PROVIDERS },
     versions: withExamples,
     loc: r.loc(top.get("contract")!.keyNode),
   };

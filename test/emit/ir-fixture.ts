@@ -1,6 +1,6 @@
 // A hand-built IR shared by the JSON Schema, TypeBox and types emitter tests: every type kind and
 // constraint, enums, named types, a contract reference, strip and reject.
-import type { Contract, Field, Project, ResolvedVersion, TypeNode } from "../../src/ir/model.js";
+import { LLM_PROVIDERS, type Contract, type Field, type Project, type ResolvedVersion, type TypeNode } from "../../src/ir/model.js";
 
 export const loc = { file: "idl/test.yaml", line: 1, col: 1 };
 export const field = (name: string, type: TypeNode, extra: Partial<Field> = {}): Field => ({
@@ -33,6 +33,7 @@ export const contract = (name: string, versions: ResolvedVersion[], extra: Parti
   compatibility: "backward",
   envelope: "embedded",
   canonical: versions[versions.length - 1]!.version,
+  llm: { providers: LLM_PROVIDERS },
   versions,
   loc,
   ...extra,

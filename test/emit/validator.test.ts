@@ -10,15 +10,16 @@ import fc from "fast-check";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emitValidator } from "../../src/emit/validator.js";
-import type {
-  Contract,
-  EnumDef,
-  Field,
-  NamedType,
-  Project,
-  ResolvedVersion,
-  Rule,
-  TypeNode,
+import {
+  LLM_PROVIDERS,
+  type Contract,
+  type EnumDef,
+  type Field,
+  type NamedType,
+  type Project,
+  type ResolvedVersion,
+  type Rule,
+  type TypeNode,
 } from "../../src/ir/model.js";
 import type { Issue } from "../../src/runtime/index.js";
 
@@ -72,6 +73,7 @@ const contract = (name: string, versions: readonly ResolvedVersion[], more: Part
   compatibility: "backward",
   envelope: "embedded",
   canonical: versions[versions.length - 1]!.version,
+  llm: { providers: LLM_PROVIDERS },
   versions,
   loc,
   ...more,

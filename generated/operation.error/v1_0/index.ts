@@ -4,6 +4,7 @@ export type * from "./types.js";
 export { OperationErrorV1_0Schema as schema } from "./schema.js";
 export { check, errors } from "./validator.js";
 export { OperationErrorV1_0Shape as shape } from "./shape.js";
+export * as llm from "./llm.js";
 
 export const contract = "operation.error";
 export const version = "1.0";

@@ -4,6 +4,7 @@ export type * from "./types.js";
 export { TaskResultV1_2Schema as schema } from "./schema.js";
 export { check, errors } from "./validator.js";
 export { TaskResultV1_2Shape as shape } from "./shape.js";
+export * as llm from "./llm.js";
 
 export const contract = "task.result";
 export const version = "1.2";

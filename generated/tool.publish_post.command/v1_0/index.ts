@@ -4,6 +4,7 @@ export type * from "./types.js";
 export { ToolPublishPostCommandV1_0Schema as schema } from "./schema.js";
 export { check, errors } from "./validator.js";
 export { ToolPublishPostCommandV1_0Shape as shape } from "./shape.js";
+export * as llm from "./llm.js";
 
 export const contract = "tool.publish_post.command";
 export const version = "1.0";

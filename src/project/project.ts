@@ -1,0 +1,423 @@
+// Projections: what each LLM provider is told of a contract version, within the provider's
+// documented subset (`limits/`), and the ledger of every constraint it cannot take. Read from the
+// typed model only; the emitter prints the result, `compile` reports the diagnostics.
+import { createDiagnostic, formatDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
+import { rootFields } from "../ir/envelope.js";
+import type { Contract, EnumDef, Field, JsonValue, LlmProvider, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
+import { versionsOfMajor } from "../ir/names.js";
+import { refPattern } from "../ir/ref-pattern.js";
+import { ANTHROPIC_LIMITS } from "./limits/anthropic.js";
+import { GEMINI_LIMITS } from "./limits/gemini.js";
+import { MCP_LIMITS } from "./limits/mcp.js";
+import { OPENAI_LIMITS } from "./limits/openai.js";
+import type { JsonSchema, Keyword, LedgerEntry, NullPlan, Projection, ProviderLimits } from "./model.js";
+
+export const PROVIDER_LIMITS: Readonly<Record<LlmProvider, ProviderLimits>> = {
+  openai: OPENAI_LIMITS,
+  anthropic: ANTHROPIC_LIMITS,
+  gemini: GEMINI_LIMITS,
+  mcp: MCP_LIMITS,
+};
+
+/** One contract version being projected: where the fields come from (contract refs switch it). */
+interface Scope {
+  readonly contract: Contract;
+  readonly version: ResolvedVersion;
+}
+
+interface Context {
+  readonly project: Project;
+  readonly limits: ProviderLimits;
+  /** The version projected; a limit crossed anywhere is reported against it. */
+  readonly home: Scope;
+  readonly ledger: LedgerEntry[];
+  readonly widened: string[];
+  readonly diagnostics: Diagnostic[];
+  readonly totals: { properties: number; chars: number; enumValues: number; deepest: number };
+}
+
+/** A projected type: its schema, its null plan, and the constraints it left out, in words. */
+interface Projected {
+  readonly schema: JsonSchema;
+  readonly nulls?: NullPlan;
+  readonly dropped: readonly string[];
+}
+
+const defined = (entries: Record<string, JsonValue | undefined>): JsonSchema =>
+  Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined)) as JsonSchema;
+
+const paragraphs = (parts: readonly (string | undefined)[]): string | undefined => {
+  const kept = parts.map((part) => part?.trim()).filter((part): part is string => !!part);
+  return kept.length > 0 ? kept.join("\n\n") : undefined;
+};
+
+const nonEmpty = (items: readonly string[]): string[] | undefined => (items.length > 0 ? [...items] : undefined);
+
+const withPeriod = (text: string): string => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
+
+const child = (at: string, name: string): string => `${at}/${name}`;
+
+/** A dotted field path of a rule as a JSON pointer from the payload root. */
+const pointer = (path: string): string => `/${path.split(".").join("/")}`;
+
+const optOut = (provider: LlmProvider): string => `or leave ${provider} out (llm: { providers: [...] })`;
+
+const KEYWORD_OF = {
+  minLength: "minLength",
+  maxLength: "maxLength",
+  pattern: "pattern",
+  min: "minimum",
+  max: "maximum",
+  exclusiveMin: "exclusiveMinimum",
+  exclusiveMax: "exclusiveMaximum",
+  multipleOf: "multipleOf",
+  maxItems: "maxItems",
+  unique: "uniqueItems",
+} as const satisfies Record<string, Keyword>;
+
+const count = (n: JsonValue, noun: string): string => `${String(n)} ${noun}${n === 1 ? "" : "s"}`;
+
+const WORDS: Record<string, (value: JsonValue) => string> = {
+  minLength: (n) => `at least ${count(n, "character")}`,
+  maxLength: (n) => `at most ${count(n, "character")}`,
+  pattern: (p) => `matches the regular expression ${String(p)}`,
+  min: (n) => `at least ${String(n)}`,
+  max: (n) => `at most ${String(n)}`,
+  exclusiveMin: (n) => `greater than ${String(n)}`,
+  exclusiveMax: (n) => `less than ${String(n)}`,
+  multipleOf: (n) => `a multiple of ${String(n)}`,
+  minItems: (n) => `at least ${count(n, "item")}`,
+  maxItems: (n) => `at most ${count(n, "item")}`,
+  unique: () => "no two items equal",
+  format: (f) => `a valid ${String(f)} string`,
+};
+
+/**
+ * Keeps each constraint the provider takes as its JSON Schema keyword; every other one goes to
+ * the ledger (at `at`, under the issue code the contract's validator reports) and into words.
+ */
+const constrain = (
+  ctx: Context,
+  at: string,
+  base: JsonSchema,
+  constraints: readonly (readonly [keyof typeof WORDS, JsonValue | undefined, boolean])[],
+): Projected => {
+  const schema: JsonSchema = { ...base };
+  const dropped: string[] = [];
+  for (const [code, value, kept] of constraints) {
+    if (value === undefined) continue;
+    const words = WORDS[code]!(value);
+    if (kept) {
+      const keyword = code === "format" ? "format" : code === "minItems" ? "minItems" : KEYWORD_OF[code as keyof typeof KEYWORD_OF];
+      schema[keyword] = value;
+    } else {
+      ctx.ledger.push({ path: at === "" ? "/" : at, constraint: code, value, words });
+      dropped.push(words);
+    }
+  }
+  return { schema, dropped };
+};
+
+const takes = (ctx: Context, code: keyof typeof KEYWORD_OF): boolean => ctx.limits.keywords.has(KEYWORD_OF[code]);
+
+const lookup = <T>(map: ReadonlyMap<string, T>, name: string, what: string): T => {
+  const found = map.get(name);
+  if (found === undefined) throw new Error(`treaty bug: unresolved ${what} '${name}' reached the projection`);
+  return found;
+};
+
+const countEnum = (ctx: Context, def: EnumDef): void => {
+  const chars = def.values.reduce((sum, value) => sum + value.name.length, 0);
+  ctx.totals.chars += chars;
+  ctx.totals.enumValues += def.values.length;
+  const { maxEnumValues, largeEnum, provider } = ctx.limits;
+  if (maxEnumValues !== undefined && ctx.totals.enumValues > maxEnumValues && ctx.totals.enumValues - def.values.length <= maxEnumValues) {
+    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", def.loc, { provider, limit: "enum values in one schema", max: maxEnumValues, actual: `${ctx.totals.enumValues} with enum '${def.name}'`, fix: optOut(provider) }));
+  }
+  if (largeEnum && def.values.length > largeEnum.values && chars > largeEnum.chars) {
+    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", def.loc, { provider, limit: `characters of values in one enum of more than ${largeEnum.values} values`, max: largeEnum.chars, actual: `${chars} in enum '${def.name}'`, fix: optOut(provider) }));
+  }
+};
+
+const enumSchema = (ctx: Context, def: EnumDef): JsonSchema => {
+  countEnum(ctx, def);
+  if (ctx.limits.enumMeanings === "anyOf") {
+    return defined({
+      description: def.description?.trim(),
+      anyOf: def.values.map((value) => ({ const: value.name, description: value.meaning.trim() })),
+    });
+  }
+  return defined({
+    type: "string",
+    description: paragraphs([def.description, def.values.map((value) => `- ${value.name}: ${value.meaning.trim()}`).join("\n")]),
+    enum: def.values.map((value) => value.name),
+  });
+};
+
+const constSchema = (ctx: Context, value: string | number | boolean): JsonSchema => {
+  ctx.totals.chars += String(value).length;
+  if (ctx.limits.const) return { const: value };
+  const type = typeof value === "string" ? "string" : typeof value === "boolean" ? "boolean" : Number.isInteger(value) ? "integer" : "number";
+  return { type, enum: [value] };
+};
+
+const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, depth: number, field: Field | undefined, example: unknown): Projected => {
+  switch (node.kind) {
+    case "string":
+      return constrain(ctx, at, { type: "string" }, [
+        ["minLength", node.minLength, takes(ctx, "minLength")],
+        ["maxLength", node.maxLength, takes(ctx, "maxLength")],
+        ["pattern", node.pattern, takes(ctx, "pattern")],
+        ["format", node.format, node.format !== undefined && ctx.limits.formats.has(node.format)],
+      ]);
+    case "int":
+    case "number":
+      return constrain(ctx, at, { type: node.kind === "int" ? "integer" : "number" }, [
+        ["min", node.min, takes(ctx, "min")],
+        ["max", node.max, takes(ctx, "max")],
+        ["exclusiveMin", node.exclusiveMin, takes(ctx, "exclusiveMin")],
+        ["exclusiveMax", node.exclusiveMax, takes(ctx, "exclusiveMax")],
+        ["multipleOf", node.multipleOf, takes(ctx, "multipleOf")],
+      ]);
+    case "bool":
+      return { schema: { type: "boolean" }, dropped: [] };
+    case "timestamp":
+      return constrain(ctx, at, { type: "string" }, [["format", "date-time", ctx.limits.formats.has("date-time")]]);
+    case "ref":
+      return constrain(ctx, at, { type: "string" }, [["pattern", refPattern(node.scheme), takes(ctx, "pattern")]]);
+    case "list": {
+      const items = typeProjection(ctx, scope, node.of, child(at, "*"), depth, field, undefined);
+      const listed = constrain(ctx, at, { type: "array", items: withWords(items.schema, items.dropped) }, [
+        ["minItems", node.minItems, node.minItems !== undefined && node.minItems <= ctx.limits.maxMinItems],
+        ["maxItems", node.maxItems, takes(ctx, "maxItems")],
+        ["unique", node.unique ? true : undefined, takes(ctx, "unique")],
+      ]);
+      return { ...listed, nulls: items.nulls && { kind: "items", inner: items.nulls } };
+    }
+    case "map": {
+      if (ctx.limits.closedObjects) {
+        // Open keys cannot be said in a closed object: the model may send only an empty one, which the contract accepts.
+        ctx.diagnostics.push(createDiagnostic("llm-type-unsupported", field?.loc ?? scope.version.loc, { provider: ctx.limits.provider, what: "a map", where: at, reason: "every object must set additionalProperties: false", instead: "an empty object", fix: optOut(ctx.limits.provider) }));
+        return objectProjection(ctx, scope, [], at, depth + 1, field, undefined);
+      }
+      const values = typeProjection(ctx, scope, node.of, child(at, "*"), depth + 1, field, undefined);
+      return {
+        schema: { type: "object", additionalProperties: withWords(values.schema, values.dropped) },
+        nulls: values.nulls && { kind: "values", inner: values.nulls },
+        dropped: [],
+      };
+    }
+    case "object":
+      return objectProjection(ctx, scope, node.fields, at, depth + 1, field, example);
+    case "union": {
+      const variants = node.variants.map((variant) => {
+        const fields = variant.type.kind === "object" ? variant.type.fields : lookup(scope.version.types, variant.type.name, "type").fields;
+        const tag: Field = { name: node.tag, type: { kind: "const", value: variant.value }, optional: false, loc: variant.loc };
+        return { value: variant.value, projected: objectProjection(ctx, scope, [tag, ...fields], at, depth + 1, field, undefined) };
+      });
+      const planned = variants.filter((variant) => variant.projected.nulls);
+      return {
+        schema: { anyOf: variants.map((variant) => variant.projected.schema) },
+        nulls: planned.length > 0 ? { kind: "tagged", tag: node.tag, variants: planned.map((v) => ({ value: v.value, inner: v.projected.nulls! })) } : undefined,
+        dropped: [],
+      };
+    }
+    case "const":
+      return { schema: constSchema(ctx, node.value), dropped: [] };
+    case "enum":
+      return { schema: enumSchema(ctx, lookup(scope.version.enums, node.name, "enum")), dropped: [] };
+    case "named": {
+      const type = lookup(scope.version.types, node.name, "type");
+      const projected = objectProjection(ctx, scope, type.fields, at, depth + 1, field, example);
+      return { ...projected, schema: defined({ description: type.description?.trim(), ...projected.schema }) };
+    }
+    case "contract": {
+      const contract = ctx.project.contracts.find((candidate) => candidate.name === node.contract);
+      if (!contract) throw new Error(`treaty bug: unknown contract '${node.contract}' reached the projection`);
+      const versions = versionsOfMajor(contract, node.major).map((version) => ({
+        version,
+        projected: objectProjection(ctx, { contract, version }, rootFields(contract, version), at, depth + 1, field, undefined),
+      }));
+      // Versions are told apart by their `version` constant; without an envelope nothing tells
+      // them apart, and every version's nulls are removed.
+      const planned = versions.filter((v) => v.projected.nulls);
+      const nulls: NullPlan | undefined =
+        planned.length === 0
+          ? undefined
+          : contract.envelope === "embedded"
+            ? { kind: "tagged", tag: "version", variants: planned.map((v) => ({ value: v.version.version, inner: v.projected.nulls! })) }
+            : { kind: "each", plans: planned.map((v) => v.projected.nulls!) };
+      return {
+        schema: versions.length === 1 ? versions[0]!.projected.schema : { description: `Any known version of ${node.contract}@${node.major}.`, anyOf: versions.map((v) => v.projected.schema) },
+        nulls,
+        dropped: [],
+      };
+    }
+  }
+};
+
+const withWords = (schema: JsonSchema, dropped: readonly string[]): JsonSchema =>
+  dropped.length === 0 ? schema : { ...schema, description: paragraphs([schema.description as string | undefined, `Must also be: ${dropped.join("; ")}.`])! };
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** An example value worth showing: a scalar from the version's first valid example, never a sensitive one. */
+const exampleWords = (field: Field, example: unknown): string | undefined => {
+  if (field.sensitivity === "secret" || field.sensitivity === "pii") return undefined;
+  if (field.type.kind === "const" || field.type.kind === "enum") return undefined;
+  return typeof example === "string" || typeof example === "number" || typeof example === "boolean" ? `Example: ${JSON.stringify(example)}.` : undefined;
+};
+
+const fieldProjection = (ctx: Context, scope: Scope, field: Field, at: string, depth: number, example: unknown): Projected & { readonly widened: boolean } => {
+  // A sensitive field's children are never shown as examples either.
+  const inner = field.sensitivity === "secret" || field.sensitivity === "pii" ? undefined : example;
+  const projected = typeProjection(ctx, scope, field.type, at, depth, field, inner);
+  const widened = ctx.limits.allRequired && field.optional && field.nullable === undefined;
+  if (widened) ctx.widened.push(at);
+  const { description: typeDescription, ...schema } = projected.schema;
+  const description = paragraphs([
+    field.description,
+    typeof typeDescription === "string" ? typeDescription : undefined,
+    field.deprecated && `Deprecated since ${field.deprecated.since}${field.deprecated.use ? `: use ${field.deprecated.use}` : ""}.`,
+    field.nullable !== undefined ? `Null means: ${withPeriod(field.nullable)}` : undefined,
+    widened ? "Null means: absent." : undefined,
+    ctx.limits.allRequired && field.optional && field.nullable !== undefined ? "The field cannot be left out here; null stands for its stated meaning." : undefined,
+    field.default !== undefined ? `Default when absent: ${JSON.stringify(field.default)}.` : undefined,
+    exampleWords(field, inner),
+    projected.dropped.length > 0 ? `Must also be: ${projected.dropped.join("; ")}.` : undefined,
+  ]);
+  const nullable = widened || field.nullable !== undefined;
+  const alternatives = Array.isArray(schema.anyOf) && Object.keys(schema).length === 1 ? schema.anyOf : [schema];
+  const shaped = nullable ? { anyOf: [...alternatives, { type: "null" }] } : schema;
+  return { schema: defined({ description, ...shaped }), nulls: projected.nulls, dropped: [], widened };
+};
+
+const objectProjection = (ctx: Context, scope: Scope, fields: readonly Field[], at: string, depth: number, owner: Field | undefined, example: unknown): Projected => {
+  const { maxDepth, maxProperties, provider } = ctx.limits;
+  if (maxDepth !== undefined && depth > maxDepth && ctx.totals.deepest <= maxDepth) {
+    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", owner?.loc ?? scope.version.loc, { provider, limit: "levels of object nesting", max: maxDepth, actual: `${depth} at ${at}`, fix: optOut(provider) }));
+  }
+  ctx.totals.deepest = Math.max(ctx.totals.deepest, depth);
+  ctx.totals.properties += fields.length;
+  ctx.totals.chars += fields.reduce((sum, f) => sum + f.name.length, 0);
+  if (maxProperties !== undefined && ctx.totals.properties > maxProperties && ctx.totals.properties - fields.length <= maxProperties) {
+    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", owner?.loc ?? scope.version.loc, { provider, limit: "object properties in one schema", max: maxProperties, actual: ctx.totals.properties, fix: optOut(provider) }));
+  }
+  const projected = fields.map((field) => {
+    const sample = isPlainObject(example) ? example[field.name] : undefined;
+    return { field, ...fieldProjection(ctx, scope, field, child(at, field.name), depth, sample) };
+  });
+  const planned = projected.filter((p) => p.widened || p.nulls);
+  const closed = ctx.limits.closedObjects || scope.contract.unknownFields === "reject";
+  const schema = defined({
+    type: "object",
+    properties: Object.fromEntries(projected.map((p) => [p.field.name, p.schema])),
+    // Strict OpenAI writes `required` on every object, even an empty one (openai-node's toStrictJsonSchema does).
+    required: ctx.limits.allRequired ? fields.map((f) => f.name) : nonEmpty(fields.filter((f) => !f.optional).map((f) => f.name)),
+    additionalProperties: closed ? false : undefined,
+  });
+  return {
+    schema,
+    nulls: planned.length > 0 ? { kind: "object", fields: planned.map((p) => ({ name: p.field.name, widened: p.widened, ...(p.nulls ? { inner: p.nulls } : {}) })) } : undefined,
+    dropped: [],
+  };
+};
+
+const ruleEntries = (rule: Rule): LedgerEntry[] => {
+  switch (rule.kind) {
+    case "before":
+      return [{ path: pointer(rule.second), constraint: "rule.before", words: `${rule.second} is later than ${rule.first}` }];
+    case "exclusive": {
+      const words = `at most one of ${rule.fields.join(", ")} is present`;
+      return rule.fields.slice(1).map((f) => ({ path: pointer(f), constraint: "rule.exclusive", words }));
+    }
+    case "requires": {
+      const words = `when ${rule.if} is present, so ${rule.then.length === 1 ? "is" : "are"} ${rule.then.join(", ")}`;
+      return rule.then.map((f) => ({ path: pointer(f), constraint: "rule.requires", words }));
+    }
+  }
+};
+
+/** The provider's name for the contract: the name itself, else with dots as underscores, else a diagnostic. */
+const projectionName = (ctx: Context, contract: Contract): string => {
+  const rule = ctx.limits.name;
+  if (!rule || rule.pattern.test(contract.name)) return contract.name;
+  const name = contract.name.replace(/\./g, "_");
+  if (!rule.pattern.test(name)) {
+    ctx.diagnostics.push(createDiagnostic("llm-name-invalid", contract.loc, { provider: ctx.limits.provider, name, rule: rule.rule, fix: optOut(ctx.limits.provider) }));
+  }
+  return name;
+};
+
+/** The request fragment each provider's API takes, beside the ledger. */
+const request = (limits: ProviderLimits, contract: Contract, version: ResolvedVersion, name: string, description: string | undefined, schema: JsonSchema): JsonSchema => {
+  switch (limits.provider) {
+    case "openai":
+      return {
+        response_format: { type: "json_schema", json_schema: defined({ name, description, strict: true, schema }) },
+        tool: { type: "function", function: defined({ name, description, parameters: schema, strict: true }) },
+      };
+    case "anthropic":
+      return { tool: defined({ name, description, input_schema: schema, strict: true }) };
+    case "gemini":
+      return { generationConfig: { responseMimeType: "application/json", responseJsonSchema: schema } };
+    case "mcp": {
+      // Hints only from what the contract declares: a command asks for a side effect; an idempotency key makes a retry safe.
+      const annotations = defined({
+        readOnlyHint: contract.kind === "command" ? false : undefined,
+        idempotentHint: version.fields.some((field) => field.role === "idempotency_key") ? true : undefined,
+      });
+      return {
+        tool: defined({
+          name,
+          title: `${contract.name} ${version.version}`,
+          description,
+          inputSchema: schema,
+          annotations: Object.keys(annotations).length > 0 ? annotations : undefined,
+        }),
+      };
+    }
+  }
+};
+
+/** One provider's projection of one version, with the limits it crosses as diagnostics. */
+export const projectVersion = (project: Project, contract: Contract, version: ResolvedVersion, provider: LlmProvider): StageResult<Projection & { readonly request: JsonSchema }> => {
+  const limits = PROVIDER_LIMITS[provider];
+  const home = { contract, version };
+  const ctx: Context = { project, limits, home, ledger: [], widened: [], diagnostics: [], totals: { properties: 0, chars: 0, enumValues: 0, deepest: 0 } };
+  const example = version.examples.find((e) => e.valid)?.value;
+  const root = objectProjection(ctx, home, rootFields(contract, version), "", 1, undefined, example);
+  const rules = version.rules.flatMap(ruleEntries);
+  ctx.ledger.push(...rules);
+  const ruleWords = [...new Set(rules.map((entry) => entry.words))];
+  const description = paragraphs([contract.summary, contract.description, ruleWords.length > 0 ? `Must also hold: ${ruleWords.join("; ")}.` : undefined]);
+  if (limits.maxSchemaChars !== undefined && ctx.totals.chars > limits.maxSchemaChars) {
+    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", version.loc, { provider, limit: "characters of property names, enum values and constants", max: limits.maxSchemaChars, actual: ctx.totals.chars, fix: optOut(provider) }));
+  }
+  const schema = defined({ description, ...root.schema });
+  const name = projectionName(ctx, contract);
+  return {
+    value: {
+      provider,
+      name,
+      ...(description !== undefined ? { description } : {}),
+      schema,
+      ledger: ctx.ledger,
+      widened: ctx.widened,
+      ...(root.nulls && ctx.widened.length > 0 ? { nulls: root.nulls } : {}),
+      request: request(limits, contract, version, name, description, schema),
+    },
+    diagnostics: ctx.diagnostics,
+  };
+};
+
+/**
+ * Every version's projections, for the providers its contract keeps: what `compile` reports. A
+ * type several versions share crosses a limit in each; it is reported once.
+ */
+export const projectDiagnostics = (project: Project): Diagnostic[] => {
+  const all = project.contracts.flatMap((contract) =>
+    contract.versions.flatMap((version) => contract.llm.providers.flatMap((provider) => projectVersion(project, contract, version, provider).diagnostics)),
+  );
+  return [...new Map(all.map((d) => [formatDiagnostic(d), d])).values()];
+};

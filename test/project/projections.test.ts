@@ -1,0 +1,151 @@
+// Every projection of every version (idl/ and the good fixtures) against its referees: the
+// provider SDKs' own schema code, a checker of the documented rules, the MCP schema's `Tool`; then
+// properties: a contract value written the provider's way is valid under the projection and maps
+// back to itself; a projection value is valid under the contract or fails only where the ledger says.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { transformJSONSchema } from "@anthropic-ai/sdk/lib/transform-json-schema";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import fc from "fast-check";
+import { toStrictJsonSchema } from "openai/lib/transform";
+import { describe, expect, it } from "vitest";
+import type { LlmProvider } from "../../src/ir/model.js";
+import { contractDir, versionId } from "../../src/ir/names.js";
+import { compile } from "../../src/pipeline.js";
+import { projectVersion } from "../../src/project/project.js";
+import type { Issue } from "../../src/runtime/index.js";
+import { arbitraryFor } from "../support/arbitrary.js";
+import { documentedBreaches } from "../support/provider-rules.js";
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+const ROOT = join(import.meta.dirname, "../..");
+const RUNS = Number(process.env["TREATY_PROPERTY_RUNS"] ?? 200);
+const MCP = JSON.parse(readFileSync(join(ROOT, "test/reference/agent-protocols/mcp/schema-2025-11-25.json"), "utf8")) as object;
+
+type Schema = Record<string, unknown>;
+type Llm = Record<string, unknown> & { fromOpenAI?: (value: unknown) => unknown };
+interface Validator {
+  check(value: unknown): boolean;
+  errors(value: unknown): Issue[];
+}
+
+/** The schema a provider's request fragment carries. */
+const schemaOf = (provider: LlmProvider, projection: Record<string, any>): Schema =>
+  provider === "openai" ? projection.response_format.json_schema.schema
+  : provider === "anthropic" ? projection.tool.input_schema
+  : provider === "gemini" ? projection.generationConfig.responseJsonSchema
+  : projection.tool.inputSchema;
+
+/** Pointers (`*` for items) of the properties the projection lets be null. */
+const nullablePointers = (s: Schema, at = "", out: string[] = []): string[] => {
+  for (const [name, p] of Object.entries((s["properties"] as Record<string, Schema> | undefined) ?? {})) {
+    if (((p["anyOf"] as Schema[] | undefined) ?? []).some((b) => b["type"] === "null")) out.push(`${at}/${name}`);
+    nullablePointers(p, `${at}/${name}`, out);
+  }
+  if (typeof s["items"] === "object") nullablePointers(s["items"] as Schema, `${at}/*`, out);
+  for (const b of (s["anyOf"] as Schema[] | undefined) ?? []) nullablePointers(b, at, out);
+  return out;
+};
+
+const matches = (pattern: string, path: string): boolean => {
+  const a = pattern.split("/");
+  const b = path.split("/");
+  return a.length === b.length && a.every((seg, i) => seg === "*" || seg === b[i]);
+};
+
+/** Writes null for every absent property whose pointer is in `pointers` (what OpenAI sends for "absent"). */
+const fillNulls = (value: unknown, pointers: readonly string[], at = ""): unknown => {
+  if (Array.isArray(value)) return value.map((v, i) => fillNulls(v, pointers, `${at}/${i}`));
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = fillNulls(v, pointers, `${at}/${k}`);
+  for (const p of pointers) {
+    const parent = p.slice(0, p.lastIndexOf("/"));
+    const key = p.slice(p.lastIndexOf("/") + 1);
+    if (matches(parent, at) && !(key in out)) out[key] = null;
+  }
+  return out;
+};
+
+const targets = [
+  { name: "idl", root: ROOT, out: join(ROOT, "generated") },
+  ...readdirSync(join(ROOT, "test/fixtures"))
+    .filter((c) => c.startsWith("good-"))
+    .sort()
+    .map((c) => ({ name: c, root: join(ROOT, "test/fixtures", c), out: join(ROOT, "test/fixtures", c, "expected") })),
+];
+
+for (const target of targets) {
+  const project = compile({ root: target.root, idlDir: join(target.root, "idl") }).value!;
+  describe(`${target.name}: LLM projections`, () => {
+    for (const contract of project.contracts) {
+      for (const version of contract.versions) {
+        const dir = join(target.out, contractDir(contract.name), versionId(version.version));
+        for (const provider of contract.llm.providers) {
+          it(`${contract.name} ${version.version} ${provider}`, async () => {
+            const llm = (await import(join(dir, "llm.ts"))) as Llm;
+            const validator = (await import(join(dir, "validator.ts"))) as Validator;
+            const projection = llm[provider] as Record<string, any>;
+            const { $comment, ...json } = JSON.parse(readFileSync(join(dir, "llm", `${provider}.json`), "utf8")) as Schema;
+            expect(json).toEqual(projection);
+            const schema = schemaOf(provider, projection);
+
+            // Referees: the SDKs' own transforms need to change nothing; the documented rules hold.
+            if (provider === "openai") {
+              expect(toStrictJsonSchema(schema)).toEqual(schema);
+              expect(projection.tool.function.parameters).toEqual(schema);
+            }
+            if (provider === "anthropic") expect(transformJSONSchema(schema)).toEqual(schema);
+            if (provider !== "mcp") expect(documentedBreaches(provider, schema)).toEqual([]);
+            for (const name of [projection.response_format?.json_schema.name, projection.tool?.name, projection.tool?.function?.name]) {
+              if (name !== undefined) expect(name).toMatch(provider === "mcp" ? /^[A-Za-z0-9_.-]{1,128}$/ : /^[a-zA-Z0-9_-]{1,64}$/);
+            }
+            if (provider === "mcp") {
+              const ajv = new Ajv2020({ strict: false, allErrors: true });
+              addFormats(ajv);
+              ajv.addSchema(MCP, "mcp");
+              const tool = ajv.getSchema("mcp#/$defs/Tool")!;
+              expect(tool(projection.tool), JSON.stringify(tool.errors)).toBe(true);
+            }
+
+            const ajv = new Ajv2020({ strict: false, allErrors: true });
+            addFormats(ajv);
+            const projected = ajv.compile(schema);
+            const ledger = projection.ledger as { path: string; constraint: string }[];
+            const fromProvider = provider === "openai" ? llm.fromOpenAI ?? ((v: unknown) => v) : (v: unknown) => v;
+            const nullable = provider === "openai" ? nullablePointers(schema) : [];
+            const widened = projection.widened as string[];
+            // A map under a closed-object provider narrows to `{}` (a warning): contract values with entries cannot be sent.
+            const narrowed = projectVersion(project, contract, version, provider).diagnostics.length > 0;
+
+            const contractSchema = JSON.parse(readFileSync(join(dir, "schema.json"), "utf8")) as Schema;
+            if (!narrowed) {
+              fc.assert(
+                fc.property(arbitraryFor(contractSchema).filter((v) => validator.check(v)), (value) => {
+                  const sent = fillNulls(value, nullable);
+                  if (!projected(sent)) expect.fail(`projection rejects ${JSON.stringify(sent)}: ${JSON.stringify(projected.errors)}`);
+                  // Optional fields that are also nullable cannot be left out: their null keeps its meaning.
+                  const expected = fillNulls(value, nullable.filter((p) => !widened.includes(p)));
+                  expect(fromProvider(structuredClone(sent))).toEqual(expected);
+                }),
+                { numRuns: RUNS },
+              );
+            }
+            fc.assert(
+              fc.property(arbitraryFor(schema), (value) => {
+                const back = fromProvider(structuredClone(value));
+                for (const issue of validator.errors(back)) {
+                  if (!ledger.some((e) => e.constraint === issue.code && matches(e.path, issue.path))) {
+                    expect.fail(`${issue.code} at ${issue.path} is not in the ledger: ${JSON.stringify(back)}`);
+                  }
+                }
+              }),
+              { numRuns: RUNS },
+            );
+          });
+        }
+      }
+    }
+  });
+}
