@@ -257,8 +257,8 @@ export const initCommand: Command = {
   usage: `  treaty init
       Scaffold a producer repo in the current directory: treaty.config.json, an example
       contract under idl/, the 'codegen' and 'contracts:check' scripts and the devDependencies
-      generated code and tests need (in package.json), tsconfig.json, vitest.config.mts and a CI
-      workflow; "type": "module" unless package.json shows CommonJS; treaty's tarball copied
+      generated code and tests need (in package.json), tsconfig.json, vitest.config.mts, a CI
+      workflow and a .gitignore; "type": "module" unless package.json shows CommonJS; treaty's tarball copied
       into vendor/ when package.json installs it from outside the repo. Never overwrites a
       file; running it again changes nothing.`,
   options: {},
