@@ -19,8 +19,8 @@ export const checkCommand: Command = {
     const format = (stringOption(args, "format") ?? "text") as ReportFormat;
     const config = readConfig(args, io);
     if (!config) return 1;
-    const { root, idlDir } = config;
-    const compiled = compile({ root, idlDir });
+    const { root, idlDir, llm } = config;
+    const compiled = compile({ root, idlDir, llm });
     const diagnostics: Diagnostic[] = [...compiled.diagnostics];
     const ref = stringOption(args, "against");
     if (ref !== undefined && compiled.value) {
