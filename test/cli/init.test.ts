@@ -57,7 +57,8 @@ describe("treaty init in an empty directory", () => {
   });
 
   it("scaffolds an example contract that check passes without a finding", async () => {
-    expect(await cli(["check"], root)).toEqual({ status: 0, stdout: "", stderr: "treaty: 1 contract checked\n" });
+    const summary = "treaty: LLM projections (contracts per provider): openai 1, anthropic 1, gemini 1, mcp 1; 13 constraints of the newest versions left to the contracts' validators (--projections lists them)\n";
+    expect(await cli(["check"], root)).toEqual({ status: 0, stdout: "", stderr: `treaty: 1 contract checked\n${summary}` });
   });
 
   it("scaffolds a CI workflow that runs the scripts it added", () => {
