@@ -1,15 +1,12 @@
 // `treaty check` on the LLM projections: one summary line in text (information, not findings),
 // --projections for the per-version listing, and in --format json every contract version's
 // providers (projected or opted out) with the ledger the generated llm/<provider>.json carries.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/run-cli.js";
+import { describe, expect, it } from "vitest";
 import type { ContractProjections } from "../../src/project/report.js";
+import { cli, tempProject } from "../support/temp-project.js";
 
-const temps: string[] = [];
-afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 const BOOKING = `contract: demo.booking
 owner: demo-team
@@ -44,22 +41,7 @@ versions:
       id: { type: string, maxLength: 8 }
 `;
 
-const project = (files: Record<string, string>): string => {
-  const root = mkdtempSync(join(tmpdir(), "treaty-check-projections-"));
-  temps.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-};
-
-const cli = async (args: string[], cwd: string) => {
-  let stdout = "";
-  let stderr = "";
-  const status = await runCli(args, { cwd, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  return { status, stdout, stderr };
-};
+const project = (files: Record<string, string> = {}): string => tempProject("check-projections", files);
 
 describe("treaty check reports the LLM projections", () => {
   const root = project({ "idl/demo.booking.yaml": BOOKING, "idl/demo.ping.yaml": ONLY_MCP });

@@ -1,37 +1,18 @@
 // treaty's config: where it is read from, every bad setting located at file:line:col with a stable
 // code, flags over settings, and the `package` setting that makes the output an npm package.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/run-cli.js";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG, findProjectRoot, loadConfig } from "../../src/config/config.js";
 import { formatDiagnostic } from "../../src/diagnostics/diagnostic.js";
+import { cli, tempProject } from "../support/temp-project.js";
 
 const ROOT = join(import.meta.dirname, "../..");
-const temps: string[] = [];
-afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-/** A project directory holding `files` (path → text). */
-const project = (files: Record<string, string>): string => {
-  const root = mkdtempSync(join(tmpdir(), "treaty-config-"));
-  temps.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-};
+const project = (files: Record<string, string> = {}): string => tempProject("config", files);
 
 const diagnostics = (files: Record<string, string>): string[] => loadConfig(project(files)).diagnostics.map(formatDiagnostic);
-
-const cli = async (args: string[], cwd: string) => {
-  let stdout = "";
-  let stderr = "";
-  const status = await runCli(args, { cwd, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  return { status, stdout, stderr };
-};
 
 describe("loadConfig", () => {
   it("uses the defaults without a config", () => {
