@@ -7,7 +7,7 @@ import { emit } from "./emit/emit.js";
 import { PACKAGE_BUILD_DIR } from "./emit/package.js";
 import { format } from "./format/format.js";
 import { createFormatCache, findCacheDir } from "./format/format-cache.js";
-import type { Project } from "./ir/model.js";
+import type { Contract, Project } from "./ir/model.js";
 import { lint } from "./lint/lint.js";
 import { load } from "./load/load.js";
 import { projectDiagnostics } from "./project/project.js";
@@ -20,6 +20,8 @@ export interface CompileOptions {
   /** Paths in diagnostics and headers are relative to this directory. */
   readonly root: string;
   readonly idlDir: string;
+  /** The config's `llm` setting: the providers of a contract that names none. */
+  readonly llm?: Contract["llm"];
 }
 
 export interface GenerateOptions extends CompileOptions {
@@ -50,7 +52,7 @@ export const compile = (options: CompileOptions): StageResult<Project | undefine
   const loaded = load(options.root, options.idlDir);
   diagnostics.push(...loaded.diagnostics);
   if (hasErrors(diagnostics)) return { value: undefined, diagnostics: sortDiagnostics(diagnostics) };
-  const resolved = resolve(loaded.value);
+  const resolved = resolve(loaded.value, options.llm);
   diagnostics.push(...resolved.diagnostics);
   if (hasErrors(diagnostics)) return { value: undefined, diagnostics: sortDiagnostics(diagnostics) };
   // From here the model is whole: errors about it (a bump too small, say) still leave it usable for

@@ -1,9 +1,10 @@
 // treaty's settings: `treaty.config.json` at the project root, or a `treaty` key in package.json.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { isMap, isScalar, type Node, type Pair, type YAMLMap } from "yaml";
+import { isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from "yaml";
 import { createDiagnostic, hasErrors, sortDiagnostics, type Diagnostic, type Params, type StageResult } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
+import { LLM_PROVIDERS, type LlmProvider } from "../ir/model.js";
 import { locate, parseSource, type SourceFile } from "../load/load.js";
 import { jsonSyntaxError } from "./json-syntax.js";
 
@@ -25,6 +26,8 @@ export interface TreatyConfig {
   readonly package?: PackageConfig;
   /** `false`: no generated test files (a producer without vitest); absent means true. */
   readonly tests?: boolean;
+  /** The providers a contract projects to when it does not say (`llm:` in the contract wins); absent means all. */
+  readonly llm?: { readonly providers: readonly LlmProvider[] };
   /** The file the settings came from (`treaty.config.json` or `package.json`); absent when there are none. */
   readonly file?: string;
 }
@@ -32,7 +35,7 @@ export interface TreatyConfig {
 export const DEFAULT_CONFIG: TreatyConfig = { idl: "idl", out: "generated" };
 
 /** The settings treaty knows; the README's Configuration section documents each. */
-export const CONFIG_KEYS = ["idl", "out", "package", "tests"] as const;
+export const CONFIG_KEYS = ["idl", "out", "package", "tests", "llm"] as const;
 /** The keys of the `package` setting. */
 export const PACKAGE_KEYS = ["name", "version", "description"] as const;
 // npm's rule for package names: lower case, URL-safe, optionally scoped.
@@ -86,7 +89,35 @@ const createReader = (file: SourceFile, diagnostics: Diagnostic[]) => {
     report(node ?? (pair.key as Node), "invalid-value", { where, expected: "true or false" });
     return undefined;
   };
-  return { report, entries, string, boolean };
+  /** `{ providers: [...] }`, as a contract's `llm:` takes it, or undefined after reporting what is wrong. */
+  const llm = (pair: Pair | undefined, where: string): TreatyConfig["llm"] => {
+    if (!pair) return undefined;
+    const node = pair.value as Node | null;
+    if (!isMap(node)) {
+      report(node ?? (pair.key as Node), "invalid-value", { where: `'llm' in ${where}`, expected: 'an object: { "providers": [...] }' });
+      return undefined;
+    }
+    const entry = entries(node, ["providers"], `'llm' in ${where}`).get("providers");
+    if (!entry) return undefined;
+    const list = entry.value as Node | null;
+    if (!isSeq(list)) {
+      report(list ?? (entry.key as Node), "invalid-value", { where: `'llm.providers' in ${where}`, expected: `a list of providers (${LLM_PROVIDERS.join(", ")})` });
+      return undefined;
+    }
+    const providers: LlmProvider[] = [];
+    let valid = true;
+    for (const item of list.items as (Node | null)[]) {
+      const value = isScalar(item) ? item.value : undefined;
+      const provider = LLM_PROVIDERS.find((known) => known === value);
+      if (provider === undefined) {
+        valid = false;
+        const suggestion = typeof value === "string" ? didYouMean(value, LLM_PROVIDERS) : "";
+        report(item ?? list, "invalid-value", { where: `a provider in 'llm.providers' in ${where}`, expected: `one of ${LLM_PROVIDERS.join(", ")}${suggestion}` });
+      } else if (!providers.includes(provider)) providers.push(provider);
+    }
+    return valid ? { providers } : undefined;
+  };
+  return { report, entries, string, boolean, llm };
 };
 
 /** The settings in `node` (the whole of treaty.config.json, or package.json's `treaty`). */
@@ -102,7 +133,8 @@ const readSettings = (file: SourceFile, node: Node | null, where: string): Stage
   const idl = r.string(keys.get("idl"), `'idl' in ${where}`, dir, "a directory path (a string)") ?? DEFAULT_CONFIG.idl;
   const out = r.string(keys.get("out"), `'out' in ${where}`, dir, "a directory path (a string)") ?? DEFAULT_CONFIG.out;
   const tests = r.boolean(keys.get("tests"), `'tests' in ${where}`);
-  const config: TreatyConfig = { idl, out, ...(tests !== undefined && { tests }), file: file.path };
+  const llm = r.llm(keys.get("llm"), where);
+  const config: TreatyConfig = { idl, out, ...(tests !== undefined && { tests }), ...(llm && { llm }), file: file.path };
   const pkg = keys.get("package");
   if (!pkg) return { value: config, diagnostics };
   const pkgWhere = `'package' in ${where}`;

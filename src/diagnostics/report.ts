@@ -17,13 +17,13 @@ const githubAnnotation = (d: Diagnostic): string => {
   return `::${d.severity} ${properties.join(",")}::${escapeData(d.message)}`;
 };
 
-/** Diagnostics as the user asked to see them; `text` and `github` end with a count line. */
-export const formatReport = (diagnostics: readonly Diagnostic[], format: ReportFormat): string => {
+/** Diagnostics as the user asked to see them; `text` and `github` end with a count line; `json` carries `extra`'s keys too. */
+export const formatReport = (diagnostics: readonly Diagnostic[], format: ReportFormat, extra: Readonly<Record<string, unknown>> = {}): string => {
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.length - errors;
   switch (format) {
     case "json":
-      return `${JSON.stringify({ errors, warnings, diagnostics }, null, 2)}\n`;
+      return `${JSON.stringify({ errors, warnings, diagnostics, ...extra }, null, 2)}\n`;
     case "github":
       return diagnostics.map((d) => `${githubAnnotation(d)}\n`).join("");
     case "text":

@@ -4,7 +4,9 @@ import { promisedDirections } from "../check/bump-rules.js";
 import { bumpNeeded } from "../compat/bump-needed.js";
 import type { Bump, Difference, Verdict } from "../compat/difference.js";
 import { formatLocation, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
-import type { Field, Project, ResolvedVersion, SourceLocation, TypeNode } from "../ir/model.js";
+import type { Contract, Field, LlmProvider, Project, ResolvedVersion, SourceLocation, TypeNode } from "../ir/model.js";
+import type { LedgerEntry } from "../project/model.js";
+import { ledgerChanges, versionProjections } from "../project/report.js";
 import { schemaDifferences, versionChanges, type VersionChange } from "./against.js";
 
 export type ReviewStatus = "new" | "edited" | "removed";
@@ -27,6 +29,16 @@ export interface ReviewField {
   readonly required: boolean;
 }
 
+/** How a new version's projection for one provider differs from the one of the version it builds on. */
+export interface ReviewProjection {
+  readonly provider: LlmProvider;
+  /** Ledger entries: constraints the provider does not enforce now that it did (or that did not exist), and the reverse. */
+  readonly added: readonly LedgerEntry[];
+  readonly removed: readonly LedgerEntry[];
+  /** Pointers of optional fields written as nullable for the provider now, and no longer. */
+  readonly widened: { readonly added: readonly string[]; readonly removed: readonly string[] };
+}
+
 export interface ReviewVersion {
   readonly version: string;
   readonly status: ReviewStatus;
@@ -41,6 +53,8 @@ export interface ReviewVersion {
   readonly documentationOnly?: boolean;
   /** Edited versions: the version whose edit changes this one's schema too (it builds on it). */
   readonly changedThrough?: string;
+  /** New versions with a base: the providers whose projection differs from `base`'s, in provider order. */
+  readonly projections?: readonly ReviewProjection[];
   /** Schema changes: against the ref for an edited version, against `base` for a new one. */
   readonly changes: readonly ReviewChange[];
   readonly deprecations: readonly { readonly field: string; readonly use?: string }[];
@@ -110,8 +124,21 @@ const reviewChange = (d: Difference): ReviewChange => ({
 
 const removedVersion = (version: ResolvedVersion): ReviewVersion => ({ version: version.version, status: "removed", draft: version.status === "draft", changes: [], deprecations: [] });
 
+/** The providers whose projection of `version` differs from that of `base` (the contract's providers are the same for both). */
+const projectionChanges = (project: Project, contract: Contract, base: ResolvedVersion, version: ResolvedVersion): ReviewProjection[] => {
+  const before = versionProjections(project, contract, base).providers;
+  return versionProjections(project, contract, version).providers.flatMap((now, i) => {
+    const then = before[i]!;
+    if (now.status === "opted-out" || then.status === "opted-out") return [];
+    const ledger = ledgerChanges(then.ledger, now.ledger);
+    const widened = { added: now.widened.filter((p) => !then.widened.includes(p)), removed: then.widened.filter((p) => !now.widened.includes(p)) };
+    const changed = ledger.added.length + ledger.removed.length + widened.added.length + widened.removed.length > 0;
+    return changed ? [{ provider: now.provider, ...ledger, widened }] : [];
+  });
+};
+
 /** A version worth a reviewer's look, or undefined for one that did not change. */
-const reviewVersion = (change: VersionChange): ReviewVersion | undefined => {
+const reviewVersion = (project: Project, change: VersionChange): ReviewVersion | undefined => {
   const { contract, version } = change;
   const schema = schemaDifferences(change.differences);
   const common = (status: ReviewStatus) => ({ version: version.version, status, draft: version.status === "draft", changes: schema.map(reviewChange), deprecations: deprecations(version.fields, version.version) });
@@ -122,7 +149,7 @@ const reviewVersion = (change: VersionChange): ReviewVersion | undefined => {
   }
   if (change.base === undefined) return { ...common("new"), fields: fieldList(version.fields) };
   const bump = { needed: bumpNeeded(change.differences, promisedDirections(contract)), declared: version.minor === 0 ? "major" : "minor" } as const;
-  return { ...common("new"), base: change.base.version, bump };
+  return { ...common("new"), base: change.base.version, bump, projections: projectionChanges(project, contract, change.base, version) };
 };
 
 /** What changed in `now` since `then` (the project at `ref`); `findings` are the current diagnostics. */
@@ -132,7 +159,7 @@ export const diffReport = (now: Project, then: Project, ref: string, findings: r
   for (const contract of now.contracts) {
     const old = then.contracts.find((c) => c.name === contract.name);
     const removed = (old?.versions ?? []).filter((v) => !contract.versions.some((current) => current.version === v.version)).map(removedVersion);
-    const versions = [...changes.filter((c) => c.contract === contract).flatMap((c) => reviewVersion(c) ?? []), ...removed];
+    const versions = [...changes.filter((c) => c.contract === contract).flatMap((c) => reviewVersion(now, c) ?? []), ...removed];
     if (versions.length === 0 && old) continue;
     const diagnostics = sortDiagnostics(findings.filter((d) => d.loc?.file === contract.file));
     contracts.push({ contract: contract.name, file: contract.file, ...(contract.owner ? { owner: contract.owner } : {}), status: old ? "edited" : "new", versions, diagnostics });
@@ -167,6 +194,22 @@ const fieldTable = (fields: readonly ReviewField[]): string[] => [
   ...fields.map((f) => `| \`${f.path}\` | ${cell(f.type)} | ${f.required ? "yes" : "no"} |`),
 ];
 
+const ledgerCell = (e: LedgerEntry): string => cell(`${e.constraint}: ${e.words}`);
+
+/** One row per ledger entry or nullable field that differs, so a reviewer sees what the provider stops or starts enforcing. */
+const projectionTable = (projections: readonly ReviewProjection[], base: string): string[] => [
+  `LLM projections that differ from ${base}'s (the ledger: what the provider does not enforce; the contract's validator still does):`,
+  "",
+  "| Provider | Change | Where | Constraint |",
+  "| --- | --- | --- | --- |",
+  ...projections.flatMap((p) => [
+    ...p.added.map((e) => `| ${p.provider} | added to the ledger | \`${e.path}\` | ${ledgerCell(e)} |`),
+    ...p.removed.map((e) => `| ${p.provider} | removed from the ledger | \`${e.path}\` | ${ledgerCell(e)} |`),
+    ...p.widened.added.map((path) => `| ${p.provider} | may be null for absent | \`${path}\` | |`),
+    ...p.widened.removed.map((path) => `| ${p.provider} | no longer null for absent | \`${path}\` | |`),
+  ]),
+];
+
 const versionLines = (v: ReviewVersion, ref: string): string[] => {
   const draft = v.draft ? ", draft" : "";
   switch (v.status) {
@@ -184,6 +227,7 @@ const versionLines = (v: ReviewVersion, ref: string): string[] => {
       if (v.fields) lines.push(`First version of the contract, with ${plural(v.fields.length, "field")}:`, "", ...fieldTable(v.fields));
       else if (v.changes.length === 0) lines.push(`No schema change against ${v.base}.`);
       else lines.push(`Against ${v.base}: needs a **${v.bump!.needed}** bump; declared as ${v.bump!.declared}.`, "", ...changeTable(v.changes));
+      if (v.projections && v.projections.length > 0) lines.push("", ...projectionTable(v.projections, v.base!));
       if (v.deprecations.length > 0) {
         lines.push("", "Deprecations:", ...v.deprecations.map((d) => `- \`${d.field}\` is deprecated${d.use ? `: use \`${d.use}\`` : ""}.`));
       }

@@ -312,8 +312,8 @@ const parseExamples = (r: Reader, node: Node | null, versions: readonly string[]
   return examples;
 };
 
-/** `llm: { providers: [openai, mcp] }`: the providers the contract projects to, in the order listed. */
-const parseLlm = (r: Reader, node: Node | null): Contract["llm"] => {
+/** `llm: { providers: [openai, mcp] }`: the providers the contract projects to, in the order listed; else `defaults`. */
+const parseLlm = (r: Reader, node: Node | null, defaults: Contract["llm"]): Contract["llm"] => {
   const keys = byKey(r.entries(node, "llm", ["providers"]) ?? []);
   const providers: LlmProvider[] = [];
   const entry = keys.get("providers");
@@ -321,11 +321,11 @@ const parseLlm = (r: Reader, node: Node | null): Contract["llm"] => {
     const provider = r.oneOf(item as Node, "a provider", LLM_PROVIDERS);
     if (provider !== undefined && !providers.includes(provider)) providers.push(provider);
   }
-  return { providers: entry ? providers : LLM_PROVIDERS };
+  return entry ? { providers } : defaults;
 };
 
 /** Resolves one parsed file. Returns undefined when the file is too broken to name a contract. */
-export const resolveContract = (file: SourceFile): { contract: Contract | undefined; reader: Reader } => {
+export const resolveContract = (file: SourceFile, llm: Contract["llm"]): { contract: Contract | undefined; reader: Reader } => {
   const r = createReader(file);
   const rootNode = file.doc.contents as Node | null;
   const entries = r.entries(rootNode, "a contract", TOP_KEYS);
@@ -443,7 +443,7 @@ export const resolveContract = (file: SourceFile): { contract: Contract | undefi
     compatibility,
     envelope,
     canonical,
-    llm: top.has("llm") ? parseLlm(r, top.get("llm")!.value) : { providers: LLM_PROVIDERS },
+    llm: top.has("llm") ? parseLlm(r, top.get("llm")!.value, llm) : llm,
     versions: withExamples,
     loc: r.loc(top.get("contract")!.keyNode),
   };

@@ -65,7 +65,7 @@ it("each usage mistake is a coded error with what was meant, exit 2, before anyt
   }
   // The valid flags are listed, from the command's own table.
   const { stderr } = await usage(["check", "--formt", "json"]);
-  expect(stderr).toContain("check takes --against, --format, --idl, --help");
+  expect(stderr).toContain("check takes --against, --format, --projections, --idl, --help");
   expect(stderr).toContain("Run 'treaty check --help' for usage.");
   expect((await usage(["generat"])).stderr).toContain("init, generate, check, diff, compat");
   // A flag's allowed values are listed from its declaration.

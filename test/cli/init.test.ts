@@ -1,30 +1,12 @@
 // `treaty init`: what it scaffolds, that the example contract is clean, that it never overwrites a
 // user's file (package.json is merged, never a script replaced), and that a second run changes nothing.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join, relative } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/run-cli.js";
+import { describe, expect, it } from "vitest";
+import { cli, tempProject } from "../support/temp-project.js";
 
-const temps: string[] = [];
-afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-const project = (files: Record<string, string> = {}): string => {
-  const root = mkdtempSync(join(tmpdir(), "treaty-init-"));
-  temps.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-};
-
-const cli = async (args: string[], cwd: string) => {
-  let stdout = "";
-  let stderr = "";
-  const status = await runCli(args, { cwd, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  return { status, stdout, stderr };
-};
+const project = (files: Record<string, string> = {}): string => tempProject("init", files);
 
 /** Every file under `root`, path → contents. */
 const snapshot = (root: string): Record<string, string> =>
@@ -57,7 +39,8 @@ describe("treaty init in an empty directory", () => {
   });
 
   it("scaffolds an example contract that check passes without a finding", async () => {
-    expect(await cli(["check"], root)).toEqual({ status: 0, stdout: "", stderr: "treaty: 1 contract checked\n" });
+    const summary = "treaty: LLM projections (contracts per provider): openai 1, anthropic 1, gemini 1, mcp 1; 13 constraints of the newest versions left to the contracts' validators (--projections lists them)\n";
+    expect(await cli(["check"], root)).toEqual({ status: 0, stdout: "", stderr: `treaty: 1 contract checked\n${summary}` });
   });
 
   it("scaffolds a CI workflow that runs the scripts it added", () => {

@@ -1,37 +1,18 @@
 // treaty's config: where it is read from, every bad setting located at file:line:col with a stable
 // code, flags over settings, and the `package` setting that makes the output an npm package.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/run-cli.js";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG, findProjectRoot, loadConfig } from "../../src/config/config.js";
 import { formatDiagnostic } from "../../src/diagnostics/diagnostic.js";
+import { cli, tempProject } from "../support/temp-project.js";
 
 const ROOT = join(import.meta.dirname, "../..");
-const temps: string[] = [];
-afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-/** A project directory holding `files` (path → text). */
-const project = (files: Record<string, string>): string => {
-  const root = mkdtempSync(join(tmpdir(), "treaty-config-"));
-  temps.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-};
+const project = (files: Record<string, string> = {}): string => tempProject("config", files);
 
 const diagnostics = (files: Record<string, string>): string[] => loadConfig(project(files)).diagnostics.map(formatDiagnostic);
-
-const cli = async (args: string[], cwd: string) => {
-  let stdout = "";
-  let stderr = "";
-  const status = await runCli(args, { cwd, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  return { status, stdout, stderr };
-};
 
 describe("loadConfig", () => {
   it("uses the defaults without a config", () => {
@@ -244,5 +225,49 @@ describe("the package setting", () => {
     expect(stale.stderr).not.toContain("node_modules");
     // Without the setting, dist/ is no package's build output: treaty owns what carries its marker.
     expect(stale.stderr).toContain("extra   dist/index.js");
+  });
+});
+
+describe("the llm setting", () => {
+  const CONTRACT = readFileSync(join(ROOT, "idl/errors/operation.error.yaml"), "utf8");
+  const llmFiles = (root: string, contract: string): string[] => readdirSync(join(root, "generated", contract, "v1_0", "llm")).sort();
+
+  it("reads the providers, from treaty.config.json or package.json", () => {
+    expect(loadConfig(project({ "treaty.config.json": '{ "llm": { "providers": ["openai", "mcp", "openai"] } }\n' })).value).toEqual({ ...DEFAULT_CONFIG, llm: { providers: ["openai", "mcp"] }, file: "treaty.config.json" });
+    expect(loadConfig(project({ "package.json": '{ "treaty": { "llm": { "providers": [] } } }\n' })).value).toEqual({ ...DEFAULT_CONFIG, llm: { providers: [] }, file: "package.json" });
+  });
+
+  it("locates each bad value with a stable code", () => {
+    const text = ["{", '  "llm": {', '    "providers": ["openai", "opneai", 3],', '    "provider": []', "  }", "}", ""].join("\n");
+    expect(diagnostics({ "treaty.config.json": text })).toEqual([
+      "treaty.config.json:3:29 - error invalid-value: a provider in 'llm.providers' in treaty.config.json must be one of openai, anthropic, gemini, mcp (did you mean 'openai'?)",
+      "treaty.config.json:3:39 - error invalid-value: a provider in 'llm.providers' in treaty.config.json must be one of openai, anthropic, gemini, mcp",
+      "treaty.config.json:4:5 - error unknown-key: unknown key 'provider' in 'llm' in treaty.config.json (did you mean 'providers'?)",
+    ]);
+    expect(diagnostics({ "treaty.config.json": '{ "llm": ["openai"] }' })).toEqual([
+      `treaty.config.json:1:10 - error invalid-value: 'llm' in treaty.config.json must be an object: { "providers": [...] }`,
+    ]);
+    expect(diagnostics({ "package.json": '{ "treaty": { "llm": { "providers": "openai" } } }' })).toEqual([
+      "package.json:1:37 - error invalid-value: 'llm.providers' in package.json 'treaty' must be a list of providers (openai, anthropic, gemini, mcp)",
+    ]);
+  });
+
+  it("is the default set of providers; a contract's own llm wins", async () => {
+    // operation.error says `llm: { providers: [gemini, mcp] }`; a copy without that line says nothing.
+    expect(CONTRACT).toMatch(/^llm: \{ providers: \[gemini, mcp\] \}$/m);
+    const silent = CONTRACT.replace(/^llm: .*\n/m, "").replace(/^contract: operation\.error$/m, "contract: operation.other");
+    const root = project({
+      "treaty.config.json": '{ "llm": { "providers": ["anthropic", "mcp"] } }\n',
+      "idl/operation.error.yaml": CONTRACT,
+      "idl/operation.other.yaml": silent,
+    });
+    expect((await cli(["generate"], root)).status).toBe(0);
+    expect(llmFiles(root, "operation.other")).toEqual(["anthropic.json", "mcp.json"]);
+    expect(llmFiles(root, "operation.error")).toEqual(["gemini.json", "mcp.json"]);
+    const llm = readFileSync(join(root, "generated/operation.other/v1_0/llm.ts"), "utf8");
+    expect(llm).toMatch(/export const anthropic\b/);
+    expect(llm).not.toMatch(/export const openai\b/);
+    // generate --check reads the same setting: the output is current.
+    expect((await cli(["generate", "--check"], root)).status).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 // Golden tests of `treaty diff` over test/fixtures/diff-*/: ref/ is committed as the ref, then the
 // case's idl/ replaces it in the working tree; the Markdown and JSON summaries must equal
 // summary.md and summary.json (UPDATE=1 rewrites them), and check --against must locate each
-// change where diff does.
+// change where diff does, and see the projection changes diff lists in its ledgers.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run-cli.js";
 import type { DiffReport } from "../../src/history/review.js";
+import type { ContractProjections } from "../../src/project/report.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 const UPDATE = process.env["UPDATE"] === "1";
@@ -63,6 +64,22 @@ describe("treaty diff", () => {
       const listed = new Set(report.contracts.flatMap((c) => c.versions.flatMap((v) => v.changes.map((change) => where(change.loc)))));
       const located = checked.diagnostics.filter((d) => ["bump-too-small", "published-version-changed", "forward-incompatible", "backward-incompatible"].includes(d.code));
       expect(located.map((d) => where(d.loc)).filter((loc) => !listed.has(loc))).toEqual([]);
+      // Projection changes are between the ledgers check reports for the new version and its base.
+      // (check leaves them out when an error stops it.)
+      const projections = (checked as unknown as { projections?: ContractProjections[] }).projections ?? [];
+      expect(projections.length === 0).toBe(report.errors > 0);
+      const ledger = (contract: string, version: string, provider: string) => {
+        const p = projections.find((c) => c.contract === contract)!.versions.find((v) => v.version === version)!.providers.find((q) => q.provider === provider)!;
+        return p.status === "projected" ? p.ledger : [];
+      };
+      for (const c of projections.length > 0 ? report.contracts : []) {
+        for (const v of c.versions.filter((v) => v.projections)) {
+          for (const p of v.projections!) {
+            for (const e of p.added) expect(ledger(c.contract, v.version, p.provider)).toContainEqual(e);
+            for (const e of p.removed) expect(ledger(c.contract, v.base!, p.provider)).toContainEqual(e);
+          }
+        }
+      }
       // And the summary carries the same findings check prints.
       expect(report.contracts.flatMap((c) => c.diagnostics).map((d) => `${d.code} ${where(d.loc)}`).sort()).toEqual(
         checked.diagnostics.filter((d) => report.contracts.some((c) => [c.file, `HEAD:${c.file}`].includes(d.loc?.file ?? ""))).map((d) => `${d.code} ${where(d.loc)}`).sort(),

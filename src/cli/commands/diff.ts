@@ -23,8 +23,8 @@ export const diffCommand: Command = {
     const format = (stringOption(args, "format") ?? "markdown") as DiffFormat;
     const config = readConfig(args, io);
     if (!config) return 1;
-    const { root, idlDir } = config;
-    const compiled = compile({ root, idlDir });
+    const { root, idlDir, llm } = config;
+    const compiled = compile({ root, idlDir, llm });
     const then = projectAtRef(root, idlDir, ref);
     if (!compiled.value || !then.value) {
       printDiagnostics(io, compiled.value ? then.diagnostics : compiled.diagnostics.filter((d) => d.severity === "error"), root);

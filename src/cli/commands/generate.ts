@@ -9,7 +9,8 @@ export const generateCommand: Command = {
       Files treaty no longer produces are removed. With --check, write nothing and exit 1
       listing the files that are stale. Defaults come from treaty.config.json or the
       'treaty' key of package.json; its 'package' setting makes --out an npm package,
-      and 'tests: false' writes no generated tests.`,
+      'tests: false' writes no generated tests, and 'llm: { providers: [...] }' names the
+      LLM providers of contracts that name none.`,
   options: { check: { type: "boolean" }, idl: { type: "string" }, out: { type: "string" } },
   positionals: { min: 0, max: 0 },
   run: async (args, io) => {
@@ -23,6 +24,7 @@ export const generateCommand: Command = {
       outDir: config.outDir,
       check,
       tests: config.tests,
+      llm: config.llm,
       ...(config.package && { package: { ...config.package, source: config.file ?? CONFIG_FILE } }),
     });
     printDiagnostics(io, result.diagnostics, config.root);
