@@ -132,7 +132,9 @@ export const openSqliteStore = (path: string): EventStore => {
   try {
     db = new Driver(path);
   } catch (error) {
-    throw translate(error, path);
+    // The driver checks the directory itself and throws a TypeError, not a SQLite error.
+    const known = translate(error, path);
+    throw known instanceof StoreError ? known : new StoreError("CANNOT_OPEN", `${path}: ${(error as Error).message}`, [], { cause: error });
   }
   try {
     db.pragma("journal_mode = WAL");

@@ -58,3 +58,6 @@ export const arbitraryQuery = fc.record(
   },
   { requiredKeys: [] },
 ).filter((q) => q.from === undefined || q.to === undefined || q.from <= q.to);
+
+/** Event `n` of the kill test: a 64 KB payload, so one event spans many pages of the file. */
+export const bulkyEvent = (n: number): AgentEvent => agentEvent(n, { id: `EV-${String(n).padStart(6, "0")}`, payload: { n, blob: "x".repeat(65_536) } });
