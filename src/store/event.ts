@@ -54,7 +54,9 @@ const IDENT = /^[\x21-\x7e]{1,256}$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const HASH = /^[0-9a-f]{64}$/;
 const CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
-const KEYS = new Set(["id", "session", "agent", "type", "at", "durationUs", "gates", "confidence", "inputHash", "outcome", "code", "payload"]);
+/** Every field of an AgentEvent: any other key is refused. */
+export const EVENT_FIELDS = ["id", "session", "agent", "type", "at", "durationUs", "gates", "confidence", "inputHash", "outcome", "code", "payload"] as const;
+const KEYS: ReadonlySet<string> = new Set(EVENT_FIELDS);
 const GATE_KEYS = new Set(["gate", "outcome", "codes"]);
 
 /** An issue whose message states the expectation only, never the value (it may be a secret). */
