@@ -1,7 +1,8 @@
 // `npm run bench`: throughput of treaty's generated validator on the seed's task.result 1.2 payload,
 // against a hand-written validator and peers (Ajv, TypeBox's compiler, Zod 4), all in this process,
 // plus the runtime's whole `decode` (parse to canonical model, no hooks or sinks) against `check` alone,
-// plus the wall time of `treaty generate` on 1,000 synthetic contracts (bench/codegen.ts).
+// plus the wall time of `treaty generate` on 1,000 synthetic contracts (bench/codegen.ts),
+// plus appends and queries per second of the two event stores (bench/store.ts).
 // A benchmark, not a test: it prints, never fails.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -19,6 +20,7 @@ import { check as checkV2_0 } from "../generated/task.result/v2_0/validator.js";
 import { TaskResultV1_2Schema } from "../generated/task.result/v1_2/schema.js";
 import { benchCodegen, printCodegen } from "./codegen.js";
 import { handWrittenCheck } from "./hand-written.js";
+import { benchStore, printStore } from "./store.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
@@ -139,4 +141,5 @@ rmSync(out, { recursive: true, force: true });
 // `0` skips it.
 const contracts = Number(process.argv[2] ?? 1000);
 if (contracts > 0) printCodegen(contracts, benchCodegen(contracts));
+printStore(benchStore());
 if (sink < 0) console.log(sink);

@@ -17,6 +17,7 @@ import { formatDiagnostic } from "../src/diagnostics/diagnostic.js";
 import { contractDir, versionId } from "../src/ir/names.js";
 import { generate } from "../src/pipeline.js";
 import type { Issue } from "../src/runtime/index.js";
+import { EVENT_FIELDS, STORE_ERRORS } from "../src/store/index.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -157,6 +158,12 @@ describe("README: code tables", () => {
   it("lists every issue code errors() produces, and no other", () => {
     expect(difference(tableCodes("Validation issue codes"), issueCodes())).toEqual({ missing: [], unknown: [] });
   });
+
+  it("lists the store entries, every event field and every store error with its retryability, and no other", () => {
+    const known = ["treaty/store", "treaty/store-sqlite", ...EVENT_FIELDS, ...Object.keys(STORE_ERRORS)];
+    expect(difference(tableCodes("Event store"), known)).toEqual({ missing: [], unknown: [] });
+    for (const [code, { retryable }] of Object.entries(STORE_ERRORS)) expect(section("Event store")).toContain(`| \`${code}\` | ${retryable ? "yes" : "no"} |`);
+  });
 });
 
 describe("README: quick start, CLI and config", () => {
@@ -280,14 +287,18 @@ declare function route(errorClass: string, retryable: boolean): void;
 declare function log(event: unknown): void;
 declare function store(record: unknown): void;
 declare function askModel(attempt: number, reask: string | undefined): Promise<string>;
+declare const input: unknown;
+declare const shape: import("treaty/runtime").VersionShape;
+declare const tokenId: string;
+type JsonValue = import("treaty/runtime").JsonValue;
 `;
 
 describe("README: API examples compile", () => {
-  // The complete examples (those that import) of the sections on the generated registry and the runtime.
-  const examples = [section("Adapters and the canonical model", 3), section("Runtime")].flatMap((text) => fencedBlocks(text, "ts")).filter((block) => /^import /m.test(block));
+  // The complete examples (those that import) of the sections on the generated registry, the runtime and the event store.
+  const examples = [section("Adapters and the canonical model", 3), section("Runtime"), section("Event store")].flatMap((text) => fencedBlocks(text, "ts")).filter((block) => /^import /m.test(block));
 
-  it("against the generated package and treaty/runtime, under strict", () => {
-    expect(examples.length).toBeGreaterThanOrEqual(2);
+  it("against the generated package, treaty/runtime and the stores, under strict", () => {
+    expect(examples.length).toBeGreaterThanOrEqual(3);
     // Beside package.json (an ES module), so `./generated/index.js` and top-level await resolve as in a producer repo.
     const files = new Map(examples.map((block, i) => [join(ROOT, `readme-example-${i}.ts`), `${HOST}\n${block}`]));
     const options: ts.CompilerOptions = {
@@ -300,7 +311,12 @@ describe("README: API examples compile", () => {
       lib: ["lib.es2023.d.ts"],
       types: [],
       skipLibCheck: true,
-      paths: { "treaty/runtime": [join(ROOT, "src/runtime/index.ts")], "treaty/typebox": [join(ROOT, "src/runtime/typebox.ts")] },
+      paths: {
+        "treaty/runtime": [join(ROOT, "src/runtime/index.ts")],
+        "treaty/typebox": [join(ROOT, "src/runtime/typebox.ts")],
+        "treaty/store": [join(ROOT, "src/store/index.ts")],
+        "treaty/store-sqlite": [join(ROOT, "src/store-sqlite/index.ts")],
+      },
     };
     const host = ts.createCompilerHost(options);
     const { fileExists, readFile, getSourceFile } = host;

@@ -198,11 +198,4 @@ export const sortOf = (shape: Shape): string => {
 export const variantsOf = (shape: Shape): readonly Variant[] => (shape.kind === "union" ? shape.variants : [{ shape }]);
 
 /** A stable text for a JSON value: keys sorted, so equal values print alike. */
-export const canonicalJson = (value: JsonValue): string => {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key]!)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-};
+export { canonicalJson } from "../runtime/canonical-json.js";

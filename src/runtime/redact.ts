@@ -6,6 +6,7 @@
 // not declare is removed (its name may be data), and a value of the wrong kind (a string where an
 // object belongs, an enum value outside the enum, a union with an unknown tag) becomes REDACTED in
 // its place. Values under a sensitive field are handled whole, whatever they hold.
+import { canonicalJson } from "./canonical-json.js";
 import { hmacSha256, sha256, toHex, utf8 } from "./sha256.js";
 import { jsonEqual } from "./unique.js";
 import { own, objectFields, type ShapeFields, type ShapeNode, type VersionShape } from "./shape.js";
@@ -38,20 +39,6 @@ interface Context {
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
-/**
- * JSON with object keys sorted, so equal values hash alike whatever their key order. What JSON
- * cannot hold (undefined, bigint, functions, cycles) prints as `?`: a marker never fails.
- */
-const canonicalJson = (value: unknown, ancestors: ReadonlySet<object> = new Set()): string => {
-  if (value === null || typeof value === "boolean" || typeof value === "number" || typeof value === "string") return JSON.stringify(value);
-  if (typeof value !== "object" || ancestors.has(value)) return "?";
-  const inside = new Set(ancestors).add(value);
-  if (Array.isArray(value)) return `[${Array.from(value, (item) => canonicalJson(item, inside)).join(",")}]`;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key], inside)}`).join(",")}}`;
-};
 
 /** `[pii:<16 hex digits>]`: the first 64 bits of the value's (keyed) SHA-256. */
 const piiHasher = (key: string | Uint8Array | undefined): Hash => {

@@ -1,0 +1,232 @@
+// The event store in one SQLite file (better-sqlite3, an optional peer dependency loaded when a
+// store is opened, so importing this entry without it installed still works until then).
+//
+// Durability: WAL journal mode and one transaction per call that writes, so a process killed at
+// any instant leaves each event whole or absent; the next open rolls the log back to its last
+// commit. Each event is one row: the indexed columns `query` filters on, and `body`, the event's
+// canonical JSON, which is what `query` returns and how a duplicate is told from a conflict.
+import { createRequire } from "node:module";
+import type BetterSqlite3 from "better-sqlite3";
+import { canonicalJson } from "../runtime/canonical-json.js";
+import type { AgentEvent } from "../store/event.js";
+import {
+  PERCENTILES,
+  checkIdempotency,
+  checkQuery,
+  checkTokenId,
+  checkedEvent,
+  lookupOutcome,
+  nearestRank,
+  recordOutcome,
+  type AggregateQuery,
+  type AppendResult,
+  type EventStore,
+  type RecordResult,
+  type RecordedResult,
+} from "../store/event-store.js";
+import { StoreError, type StoreErrorCode } from "../store/store-error.js";
+
+/** The version of the file's tables, in `PRAGMA user_version`; a file with a higher one is refused. */
+export const SQLITE_SCHEMA_VERSION = 1;
+
+/** `PRAGMA application_id` of treaty's files ("trty"): another SQLite database is refused, not written into. */
+const APPLICATION_ID = 0x74727479;
+
+const SCHEMA = `
+CREATE TABLE events (
+  id TEXT PRIMARY KEY NOT NULL,
+  session TEXT NOT NULL,
+  agent TEXT NOT NULL,
+  type TEXT NOT NULL,
+  at TEXT NOT NULL,
+  duration_us INTEGER NOT NULL,
+  body TEXT NOT NULL
+) STRICT;
+CREATE INDEX events_by_time ON events (at, id);
+CREATE INDEX events_by_session ON events (session, at, id);
+CREATE INDEX events_by_agent ON events (agent, at, id);
+CREATE TABLE consumed_tokens (id TEXT PRIMARY KEY NOT NULL) STRICT, WITHOUT ROWID;
+CREATE TABLE idempotency (
+  agent TEXT NOT NULL,
+  key TEXT NOT NULL,
+  input_hash TEXT NOT NULL,
+  result TEXT NOT NULL,
+  PRIMARY KEY (agent, key)
+) STRICT, WITHOUT ROWID;
+PRAGMA application_id = ${APPLICATION_ID};
+PRAGMA user_version = ${SQLITE_SCHEMA_VERSION};
+`;
+
+/** The SQLite result codes (primary, before `_`) and what they mean to a caller. */
+const SQLITE_CODES: { readonly [code: string]: StoreErrorCode } = {
+  SQLITE_CANTOPEN: "CANNOT_OPEN",
+  SQLITE_PERM: "CANNOT_OPEN",
+  SQLITE_AUTH: "CANNOT_OPEN",
+  SQLITE_NOTADB: "NOT_A_STORE",
+  SQLITE_CORRUPT: "NOT_A_STORE",
+  SQLITE_BUSY: "STORE_BUSY",
+  SQLITE_LOCKED: "STORE_BUSY",
+  SQLITE_FULL: "STORE_IO",
+  SQLITE_IOERR: "STORE_IO",
+  SQLITE_READONLY: "STORE_IO",
+};
+
+/** A better-sqlite3 error as a StoreError with a stable code; anything else (a bug) as it is. */
+const translate = (error: unknown, path: string): unknown => {
+  if (error instanceof StoreError || !(error instanceof Error)) return error;
+  const sqliteCode = (error as { code?: unknown }).code;
+  const code = typeof sqliteCode === "string" ? SQLITE_CODES[sqliteCode.split("_").slice(0, 2).join("_")] : undefined;
+  return code === undefined ? error : new StoreError(code, `${path}: ${error.message}`, [], { cause: error });
+};
+
+type Database = BetterSqlite3.Database;
+
+const loadDriver = (): typeof BetterSqlite3 => {
+  try {
+    return createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
+  } catch (error) {
+    throw new StoreError("SQLITE_UNAVAILABLE", "the SQLite store needs better-sqlite3: npm install better-sqlite3@12", [], { cause: error });
+  }
+};
+
+/** Creates the tables in a new file, or checks that an existing one is a treaty store this version reads. */
+const prepareFile = (db: Database, path: string): void => {
+  db.transaction(() => {
+    const id = db.pragma("application_id", { simple: true });
+    const version = db.pragma("user_version", { simple: true }) as number;
+    const tables = db.prepare("SELECT count(*) FROM sqlite_schema").pluck().get() as number;
+    if (id === 0 && version === 0 && tables === 0) db.exec(SCHEMA);
+    else if (id !== APPLICATION_ID) throw new StoreError("NOT_A_STORE", `${path} is a SQLite database, but not a treaty event store`);
+    else if (version > SQLITE_SCHEMA_VERSION)
+      throw new StoreError("SCHEMA_TOO_NEW", `${path} has schema version ${version}; this treaty reads up to ${SQLITE_SCHEMA_VERSION}`);
+  }).immediate();
+};
+
+const FILTERS = [
+  ["session", "session = @session"],
+  ["agent", "agent = @agent"],
+  ["type", "type = @type"],
+  ["from", "at >= @from"],
+  ["to", "at < @to"],
+] as const;
+
+/** The WHERE clause of the filters `query` gives, and a key naming that combination. */
+const where = (query: AggregateQuery): { readonly key: string; readonly sql: string } => {
+  const used = FILTERS.filter(([name]) => query[name] !== undefined);
+  return { key: used.map(([name]) => name).join(","), sql: used.length === 0 ? "" : `WHERE ${used.map(([, sql]) => sql).join(" AND ")}` };
+};
+
+/** The filter values as named parameters: only the ones the statement names (better-sqlite3 refuses others). */
+const parameters = (query: AggregateQuery): Record<string, string> =>
+  Object.fromEntries(FILTERS.flatMap(([name]) => (query[name] === undefined ? [] : [[name, query[name]]])));
+
+/**
+ * Opens (or creates) the store at `path`: a file, with `-wal` and `-shm` files beside it while
+ * open. Several stores, in one process or many, may open the same file.
+ */
+export const openSqliteStore = (path: string): EventStore => {
+  if (typeof path !== "string" || path === "")
+    throw new StoreError("INVALID_ARGUMENT", "the SQLite store needs a file path", [{ path: "", code: "type", message: "expected a file path", expected: "a file path" }]);
+  const Driver = loadDriver();
+  let db: Database;
+  try {
+    db = new Driver(path);
+  } catch (error) {
+    // The driver checks the directory itself and throws a TypeError, not a SQLite error.
+    const known = translate(error, path);
+    throw known instanceof StoreError ? known : new StoreError("CANNOT_OPEN", `${path}: ${(error as Error).message}`, [], { cause: error });
+  }
+  try {
+    db.pragma("journal_mode = WAL");
+    prepareFile(db, path);
+  } catch (error) {
+    db.close();
+    throw translate(error, path);
+  }
+
+  const insertEvent = db.prepare(
+    "INSERT INTO events (id, session, agent, type, at, duration_us, body) VALUES (@id, @session, @agent, @type, @at, @durationUs, @body) ON CONFLICT (id) DO NOTHING",
+  );
+  const bodyOf = db.prepare<[string], string>("SELECT body FROM events WHERE id = ?").pluck();
+  const insertToken = db.prepare<[string]>("INSERT INTO consumed_tokens (id) VALUES (?) ON CONFLICT (id) DO NOTHING");
+  const recordedOf = db.prepare<[string, string], RecordedResult>("SELECT input_hash AS inputHash, result FROM idempotency WHERE agent = ? AND key = ?");
+  const insertResult = db.prepare("INSERT INTO idempotency (agent, key, input_hash, result) VALUES (?, ?, ?, ?) ON CONFLICT (agent, key) DO NOTHING");
+
+  // One prepared statement (of one column) per combination of filters, made the first time it is asked for.
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  const statement = (key: string, sql: () => string): BetterSqlite3.Statement => {
+    let found = statements.get(key);
+    if (found === undefined) statements.set(key, (found = db.prepare(sql()).pluck()));
+    return found;
+  };
+
+  const append = db.transaction((event: AgentEvent, body: string): AppendResult => {
+    if (insertEvent.run({ id: event.id, session: event.session, agent: event.agent, type: event.type, at: event.at, durationUs: event.durationUs, body }).changes === 1)
+      return { ok: true, duplicate: false };
+    return bodyOf.get(event.id) === body ? { ok: true, duplicate: true } : { ok: false, code: "EVENT_CONFLICT", id: event.id };
+  });
+
+  // Deferred: a read snapshot, so the count and the ranks see the same events while others append.
+  const aggregate = db.transaction((query: AggregateQuery) => {
+    const filter = where(query);
+    const values = parameters(query);
+    const count = statement(`count:${filter.key}`, () => `SELECT count(*) FROM events ${filter.sql}`).get(values) as number;
+    if (count === 0) return { count: 0 };
+    const at = statement(`rank:${filter.key}`, () => `SELECT duration_us FROM events ${filter.sql} ORDER BY duration_us LIMIT 1 OFFSET @offset`);
+    const [p50, p95, p99] = PERCENTILES.map((p) => at.get({ ...values, offset: nearestRank(p, count) - 1 }) as number) as [number, number, number];
+    return { count, durationUs: { p50, p95, p99 } };
+  });
+
+  const recordResult = db.transaction((agent: string, key: string, record: RecordedResult): RecordResult =>
+    recordOutcome(recordedOf.get(agent, key), record, () => insertResult.run(agent, key, record.inputHash, record.result)),
+  );
+
+  /** Runs `work` on the open file, with SQLite's errors as StoreErrors. */
+  const guard = <T>(work: () => T): T => {
+    if (!db.open) throw new StoreError("STORE_CLOSED", `the store at ${path} was closed`);
+    try {
+      return work();
+    } catch (error) {
+      throw translate(error, path);
+    }
+  };
+
+  return {
+    append: (event) => guard(() => append.immediate(event, canonicalJson(checkedEvent(event)))),
+
+    query: (query) =>
+      guard(() => {
+        const { limit, ...filters } = checkQuery(query, true);
+        const filter = where(filters);
+        const limited = limit === undefined ? "" : " LIMIT @limit";
+        const select = statement(`query:${filter.key}${limited}`, () => `SELECT body FROM events ${filter.sql} ORDER BY at, id${limited}`);
+        const rows = select.all({ ...parameters(filters), ...(limit !== undefined && { limit }) }) as string[];
+        return rows.map((body) => JSON.parse(body) as AgentEvent);
+      }),
+
+    aggregate: (query) => guard(() => aggregate.deferred(checkQuery(query, false))),
+
+    consume: (tokenId) =>
+      guard(() => {
+        checkTokenId(tokenId);
+        // One statement: SQLite's write lock makes it atomic across every connection to the file.
+        return insertToken.run(tokenId).changes === 1 ? { ok: true } : { ok: false, code: "TOKEN_CONSUMED" };
+      }),
+
+    lookup: (ref) =>
+      guard(() => {
+        checkIdempotency(ref);
+        return lookupOutcome(recordedOf.get(ref.agent, ref.key), ref.inputHash);
+      }),
+
+    recordResult: (ref, result) =>
+      guard(() => {
+        checkIdempotency(ref, { value: result });
+        return recordResult.immediate(ref.agent, ref.key, { inputHash: ref.inputHash, result: canonicalJson(result) });
+      }),
+
+    close: () => {
+      if (db.open) db.close();
+    },
+  };
+};

@@ -1,0 +1,97 @@
+// The event store in memory: for tests and single-process hosts that keep nothing across restarts.
+// It keeps each event as its canonical JSON, which is also how it tells a duplicate from a conflict.
+import { canonicalJson } from "../runtime/canonical-json.js";
+import type { AgentEvent } from "./event.js";
+import {
+  PERCENTILES,
+  checkIdempotency,
+  checkQuery,
+  checkTokenId,
+  checkedEvent,
+  compareEvents,
+  lookupOutcome,
+  matches,
+  nearestRank,
+  recordOutcome,
+  type AggregateQuery,
+  type EventStore,
+  type RecordedResult,
+} from "./event-store.js";
+import { StoreError } from "./store-error.js";
+
+interface Stored {
+  readonly event: AgentEvent;
+  readonly body: string;
+}
+
+const parse = (body: string): AgentEvent => JSON.parse(body) as AgentEvent;
+
+/** A new, empty in-memory store. Its tokens and idempotency records are its own: no other store sees them. */
+export const createMemoryStore = (): EventStore => {
+  const events = new Map<string, Stored>();
+  const tokens = new Set<string>();
+  // Per agent, then per key: no separator to escape between the two.
+  const results = new Map<string, Map<string, RecordedResult>>();
+  let open = true;
+
+  const ensureOpen = (): void => {
+    if (!open) throw new StoreError("STORE_CLOSED", "the in-memory store was closed");
+  };
+  const select = (query: AggregateQuery): Stored[] => [...events.values()].filter((stored) => matches(stored.event, query));
+
+  return {
+    append(event) {
+      ensureOpen();
+      const body = canonicalJson(checkedEvent(event));
+      const stored = events.get(event.id);
+      if (stored !== undefined) return stored.body === body ? { ok: true, duplicate: true } : { ok: false, code: "EVENT_CONFLICT", id: event.id };
+      // A parsed copy: the caller's object may change after this call, the stored event must not.
+      events.set(event.id, { event: parse(body), body });
+      return { ok: true, duplicate: false };
+    },
+
+    query(query) {
+      ensureOpen();
+      const { limit, ...filters } = checkQuery(query, true);
+      const found = select(filters).sort((a, b) => compareEvents(a.event, b.event));
+      return (limit === undefined ? found : found.slice(0, limit)).map((stored) => parse(stored.body));
+    },
+
+    aggregate(query) {
+      ensureOpen();
+      const durations = select(checkQuery(query, false))
+        .map((stored) => stored.event.durationUs)
+        .sort((a, b) => a - b);
+      if (durations.length === 0) return { count: 0 };
+      const [p50, p95, p99] = PERCENTILES.map((p) => durations[nearestRank(p, durations.length) - 1]!) as [number, number, number];
+      return { count: durations.length, durationUs: { p50, p95, p99 } };
+    },
+
+    consume(tokenId) {
+      ensureOpen();
+      checkTokenId(tokenId);
+      if (tokens.has(tokenId)) return { ok: false, code: "TOKEN_CONSUMED" };
+      tokens.add(tokenId);
+      return { ok: true };
+    },
+
+    lookup(ref) {
+      ensureOpen();
+      checkIdempotency(ref);
+      return lookupOutcome(results.get(ref.agent)?.get(ref.key), ref.inputHash);
+    },
+
+    recordResult(ref, result) {
+      ensureOpen();
+      checkIdempotency(ref, { value: result });
+      const record = { inputHash: ref.inputHash, result: canonicalJson(result) };
+      return recordOutcome(results.get(ref.agent)?.get(ref.key), record, () =>
+        results.set(ref.agent, (results.get(ref.agent) ?? new Map<string, RecordedResult>()).set(ref.key, record)),
+      );
+    },
+
+    close() {
+      open = false;
+    },
+  };
+};
