@@ -1,6 +1,7 @@
-// load → resolve → check → lint → adapt (+ stubs) → plan → emit → format → write; stops after a stage that reported an error.
+// load → resolve → check (+ agents) → lint → adapt (+ stubs) → plan → emit → format → write; stops after a stage that reported an error.
 import { relative, sep } from "node:path";
 import { adapt, checkChangeDefaults } from "./adapt/adapt.js";
+import { checkAgents } from "./agent/check-agents.js";
 import { check } from "./check/check.js";
 import { hasErrors, sortDiagnostics, type Diagnostic, type StageResult } from "./diagnostics/diagnostic.js";
 import { emit } from "./emit/emit.js";
@@ -56,7 +57,7 @@ export const compile = (options: CompileOptions): StageResult<Project | undefine
   // From here the model is whole: errors about it (a bump too small, say) still leave it usable for
   // reports, so the caller decides from the diagnostics whether to go on.
   const checked = check(resolved.value);
-  diagnostics.push(...checked.diagnostics, ...checkChangeDefaults(checked.value));
+  diagnostics.push(...checked.diagnostics, ...checkChangeDefaults(checked.value), ...checkAgents(checked.value));
   // Provider limits are checked on a whole model only: a projection reads every type it reaches.
   if (!hasErrors(diagnostics)) diagnostics.push(...projectDiagnostics(checked.value), ...lint(checked.value).diagnostics);
   return { value: checked.value, diagnostics: sortDiagnostics(diagnostics) };
