@@ -4,6 +4,16 @@ export { codePointLength } from "./code-point-length.js";
 export { isMultipleOf } from "./multiple-of.js";
 export { hasDuplicates, jsonEqual } from "./unique.js";
 export { isDate, isDateTime, isEmail, isUri, isUuid } from "./formats.js";
+export {
+  agentToTool,
+  type AgentAction,
+  type AgentContract,
+  type AgentPathData,
+  type AgentPathSegments,
+  type AgentPayload,
+  type AgentRuleData,
+  type AgentToolProvider,
+} from "./agents.js";
 export { AdapterNotImplemented, createAdaptLog, filled, unchecked, type AdaptLog, type CustomStep, type FieldAt, type Located } from "./adapters.js";
 export {
   createRegistry,
