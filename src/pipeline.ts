@@ -1,6 +1,7 @@
 // load → resolve → check (+ agents) → lint → adapt (+ stubs) → plan → emit → format → write; stops after a stage that reported an error.
 import { relative, sep } from "node:path";
 import { adapt, checkChangeDefaults } from "./adapt/adapt.js";
+import { agentStubFiles } from "./agent/agent-stubs.js";
 import { checkAgents } from "./agent/check-agents.js";
 import { check } from "./check/check.js";
 import { hasErrors, sortDiagnostics, type Diagnostic, type StageResult } from "./diagnostics/diagnostic.js";
@@ -14,7 +15,7 @@ import { load } from "./load/load.js";
 import { projectDiagnostics } from "./project/project.js";
 import { plan, type GeneratedPackage } from "./plan/plan.js";
 import { resolve } from "./resolve/resolve.js";
-import { maintainStubs, type AddedStub } from "./stubs/maintain-stubs.js";
+import { adapterStubFile, maintainStubs, type AddedStub } from "./stubs/maintain-stubs.js";
 import { write, type WriteReport } from "./write/write.js";
 
 export interface CompileOptions {
@@ -38,7 +39,7 @@ export interface GenerateResult {
   /** Absent when an error stopped the pipeline before `write`. */
   readonly report?: WriteReport;
   readonly project?: Project;
-  /** Adapter stubs added to the hand-written adapters files; each throws until someone writes it. */
+  /** Stubs added to the hand-written adapters and agent files; each throws until someone writes it. */
   readonly stubs?: readonly AddedStub[];
 }
 
@@ -69,8 +70,9 @@ export const generate = async (options: GenerateOptions): Promise<GenerateResult
   if (!project || hasErrors(compiled.diagnostics)) return { diagnostics: compiled.diagnostics };
   // Adapters, and the hand-written stubs they call: a stub missing under --check stops here.
   const adapters = adapt(project, options).value;
-  const stubs = await maintainStubs(adapters, { root: options.root, check: options.check });
-  const planned = plan(project, adapters, { package: options.package, tests: options.tests ?? true });
+  const stubFiles = [...[...adapters.contracts.values()].map(adapterStubFile), ...agentStubFiles(project, options)];
+  const stubs = await maintainStubs(stubFiles, { root: options.root, check: options.check });
+  const planned = plan(project, adapters, { package: options.package, tests: options.tests ?? true, dirs: options });
   const diagnostics = sortDiagnostics([...compiled.diagnostics, ...stubs.diagnostics, ...planned.diagnostics]);
   if (hasErrors(diagnostics)) return { diagnostics };
   const jobs = planned.value;

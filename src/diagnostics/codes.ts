@@ -56,9 +56,9 @@ export const DIAGNOSTIC_CODES = {
   "change-no-effect": { severity: "error", message: "{op} '{path}' changes nothing: the field is already {state}" },
   "unknown-change": { severity: "error", message: "a change needs one operation key (add, remove, rename, require, relax, retype, constrain, enum, nest, hoist, wrap, head, custom){suggestion}" },
   "invalid-move": { severity: "error", message: "{op} '{from}' → '{to}' {reason}" },
-  // adapters and their hand-written stubs (idl/<domain>/<contract>.adapters.ts)
-  "missing-stub": { severity: "error", message: "adapter stub '{name}' is missing from {file}; run 'treaty generate' to add it" },
-  "orphan-stub": { severity: "warning", message: "adapter stub '{name}' is not needed by any change any more; delete it" },
+  // hand-written stubs: adapters (idl/<domain>/<contract>.adapters.ts) and agents (<agent>.agent.ts)
+  "missing-stub": { severity: "error", message: "{what} '{name}' is missing from {file}; run 'treaty generate' to add it" },
+  "orphan-stub": { severity: "warning", message: "{what} '{name}' is not needed any more; delete it" },
   // contracts and rules
   "duplicate-contract": { severity: "error", message: "contract '{name}' is also defined in {other}" },
   "recursive-contract": { severity: "error", message: "contract '{name}' contains itself ({path}); recursive contracts are not supported" },

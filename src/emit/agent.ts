@@ -84,8 +84,10 @@ const resolved = (project: Project, ref: AgentContractRef): Payload => {
   return at;
 };
 
-export const emitAgent = (project: Project, agent: Agent): EmittedFile => {
+/** `code`: the import specifier of the agent's hand-written file (`execute`, custom rules). */
+export const emitAgent = (project: Project, agent: Agent, code: string): EmittedFile => {
   const file = createFileBuilder(agentFile(agent.name), agent.file);
+  file.importNamespace(code, "code");
   file.importType("treaty/runtime", "AgentContract");
   const input = resolved(project, agent.input);
   const output = resolved(project, agent.output);
@@ -124,9 +126,10 @@ export const emitAgent = (project: Project, agent: Agent): EmittedFile => {
         case "requires":
           return { kind: rule.kind, if: segments(rule.if), then: rule.then.map(segments) };
         case "custom":
-          return { kind: rule.kind, name: rule.name };
+          return { kind: rule.kind, name: rule.name, check: new Code(`code.${rule.name}`) };
       }
     }),
+    execute: new Code("code.execute"),
     tools: tools(project, agent, input, output),
   };
   return file.render("agent", {

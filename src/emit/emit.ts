@@ -41,7 +41,7 @@ const emitOne = (project: Project, job: FileJob, source: string): EmittedFile | 
     case "index":
       return emitIndex(project, source);
     case "agent":
-      return emitAgent(project, job.agent);
+      return emitAgent(project, job.agent, job.code);
     case "agents-index":
       return emitAgentsIndex(project, source);
     case "package-json":

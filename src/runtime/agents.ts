@@ -29,7 +29,7 @@ export type AgentRuleData =
   | { readonly kind: "exclusive"; readonly fields: readonly AgentPathSegments[] }
   | { readonly kind: "requires"; readonly if: AgentPathSegments; readonly then: readonly AgentPathSegments[] }
   /** A check written by hand beside the agent file, exported under `name` there. */
-  | { readonly kind: "custom"; readonly name: string };
+  | { readonly kind: "custom"; readonly name: string; check(input: never): AgentRuleResult | Promise<AgentRuleResult> };
 
 export interface AgentContract<I = unknown, O = unknown> {
   readonly name: string;
@@ -57,6 +57,8 @@ export interface AgentContract<I = unknown, O = unknown> {
     readonly typeField?: AgentPathData;
   };
   readonly rules: readonly AgentRuleData[];
+  /** The agent's side of the work, written by hand beside the agent file. */
+  execute(input: I): O | Promise<O>;
   /** The tool definitions, built from the input contract's LLM projections. */
   readonly tools: { readonly [P in AgentToolProvider]?: object };
 }
@@ -64,4 +66,20 @@ export interface AgentContract<I = unknown, O = unknown> {
 /** The agent as one provider's tool definition: Anthropic `tools[]`, OpenAI strict `tools[]`, or an MCP `Tool`. */
 export function agentToTool<A extends AgentContract, P extends AgentToolProvider & keyof A["tools"]>(agent: A, provider: P): A["tools"][P] {
   return agent.tools[provider] as A["tools"][P];
+}
+
+/** What a custom rule of an agent returns: pass, or where and why the input fails. */
+export type AgentRuleResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly path: string; readonly message: string; readonly suggestion?: string };
+
+/** Thrown by a function of an agent's hand-written file until someone writes it. */
+export class AgentNotImplemented extends Error {
+  constructor(
+    readonly agent: string,
+    readonly function_: string,
+  ) {
+    super(`${agent}: '${function_}' is not written yet; write it in the agent's .agent.ts file`);
+    this.name = "AgentNotImplemented";
+  }
 }

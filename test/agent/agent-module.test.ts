@@ -43,6 +43,19 @@ describe("generated agent contracts", () => {
     expect(search.input.errors({ ...valid, cabin: "FIRST" })).toContainEqual(expect.objectContaining({ path: "/cabin", code: "enum" }));
   });
 
+  it("run the hand-written bodies of idl/booking, whose outputs pass the output contracts", async () => {
+    const resolver = agents["booking.airport_code_resolver"];
+    expect(await resolver.rules[0]!.check({ text: "Heathrow" } as never)).toEqual({ ok: true });
+    expect(await resolver.rules[0]!.check({ text: "Atlantis" } as never)).toMatchObject({ ok: false, path: "/text" });
+    const search = agents["booking.availability_search"];
+    const offers = await search.execute({ contract: "booking.search", version: "1.0", origin: "LHR", destination: "JFK", departure_date: "2030-05-01", cabin: "ECONOMY", passengers: 2 });
+    expect(search.output.errors(offers)).toEqual([]);
+    const order = await agents["booking.offer_builder"].execute({ contract: "booking.offer_selection", version: "1.0", offer_id: offers.offers[0]!.offer_id, passenger_names: ["Ada Lovelace"] });
+    expect(agents["booking.offer_builder"].output.errors(order)).toEqual([]);
+    const tickets = await agents["booking.ticket_issuance"].execute({ contract: "booking.ticket_request", version: "1.0", request_id: "TR-1", order_id: order.order_id });
+    expect(agents["booking.ticket_issuance"].output.errors(tickets)).toEqual([]);
+  });
+
   it("take MCP hints from the action type and the idempotency key", () => {
     const hints = Object.fromEntries(all.map((a) => [a.name, (agentToTool(a, "mcp") as Tool).annotations]));
     expect(hints).toEqual({
