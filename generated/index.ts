@@ -2,15 +2,47 @@
 import { createRegistry } from "treaty/runtime";
 
 import * as agentTask from "./agent.task/index.js";
+import * as bookingAirport from "./booking.airport/index.js";
+import * as bookingAirportQuery from "./booking.airport_query/index.js";
+import * as bookingIntent from "./booking.intent/index.js";
+import * as bookingOfferSelection from "./booking.offer_selection/index.js";
+import * as bookingOffers from "./booking.offers/index.js";
+import * as bookingOrder from "./booking.order/index.js";
+import * as bookingSearch from "./booking.search/index.js";
+import * as bookingTicketRequest from "./booking.ticket_request/index.js";
+import * as bookingTickets from "./booking.tickets/index.js";
 import * as operationError from "./operation.error/index.js";
 import * as taskResult from "./task.result/index.js";
 import * as toolPublishPostCommand from "./tool.publish_post.command/index.js";
 
-export { agentTask, operationError, taskResult, toolPublishPostCommand };
+export {
+  agentTask,
+  bookingAirport,
+  bookingAirportQuery,
+  bookingIntent,
+  bookingOfferSelection,
+  bookingOffers,
+  bookingOrder,
+  bookingSearch,
+  bookingTicketRequest,
+  bookingTickets,
+  operationError,
+  taskResult,
+  toolPublishPostCommand,
+};
 
 /** Every contract this build knows, by name. */
 export const contracts = {
   "agent.task": agentTask,
+  "booking.airport": bookingAirport,
+  "booking.airport_query": bookingAirportQuery,
+  "booking.intent": bookingIntent,
+  "booking.offer_selection": bookingOfferSelection,
+  "booking.offers": bookingOffers,
+  "booking.order": bookingOrder,
+  "booking.search": bookingSearch,
+  "booking.ticket_request": bookingTicketRequest,
+  "booking.tickets": bookingTickets,
   "operation.error": operationError,
   "task.result": taskResult,
   "tool.publish_post.command": toolPublishPostCommand,
@@ -19,6 +51,15 @@ export const contracts = {
 /** Every contract's versions and adapters: decode and encode through the canonical models. */
 export const registry = createRegistry({
   "agent.task": agentTask.registration,
+  "booking.airport": bookingAirport.registration,
+  "booking.airport_query": bookingAirportQuery.registration,
+  "booking.intent": bookingIntent.registration,
+  "booking.offer_selection": bookingOfferSelection.registration,
+  "booking.offers": bookingOffers.registration,
+  "booking.order": bookingOrder.registration,
+  "booking.search": bookingSearch.registration,
+  "booking.ticket_request": bookingTicketRequest.registration,
+  "booking.tickets": bookingTickets.registration,
   "operation.error": operationError.registration,
   "task.result": taskResult.registration,
   "tool.publish_post.command": toolPublishPostCommand.registration,

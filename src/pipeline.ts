@@ -1,6 +1,8 @@
-// load → resolve → check → lint → adapt (+ stubs) → plan → emit → format → write; stops after a stage that reported an error.
+// load → resolve → check (+ agents) → lint → adapt (+ stubs) → plan → emit → format → write; stops after a stage that reported an error.
 import { relative, sep } from "node:path";
 import { adapt, checkChangeDefaults } from "./adapt/adapt.js";
+import { agentStubFiles } from "./agent/agent-stubs.js";
+import { checkAgents } from "./agent/check-agents.js";
 import { check } from "./check/check.js";
 import { hasErrors, sortDiagnostics, type Diagnostic, type StageResult } from "./diagnostics/diagnostic.js";
 import { emit } from "./emit/emit.js";
@@ -13,7 +15,7 @@ import { load } from "./load/load.js";
 import { projectDiagnostics } from "./project/project.js";
 import { plan, type GeneratedPackage } from "./plan/plan.js";
 import { resolve } from "./resolve/resolve.js";
-import { maintainStubs, type AddedStub } from "./stubs/maintain-stubs.js";
+import { adapterStubFile, maintainStubs, type AddedStub } from "./stubs/maintain-stubs.js";
 import { write, type WriteReport } from "./write/write.js";
 
 export interface CompileOptions {
@@ -39,7 +41,7 @@ export interface GenerateResult {
   /** Absent when an error stopped the pipeline before `write`. */
   readonly report?: WriteReport;
   readonly project?: Project;
-  /** Adapter stubs added to the hand-written adapters files; each throws until someone writes it. */
+  /** Stubs added to the hand-written adapters and agent files; each throws until someone writes it. */
   readonly stubs?: readonly AddedStub[];
 }
 
@@ -58,7 +60,7 @@ export const compile = (options: CompileOptions): StageResult<Project | undefine
   // From here the model is whole: errors about it (a bump too small, say) still leave it usable for
   // reports, so the caller decides from the diagnostics whether to go on.
   const checked = check(resolved.value);
-  diagnostics.push(...checked.diagnostics, ...checkChangeDefaults(checked.value));
+  diagnostics.push(...checked.diagnostics, ...checkChangeDefaults(checked.value), ...checkAgents(checked.value));
   // Provider limits are checked on a whole model only: a projection reads every type it reaches.
   if (!hasErrors(diagnostics)) diagnostics.push(...projectDiagnostics(checked.value), ...lint(checked.value).diagnostics);
   return { value: checked.value, diagnostics: sortDiagnostics(diagnostics) };
@@ -70,8 +72,9 @@ export const generate = async (options: GenerateOptions): Promise<GenerateResult
   if (!project || hasErrors(compiled.diagnostics)) return { diagnostics: compiled.diagnostics };
   // Adapters, and the hand-written stubs they call: a stub missing under --check stops here.
   const adapters = adapt(project, options).value;
-  const stubs = await maintainStubs(adapters, { root: options.root, check: options.check });
-  const planned = plan(project, adapters, { package: options.package, tests: options.tests ?? true });
+  const stubFiles = [...[...adapters.contracts.values()].map(adapterStubFile), ...agentStubFiles(project, options)];
+  const stubs = await maintainStubs(stubFiles, { root: options.root, check: options.check });
+  const planned = plan(project, adapters, { package: options.package, tests: options.tests ?? true, dirs: options });
   const diagnostics = sortDiagnostics([...compiled.diagnostics, ...stubs.diagnostics, ...planned.diagnostics]);
   if (hasErrors(diagnostics)) return { diagnostics };
   const jobs = planned.value;

@@ -20,7 +20,8 @@ export interface AdaptOptions {
 
 const toPosix = (path: string): string => path.split(sep).join("/");
 
-const specifier = (fromDir: string, to: string): string => {
+/** An import specifier from a file in `fromDir` to the module `to` (its `.ts` as `.js`). */
+export const specifier = (fromDir: string, to: string): string => {
   const path = toPosix(relative(fromDir, to)).replace(/\.ts$/, ".js");
   return path.startsWith(".") ? path : `./${path}`;
 };

@@ -3,7 +3,7 @@
 import { basename } from "node:path";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
-import type { Contract, Field, JsonValue, Project, ResolvedVersion, TypeNode } from "../ir/model.js";
+import type { Contract, Field, JsonValue, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
 import { contractTypeName } from "../ir/names.js";
 import { bumpRules } from "./bump-rules.js";
 
@@ -89,7 +89,7 @@ const walkFields = function* (fields: readonly Field[], prefix = ""): Generator<
 };
 
 /** A path from `start` back to itself along `next`, if there is one. */
-const cycleThrough = (start: string, next: (node: string) => readonly string[]): string[] | undefined => {
+export const cycleThrough = (start: string, next: (node: string) => readonly string[]): string[] | undefined => {
   const stack: string[][] = [[start]];
   const seen = new Set<string>();
   while (stack.length > 0) {
@@ -126,6 +126,25 @@ const findRecursion = (version: ResolvedVersion): Diagnostic[] => {
   for (const named of version.types.values()) {
     const cycle = cycleThrough(named.name, (name) => version.types.get(name)?.fields.flatMap((f) => typeRefs(f.type)) ?? []);
     if (cycle) diagnostics.push(createDiagnostic("recursive-type", named.loc, { name: named.name, path: cycle.join(" → ") }));
+  }
+  return diagnostics;
+};
+
+/** Rules against the fields they name at `version`: a contract's own rules, or an agent's on its input. */
+export const checkRules = (version: ResolvedVersion, rules: readonly Rule[]): Diagnostic[] => {
+  const diagnostics: Diagnostic[] = [];
+  for (const rule of rules) {
+    const paths = rule.kind === "before" ? [rule.first, rule.second] : rule.kind === "exclusive" ? rule.fields : [rule.if, ...rule.then];
+    for (const path of paths) {
+      const field = fieldAtPath(version, path);
+      if (!field) {
+        const siblings = fieldAtPath(version, path.split(".").slice(0, -1).join("."));
+        const names = path.includes(".") ? (siblings?.type.kind === "object" ? siblings.type.fields.map((f) => f.name) : []) : version.fields.map((f) => f.name);
+        diagnostics.push(createDiagnostic("unknown-field", rule.loc, { path, version: version.version, suggestion: didYouMean(path.split(".").pop()!, names) }));
+      } else if (rule.kind === "before" && !isTimeLike(field.type)) {
+        diagnostics.push(createDiagnostic("rule-type-mismatch", rule.loc, { rule: "before", path, expected: "a timestamp or a date string" }));
+      }
+    }
   }
   return diagnostics;
 };
@@ -170,19 +189,7 @@ const checkVersion = (project: Project, contract: Contract, version: ResolvedVer
       if (field.name === "contract" || field.name === "version") diagnostics.push(createDiagnostic("reserved-field", field.loc, { field: field.name }));
     }
   }
-  for (const rule of version.rules) {
-    const paths = rule.kind === "before" ? [rule.first, rule.second] : rule.kind === "exclusive" ? rule.fields : [rule.if, ...rule.then];
-    for (const path of paths) {
-      const field = fieldAtPath(version, path);
-      if (!field) {
-        const siblings = fieldAtPath(version, path.split(".").slice(0, -1).join("."));
-        const names = path.includes(".") ? (siblings?.type.kind === "object" ? siblings.type.fields.map((f) => f.name) : []) : version.fields.map((f) => f.name);
-        diagnostics.push(createDiagnostic("unknown-field", rule.loc, { path, version: version.version, suggestion: didYouMean(path.split(".").pop()!, names) }));
-      } else if (rule.kind === "before" && !isTimeLike(field.type)) {
-        diagnostics.push(createDiagnostic("rule-type-mismatch", rule.loc, { rule: "before", path, expected: "a timestamp or a date string" }));
-      }
-    }
-  }
+  diagnostics.push(...checkRules(version, version.rules));
   return [...diagnostics, ...findRecursion(version)];
 };
 

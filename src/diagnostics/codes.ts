@@ -56,9 +56,9 @@ export const DIAGNOSTIC_CODES = {
   "change-no-effect": { severity: "error", message: "{op} '{path}' changes nothing: the field is already {state}" },
   "unknown-change": { severity: "error", message: "a change needs one operation key (add, remove, rename, require, relax, retype, constrain, enum, nest, hoist, wrap, head, custom){suggestion}" },
   "invalid-move": { severity: "error", message: "{op} '{from}' → '{to}' {reason}" },
-  // adapters and their hand-written stubs (idl/<domain>/<contract>.adapters.ts)
-  "missing-stub": { severity: "error", message: "adapter stub '{name}' is missing from {file}; run 'treaty generate' to add it" },
-  "orphan-stub": { severity: "warning", message: "adapter stub '{name}' is not needed by any change any more; delete it" },
+  // hand-written stubs: adapters (idl/<domain>/<contract>.adapters.ts) and agents (<agent>.agent.ts)
+  "missing-stub": { severity: "error", message: "{what} '{name}' is missing from {file}; run 'treaty generate' to add it" },
+  "orphan-stub": { severity: "warning", message: "{what} '{name}' is not needed any more; delete it" },
   // contracts and rules
   "duplicate-contract": { severity: "error", message: "contract '{name}' is also defined in {other}" },
   "recursive-contract": { severity: "error", message: "contract '{name}' contains itself ({path}); recursive contracts are not supported" },
@@ -99,6 +99,18 @@ export const DIAGNOSTIC_CODES = {
   "llm-limit-exceeded": { severity: "error", message: "{provider} allows at most {max} {limit}; this has {actual}: simplify the contract {fix}" },
   "llm-name-invalid": { severity: "error", message: "the {provider} name '{name}' must match {rule}: shorten the contract name {fix}" },
   "llm-type-unsupported": { severity: "warning", message: "{provider} cannot take {what} at {where} ({reason}): its projection allows only {instead} there; change the type {fix}" },
+  // agent contracts (*.agent.yaml)
+  "duplicate-agent": { severity: "error", message: "agent '{name}' is also defined in {other}" },
+  "duplicate-tool": { severity: "error", message: "tool name '{name}' is also the tool of agent '{other}' ({file}); models call tools by name, so each needs its own" },
+  "unknown-agent": { severity: "error", message: "agent '{name}' is not defined{suggestion}" },
+  "threshold-below-floor": { severity: "error", message: "confidence threshold {threshold} is below {floor}, the floor of {reason}; a threshold may raise its floor, never lower it" },
+  "not-a-list": { severity: "error", message: "'{path}' of {where} is {type}, not a list, so it has no items ('{path}[]')" },
+  "path-type-mismatch": { severity: "error", message: "'{path}' of {where} is {type}, but '{otherPath}' of {otherWhere} is {otherType}" },
+  "not-provided": { severity: "error", message: "agent '{agent}' does not provide '{path}'{suggestion}" },
+  "consumes-cycle": { severity: "error", message: "agent '{name}' consumes what it provides itself ({path}): no session can run it first" },
+  "confidence-missing": { severity: "error", message: "agent '{name}' is mutation_irreversible: its output must carry a confidence score; name the field in `confidence: { field }`" },
+  "confidence-not-a-score": { severity: "error", message: "confidence field '{path}' of {where} is {type}; it must be a required number with min 0 and max 1" },
+  "no-intent-type": { severity: "error", message: "{where} has no field with `role: intent_type` (an enum), so `serves` names nothing" },
   // examples
   "invalid-example": { severity: "error", message: "an example needs exactly one of 'valid' or 'invalid'" },
   "example-expect-missing": { severity: "error", message: "an invalid example needs `expect: { path, code }`" },

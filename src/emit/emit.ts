@@ -2,6 +2,7 @@ import type { StageResult } from "../diagnostics/diagnostic.js";
 import type { Project } from "../ir/model.js";
 import type { FileJob } from "../plan/plan.js";
 import { emitAdapters } from "./adapters.js";
+import { emitAgent, emitAgentsIndex } from "./agent.js";
 import type { EmittedFile } from "./file-builder.js";
 import { emitContractIndex, emitIndex, emitVersionIndex } from "./indexes.js";
 import { emitJsonSchema } from "./json-schema.js";
@@ -39,6 +40,10 @@ const emitOne = (project: Project, job: FileJob, source: string): EmittedFile | 
       return emitTests(job.cases);
     case "index":
       return emitIndex(project, source);
+    case "agent":
+      return emitAgent(project, job.agent, job.code);
+    case "agents-index":
+      return emitAgentsIndex(project, source);
     case "package-json":
       return emitPackageJson(project, job.package);
     case "package-tsconfig":

@@ -13,6 +13,8 @@ export interface FileBuilder {
   importValue(from: string, name: string): void;
   /** `import type { name } from "from"` */
   importType(from: string, name: string): void;
+  /** `import * as alias from "from"` */
+  importNamespace(from: string, alias: string): void;
   /** Renders `template` with `data` plus `header` and `imports`, printed last so every import is known. */
   render(template: TemplateName, data: object): EmittedFile;
 }
@@ -28,24 +30,29 @@ export const generatedComment = (source: string): string =>
 export const createFileBuilder = (path: string, source: string): FileBuilder => {
   // module → name → type-only?
   const imports = new Map<string, Map<string, boolean>>();
+  const namespaces = new Map<string, string>();
   const add = (from: string, name: string, typeOnly: boolean): void => {
     let names = imports.get(from);
     if (!names) imports.set(from, (names = new Map()));
     names.set(name, (names.get(name) ?? true) && typeOnly);
   };
   const printImports = (): string =>
-    [...imports.keys()]
+    [...new Set([...imports.keys(), ...namespaces.keys()])]
       .sort()
-      .map((from) => {
+      .flatMap((from) => {
+        const namespace = namespaces.get(from);
+        const star = namespace === undefined ? [] : [`import * as ${namespace} from ${JSON.stringify(from)};`];
+        if (!imports.has(from)) return star;
         const names = [...imports.get(from)!].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
         const allTypes = names.every(([, typeOnly]) => typeOnly);
         const list = names.map(([name, typeOnly]) => (typeOnly && !allTypes ? `type ${name}` : name)).join(", ");
-        return `import ${allTypes ? "type " : ""}{ ${list} } from ${JSON.stringify(from)};`;
+        return [...star, `import ${allTypes ? "type " : ""}{ ${list} } from ${JSON.stringify(from)};`];
       })
       .join("\n");
   return {
     importValue: (from, name) => add(from, name, false),
     importType: (from, name) => add(from, name, true),
+    importNamespace: (from, alias) => void namespaces.set(from, alias),
     render: (template, data) => ({
       path,
       language: "typescript",

@@ -15,7 +15,7 @@ const entry = (module: string) => ({
   default: `./${PACKAGE_BUILD_DIR}/${module}.js`,
 });
 
-/** `package.json`: the index and each contract as exports; treaty itself as a peer, for `treaty/runtime`. */
+/** `package.json`: the index, each contract and the agents as exports; treaty itself as a peer, for `treaty/runtime`. */
 export const emitPackageJson = (project: Project, pkg: GeneratedPackage): EmittedFile => {
   const manifest = {
     // npm's convention for a comment; it marks the file as treaty's, as the `@generated` header does elsewhere.
@@ -28,6 +28,7 @@ export const emitPackageJson = (project: Project, pkg: GeneratedPackage): Emitte
     exports: {
       ".": entry("index"),
       ...Object.fromEntries(project.contracts.map((c) => [`./${contractDir(c.name)}`, entry(`${contractDir(c.name)}/index`)])),
+      ...(project.agents ? { "./agents": entry("agents/index") } : {}),
       "./package.json": "./package.json",
     },
     files: [PACKAGE_BUILD_DIR],

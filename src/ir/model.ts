@@ -291,4 +291,73 @@ export interface Contract {
 export interface Project {
   /** Sorted by name. */
   readonly contracts: readonly Contract[];
+  /** Sorted by name; absent in a model built without agent files. */
+  readonly agents?: readonly Agent[];
+}
+
+// Agent contracts (`idl/<domain>/<agent>.agent.yaml`): an agent's input and output contracts, the
+// action it takes, and what it promises to and takes from the other agents of a session.
+
+export type AgentAction = "query" | "mutation_reversible" | "mutation_irreversible";
+export const AGENT_ACTIONS: readonly AgentAction[] = ["query", "mutation_reversible", "mutation_irreversible"];
+
+/** `name@MAJOR`: the contract an agent reads or writes, at the newest version of that major. */
+export interface AgentContractRef {
+  readonly contract: string;
+  readonly major: number;
+  readonly loc: SourceLocation;
+}
+
+/**
+ * A field path into a payload: dotted names, `[]` after a list field stepping into its items
+ * (`offers[].offer_id`). Envelope fields are not addressed.
+ */
+export interface AgentPath {
+  readonly path: string;
+  readonly loc: SourceLocation;
+}
+
+export interface AgentConsumes {
+  /** The path of this agent's input. */
+  readonly path: AgentPath;
+  /** The agent whose earlier output the value must equal. */
+  readonly from: string;
+  /** The path that agent provides. */
+  readonly as: AgentPath;
+  readonly loc: SourceLocation;
+}
+
+export interface AgentIntent {
+  readonly contract: AgentContractRef;
+  /** This agent's input path → the intent's path whose value it must keep. */
+  readonly lock: readonly { readonly input: AgentPath; readonly intent: AgentPath }[];
+  /** The intent types (values of the intent's `role: intent_type` enum field) the agent serves; empty: all. */
+  readonly serves: readonly { readonly value: string; readonly loc: SourceLocation }[];
+  readonly loc: SourceLocation;
+}
+
+/** A semantic check of the input: a contract rule form, or a named check written by hand beside the agent. */
+export type AgentRule = Rule | { readonly kind: "custom"; readonly name: string; readonly description?: string; readonly loc: SourceLocation };
+
+export interface Agent {
+  /** Dotted lower-case name, unique in the project. */
+  readonly name: string;
+  /** The name models call it by; unique in the project. */
+  readonly tool: string;
+  readonly file: string;
+  readonly summary?: string;
+  readonly description?: string;
+  readonly owner?: string;
+  readonly input: AgentContractRef;
+  readonly output: AgentContractRef;
+  readonly action: AgentAction;
+  /** A reference agent (OTAIP's stage 0) answers other agents' lookups: its floor is at least 0.90. */
+  readonly reference: boolean;
+  /** Absent: the floor of the action, and no output field carries a confidence. */
+  readonly confidence?: { readonly threshold?: number; readonly field?: AgentPath; readonly loc: SourceLocation };
+  readonly provides: readonly AgentPath[];
+  readonly consumes: readonly AgentConsumes[];
+  readonly intent?: AgentIntent;
+  readonly rules: readonly AgentRule[];
+  readonly loc: SourceLocation;
 }

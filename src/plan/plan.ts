@@ -1,7 +1,9 @@
 import type { ContractAdapters, ProjectAdapters } from "../adapt/model.js";
 import type { PackageConfig } from "../config/config.js";
 import type { StageResult } from "../diagnostics/diagnostic.js";
-import type { Contract, LlmProvider, Project, ResolvedVersion } from "../ir/model.js";
+import { agentCodeSpecifier, type AgentStubsOptions } from "../agent/agent-stubs.js";
+import { agentFile } from "../emit/agent.js";
+import type { Agent, Contract, LlmProvider, Project, ResolvedVersion } from "../ir/model.js";
 import { contractDir, testsFile, versionId } from "../ir/names.js";
 import { deriveCases } from "../cases/cases.js";
 import type { ContractCases } from "../cases/model.js";
@@ -20,7 +22,9 @@ export type FileKind =
   | "tests"
   | "index"
   | "package-json"
-  | "package-tsconfig";
+  | "package-tsconfig"
+  | "agent"
+  | "agents-index";
 
 /** The `package` setting, and the config file it was read from (named in the files' headers). */
 export interface GeneratedPackage extends PackageConfig {
@@ -34,7 +38,9 @@ export type FileJob =
   | { readonly kind: "adapters"; readonly path: string; readonly adapters: ContractAdapters }
   | { readonly kind: "contract-index"; readonly path: string; readonly contract: Contract }
   | { readonly kind: "tests"; readonly path: string; readonly cases: ContractCases }
-  | { readonly kind: "index"; readonly path: string }
+  | { readonly kind: "index" | "agents-index"; readonly path: string }
+  /** `code`: the import specifier of the agent's hand-written file. */
+  | { readonly kind: "agent"; readonly path: string; readonly agent: Agent; readonly code: string }
   | { readonly kind: "package-json" | "package-tsconfig"; readonly path: string; readonly package: GeneratedPackage };
 
 const VERSION_FILES = [
@@ -52,6 +58,8 @@ export interface PlanOptions {
   readonly package?: GeneratedPackage;
   /** Whether to write the regression tests (the config's `tests`). */
   readonly tests: boolean;
+  /** Where the project and the output are: generated agent modules import the agents' hand-written files. */
+  readonly dirs: AgentStubsOptions;
 }
 
 /**
@@ -77,6 +85,8 @@ export const plan = (project: Project, adapters: ProjectAdapters, options: PlanO
     if (cases) jobs.push({ kind: "tests", path: testsFile(contract.name), cases: cases.value.get(contract.name)! });
   }
   jobs.push({ kind: "index", path: "index.ts" });
+  for (const agent of project.agents ?? []) jobs.push({ kind: "agent", path: agentFile(agent.name), agent, code: agentCodeSpecifier(agent, options.dirs) });
+  if (project.agents) jobs.push({ kind: "agents-index", path: "agents/index.ts" });
   if (options.package) {
     jobs.push({ kind: "package-json", path: "package.json", package: options.package });
     jobs.push({ kind: "package-tsconfig", path: "tsconfig.json", package: options.package });

@@ -46,7 +46,7 @@ interface Projected {
 const defined = (entries: Record<string, JsonValue | undefined>): JsonSchema =>
   Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined)) as JsonSchema;
 
-const paragraphs = (parts: readonly (string | undefined)[]): string | undefined => {
+export const paragraphs = (parts: readonly (string | undefined)[]): string | undefined => {
   const kept = parts.map((part) => part?.trim()).filter((part): part is string => !!part);
   return kept.length > 0 ? kept.join("\n\n") : undefined;
 };

@@ -228,43 +228,44 @@ const parseChange = (r: Reader, node: Node | null, parser: TypeParser): Change |
   return undefined;
 };
 
-const parseRules = (r: Reader, node: Node | null): Rule[] => {
-  const rules: Rule[] = [];
-  for (const item of r.seq(node, "rules")?.items ?? []) {
-    const entries = r.entries(item as Node, "a rule", ["before", "exclusive", "requires", "description"]);
-    if (!entries) continue;
-    const loc = r.loc(item as Node);
-    const kinds = entries.filter((e) => e.key !== "description");
-    if (kinds.length !== 1) {
-      r.report("invalid-value", item as Node, { where: "a rule", expected: "one of before, exclusive, requires" });
-      continue;
-    }
-    const { key, value } = kinds[0]!;
-    const paths = (n: Node | null, where: string): string[] | undefined => {
-      const seq = r.seq(n, where);
-      if (!seq) return undefined;
-      const out = seq.items.map((i) => parsePathValue(r, i as Node, where));
-      return out.every((p) => p !== undefined) ? (out as string[]) : undefined;
-    };
-    if (key === "before") {
-      const fields = paths(value, "before");
-      if (fields && fields.length !== 2) r.report("invalid-value", value, { where: "before", expected: "a list of two fields [earlier, later]" });
-      else if (fields) rules.push({ kind: "before", first: fields[0]!, second: fields[1]!, loc });
-    } else if (key === "exclusive") {
-      const fields = paths(value, "exclusive");
-      if (fields && fields.length < 2) r.report("invalid-value", value, { where: "exclusive", expected: "a list of at least two fields" });
-      else if (fields) rules.push({ kind: "exclusive", fields, loc });
-    } else {
-      const body = byKey(r.entries(value, "requires", ["if", "then"]) ?? []);
-      for (const k of ["if", "then"]) if (!body.has(k) && isMap(value)) r.report("missing-key", value, { where: "requires", key: k });
-      const ifPath = body.get("if") && parsePathValue(r, body.get("if")!.value, "requires' 'if'");
-      const thenNode = body.get("then")?.value ?? null;
-      const then = isScalar(thenNode) ? [parsePathValue(r, thenNode, "requires' 'then'")] : (paths(thenNode, "requires' 'then'") ?? [undefined]);
-      if (ifPath && then.every((p) => p !== undefined)) rules.push({ kind: "requires", if: ifPath, then: then as string[], loc });
-    }
+/** One entry of `rules:` (`before`, `exclusive`, `requires`); undefined (reported) when it cannot be read. */
+export const parseRule = (r: Reader, item: Node): Rule | undefined => {
+  const entries = r.entries(item, "a rule", ["before", "exclusive", "requires", "description"]);
+  if (!entries) return undefined;
+  const loc = r.loc(item);
+  const kinds = entries.filter((e) => e.key !== "description");
+  if (kinds.length !== 1) {
+    r.report("invalid-value", item, { where: "a rule", expected: "one of before, exclusive, requires" });
+    return undefined;
   }
-  return rules;
+  const { key, value } = kinds[0]!;
+  const paths = (n: Node | null, where: string): string[] | undefined => {
+    const seq = r.seq(n, where);
+    if (!seq) return undefined;
+    const out = seq.items.map((i) => parsePathValue(r, i as Node, where));
+    return out.every((p) => p !== undefined) ? (out as string[]) : undefined;
+  };
+  if (key === "before") {
+    const fields = paths(value, "before");
+    if (fields && fields.length !== 2) r.report("invalid-value", value, { where: "before", expected: "a list of two fields [earlier, later]" });
+    else if (fields) return { kind: "before", first: fields[0]!, second: fields[1]!, loc };
+  } else if (key === "exclusive") {
+    const fields = paths(value, "exclusive");
+    if (fields && fields.length < 2) r.report("invalid-value", value, { where: "exclusive", expected: "a list of at least two fields" });
+    else if (fields) return { kind: "exclusive", fields, loc };
+  } else {
+    const body = byKey(r.entries(value, "requires", ["if", "then"]) ?? []);
+    for (const k of ["if", "then"]) if (!body.has(k) && isMap(value)) r.report("missing-key", value, { where: "requires", key: k });
+    const ifPath = body.get("if") && parsePathValue(r, body.get("if")!.value, "requires' 'if'");
+    const thenNode = body.get("then")?.value ?? null;
+    const then = isScalar(thenNode) ? [parsePathValue(r, thenNode, "requires' 'then'")] : (paths(thenNode, "requires' 'then'") ?? [undefined]);
+    if (ifPath && then.every((p) => p !== undefined)) return { kind: "requires", if: ifPath, then: then as string[], loc };
+  }
+  return undefined;
 };
+
+const parseRules = (r: Reader, node: Node | null): Rule[] =>
+  (r.seq(node, "rules")?.items ?? []).flatMap((item) => parseRule(r, item as Node) ?? []);
 
 const parseExamples = (r: Reader, node: Node | null, versions: readonly string[], contract: string): Example[] => {
   const examples: Example[] = [];

@@ -1,20 +1,32 @@
+import { isAgentFile, resolveAgent } from "../agent/resolve-agent.js";
 import type { Diagnostic, StageResult } from "../diagnostics/diagnostic.js";
-import { LLM_PROVIDERS, type Contract, type Project } from "../ir/model.js";
+import { LLM_PROVIDERS, type Agent, type Contract, type Project } from "../ir/model.js";
 import type { SourceFile } from "../load/load.js";
 import { resolveContract } from "./contract.js";
 
+const byName = <T extends { name: string; file: string }>(a: T, b: T): number =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : a.file < b.file ? -1 : 1;
+
 /**
- * Parsed YAML → the typed model, one contract per file, sorted by name. `llm` is what a contract
- * that has no `llm:` of its own projects to (the config's setting).
+ * Parsed YAML → the typed model: one contract per file, or one agent per `*.agent.yaml`, sorted by
+ * name. `llm` is what a contract that has no `llm:` of its own projects to (the config's setting).
  */
 export const resolve = (files: readonly SourceFile[], llm: Contract["llm"] = { providers: LLM_PROVIDERS }): StageResult<Project> => {
   const contracts: Contract[] = [];
+  const agents: Agent[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const file of files) {
+    if (isAgentFile(file.path)) {
+      const { agent, reader } = resolveAgent(file);
+      diagnostics.push(...reader.diagnostics);
+      if (agent) agents.push(agent);
+      continue;
+    }
     const { contract, reader } = resolveContract(file, llm);
     diagnostics.push(...reader.diagnostics);
     if (contract) contracts.push(contract);
   }
-  contracts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.file < b.file ? -1 : 1));
-  return { value: { contracts }, diagnostics };
+  contracts.sort(byName);
+  agents.sort(byName);
+  return { value: agents.length > 0 ? { contracts, agents } : { contracts }, diagnostics };
 };

@@ -5,6 +5,18 @@ export { isMultipleOf } from "./multiple-of.js";
 export { hasDuplicates, jsonEqual } from "./unique.js";
 export { canonicalHash, canonicalJson } from "./canonical-json.js";
 export { isDate, isDateTime, isEmail, isUri, isUuid } from "./formats.js";
+export {
+  AgentNotImplemented,
+  agentToTool,
+  type AgentAction,
+  type AgentContract,
+  type AgentPathData,
+  type AgentPathSegments,
+  type AgentPayload,
+  type AgentRuleData,
+  type AgentRuleResult,
+  type AgentToolProvider,
+} from "./agents.js";
 export { AdapterNotImplemented, createAdaptLog, filled, unchecked, type AdaptLog, type CustomStep, type FieldAt, type Located } from "./adapters.js";
 export {
   createRegistry,

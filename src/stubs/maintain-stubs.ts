@@ -1,12 +1,13 @@
-// Keeps the hand-owned `idl/<domain>/<contract>.adapters.ts` in step with the stubs the adapters
-// need: creates the file when missing, adds missing stubs, and reports stubs no change needs any
-// more. Code already in the file is never changed. With `check`, writes nothing and reports
-// missing stubs as errors.
+// Keeps hand-owned files in step with the stubs treaty needs there: the adapters files
+// (`idl/<domain>/<contract>.adapters.ts`) and the agents' files (`<agent>.agent.ts`). Creates a file
+// when missing, adds missing stubs, and reports stubs nothing needs any more. Code already in the
+// file is never changed. With `check`, writes nothing and reports missing stubs as errors.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { SourceFile } from "ts-morph";
-import type { ContractAdapters, ProjectAdapters } from "../adapt/model.js";
+import type { ContractAdapters } from "../adapt/model.js";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
+import type { SourceLocation } from "../ir/model.js";
 import { GENERATED, RUNTIME, stubsFileHeader, stubSource } from "./stub-source.js";
 
 /** A stub `maintainStubs` added. */
@@ -14,6 +15,8 @@ export interface AddedStub {
   /** The stubs file, relative to the project root. */
   readonly file: string;
   readonly name: string;
+  /** What it is: `adapter stub`, `agent function`. */
+  readonly what: string;
 }
 
 export interface StubsOptions {
@@ -23,15 +26,43 @@ export interface StubsOptions {
   readonly check: boolean;
 }
 
-/** The names treaty gives stubs; exported declarations named so belong to it. */
-const STUB_NAME = /^(?:(?:upgrade|downgrade)V\d+_\d+[$A-Za-z0-9_]*|customV\d+_\d+)$/;
+/** A hand-owned file and the stubs treaty needs in it. */
+export interface StubFile {
+  /** Relative to the project root. */
+  readonly file: string;
+  /** What the stubs are, in diagnostics: `adapter stub`. */
+  readonly what: string;
+  /** The first lines of the file when treaty creates it. */
+  readonly header: string;
+  /** Namespace imports the stubs use, added when the file lacks them. */
+  readonly imports: readonly { readonly namespace: string; readonly from: string; readonly typeOnly: boolean }[];
+  /** Exported names of this form belong to treaty: reported when no longer needed. */
+  readonly owned: RegExp;
+  readonly stubs: readonly { readonly name: string; readonly source: string; readonly loc: SourceLocation }[];
+}
+
+/** The names treaty gives adapter stubs. */
+const ADAPTER_STUB_NAME = /^(?:(?:upgrade|downgrade)V\d+_\d+[$A-Za-z0-9_]*|customV\d+_\d+)$/;
+
+/** A contract's adapters file: its stubs with their typed signatures. */
+export const adapterStubFile = (adapters: ContractAdapters): StubFile => ({
+  file: adapters.layout.file,
+  what: "adapter stub",
+  header: stubsFileHeader(adapters),
+  imports: [
+    { namespace: GENERATED, from: adapters.layout.toGenerated, typeOnly: true },
+    { namespace: RUNTIME, from: "treaty/runtime", typeOnly: false },
+  ],
+  owned: ADAPTER_STUB_NAME,
+  stubs: adapters.stubs.map((stub) => ({ name: stub.name, source: stubSource(adapters, stub), loc: stub.loc })),
+});
 
 /** Top-level exports as a first look: `export function name`, `export const name`. */
 const EXPORT_LINE = /^export\s+(?:async\s+)?(?:function\*?|const|let|var)\s+([$A-Za-z_][$A-Za-z0-9_]*)/gm;
 
 /** The file at a glance exports exactly the stubs needed: nothing to add or report, no need to parse it. */
-const plainlyInStep = (text: string, needed: ReadonlySet<string>): boolean => {
-  const stubs = [...text.matchAll(EXPORT_LINE)].map((m) => m[1]!).filter((name) => STUB_NAME.test(name));
+const plainlyInStep = (text: string, owned: RegExp, needed: ReadonlySet<string>): boolean => {
+  const stubs = [...text.matchAll(EXPORT_LINE)].map((m) => m[1]!).filter((name) => owned.test(name));
   return stubs.length === needed.size && stubs.every((name) => needed.has(name));
 };
 
@@ -60,11 +91,12 @@ const exportedNames = (file: SourceFile): Map<string, { line: number; col: numbe
   return names;
 };
 
-/** Adds `import type * as generated` and `import * as treaty` when the file lacks them. */
-const ensureImports = (file: SourceFile, adapters: ContractAdapters): void => {
+/** Adds the namespace imports the stubs use (`import type * as generated`, ...) when the file lacks them. */
+const ensureImports = (file: SourceFile, spec: StubFile): void => {
   const namespaces = new Set(file.getImportDeclarations().map((d) => d.getNamespaceImport()?.getText()));
-  if (!namespaces.has(GENERATED)) file.addImportDeclaration({ isTypeOnly: true, namespaceImport: GENERATED, moduleSpecifier: adapters.layout.toGenerated });
-  if (!namespaces.has(RUNTIME)) file.addImportDeclaration({ namespaceImport: RUNTIME, moduleSpecifier: "treaty/runtime" });
+  for (const { namespace, from, typeOnly } of spec.imports) {
+    if (!namespaces.has(namespace)) file.addImportDeclaration({ isTypeOnly: typeOnly, namespaceImport: namespace, moduleSpecifier: from });
+  }
 };
 
 const writeAtomically = (path: string, text: string): void => {
@@ -74,47 +106,46 @@ const writeAtomically = (path: string, text: string): void => {
   renameSync(temp, path);
 };
 
-const maintainOne = async (adapters: ContractAdapters, options: StubsOptions, added: AddedStub[]): Promise<Diagnostic[]> => {
-  const { layout } = adapters;
-  const path = join(options.root, layout.file);
+const maintainOne = async (spec: StubFile, options: StubsOptions, added: AddedStub[]): Promise<Diagnostic[]> => {
+  const path = join(options.root, spec.file);
   const existing = readOrUndefined(path);
-  if (existing === undefined && adapters.stubs.length === 0) return [];
-  const needed = new Set(adapters.stubs.map((s) => s.name));
-  if (existing !== undefined && plainlyInStep(existing, needed)) return [];
+  if (existing === undefined && spec.stubs.length === 0) return [];
+  const needed = new Set(spec.stubs.map((s) => s.name));
+  if (existing !== undefined && plainlyInStep(existing, spec.owned, needed)) return [];
   const morph = await loadTsMorph();
   const project = new morph.Project({
     useInMemoryFileSystem: true,
     manipulationSettings: { indentationText: morph.IndentationText.TwoSpaces, quoteKind: morph.QuoteKind.Double },
   });
-  const file = project.createSourceFile("adapters.ts", existing ?? stubsFileHeader(adapters));
+  const file = project.createSourceFile("stubs.ts", existing ?? spec.header);
   const declared = exportedNames(file);
   const diagnostics: Diagnostic[] = [];
   for (const [name, at] of declared) {
-    if (STUB_NAME.test(name) && !needed.has(name)) diagnostics.push(createDiagnostic("orphan-stub", { file: layout.file, ...at }, { name }));
+    if (spec.owned.test(name) && !needed.has(name)) diagnostics.push(createDiagnostic("orphan-stub", { file: spec.file, ...at }, { name, what: spec.what }));
   }
-  const missing = adapters.stubs.filter((s) => !declared.has(s.name));
+  const missing = spec.stubs.filter((s) => !declared.has(s.name));
   if (missing.length === 0) return diagnostics;
-  if (options.check) return [...diagnostics, ...missing.map((s) => createDiagnostic("missing-stub", s.loc, { name: s.name, file: layout.file }))];
-  ensureImports(file, adapters);
+  if (options.check) return [...diagnostics, ...missing.map((s) => createDiagnostic("missing-stub", s.loc, { name: s.name, file: spec.file, what: spec.what }))];
+  ensureImports(file, spec);
   for (const stub of missing) {
-    file.addStatements(`\n${stubSource(adapters, stub)}`);
-    added.push({ file: layout.file, name: stub.name });
+    file.addStatements(`\n${stub.source}`);
+    added.push({ file: spec.file, name: stub.name, what: spec.what });
   }
   const text = file.getFullText();
   writeAtomically(path, text.endsWith("\n") ? text : `${text}\n`);
   return diagnostics;
 };
 
-/** Brings every contract's stubs file up to date (or, with `check`, reports what is missing). */
-export const maintainStubs = async (adapters: ProjectAdapters, options: StubsOptions): Promise<StageResult<readonly AddedStub[]>> => {
+/** Brings every hand-owned stubs file up to date (or, with `check`, reports what is missing). */
+export const maintainStubs = async (files: readonly StubFile[], options: StubsOptions): Promise<StageResult<readonly AddedStub[]>> => {
   const diagnostics: Diagnostic[] = [];
   const added: AddedStub[] = [];
-  for (const contract of adapters.contracts.values()) {
+  for (const spec of files) {
     try {
-      diagnostics.push(...(await maintainOne(contract, options, added)));
+      diagnostics.push(...(await maintainOne(spec, options, added)));
     } catch (error) {
       if (typeof (error as NodeJS.ErrnoException).code !== "string") throw error;
-      diagnostics.push(createDiagnostic("read-failed", undefined, { what: contract.layout.file, detail: (error as Error).message }));
+      diagnostics.push(createDiagnostic("read-failed", undefined, { what: spec.file, detail: (error as Error).message }));
     }
   }
   return { value: added, diagnostics };

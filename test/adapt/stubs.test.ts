@@ -91,7 +91,7 @@ describe("the stubs file", () => {
     const { status, stderr } = await project.treaty("generate");
     expect(status).toBe(0);
     const line = before.split("\n").findIndex((l) => l.startsWith("export function upgradeV2_0$weight")) + 1;
-    expect(stderr).toContain(`${FILE}:${line}:1 - warning orphan-stub: adapter stub 'upgradeV2_0$weight' is not needed by any change any more; delete it`);
+    expect(stderr).toContain(`${FILE}:${line}:1 - warning orphan-stub: adapter stub 'upgradeV2_0$weight' is not needed any more; delete it`);
     expect(project.read(FILE)).toBe(before);
   });
 

@@ -49,7 +49,7 @@ export const generateCommand: Command = {
     io.stderr(
       `treaty: ${counts}: ${report.created.length} created, ${report.updated.length} updated, ${report.removed.length} removed, ${report.unchanged} unchanged in ${seconds}s\n`,
     );
-    for (const stub of result.stubs ?? []) io.stderr(`treaty: added adapter stub ${stub.name} to ${fromCwd(io, config.root, stub.file)}; write it, it throws until then\n`);
+    for (const stub of result.stubs ?? []) io.stderr(`treaty: added ${stub.what} ${stub.name} to ${fromCwd(io, config.root, stub.file)}; write it, it throws until then\n`);
     return 0;
   },
 };

@@ -1,0 +1,153 @@
+// `agents/<agent>.ts`: one agent's contract as typed data, with its tools built from the input
+// contract's LLM projections; `agents/index.ts`: every agent by name.
+import { effectiveFloor, effectiveThreshold, intentTypeField } from "../agent/check-agents.js";
+import { pathSegments, payloadOf, type Payload } from "../agent/paths.js";
+import type { Agent, AgentContractRef, AgentPath, JsonValue, LlmProvider, Project } from "../ir/model.js";
+import { contractDir, contractTypeName, rootTypeName, versionId } from "../ir/names.js";
+import { paragraphs, projectVersion } from "../project/project.js";
+import { createFileBuilder, type EmittedFile, type FileBuilder } from "./file-builder.js";
+
+/** Where an agent's module is, relative to the output root. */
+export const agentFile = (agent: string): string => `agents/${agent}.ts`;
+
+const TOOL_PROVIDERS = ["anthropic", "openai", "mcp"] as const satisfies readonly LlmProvider[];
+
+/** Source text of a value: JSON, except `Code` pieces, which are printed as written. */
+class Code {
+  constructor(readonly text: string) {}
+}
+type Literal = JsonValue | Code | undefined | readonly Literal[] | { readonly [key: string]: Literal };
+const print = (value: Literal): string => {
+  if (value instanceof Code) return value.text;
+  if (Array.isArray(value)) return `[${value.map(print).join(", ")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    return `{ ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${print(v as Literal)}`).join(", ")} }`;
+  }
+  return JSON.stringify(value);
+};
+
+const segments = (path: string): string[] => pathSegments(path).flatMap((s) => (s.items ? [s.name, "[]"] : [s.name]));
+const pathData = (path: AgentPath | string) => {
+  const text = typeof path === "string" ? path : path.path;
+  return { path: text, segments: segments(text) };
+};
+
+const camel = (name: string): string => {
+  const pascal = contractTypeName(name);
+  return pascal[0]!.toLowerCase() + pascal.slice(1);
+};
+
+/** Imports a payload's version module under a name of its own; returns that name. */
+const importPayload = (file: FileBuilder, at: Payload): string => {
+  const root = rootTypeName(at.contract.name, at.version.version);
+  const alias = root[0]!.toLowerCase() + root.slice(1);
+  file.importNamespace(`../${contractDir(at.contract.name)}/${versionId(at.version.version)}/index.js`, alias);
+  return alias;
+};
+
+const payloadData = (module: string, at: Payload) => ({
+  contract: at.contract.name,
+  version: at.version.version,
+  check: new Code(`${module}.check`),
+  errors: new Code(`${module}.errors`),
+});
+
+/** The input contract's projections, renamed to the tool and described by the agent; MCP hints from the action. */
+const tools = (project: Project, agent: Agent, input: Payload, output: Payload): Record<string, JsonValue> => {
+  const result: Record<string, JsonValue> = {};
+  for (const provider of TOOL_PROVIDERS.filter((p) => input.contract.llm.providers.includes(p))) {
+    const projection = projectVersion(project, input.contract, input.version, provider).value;
+    const description = paragraphs([agent.summary, agent.description, projection.description]) ?? agent.name;
+    const tool = projection.request["tool"] as Record<string, JsonValue>;
+    if (provider === "openai") {
+      result[provider] = { ...tool, function: { ...(tool["function"] as Record<string, JsonValue>), name: agent.tool, description } };
+      continue;
+    }
+    result[provider] = { ...tool, name: agent.tool, description };
+    if (provider === "mcp") {
+      const { annotations: _fromContract, ...mcp } = result[provider] as Record<string, JsonValue>;
+      const idempotent = input.version.fields.some((f) => f.role === "idempotency_key");
+      const annotations: Record<string, JsonValue> = { readOnlyHint: agent.action === "query" };
+      if (agent.action !== "query") annotations["destructiveHint"] = agent.action === "mutation_irreversible";
+      if (idempotent) annotations["idempotentHint"] = true;
+      const outputSchema = output.contract.llm.providers.includes("mcp") ? projectVersion(project, output.contract, output.version, "mcp").value.schema : undefined;
+      result[provider] = { ...mcp, title: agent.name, ...(outputSchema ? { outputSchema } : {}), annotations };
+    }
+  }
+  return result;
+};
+
+const resolved = (project: Project, ref: AgentContractRef): Payload => {
+  const at = payloadOf(project, ref);
+  if (!at) throw new Error(`treaty bug: ${ref.contract}@${ref.major} was checked but does not resolve`);
+  return at;
+};
+
+/** `code`: the import specifier of the agent's hand-written file (`execute`, custom rules). */
+export const emitAgent = (project: Project, agent: Agent, code: string): EmittedFile => {
+  const file = createFileBuilder(agentFile(agent.name), agent.file);
+  file.importNamespace(code, "code");
+  file.importType("treaty/runtime", "AgentContract");
+  const input = resolved(project, agent.input);
+  const output = resolved(project, agent.output);
+  const inputModule = importPayload(file, input);
+  const outputModule = importPayload(file, output);
+  const intentAt = agent.intent && resolved(project, agent.intent.contract);
+  const intentModule = intentAt && importPayload(file, intentAt);
+  const idempotencyKey = input.version.fields.find((f) => f.role === "idempotency_key");
+  const typeField = intentAt && intentTypeField(intentAt);
+  const data = {
+    name: agent.name,
+    tool: agent.tool,
+    summary: agent.summary,
+    action: agent.action,
+    reference: agent.reference,
+    floor: effectiveFloor(agent).floor,
+    threshold: effectiveThreshold(agent),
+    input: payloadData(inputModule, input),
+    output: payloadData(outputModule, output),
+    confidence: agent.confidence?.field && pathData(agent.confidence.field),
+    idempotencyKey: idempotencyKey && pathData(idempotencyKey.name),
+    provides: agent.provides.map(pathData),
+    consumes: agent.consumes.map((c) => ({ ...pathData(c.path), from: c.from, as: pathData(c.as) })),
+    intent: intentAt && {
+      ...payloadData(intentModule!, intentAt),
+      lock: agent.intent!.lock.map((l) => ({ input: pathData(l.input), intent: pathData(l.intent) })),
+      serves: agent.intent!.serves.map((s) => s.value),
+      typeField: typeField && pathData(typeField.name),
+    },
+    rules: agent.rules.map((rule): Literal => {
+      switch (rule.kind) {
+        case "before":
+          return { kind: rule.kind, first: segments(rule.first), second: segments(rule.second) };
+        case "exclusive":
+          return { kind: rule.kind, fields: rule.fields.map(segments) };
+        case "requires":
+          return { kind: rule.kind, if: segments(rule.if), then: rule.then.map(segments) };
+        case "custom":
+          return { kind: rule.kind, name: rule.name, check: new Code(`code.${rule.name}`) };
+      }
+    }),
+    execute: new Code("code.execute"),
+    tools: tools(project, agent, input, output),
+  };
+  return file.render("agent", {
+    name: agent.name,
+    input: `${input.contract.name} ${input.version.version}`,
+    output: `${output.contract.name} ${output.version.version}`,
+    inputType: `${inputModule}.${rootTypeName(input.contract.name, input.version.version)}`,
+    outputType: `${outputModule}.${rootTypeName(output.contract.name, output.version.version)}`,
+    agent: print(data),
+  });
+};
+
+export const emitAgentsIndex = (project: Project, source: string): EmittedFile => {
+  const file = createFileBuilder("agents/index.ts", source);
+  const agents = (project.agents ?? []).map((agent) => {
+    const id = camel(agent.name);
+    file.importNamespace(`./${agent.name}.js`, id);
+    return { name: JSON.stringify(agent.name), id };
+  });
+  return file.render("agents-index", { agents });
+};

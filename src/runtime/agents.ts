@@ -1,0 +1,85 @@
+// What a generated agent module (`agents/<agent>.ts`) exports: the agent's contract as data, for
+// the gates to run against and for hosts to offer as tools. Types only, and `agentToTool`.
+import type { Issue } from "./issue.js";
+
+export type AgentAction = "query" | "mutation_reversible" | "mutation_irreversible";
+
+/** The providers an agent becomes a tool for. */
+export type AgentToolProvider = "anthropic" | "openai" | "mcp";
+
+/** A field path as data: `offers[].offer_id` → ["offers", "[]", "offer_id"]; "[]" steps into every item of a list. */
+export type AgentPathSegments = readonly string[];
+
+export interface AgentPathData {
+  /** As written in the agent file. */
+  readonly path: string;
+  readonly segments: AgentPathSegments;
+}
+
+/** A payload an agent reads or writes: one contract version and its generated validator. */
+export interface AgentPayload<T> {
+  readonly contract: string;
+  readonly version: string;
+  check(value: unknown): value is T;
+  errors(value: unknown): Issue[];
+}
+
+export type AgentRuleData =
+  | { readonly kind: "before"; readonly first: AgentPathSegments; readonly second: AgentPathSegments }
+  | { readonly kind: "exclusive"; readonly fields: readonly AgentPathSegments[] }
+  | { readonly kind: "requires"; readonly if: AgentPathSegments; readonly then: readonly AgentPathSegments[] }
+  /** A check written by hand beside the agent file, exported under `name` there. */
+  | { readonly kind: "custom"; readonly name: string; check(input: never): AgentRuleResult | Promise<AgentRuleResult> };
+
+export interface AgentContract<I = unknown, O = unknown> {
+  readonly name: string;
+  readonly tool: string;
+  readonly summary?: string;
+  readonly action: AgentAction;
+  readonly reference: boolean;
+  /** The lowest threshold the action allows (with 0.90 for a reference agent). */
+  readonly floor: number;
+  /** What the output's confidence must reach: the declared threshold, else the floor. */
+  readonly threshold: number;
+  readonly input: AgentPayload<I>;
+  readonly output: AgentPayload<O>;
+  /** The output field carrying the confidence; absent when the output carries none. */
+  readonly confidence?: AgentPathData;
+  /** The input field with `role: idempotency_key`: a mutation with a key that already succeeded does not run again. */
+  readonly idempotencyKey?: AgentPathData;
+  readonly provides: readonly AgentPathData[];
+  /** Input paths that must equal what `from` provided as `as` earlier in the session. */
+  readonly consumes: readonly (AgentPathData & { readonly from: string; readonly as: AgentPathData })[];
+  readonly intent?: AgentPayload<unknown> & {
+    readonly lock: readonly { readonly input: AgentPathData; readonly intent: AgentPathData }[];
+    /** Intent types (values of the intent's `role: intent_type` field) served; empty: all. */
+    readonly serves: readonly string[];
+    readonly typeField?: AgentPathData;
+  };
+  readonly rules: readonly AgentRuleData[];
+  /** The agent's side of the work, written by hand beside the agent file. */
+  execute(input: I): O | Promise<O>;
+  /** The tool definitions, built from the input contract's LLM projections. */
+  readonly tools: { readonly [P in AgentToolProvider]?: object };
+}
+
+/** The agent as one provider's tool definition: Anthropic `tools[]`, OpenAI strict `tools[]`, or an MCP `Tool`. */
+export function agentToTool<A extends AgentContract, P extends AgentToolProvider & keyof A["tools"]>(agent: A, provider: P): A["tools"][P] {
+  return agent.tools[provider] as A["tools"][P];
+}
+
+/** What a custom rule of an agent returns: pass, or where and why the input fails. */
+export type AgentRuleResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly path: string; readonly message: string; readonly suggestion?: string };
+
+/** Thrown by a function of an agent's hand-written file until someone writes it. */
+export class AgentNotImplemented extends Error {
+  constructor(
+    readonly agent: string,
+    readonly function_: string,
+  ) {
+    super(`${agent}: '${function_}' is not written yet; write it in the agent's .agent.ts file`);
+    this.name = "AgentNotImplemented";
+  }
+}
