@@ -13,15 +13,15 @@ const IDL = join(import.meta.dirname, "../../idl");
 
 interface Source {
   contract: string;
-  examples: { version: string; valid?: unknown; invalid?: unknown }[];
+  examples?: { version: string; valid?: unknown; invalid?: unknown }[];
 }
 
 const sources: Source[] = readdirSync(IDL, { recursive: true, encoding: "utf8" })
-  .filter((file) => file.endsWith(".yaml"))
+  .filter((file) => file.endsWith(".yaml") && !file.endsWith(".agent.yaml"))
   .sort()
   .map((file) => parse(readFileSync(join(IDL, file), "utf8")) as Source);
 
-const inputs: [string, unknown][] = sources.flatMap((s) => s.examples.map((e) => [s.contract, e.valid ?? e.invalid] as [string, unknown]));
+const inputs: [string, unknown][] = sources.flatMap((s) => (s.examples ?? []).map((e) => [s.contract, e.valid ?? e.invalid] as [string, unknown]));
 
 /** Two runtimes over the same registry: one takes the fast path, one is observed and never does. */
 const pair = () => {
