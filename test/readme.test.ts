@@ -242,7 +242,8 @@ describe("README: yaml blocks", () => {
     // Beside the repo's own contracts, so a README contract may reference them (operation.error@1).
     const root = mkdtempSync(join(tmpdir(), "treaty-readme-"));
     temps.push(root);
-    for (const file of yamlFilesUnder(join(ROOT, "idl"))) {
+    // Contracts only: the repo's agents (and their hand-written bodies) are not the README's.
+    for (const file of yamlFilesUnder(join(ROOT, "idl")).filter((f) => !f.endsWith(".agent.yaml"))) {
       const other = readFileSync(file, "utf8");
       if ((parse(other) as Contract).contract === name) continue;
       const target = join(root, "idl", file.slice(join(ROOT, "idl").length));
