@@ -63,7 +63,7 @@ const planLines = (plan: NullPlan, expr: string, fresh: () => string): string[] 
   }
 };
 
-/** `<contract>/<vX_Y>/llm.ts`: one export per provider the contract projects to, and the null → absent functions. */
+/** `<contract>/<vX_Y>/llm.ts`: one export per provider the contract projects to, the null → absent functions, and `from`, which the registration carries. */
 export const emitLlm = (project: Project, contract: Contract, version: ResolvedVersion): EmittedFile => {
   const file = createFileBuilder(versionFilePath(contract.name, version.version, "llm.ts"), contract.file);
   const projections = contract.llm.providers.map((provider) => ({ provider, ...projectionData(project, contract, version, provider) }));
@@ -81,6 +81,7 @@ export const emitLlm = (project: Project, contract: Contract, version: ResolvedV
           body: planLines(projection.nulls!, "value", () => `v${++n}`).map((line) => `  ${line}`).join("\n"),
         };
       }),
+    from: projections.map(({ provider, projection }) => ({ name: provider, function: projection.nulls ? NULL_FUNCTIONS[provider] : "null" })),
   });
 };
 

@@ -12,6 +12,7 @@ export {
   type Decoded,
   type Encoded,
   type PayloadOf,
+  type ReadOptions,
   type Registry,
   type RegistryOptions,
   type VersionRegistration,

@@ -22,6 +22,12 @@ export interface VersionRegistration<T, C> {
   strip?(value: T, log: AdaptLog): T;
   /** Sensitivity tags and enum meanings of this version, for redaction and re-ask messages. */
   readonly shape?: VersionShape;
+  /**
+   * Per LLM provider this version is projected to, what undoes the projection in a reply: the
+   * generated function that deletes, in place, the nulls the provider writes for absent fields
+   * (`fromOpenAI`), or null where the projection widened nothing. A provider not listed is unknown.
+   */
+  readonly from?: { readonly [provider: string]: ((value: unknown) => unknown) | null };
 }
 
 export interface ContractRegistration {
@@ -92,10 +98,21 @@ export interface RegistryOptions {
   readonly errorId?: () => string;
 }
 
+export interface ReadOptions {
+  /** The version of an `envelope: none` payload, which cannot name its own (default: canonical). */
+  readonly version?: string;
+  /**
+   * The LLM provider whose projection the payload was written under (`openai`, ...): its nulls for
+   * absent fields are deleted in place, by the mapping of the version the payload is read as,
+   * before the contract's validator runs. A provider the contract is not projected to is `UNKNOWN_PROVIDER`.
+   */
+  readonly from?: string;
+}
+
 export interface Registry<R extends Registrations> {
   readonly contracts: R;
-  /** Reads `input` (a payload of any known version) into the canonical model. `version` is for `envelope: none` (default: canonical). */
-  decode<K extends keyof R & string>(contract: K, input: unknown, version?: string): Decoded<CanonicalOf<R[K]>> | Failure;
+  /** Reads `input` (a payload of any known version) into the canonical model. */
+  decode<K extends keyof R & string>(contract: K, input: unknown, options?: ReadOptions): Decoded<CanonicalOf<R[K]>> | Failure;
   /** Writes a canonical value as `version`, validated there. */
   encode<K extends keyof R & string, V extends keyof R[K]["versions"] & string>(contract: K, value: CanonicalOf<R[K]>, version: V): Encoded<PayloadOf<R[K], V>> | Failure;
 }
@@ -189,6 +206,22 @@ export const readEnvelope = (entry: ContractRegistration, input: unknown, given?
   return { ok: true, entry, version, readAs, registration: entry.versions[readAs]!, value };
 };
 
+const AS_SENT: ReadOptions = Object.freeze({});
+
+const NO_PROVIDERS: { readonly [provider: string]: null } = Object.freeze({});
+
+/**
+ * Undoes, in place, what the projection for provider `from` widened in the payload of `read`,
+ * with the mapping of the version it is read as; no `from` leaves it as sent.
+ */
+export const readFrom = (read: Enveloped, from: string | undefined): Enveloped | Fault => {
+  if (from === undefined) return read;
+  const mappings = read.registration.from ?? NO_PROVIDERS;
+  if (!Object.hasOwn(mappings, from)) return fault("unknown-provider", { known: Object.keys(mappings) });
+  mappings[from]?.(read.value);
+  return read;
+};
+
 /**
  * Why a payload that failed `check` of the version it is read as is invalid, by the stage it fails
  * first: any issue other than a `rule.*` one is a schema failure, every issue kept; only a payload
@@ -238,10 +271,11 @@ export const createRegistry = <R extends Registrations>(contracts: R, options: R
   const stamp = createStamp("createRegistry", options.source ?? "treaty.registry", options.errorId);
   const failure = (contract: string, { kind, ...facts }: Fault): Failure => createFailure(kind, { contract, ...facts }, stamp);
 
-  const decode = (contract: string, input: unknown, given?: string): Decoded<unknown> | Failure => {
+  const decode = (contract: string, input: unknown, options: ReadOptions = AS_SENT): Decoded<unknown> | Failure => {
     const entry = lookupContract(contracts, contract);
     if ("ok" in entry) return failure(contract, entry);
-    const read = readEnvelope(entry, input, given);
+    const enveloped = readEnvelope(entry, input, options.version);
+    const read = enveloped.ok ? readFrom(enveloped, options.from) : enveloped;
     if (!read.ok) return failure(contract, read);
     const decoded = read.registration.check(read.value) ? toCanonical(read) : invalid(read, read.registration.errors(read.value));
     return decoded.ok ? decoded : failure(contract, decoded);

@@ -2,7 +2,7 @@
 // provider SDKs' own schema code, a checker of the documented rules, the MCP schema's `Tool`; then
 // properties: a contract value written the provider's way is valid under the projection and maps
 // back to itself; a projection value is valid under the contract or fails only where the ledger says.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { transformJSONSchema } from "@anthropic-ai/sdk/lib/transform-json-schema";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -17,6 +17,7 @@ import { projectVersion } from "../../src/project/project.js";
 import type { Issue } from "../../src/runtime/index.js";
 import { arbitraryFor } from "../support/arbitrary.js";
 import { documentedBreaches } from "../support/provider-rules.js";
+import { targets } from "../support/targets.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const ROOT = join(import.meta.dirname, "../..");
@@ -67,14 +68,6 @@ const fillNulls = (value: unknown, pointers: readonly string[], at = ""): unknow
   }
   return out;
 };
-
-const targets = [
-  { name: "idl", root: ROOT, out: join(ROOT, "generated") },
-  ...readdirSync(join(ROOT, "test/fixtures"))
-    .filter((c) => c.startsWith("good-"))
-    .sort()
-    .map((c) => ({ name: c, root: join(ROOT, "test/fixtures", c), out: join(ROOT, "test/fixtures", c, "expected") })),
-];
 
 for (const target of targets) {
   const project = compile({ root: target.root, idlDir: join(target.root, "idl") }).value!;

@@ -909,3 +909,9 @@ export function fromOpenAI(value: unknown): unknown {
   }
   return value;
 }
+
+/**
+ * What undoes each projection of agent.task 3.0 in a reply, per provider (null: it widened nothing):
+ * `decode(contract, input, { from })` of the registry and of the runtime runs it.
+ */
+export const from = { openai: fromOpenAI, anthropic: null, gemini: null, mcp: null } as const;

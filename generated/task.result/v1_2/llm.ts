@@ -936,3 +936,9 @@ export function fromOpenAI(value: unknown): unknown {
   }
   return value;
 }
+
+/**
+ * What undoes each projection of task.result 1.2 in a reply, per provider (null: it widened nothing):
+ * `decode(contract, input, { from })` of the registry and of the runtime runs it.
+ */
+export const from = { openai: fromOpenAI, anthropic: null, gemini: null, mcp: null } as const;

@@ -582,3 +582,9 @@ export function fromOpenAI(value: unknown): unknown {
   }
   return value;
 }
+
+/**
+ * What undoes each projection of tool.publish_post.command 1.0 in a reply, per provider (null: it widened nothing):
+ * `decode(contract, input, { from })` of the registry and of the runtime runs it.
+ */
+export const from = { openai: fromOpenAI, anthropic: null, gemini: null, mcp: null } as const;
