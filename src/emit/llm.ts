@@ -22,44 +22,100 @@ const projectionData = (project: Project, contract: Contract, version: ResolvedV
   return { projection, data: { ...projection.request, ledger: projection.ledger, widened: projection.widened } };
 };
 
-/** Straight-line code removing the nulls `plan` names from the value in `expr`. */
-const planLines = (plan: NullPlan, expr: string, fresh: () => string): string[] => {
-  const indent = (lines: string[]): string[] => lines.map((line) => `  ${line}`);
+/**
+ * Straight-line code that reads `input` and leaves in the variable it returns the value without the
+ * nulls `plan` names: `input` itself when there are none, else copies of the objects and arrays on
+ * the way to them, so the caller's value is never changed (and no object is left slow by `delete`).
+ */
+const planLines = (plan: NullPlan, input: string, fresh: () => string): { readonly lines: string[]; readonly result: string } => {
+  const indent = (lines: readonly string[]): string[] => lines.map((line) => `  ${line}`);
+  const result = fresh();
+  const declared = `let ${result}: unknown = ${input};`;
   switch (plan.kind) {
-    case "object":
-      return [
-        `if (isRecord(${expr})) {`,
-        ...indent(
-          plan.fields.flatMap((field) => {
-            const key = `${expr}[${JSON.stringify(field.name)}]`;
-            const lines = field.widened ? [`if (${key} === null) delete ${key};`] : [];
-            if (!field.inner) return lines;
-            const name = fresh();
-            return [...lines, `const ${name} = ${key};`, ...planLines(field.inner, name, fresh)];
-          }),
-        ),
-        "}",
-      ];
-    case "items":
+    case "object": {
+      const inner = plan.fields.flatMap((field) => {
+        if (!field.inner) return [];
+        const read = fresh();
+        const mapped = planLines(field.inner, read, fresh);
+        return [{ name: field.name, read, lines: [`const ${read} = ${input}[${JSON.stringify(field.name)}];`, ...mapped.lines], result: mapped.result }];
+      });
+      const widened = plan.fields.filter((field) => field.widened).map((field) => field.name);
+      const changed = [...inner.map((f) => `${f.result} !== ${f.read}`), ...widened.map((name) => `${input}[${JSON.stringify(name)}] === null`)].join(" || ");
+      const replaced = inner.map((f) => `[${JSON.stringify(f.name)}, ${f.result}]`).join(", ");
+      return {
+        lines: [
+          declared,
+          `if (isRecord(${input})) {`,
+          ...indent([...inner.flatMap((f) => f.lines), `if (${changed}) ${result} = rebuildRecord(${input}, ${JSON.stringify(widened)}, [${replaced}]);`]),
+          "}",
+        ],
+        result,
+      };
+    }
+    case "items": {
+      const [copy, i, item] = [fresh(), fresh(), fresh()];
+      const mapped = planLines(plan.inner, item, fresh);
+      return {
+        lines: [
+          declared,
+          `if (Array.isArray(${input})) {`,
+          `  let ${copy}: unknown[] | undefined;`,
+          `  for (let ${i} = 0; ${i} < ${input}.length; ${i}++) {`,
+          `    const ${item}: unknown = ${input}[${i}];`,
+          ...indent(indent(mapped.lines)),
+          `    if (${mapped.result} !== ${item}) (${copy} ??= ${input}.slice())[${i}] = ${mapped.result};`,
+          "  }",
+          `  if (${copy}) ${result} = ${copy};`,
+          "}",
+        ],
+        result,
+      };
+    }
     case "values": {
-      const item = fresh();
-      const loop = plan.kind === "items" ? `if (Array.isArray(${expr})) for (const ${item} of ${expr}) {` : `if (isRecord(${expr})) for (const ${item} of Object.values(${expr})) {`;
-      return [loop, ...indent(planLines(plan.inner, item, fresh)), "}"];
+      const [replaced, key, item] = [fresh(), fresh(), fresh()];
+      const mapped = planLines(plan.inner, item, fresh);
+      return {
+        lines: [
+          declared,
+          `if (isRecord(${input})) {`,
+          `  const ${replaced}: [string, unknown][] = [];`,
+          `  for (const [${key}, ${item}] of Object.entries(${input})) {`,
+          ...indent(indent(mapped.lines)),
+          `    if (${mapped.result} !== ${item}) ${replaced}.push([${key}, ${mapped.result}]);`,
+          "  }",
+          `  if (${replaced}.length > 0) ${result} = rebuildRecord(${input}, [], ${replaced});`,
+          "}",
+        ],
+        result,
+      };
     }
     case "tagged":
-      return [
-        `if (isRecord(${expr})) {`,
-        ...indent(
-          plan.variants.flatMap((variant, i) => [
-            `${i === 0 ? "" : "} else "}if (${expr}[${JSON.stringify(plan.tag)}] === ${JSON.stringify(variant.value)}) {`,
-            ...indent(planLines(variant.inner, expr, fresh)),
-          ]),
-        ),
-        "  }",
-        "}",
-      ];
-    case "each":
-      return plan.plans.flatMap((inner) => planLines(inner, expr, fresh));
+      return {
+        lines: [
+          declared,
+          `if (isRecord(${input})) {`,
+          ...indent(
+            plan.variants.flatMap((variant, n) => {
+              const mapped = planLines(variant.inner, input, fresh);
+              return [`${n === 0 ? "" : "} else "}if (${input}[${JSON.stringify(plan.tag)}] === ${JSON.stringify(variant.value)}) {`, ...indent([...mapped.lines, `${result} = ${mapped.result};`])];
+            }),
+          ),
+          "  }",
+          "}",
+        ],
+        result,
+      };
+    case "each": {
+      // Nothing tells the versions apart: each one's nulls go, one after the other.
+      let current = input;
+      const lines: string[] = [];
+      for (const inner of plan.plans) {
+        const mapped = planLines(inner, current, fresh);
+        lines.push(...mapped.lines);
+        current = mapped.result;
+      }
+      return { lines, result: current };
+    }
   }
 };
 
@@ -67,6 +123,7 @@ const planLines = (plan: NullPlan, expr: string, fresh: () => string): string[] 
 export const emitLlm = (project: Project, contract: Contract, version: ResolvedVersion): EmittedFile => {
   const file = createFileBuilder(versionFilePath(contract.name, version.version, "llm.ts"), contract.file);
   const projections = contract.llm.providers.map((provider) => ({ provider, ...projectionData(project, contract, version, provider) }));
+  if (projections.some(({ projection }) => projection.nulls)) file.importValue("treaty/runtime", "rebuildRecord");
   return file.render("llm", {
     label: `${contract.name} ${version.version}`,
     projections: projections.map(({ provider, data }) => ({ name: provider, doc: CALLS[provider], value: JSON.stringify(data) })),
@@ -74,11 +131,12 @@ export const emitLlm = (project: Project, contract: Contract, version: ResolvedV
       .filter(({ projection }) => projection.nulls)
       .map(({ provider, projection }) => {
         let n = 0;
+        const mapped = planLines(projection.nulls!, "value", () => `v${++n}`);
         return {
           provider: NAMES[provider],
           name: provider,
           function: NULL_FUNCTIONS[provider],
-          body: planLines(projection.nulls!, "value", () => `v${++n}`).map((line) => `  ${line}`).join("\n"),
+          body: [...mapped.lines, `return ${mapped.result};`].map((line) => `  ${line}`).join("\n"),
         };
       }),
     from: projections.map(({ provider, projection }) => ({ name: provider, function: projection.nulls ? NULL_FUNCTIONS[provider] : "null" })),

@@ -24,8 +24,8 @@ export interface VersionRegistration<T, C> {
   readonly shape?: VersionShape;
   /**
    * Per LLM provider this version is projected to, what undoes the projection in a reply: the
-   * generated function that deletes, in place, the nulls the provider writes for absent fields
-   * (`fromOpenAI`), or null where the projection widened nothing. A provider not listed is unknown.
+   * generated function that returns the reply without the nulls the provider writes for absent
+   * fields (`fromOpenAI`), or null where the projection widened nothing. A provider not listed is unknown.
    */
   readonly from?: { readonly [provider: string]: ((value: unknown) => unknown) | null };
 }
@@ -103,8 +103,9 @@ export interface ReadOptions {
   readonly version?: string;
   /**
    * The LLM provider whose projection the payload was written under (`openai`, ...): its nulls for
-   * absent fields are deleted in place, by the mapping of the version the payload is read as,
-   * before the contract's validator runs. A provider the contract is not projected to is `UNKNOWN_PROVIDER`.
+   * absent fields go, by the mapping of the version the payload is read as (in a copy: the input is
+   * never changed), before the contract's validator runs. A provider the contract is not projected
+   * to is `UNKNOWN_PROVIDER`.
    */
   readonly from?: string;
 }
@@ -211,15 +212,16 @@ const AS_SENT: ReadOptions = Object.freeze({});
 const NO_PROVIDERS: { readonly [provider: string]: null } = Object.freeze({});
 
 /**
- * Undoes, in place, what the projection for provider `from` widened in the payload of `read`,
- * with the mapping of the version it is read as; no `from` leaves it as sent.
+ * `read` with what the projection for provider `from` widened undone in its payload, by the
+ * mapping of the version it is read as; no `from` leaves it as sent.
  */
 export const readFrom = (read: Enveloped, from: string | undefined): Enveloped | Fault => {
   if (from === undefined) return read;
   const mappings = read.registration.from ?? NO_PROVIDERS;
   if (!Object.hasOwn(mappings, from)) return fault("unknown-provider", { known: Object.keys(mappings) });
-  mappings[from]?.(read.value);
-  return read;
+  const value = mappings[from]?.(read.value) ?? read.value;
+  // Field by field: a spread of `read` costs more than the mapping.
+  return value === read.value ? read : { ok: true, entry: read.entry, version: read.version, readAs: read.readAs, registration: read.registration, value };
 };
 
 /**

@@ -31,9 +31,8 @@ const pair = () => {
 
 const same = (contract: string, input: unknown, options?: DecodeOptions) => {
   const { fast, observed } = pair();
-  // Each its own copy: `from` deletes a provider's nulls in place.
-  const a = fast.decode(contract as "task.result", structuredClone(input), options);
-  const b = observed.decode(contract as "task.result", structuredClone(input), options);
+  const a = fast.decode(contract as "task.result", input, options);
+  const b = observed.decode(contract as "task.result", input, options);
   expect(a).toEqual(b);
   expect(fast.metrics()).toEqual(observed.metrics());
 };

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { codePointLength, escapePointer, isMultipleOf } from "../../src/runtime/index.js";
+import { codePointLength, escapePointer, isMultipleOf, rebuildRecord } from "../../src/runtime/index.js";
 
 describe("codePointLength", () => {
   it("counts code points, a lone surrogate as one, like Ajv", () => {
@@ -44,5 +44,18 @@ describe("escapePointer", () => {
     expect(escapePointer("plain")).toBe("plain");
     expect(escapePointer("a/b~c")).toBe("a~1b~0c");
     expect(escapePointer("~1")).toBe("~01");
+  });
+});
+
+describe("rebuildRecord", () => {
+  it("drops the named nulls, replaces values, keeps key order and keys like __proto__, and leaves its argument alone", () => {
+    const record = JSON.parse('{"a": null, "__proto__": {"x": 1}, "b": null, "c": 1}') as Record<string, unknown>;
+    const rebuilt = rebuildRecord(record, ["a", "c"], [["c", 2]]);
+    expect(Object.keys(rebuilt)).toEqual(["__proto__", "b", "c"]);
+    expect(Object.getPrototypeOf(rebuilt)).toBe(Object.prototype);
+    expect(Object.hasOwn(rebuilt, "__proto__")).toBe(true);
+    expect(rebuilt["b"]).toBeNull();
+    expect(rebuilt["c"]).toBe(2);
+    expect(Object.keys(record)).toEqual(["a", "__proto__", "b", "c"]);
   });
 });
