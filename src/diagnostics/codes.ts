@@ -98,7 +98,6 @@ export const DIAGNOSTIC_CODES = {
   // LLM projections (llm.ts): a provider's documented limits, checked at compile time
   "llm-limit-exceeded": { severity: "error", message: "{provider} allows at most {max} {limit}; this has {actual}: simplify the contract {fix}" },
   "llm-name-invalid": { severity: "error", message: "the {provider} name '{name}' must match {rule}: shorten the contract name {fix}" },
-  "llm-type-unsupported": { severity: "warning", message: "{provider} cannot take {what} at {where} ({reason}): its projection allows only {instead} there; change the type {fix}" },
   // examples
   "invalid-example": { severity: "error", message: "an example needs exactly one of 'valid' or 'invalid'" },
   "example-expect-missing": { severity: "error", message: "an invalid example needs `expect: { path, code }`" },

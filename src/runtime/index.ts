@@ -4,6 +4,7 @@ export { codePointLength } from "./code-point-length.js";
 export { isMultipleOf } from "./multiple-of.js";
 export { hasDuplicates, jsonEqual } from "./unique.js";
 export { rebuildRecord } from "./rebuild-record.js";
+export { recordOfEntries } from "./record-of-entries.js";
 export { isDate, isDateTime, isEmail, isUri, isUuid } from "./formats.js";
 export { AdapterNotImplemented, createAdaptLog, filled, unchecked, type AdaptLog, type CustomStep, type FieldAt, type Located } from "./adapters.js";
 export {

@@ -25,9 +25,10 @@ export interface VersionRegistration<T, C> {
   /**
    * Per LLM provider this version is projected to, what undoes the projection in a reply: the
    * generated function that returns the reply without the nulls the provider writes for absent
-   * fields (`fromOpenAI`), or null where the projection widened nothing. A provider not listed is unknown.
+   * fields and with its maps' entries made objects (`fromOpenAI`), pushing to `issues` a map that
+   * names a key twice; or null where the reply is the contract's value. A provider not listed is unknown.
    */
-  readonly from?: { readonly [provider: string]: ((value: unknown) => unknown) | null };
+  readonly from?: { readonly [provider: string]: ((value: unknown, issues: Issue[]) => unknown) | null };
 }
 
 export interface ContractRegistration {
@@ -103,9 +104,10 @@ export interface ReadOptions {
   readonly version?: string;
   /**
    * The LLM provider whose projection the payload was written under (`openai`, ...): its nulls for
-   * absent fields go, by the mapping of the version the payload is read as (in a copy: the input is
-   * never changed), before the contract's validator runs. A provider the contract is not projected
-   * to is `UNKNOWN_PROVIDER`.
+   * absent fields go and its maps' entries become objects, by the mapping of the version the payload
+   * is read as (in a copy: the input is never changed), before the contract's validator runs; a
+   * map naming a key twice is `SCHEMA_INVALID` (`unique` at the map). A provider the contract is
+   * not projected to is `UNKNOWN_PROVIDER`.
    */
   readonly from?: string;
 }
@@ -219,7 +221,11 @@ export const readFrom = (read: Enveloped, from: string | undefined): Enveloped |
   if (from === undefined) return read;
   const mappings = read.registration.from ?? NO_PROVIDERS;
   if (!Object.hasOwn(mappings, from)) return fault("unknown-provider", { known: Object.keys(mappings) });
-  const value = mappings[from]?.(read.value) ?? read.value;
+  const mapping = mappings[from];
+  if (!mapping) return read;
+  const issues: Issue[] = [];
+  const value = mapping(read.value, issues);
+  if (issues.length > 0) return invalid(read, issues);
   // Field by field: a spread of `read` costs more than the mapping.
   return value === read.value ? read : { ok: true, entry: read.entry, version: read.version, readAs: read.readAs, registration: read.registration, value };
 };

@@ -16,6 +16,7 @@ import { compile } from "../../src/pipeline.js";
 import { createRuntime, type ContractRegistration, type Failure, type Registry } from "../../src/runtime/index.js";
 import { reaskMessage } from "../../src/runtime/redact.js";
 import { arbitraryFor } from "../support/arbitrary.js";
+import { schemaOf, writeUnder } from "../support/provider-writer.js";
 import { targets } from "../support/targets.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
@@ -119,47 +120,46 @@ describe("decode from a provider", () => {
   });
 });
 
-type Schema = Record<string, unknown>;
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const admitsNull = (s: Schema): boolean => ((s["anyOf"] as Schema[] | undefined) ?? []).some((b) => b["type"] === "null");
+describe("decode a map a provider wrote as entries", async () => {
+  // demo.order 1.0: `attributes` is an optional map of numbers >= 0, which closed-object providers get as entries.
+  const { registry: orders } = (await import("../fixtures/good-refs-strip/expected/index.js")) as { registry: Registry<Record<string, ContractRegistration>> };
+  const { llm } = (await import("../fixtures/good-refs-strip/expected/demo.order/v1_0/index.js")) as { llm: Record<string, any> };
+  const order = { contract: "demo.order", version: "1.0", order_id: "O-1", placed_at: "2030-01-01T00:00:00Z", items: [{ sku: "A1", quantity: 1 }] };
+  const entries = (...pairs: [string, unknown][]) => pairs.map(([key, value]) => ({ key, value }));
 
-/**
- * `value` as OpenAI strict must write it under `schema` (its projection): null for each absent
- * property at a `widened` pointer, walking into the `anyOf` branch the value is written in (Ajv
- * decides which). Undefined when the value cannot be written so: an absent property that may be
- * null but not for "absent" (optional and nullable) cannot be left out.
- */
-const writeAsOpenAI = (ajv: Ajv2020, schema: Schema, value: unknown, widened: readonly string[], at = ""): unknown => {
-  const branches = (schema["anyOf"] as Schema[] | undefined)?.filter((b) => b["type"] !== "null");
-  if (branches) {
-    for (const branch of branches) {
-      const written = writeAsOpenAI(ajv, branch, value, widened, at);
-      if (written !== undefined && ajv.validate(branch, written)) return written;
+  it("turns the entries back into the object", () => {
+    const sent = { ...order, attributes: entries(["weight", 2], ["size", 1]), failure: null };
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    expect(ajv.validate(llm["openai"].response_format.json_schema.schema, sent)).toBe(true);
+    const decoded = orders.decode("demo.order", sent, { from: "openai" });
+    expect(decoded).toEqual(orders.decode("demo.order", { ...order, attributes: { weight: 2, size: 1 } }));
+    expect(decoded.ok).toBe(true);
+    expect(llm["fromOpenAI"](sent)).toEqual({ ...order, attributes: { weight: 2, size: 1 } });
+  });
+
+  it("a key named twice fails with unique at the map, as the ledger says", () => {
+    for (const provider of ["openai", "anthropic"]) {
+      expect(llm[provider].ledger).toContainEqual(expect.objectContaining({ path: "/attributes", constraint: "unique" }));
+      const sent = { ...order, attributes: entries(["weight", 2], ["weight", 3]), ...(provider === "openai" && { failure: null }) };
+      const failure = failed(orders.decode("demo.order", sent, { from: provider }));
+      expect(failure).toMatchObject({ kind: "schema", error: { code: "SCHEMA_INVALID" } });
+      expect(failure.issues.map((i) => [i.path, i.code])).toEqual([["/attributes", "unique"]]);
     }
-    return undefined;
-  }
-  if (Array.isArray(value) && isRecord(schema["items"])) {
-    const items = value.map((item) => writeAsOpenAI(ajv, schema["items"] as Schema, item, widened, `${at}/*`));
-    return items.includes(undefined) ? undefined : items;
-  }
-  if (!isRecord(value) || !isRecord(schema["properties"])) return value;
-  const properties = schema["properties"] as Record<string, Schema>;
-  // Keys the schema does not name stay, for Ajv to reject in a branch that is closed.
-  const out: Record<string, unknown> = { ...value };
-  for (const [key, property] of Object.entries(properties)) {
-    const pointer = `${at}/${key}`;
-    if (key in value) {
-      const written = value[key] === null ? null : writeAsOpenAI(ajv, property, value[key], widened, pointer);
-      if (written === undefined) return undefined;
-      out[key] = written;
-    } else if (widened.includes(pointer)) out[key] = null;
-    else if (admitsNull(property)) return undefined;
-  }
-  return out;
-};
+  });
 
-// Over every contract version of idl/ and the good fixtures: a valid value written the OpenAI way
-// (under its projection, which Ajv checks) decodes (from: "openai") to what the value itself decodes to.
+  it("a value breaking a bound Anthropic does not take fails at its key", () => {
+    expect(llm["anthropic"].ledger).toContainEqual(expect.objectContaining({ path: "/attributes/*", constraint: "min" }));
+    const failure = failed(orders.decode("demo.order", { ...order, attributes: entries(["weight", -1]) }, { from: "anthropic" }));
+    expect(failure.issues.map((i) => [i.path, i.code])).toEqual([["/attributes/weight", "min"]]);
+  });
+});
+
+type Schema = Record<string, unknown>;
+
+// Over every contract version of idl/ and the good fixtures, for each provider it is projected to:
+// a valid value written the provider's way (under its projection, which Ajv checks) decodes with
+// `from` to what the contract value it stands for decodes to.
 for (const target of targets) {
   const project = compile({ root: target.root, idlDir: join(target.root, "idl") }).value!;
   describe(`${target.name}: decode from openai`, () => {
@@ -169,35 +169,36 @@ for (const target of targets) {
           const dir = join(target.out, contractDir(contract.name), versionId(version.version));
           const { registry: built } = (await import(join(target.out, "index.ts"))) as { registry: Registry<Record<string, ContractRegistration>> };
           const { check } = (await import(join(dir, "validator.ts"))) as { check: (v: unknown) => boolean };
-          const llm = (await import(join(dir, "llm.ts"))) as { openai?: { widened: readonly string[]; response_format: { json_schema: { schema: Schema } } } };
+          const llm = (await import(join(dir, "llm.ts"))) as Record<string, Record<string, any>>;
           const schema = JSON.parse(readFileSync(join(dir, "schema.json"), "utf8")) as Schema;
           const given = contract.envelope === "none" ? { version: version.version } : {};
           const runtime = createRuntime(built);
           const ajv = new Ajv2020({ strict: false });
           addFormats(ajv);
-          const projected = llm.openai && ajv.compile(llm.openai.response_format.json_schema.schema);
-          let written = 0;
+          const providers = contract.llm.providers.map((provider) => {
+            const projected = schemaOf(provider, llm[provider]!);
+            return { provider, projected, accepts: ajv.compile(projected), widened: llm[provider]!["widened"] as string[], written: 0 };
+          });
+          const unkept = (["openai", "anthropic", "gemini", "mcp"] as const).filter((p) => !contract.llm.providers.includes(p));
           fc.assert(
             // As JSON: what a provider sends has no -0 or undefined.
             fc.property(arbitraryFor(schema).filter((v) => check(v)).map((v) => JSON.parse(JSON.stringify(v)) as unknown), (value) => {
-              const plain = built.decode(contract.name, structuredClone(value), given);
-              expect(plain.ok).toBe(true);
-              if (!llm.openai || !projected) {
-                expect(built.decode(contract.name, structuredClone(value), { ...given, from: "openai" })).toMatchObject({ kind: "unknown-provider" });
-                return;
+              for (const p of unkept) expect(built.decode(contract.name, value, { ...given, from: p })).toMatchObject({ kind: "unknown-provider" });
+              for (const p of providers) {
+                const under = writeUnder(ajv, p.projected, value, p.widened);
+                if (under === undefined || !p.accepts(under.sent)) continue;
+                p.written++;
+                const meant = built.decode(contract.name, under.meant, given);
+                expect(meant.ok).toBe(true);
+                const kept = structuredClone(under.sent);
+                expect(built.decode(contract.name, under.sent, { ...given, from: p.provider })).toEqual(meant);
+                expect(under.sent, "the reply itself is not changed").toEqual(kept);
+                expect(runtime.decode(contract.name, JSON.stringify(under.sent), { ...given, from: p.provider })).toEqual({ ...meant, repairs: [] });
               }
-              const sent = writeAsOpenAI(ajv, llm.openai.response_format.json_schema.schema, value, llm.openai.widened);
-              // A map's entries, or an absent optional nullable field, cannot be written under the projection.
-              if (sent === undefined || !projected(sent)) return;
-              written++;
-              const kept = structuredClone(sent);
-              expect(built.decode(contract.name, sent, { ...given, from: "openai" })).toEqual(plain);
-              expect(sent).toEqual(kept);
-              expect(runtime.decode(contract.name, JSON.stringify(sent), { ...given, from: "openai" })).toEqual({ ...plain, repairs: [] });
             }),
             { numRuns: RUNS },
           );
-          if (llm.openai) expect(written, "values written the OpenAI way").toBeGreaterThan(0);
+          for (const p of providers) expect(p.written, `values written for ${p.provider}`).toBeGreaterThan(0);
         });
       }
     }

@@ -820,9 +820,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * The value without the nulls OpenAI writes for absent optional fields (`openai.widened`),
- * so the contract's own validator sees the canonical value: the argument itself when it has none,
- * else a copy (the argument is never changed).
+ * The value as the contract has it, from what OpenAI was told: without the nulls written for
+ * absent optional fields (`openai.widened`). The argument itself where
+ * nothing differs, else a copy: the argument is never changed.
  */
 export function fromOpenAI(value: unknown): unknown {
   let v1: unknown = value;
