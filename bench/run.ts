@@ -1,6 +1,7 @@
 // `npm run bench`: throughput of treaty's generated validator on the seed's task.result 1.2 payload,
 // against a hand-written validator and peers (Ajv, TypeBox's compiler, Zod 4), all in this process,
-// plus the runtime's whole `decode` (parse to canonical model, no hooks or sinks) against `check` alone,
+// plus the runtime's whole `decode` (parse to canonical model, no hooks or sinks) against `check` alone
+// and `decode(..., { from: "openai" })` against plain decode,
 // plus the wall time of `treaty generate` on 1,000 synthetic contracts (bench/codegen.ts),
 // plus appends and queries per second of the two event stores (bench/store.ts).
 // A benchmark, not a test: it prints, never fails.
@@ -126,6 +127,20 @@ if (!canonicalValid.ok) throw new Error("the bench payload does not encode as 2.
 const canonicalCost = pairRatio(() => runtime.decode("task.result", canonicalValid.value).ok, () => checkV2_0(canonicalValid.value));
 console.log(`\nruntime decode costs ${decodeCost.toFixed(2)}× treaty check alone (1.2 payload read as 2.0; target: within 2×)`);
 console.log(`runtime decode costs ${canonicalCost.toFixed(2)}× treaty check alone on the same payload as 2.0 (no adapter)`);
+
+// Decoding an OpenAI reply: `from: "openai"` runs 1.2's null → absent mapping before validating.
+// The seed payload has both optional fields, so OpenAI writes it as it is; with `quality` absent,
+// OpenAI sends `quality: null`, which the mapping leaves out of a copy of the top level.
+const fromOpenAI = (v: unknown): boolean => runtime.decode("task.result", v, { from: "openai" }).ok;
+const { quality: _quality, ...withoutQuality } = valid;
+const qualityNull = { ...valid, quality: null };
+if (!fromOpenAI(valid) || !decode(withoutQuality) || !fromOpenAI(qualityNull) || decode(qualityNull)) {
+  throw new Error("decode from openai disagrees on the bench payloads");
+}
+const fromCost = pairRatio(() => fromOpenAI(valid), () => decode(valid));
+const nullCost = pairRatio(() => fromOpenAI(qualityNull), () => decode(withoutQuality));
+console.log(`runtime decode { from: "openai" } costs ${fromCost.toFixed(2)}× plain decode on the seed payload (no null to map)`);
+console.log(`runtime decode { from: "openai" } of the payload with quality: null costs ${nullCost.toFixed(2)}× plain decode of it without quality`);
 
 const out = mkdtempSync(join(tmpdir(), "treaty-bench-"));
 const generateIdl = (): number => {

@@ -1,7 +1,7 @@
 // The generated validators against an independent one: Ajv (with ajv-formats) compiled from the
 // emitted JSON Schema must accept exactly what `check` accepts, on every example and on values
 // generated from and mutated around each schema. `errors` is empty exactly when `check` is true.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -11,9 +11,9 @@ import type { Issue } from "../src/runtime/index.js";
 import { contractDir, versionId } from "../src/ir/names.js";
 import { compile } from "../src/pipeline.js";
 import { arbitraryFor, mutated } from "./support/arbitrary.js";
+import { targets } from "./support/targets.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
-const ROOT = join(import.meta.dirname, "..");
 // Generated + mutated = 2,000 values per version (48,000 in all), most of the cost being fast-check's
 // generation; TREATY_PROPERTY_RUNS raises it for a deeper run (FC_SEED varies the values).
 const RUNS = Number(process.env["TREATY_PROPERTY_RUNS"] ?? 1_000);
@@ -42,14 +42,6 @@ const rulesHold = (schema: Record<string, unknown>, value: unknown): boolean => 
     return true;
   });
 };
-
-const targets = [
-  { name: "idl", root: ROOT, out: join(ROOT, "generated") },
-  ...readdirSync(join(ROOT, "test/fixtures"))
-    .filter((c) => c.startsWith("good-"))
-    .sort()
-    .map((c) => ({ name: c, root: join(ROOT, "test/fixtures", c), out: join(ROOT, "test/fixtures", c, "expected") })),
-];
 
 for (const target of targets) {
   const project = compile({ root: target.root, idlDir: join(target.root, "idl") }).value!;

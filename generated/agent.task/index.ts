@@ -19,15 +19,33 @@ export const canonical = v3_0;
 
 export type AgentTask = v3_0.AgentTaskV3_0;
 
-/** What the registry knows of agent.task: every version's validator, its adapters to the canonical model, and its shape for redaction. */
+/** What the registry knows of agent.task: every version's validator, its adapters to the canonical model, its shape for redaction, and what undoes each LLM projection in a reply. */
 export const registration = {
   name: "agent.task",
   canonical: "3.0",
   envelope: "embedded",
   unknownFields: "reject",
   versions: {
-    "2.0": { ...adapters["2.0"], check: v2_0.check, errors: v2_0.errors, shape: v2_0.shape },
-    "2.1": { ...adapters["2.1"], check: v2_1.check, errors: v2_1.errors, shape: v2_1.shape },
-    "3.0": { ...adapters["3.0"], check: v3_0.check, errors: v3_0.errors, shape: v3_0.shape },
+    "2.0": {
+      ...adapters["2.0"],
+      check: v2_0.check,
+      errors: v2_0.errors,
+      shape: v2_0.shape,
+      from: v2_0.llm.from,
+    },
+    "2.1": {
+      ...adapters["2.1"],
+      check: v2_1.check,
+      errors: v2_1.errors,
+      shape: v2_1.shape,
+      from: v2_1.llm.from,
+    },
+    "3.0": {
+      ...adapters["3.0"],
+      check: v3_0.check,
+      errors: v3_0.errors,
+      shape: v3_0.shape,
+      from: v3_0.llm.from,
+    },
   },
 } as const satisfies ContractRegistration;

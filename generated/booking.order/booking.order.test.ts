@@ -57,7 +57,7 @@ function without(value: unknown, path: string): unknown {
 
 /** `value` of `version` in the canonical model; decode failing fails the test. */
 function toCanonical(value: unknown, version: Version): BookingOrder {
-  const decoded = registry.decode("booking.order", value, version);
+  const decoded = registry.decode("booking.order", value, { version });
   if (!decoded.ok) throw new Error(`${version} did not decode: ${JSON.stringify(decoded.error)}`);
   return decoded.value;
 }

@@ -17,13 +17,19 @@ export const canonical = v1_0;
 
 export type BookingTickets = v1_0.BookingTicketsV1_0;
 
-/** What the registry knows of booking.tickets: every version's validator, its adapters to the canonical model, and its shape for redaction. */
+/** What the registry knows of booking.tickets: every version's validator, its adapters to the canonical model, its shape for redaction, and what undoes each LLM projection in a reply. */
 export const registration = {
   name: "booking.tickets",
   canonical: "1.0",
   envelope: "embedded",
   unknownFields: "reject",
   versions: {
-    "1.0": { ...adapters["1.0"], check: v1_0.check, errors: v1_0.errors, shape: v1_0.shape },
+    "1.0": {
+      ...adapters["1.0"],
+      check: v1_0.check,
+      errors: v1_0.errors,
+      shape: v1_0.shape,
+      from: v1_0.llm.from,
+    },
   },
 } as const satisfies ContractRegistration;

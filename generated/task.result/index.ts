@@ -20,16 +20,40 @@ export const canonical = v2_0;
 
 export type TaskResult = v2_0.TaskResultV2_0;
 
-/** What the registry knows of task.result: every version's validator, its adapters to the canonical model, and its shape for redaction. */
+/** What the registry knows of task.result: every version's validator, its adapters to the canonical model, its shape for redaction, and what undoes each LLM projection in a reply. */
 export const registration = {
   name: "task.result",
   canonical: "2.0",
   envelope: "embedded",
   unknownFields: "reject",
   versions: {
-    "1.0": { ...adapters["1.0"], check: v1_0.check, errors: v1_0.errors, shape: v1_0.shape },
-    "1.1": { ...adapters["1.1"], check: v1_1.check, errors: v1_1.errors, shape: v1_1.shape },
-    "1.2": { ...adapters["1.2"], check: v1_2.check, errors: v1_2.errors, shape: v1_2.shape },
-    "2.0": { ...adapters["2.0"], check: v2_0.check, errors: v2_0.errors, shape: v2_0.shape },
+    "1.0": {
+      ...adapters["1.0"],
+      check: v1_0.check,
+      errors: v1_0.errors,
+      shape: v1_0.shape,
+      from: v1_0.llm.from,
+    },
+    "1.1": {
+      ...adapters["1.1"],
+      check: v1_1.check,
+      errors: v1_1.errors,
+      shape: v1_1.shape,
+      from: v1_1.llm.from,
+    },
+    "1.2": {
+      ...adapters["1.2"],
+      check: v1_2.check,
+      errors: v1_2.errors,
+      shape: v1_2.shape,
+      from: v1_2.llm.from,
+    },
+    "2.0": {
+      ...adapters["2.0"],
+      check: v2_0.check,
+      errors: v2_0.errors,
+      shape: v2_0.shape,
+      from: v2_0.llm.from,
+    },
   },
 } as const satisfies ContractRegistration;

@@ -98,7 +98,6 @@ export const DIAGNOSTIC_CODES = {
   // LLM projections (llm.ts): a provider's documented limits, checked at compile time
   "llm-limit-exceeded": { severity: "error", message: "{provider} allows at most {max} {limit}; this has {actual}: simplify the contract {fix}" },
   "llm-name-invalid": { severity: "error", message: "the {provider} name '{name}' must match {rule}: shorten the contract name {fix}" },
-  "llm-type-unsupported": { severity: "warning", message: "{provider} cannot take {what} at {where} ({reason}): its projection allows only {instead} there; change the type {fix}" },
   // agent contracts (*.agent.yaml)
   "duplicate-agent": { severity: "error", message: "agent '{name}' is also defined in {other}" },
   "duplicate-tool": { severity: "error", message: "tool name '{name}' is also the tool of agent '{other}' ({file}); models call tools by name, so each needs its own" },

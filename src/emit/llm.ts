@@ -1,6 +1,7 @@
 import type { Contract, LlmProvider, Project, ResolvedVersion } from "../ir/model.js";
 import type { NullPlan } from "../project/model.js";
 import { projectVersion } from "../project/project.js";
+import { escapePointer } from "../runtime/issue.js";
 import { createFileBuilder, generatedComment, type EmittedFile } from "./file-builder.js";
 import { versionFilePath } from "./json-schema.js";
 
@@ -22,65 +23,183 @@ const projectionData = (project: Project, contract: Contract, version: ResolvedV
   return { projection, data: { ...projection.request, ledger: projection.ledger, widened: projection.widened } };
 };
 
-/** Straight-line code removing the nulls `plan` names from the value in `expr`. */
-const planLines = (plan: NullPlan, expr: string, fresh: () => string): string[] => {
-  const indent = (lines: string[]): string[] => lines.map((line) => `  ${line}`);
+/** A JSON pointer as parts: literal segments, or expressions of the generated code (loop indexes, keys). */
+type PathPart = { readonly text: string } | { readonly code: string };
+
+/** The pointer as an expression: adjacent literal parts merged into one string. */
+const pathCode = (path: readonly PathPart[]): string => {
+  const merged: string[] = [];
+  let text = "";
+  for (const part of path) {
+    if ("text" in part) text += part.text;
+    else {
+      if (text) merged.push(JSON.stringify(text));
+      text = "";
+      merged.push(part.code);
+    }
+  }
+  if (text || merged.length === 0) merged.push(JSON.stringify(text));
+  return merged.join(" + ");
+};
+
+interface PlanContext {
+  readonly fresh: () => string;
+  /** What the code uses from treaty/runtime. */
+  readonly uses: Set<"rebuildRecord" | "recordOfEntries" | "escapePointer">;
+}
+
+/**
+ * Straight-line code that reads `input` (at `path`) and leaves in the variable it returns the
+ * contract's value: without the nulls `plan` names, maps written as entries made objects again.
+ * `input` itself when nothing differs, else copies of the objects and arrays on the way, so the
+ * caller's value is never changed (and no object is left slow by `delete`). A map naming a key
+ * twice is pushed to `issues` and left as sent.
+ */
+const planLines = (plan: NullPlan, input: string, path: readonly PathPart[], ctx: PlanContext): { readonly lines: string[]; readonly result: string } => {
+  const indent = (lines: readonly string[]): string[] => lines.map((line) => `  ${line}`);
+  const result = ctx.fresh();
+  const declared = `let ${result}: unknown = ${input};`;
   switch (plan.kind) {
-    case "object":
-      return [
-        `if (isRecord(${expr})) {`,
-        ...indent(
-          plan.fields.flatMap((field) => {
-            const key = `${expr}[${JSON.stringify(field.name)}]`;
-            const lines = field.widened ? [`if (${key} === null) delete ${key};`] : [];
-            if (!field.inner) return lines;
-            const name = fresh();
-            return [...lines, `const ${name} = ${key};`, ...planLines(field.inner, name, fresh)];
-          }),
-        ),
-        "}",
-      ];
-    case "items":
+    case "object": {
+      const inner = plan.fields.flatMap((field) => {
+        if (!field.inner) return [];
+        const read = ctx.fresh();
+        const mapped = planLines(field.inner, read, [...path, { text: `/${escapePointer(field.name)}` }], ctx);
+        return [{ name: field.name, read, lines: [`const ${read} = ${input}[${JSON.stringify(field.name)}];`, ...mapped.lines], result: mapped.result }];
+      });
+      const widened = plan.fields.filter((field) => field.widened).map((field) => field.name);
+      const changed = [...inner.map((f) => `${f.result} !== ${f.read}`), ...widened.map((name) => `${input}[${JSON.stringify(name)}] === null`)].join(" || ");
+      const replaced = inner.map((f) => `[${JSON.stringify(f.name)}, ${f.result}]`).join(", ");
+      ctx.uses.add("rebuildRecord");
+      return {
+        lines: [
+          declared,
+          `if (isRecord(${input})) {`,
+          ...indent([...inner.flatMap((f) => f.lines), `if (${changed}) ${result} = rebuildRecord(${input}, ${JSON.stringify(widened)}, [${replaced}]);`]),
+          "}",
+        ],
+        result,
+      };
+    }
+    case "items": {
+      const [copy, i, item] = [ctx.fresh(), ctx.fresh(), ctx.fresh()];
+      const mapped = planLines(plan.inner, item, [...path, { text: "/" }, { code: i }], ctx);
+      return {
+        lines: [
+          declared,
+          `if (Array.isArray(${input})) {`,
+          `  let ${copy}: unknown[] | undefined;`,
+          `  for (let ${i} = 0; ${i} < ${input}.length; ${i}++) {`,
+          `    const ${item}: unknown = ${input}[${i}];`,
+          ...indent(indent(mapped.lines)),
+          `    if (${mapped.result} !== ${item}) (${copy} ??= ${input}.slice())[${i}] = ${mapped.result};`,
+          "  }",
+          `  if (${copy}) ${result} = ${copy};`,
+          "}",
+        ],
+        result,
+      };
+    }
     case "values": {
-      const item = fresh();
-      const loop = plan.kind === "items" ? `if (Array.isArray(${expr})) for (const ${item} of ${expr}) {` : `if (isRecord(${expr})) for (const ${item} of Object.values(${expr})) {`;
-      return [loop, ...indent(planLines(plan.inner, item, fresh)), "}"];
+      const [replaced, key, item] = [ctx.fresh(), ctx.fresh(), ctx.fresh()];
+      const mapped = planLines(plan.inner, item, [...path, { text: "/" }, { code: `escapePointer(${key})` }], ctx);
+      if (mapped.lines.some((line) => line.includes(`escapePointer(${key})`))) ctx.uses.add("escapePointer");
+      ctx.uses.add("rebuildRecord");
+      return {
+        lines: [
+          declared,
+          `if (isRecord(${input})) {`,
+          `  const ${replaced}: [string, unknown][] = [];`,
+          `  for (const [${key}, ${item}] of Object.entries(${input})) {`,
+          ...indent(indent(mapped.lines)),
+          `    if (${mapped.result} !== ${item}) ${replaced}.push([${key}, ${mapped.result}]);`,
+          "  }",
+          `  if (${replaced}.length > 0) ${result} = rebuildRecord(${input}, [], ${replaced});`,
+          "}",
+        ],
+        result,
+      };
+    }
+    case "entries": {
+      const [value, key, record] = [ctx.fresh(), ctx.fresh(), ctx.fresh()];
+      ctx.uses.add("recordOfEntries");
+      const at = pathCode(path);
+      if (!plan.inner) {
+        return { lines: [declared, `if (Array.isArray(${input})) ${result} = recordOfEntries(${input}, issues, () => ${at}) ?? ${input};`], result };
+      }
+      const mapped = planLines(plan.inner, value, [...path, { text: "/" }, { code: `escapePointer(${key})` }], ctx);
+      if (mapped.lines.some((line) => line.includes(`escapePointer(${key})`))) ctx.uses.add("escapePointer");
+      return {
+        lines: [
+          declared,
+          `if (Array.isArray(${input})) {`,
+          `  const ${record} = recordOfEntries(${input}, issues, () => ${at}, (${value}: unknown, ${key}: string): unknown => {`,
+          ...indent(indent([...mapped.lines, `return ${mapped.result};`])),
+          "  });",
+          `  if (${record}) ${result} = ${record};`,
+          "}",
+        ],
+        result,
+      };
     }
     case "tagged":
-      return [
-        `if (isRecord(${expr})) {`,
-        ...indent(
-          plan.variants.flatMap((variant, i) => [
-            `${i === 0 ? "" : "} else "}if (${expr}[${JSON.stringify(plan.tag)}] === ${JSON.stringify(variant.value)}) {`,
-            ...indent(planLines(variant.inner, expr, fresh)),
-          ]),
-        ),
-        "  }",
-        "}",
-      ];
-    case "each":
-      return plan.plans.flatMap((inner) => planLines(inner, expr, fresh));
+      return {
+        lines: [
+          declared,
+          `if (isRecord(${input})) {`,
+          ...indent(
+            plan.variants.flatMap((variant, n) => {
+              const mapped = planLines(variant.inner, input, path, ctx);
+              return [`${n === 0 ? "" : "} else "}if (${input}[${JSON.stringify(plan.tag)}] === ${JSON.stringify(variant.value)}) {`, ...indent([...mapped.lines, `${result} = ${mapped.result};`])];
+            }),
+          ),
+          "  }",
+          "}",
+        ],
+        result,
+      };
+    case "each": {
+      // Nothing tells the versions apart: each one's mapping runs, one after the other.
+      let current = input;
+      const lines: string[] = [];
+      for (const inner of plan.plans) {
+        const mapped = planLines(inner, current, path, ctx);
+        lines.push(...mapped.lines);
+        current = mapped.result;
+      }
+      return { lines, result: current };
+    }
   }
 };
 
-/** `<contract>/<vX_Y>/llm.ts`: one export per provider the contract projects to, and the null → absent functions. */
+/** `<contract>/<vX_Y>/llm.ts`: one export per provider the contract projects to, the null → absent functions, and `from`, which the registration carries. */
 export const emitLlm = (project: Project, contract: Contract, version: ResolvedVersion): EmittedFile => {
   const file = createFileBuilder(versionFilePath(contract.name, version.version, "llm.ts"), contract.file);
   const projections = contract.llm.providers.map((provider) => ({ provider, ...projectionData(project, contract, version, provider) }));
+  const functions = projections
+    .filter(({ projection }) => projection.nulls)
+    .map(({ provider, projection }) => {
+      let n = 0;
+      const ctx: PlanContext = { fresh: () => `v${++n}`, uses: new Set() };
+      const mapped = planLines(projection.nulls!, "value", [], ctx);
+      for (const name of ctx.uses) file.importValue("treaty/runtime", name);
+      const entries = ctx.uses.has("recordOfEntries");
+      if (entries) file.importType("treaty/runtime", "Issue");
+      return {
+        provider: NAMES[provider],
+        name: provider,
+        function: NULL_FUNCTIONS[provider],
+        // Only a map written as entries can fail (a key twice).
+        params: entries ? "value: unknown, issues: Issue[] = []" : "value: unknown",
+        entries,
+        body: [...mapped.lines, `return ${mapped.result};`].map((line) => `  ${line}`).join("\n"),
+      };
+    });
   return file.render("llm", {
     label: `${contract.name} ${version.version}`,
     projections: projections.map(({ provider, data }) => ({ name: provider, doc: CALLS[provider], value: JSON.stringify(data) })),
-    nulls: projections
-      .filter(({ projection }) => projection.nulls)
-      .map(({ provider, projection }) => {
-        let n = 0;
-        return {
-          provider: NAMES[provider],
-          name: provider,
-          function: NULL_FUNCTIONS[provider],
-          body: planLines(projection.nulls!, "value", () => `v${++n}`).map((line) => `  ${line}`).join("\n"),
-        };
-      }),
+    nulls: functions,
+    from: projections.map(({ provider, projection }) => ({ name: provider, function: projection.nulls ? NULL_FUNCTIONS[provider] : "null" })),
   });
 };
 

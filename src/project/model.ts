@@ -60,13 +60,16 @@ export interface LedgerEntry {
 }
 
 /**
- * How to turn a provider's nulls back into absent fields, as a tree the emitter prints as
- * straight-line code: `widened` fields lose a null, the others are walked into.
+ * How to turn a provider's reply back into the contract's value, as a tree the emitter prints as
+ * straight-line code: `widened` fields lose a null, maps written as entries become objects again,
+ * the others are walked into.
  */
 export type NullPlan =
   | { readonly kind: "object"; readonly fields: readonly { readonly name: string; readonly widened: boolean; readonly inner?: NullPlan }[] }
   | { readonly kind: "items"; readonly inner: NullPlan }
   | { readonly kind: "values"; readonly inner: NullPlan }
+  /** A map written as a list of `{ key, value }` entries (a closed-object provider cannot say open keys). */
+  | { readonly kind: "entries"; readonly inner?: NullPlan }
   /** Variants told apart by the constant at `tag` (a union's tag, a contract's `version`). */
   | { readonly kind: "tagged"; readonly tag: string; readonly variants: readonly { readonly value: string | number | boolean; readonly inner: NullPlan }[] }
   /** Versions of a contract without an envelope: nothing tells them apart, so each one's plan is applied. */
@@ -82,6 +85,6 @@ export interface Projection {
   readonly ledger: readonly LedgerEntry[];
   /** Pointers of the optional fields written as `anyOf [T, null]`; a null there means absent. */
   readonly widened: readonly string[];
-  /** Present when `widened` is not empty. */
+  /** Present when a reply can differ from the contract's value: a field widened, a map written as entries. */
   readonly nulls?: NullPlan;
 }

@@ -195,12 +195,22 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
       return { ...listed, nulls: items.nulls && { kind: "items", inner: items.nulls } };
     }
     case "map": {
+      // Written as entries, each value sits one object deeper.
+      const values = typeProjection(ctx, scope, node.of, child(at, "*"), depth + (ctx.limits.closedObjects ? 2 : 1), field, undefined);
       if (ctx.limits.closedObjects) {
-        // Open keys cannot be said in a closed object: the model may send only an empty one, which the contract accepts.
-        ctx.diagnostics.push(createDiagnostic("llm-type-unsupported", field?.loc ?? scope.version.loc, { provider: ctx.limits.provider, what: "a map", where: at, reason: "every object must set additionalProperties: false", instead: "an empty object", fix: optOut(ctx.limits.provider) }));
-        return objectProjection(ctx, scope, [], at, depth + 1, field, undefined);
+        // Open keys cannot be said in a closed object: the map goes as a list of entries, which
+        // the decode mapping turns back into the object; a key twice is its failure (`unique`).
+        ctx.totals.properties += 2;
+        ctx.totals.chars += "key".length + "value".length;
+        const words = "each key at most once";
+        ctx.ledger.push({ path: at === "" ? "/" : at, constraint: "unique", words });
+        const entry = { type: "object", properties: { key: { type: "string" }, value: withWords(values.schema, values.dropped) }, required: ["key", "value"], additionalProperties: false };
+        return {
+          schema: { type: "array", description: "A map, written as a list of entries: one { key, value } per key.", items: entry },
+          nulls: { kind: "entries", ...(values.nulls ? { inner: values.nulls } : {}) },
+          dropped: [words],
+        };
       }
-      const values = typeProjection(ctx, scope, node.of, child(at, "*"), depth + 1, field, undefined);
       return {
         schema: { type: "object", additionalProperties: withWords(values.schema, values.dropped) },
         nulls: values.nulls && { kind: "values", inner: values.nulls },
@@ -404,7 +414,7 @@ export const projectVersion = (project: Project, contract: Contract, version: Re
       schema,
       ledger: ctx.ledger,
       widened: ctx.widened,
-      ...(root.nulls && ctx.widened.length > 0 ? { nulls: root.nulls } : {}),
+      ...(root.nulls ? { nulls: root.nulls } : {}),
       request: request(limits, contract, version, name, description, schema),
     },
     diagnostics: ctx.diagnostics,

@@ -63,6 +63,7 @@ export const FAILURES = {
   "wrong-contract": { stage: "envelope", class: "INVALID_INPUT", code: "WRONG_CONTRACT", message: (c: string) => `The payload is not a ${c}.` },
   "unknown-contract": { stage: "envelope", class: "UNSUPPORTED_VERSION", code: "UNKNOWN_CONTRACT", message: (c: string) => `This build does not know the contract ${c}.` },
   "unsupported-version": { stage: "envelope", class: "UNSUPPORTED_VERSION", code: "UNSUPPORTED_VERSION", message: (c: string) => `This ${c} version is not supported.` },
+  "unknown-provider": { stage: "envelope", class: "UNSUPPORTED_VERSION", code: "UNKNOWN_PROVIDER", message: (c: string) => `The ${c} contract is not projected to the provider this reply is read from.` },
   "not-accepted": { stage: "envelope", class: "UNSUPPORTED_VERSION", code: "VERSION_NOT_ACCEPTED", message: (c: string) => `The host does not accept this ${c} version.` },
   schema: { stage: "schema", class: "INVALID_INPUT", code: "SCHEMA_INVALID", message: (c: string) => `The ${c} payload does not match its schema.` },
   semantic: { stage: "semantic", class: "INVALID_INPUT", code: "RULE_VIOLATED", message: (c: string) => `The ${c} payload breaks a semantic rule.` },
@@ -91,7 +92,7 @@ export interface FailureFacts {
   readonly issues?: readonly Issue[] | undefined;
   /** The shape the issues' paths point into: segments it does not name print as `*`. */
   readonly shape?: VersionShape | undefined;
-  /** Versions (or contracts) the host accepts or the build knows, for UNSUPPORTED_VERSION. */
+  /** Versions (or contracts, or providers) the host accepts or the build knows, for UNSUPPORTED_VERSION. */
   readonly known?: readonly string[] | undefined;
   readonly attempt?: number | undefined;
 }
@@ -109,7 +110,7 @@ export interface Failure {
   readonly version?: string;
   /** Every problem found, with JSON pointers into the payload (segments no shape names as `*`). */
   readonly issues: readonly Issue[];
-  /** UNSUPPORTED_VERSION: the versions the reader reads (the contracts, for an unknown contract). */
+  /** UNSUPPORTED_VERSION: the versions the reader reads (the contracts, for an unknown contract; the providers, for an unknown provider). */
   readonly known?: readonly string[];
 }
 

@@ -4,6 +4,8 @@ export { codePointLength } from "./code-point-length.js";
 export { isMultipleOf } from "./multiple-of.js";
 export { hasDuplicates, jsonEqual } from "./unique.js";
 export { canonicalHash, canonicalJson } from "./canonical-json.js";
+export { rebuildRecord } from "./rebuild-record.js";
+export { recordOfEntries } from "./record-of-entries.js";
 export { isDate, isDateTime, isEmail, isUri, isUuid } from "./formats.js";
 export {
   AgentNotImplemented,
@@ -25,6 +27,7 @@ export {
   type Decoded,
   type Encoded,
   type PayloadOf,
+  type ReadOptions,
   type Registry,
   type RegistryOptions,
   type VersionRegistration,

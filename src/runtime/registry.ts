@@ -22,6 +22,13 @@ export interface VersionRegistration<T, C> {
   strip?(value: T, log: AdaptLog): T;
   /** Sensitivity tags and enum meanings of this version, for redaction and re-ask messages. */
   readonly shape?: VersionShape;
+  /**
+   * Per LLM provider this version is projected to, what undoes the projection in a reply: the
+   * generated function that returns the reply without the nulls the provider writes for absent
+   * fields and with its maps' entries made objects (`fromOpenAI`), pushing to `issues` a map that
+   * names a key twice; or null where the reply is the contract's value. A provider not listed is unknown.
+   */
+  readonly from?: { readonly [provider: string]: ((value: unknown, issues: Issue[]) => unknown) | null };
 }
 
 export interface ContractRegistration {
@@ -92,10 +99,23 @@ export interface RegistryOptions {
   readonly errorId?: () => string;
 }
 
+export interface ReadOptions {
+  /** The version of an `envelope: none` payload, which cannot name its own (default: canonical). */
+  readonly version?: string;
+  /**
+   * The LLM provider whose projection the payload was written under (`openai`, ...): its nulls for
+   * absent fields go and its maps' entries become objects, by the mapping of the version the payload
+   * is read as (in a copy: the input is never changed), before the contract's validator runs; a
+   * map naming a key twice is `SCHEMA_INVALID` (`unique` at the map). A provider the contract is
+   * not projected to is `UNKNOWN_PROVIDER`.
+   */
+  readonly from?: string;
+}
+
 export interface Registry<R extends Registrations> {
   readonly contracts: R;
-  /** Reads `input` (a payload of any known version) into the canonical model. `version` is for `envelope: none` (default: canonical). */
-  decode<K extends keyof R & string>(contract: K, input: unknown, version?: string): Decoded<CanonicalOf<R[K]>> | Failure;
+  /** Reads `input` (a payload of any known version) into the canonical model. */
+  decode<K extends keyof R & string>(contract: K, input: unknown, options?: ReadOptions): Decoded<CanonicalOf<R[K]>> | Failure;
   /** Writes a canonical value as `version`, validated there. */
   encode<K extends keyof R & string, V extends keyof R[K]["versions"] & string>(contract: K, value: CanonicalOf<R[K]>, version: V): Encoded<PayloadOf<R[K], V>> | Failure;
 }
@@ -189,6 +209,27 @@ export const readEnvelope = (entry: ContractRegistration, input: unknown, given?
   return { ok: true, entry, version, readAs, registration: entry.versions[readAs]!, value };
 };
 
+const AS_SENT: ReadOptions = Object.freeze({});
+
+const NO_PROVIDERS: { readonly [provider: string]: null } = Object.freeze({});
+
+/**
+ * `read` with what the projection for provider `from` widened undone in its payload, by the
+ * mapping of the version it is read as; no `from` leaves it as sent.
+ */
+export const readFrom = (read: Enveloped, from: string | undefined): Enveloped | Fault => {
+  if (from === undefined) return read;
+  const mappings = read.registration.from ?? NO_PROVIDERS;
+  if (!Object.hasOwn(mappings, from)) return fault("unknown-provider", { known: Object.keys(mappings) });
+  const mapping = mappings[from];
+  if (!mapping) return read;
+  const issues: Issue[] = [];
+  const value = mapping(read.value, issues);
+  if (issues.length > 0) return invalid(read, issues);
+  // Field by field: a spread of `read` costs more than the mapping.
+  return value === read.value ? read : { ok: true, entry: read.entry, version: read.version, readAs: read.readAs, registration: read.registration, value };
+};
+
 /**
  * Why a payload that failed `check` of the version it is read as is invalid, by the stage it fails
  * first: any issue other than a `rule.*` one is a schema failure, every issue kept; only a payload
@@ -238,10 +279,11 @@ export const createRegistry = <R extends Registrations>(contracts: R, options: R
   const stamp = createStamp("createRegistry", options.source ?? "treaty.registry", options.errorId);
   const failure = (contract: string, { kind, ...facts }: Fault): Failure => createFailure(kind, { contract, ...facts }, stamp);
 
-  const decode = (contract: string, input: unknown, given?: string): Decoded<unknown> | Failure => {
+  const decode = (contract: string, input: unknown, options: ReadOptions = AS_SENT): Decoded<unknown> | Failure => {
     const entry = lookupContract(contracts, contract);
     if ("ok" in entry) return failure(contract, entry);
-    const read = readEnvelope(entry, input, given);
+    const enveloped = readEnvelope(entry, input, options.version);
+    const read = enveloped.ok ? readFrom(enveloped, options.from) : enveloped;
     if (!read.ok) return failure(contract, read);
     const decoded = read.registration.check(read.value) ? toCanonical(read) : invalid(read, read.registration.errors(read.value));
     return decoded.ok ? decoded : failure(contract, decoded);

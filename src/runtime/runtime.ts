@@ -10,6 +10,7 @@ import {
   invalid,
   lookupContract,
   readEnvelope,
+  readFrom,
   toCanonical,
   versionIssue,
   type CanonicalOf,
@@ -17,6 +18,7 @@ import {
   type Decoded,
   type Enveloped,
   type Fault,
+  type ReadOptions,
   type Registrations,
   type Registry,
 } from "./registry.js";
@@ -88,11 +90,10 @@ export interface RuntimeOptions {
   readonly errorId?: () => string;
 }
 
-export interface DecodeOptions {
+/** `version` and `from` as the registry's `decode` takes them, and what the runtime's stages add. */
+export interface DecodeOptions extends ReadOptions {
   /** Versions this call reads, overriding the runtime's `accept`. */
   readonly accept?: readonly string[];
-  /** The version of an `envelope: none` payload, which cannot name its own. */
-  readonly version?: string;
   /**
    * The host's trace id, put on events, records and the result as given, and on errors as
    * operation.error's `trace_id`: `TRACE-…`, a W3C trace id (32 lower-case hex digits, not all
@@ -259,11 +260,14 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     const entry = lookupContract(registry.contracts, run.contract);
     if ("ok" in entry) return faulted(run, entry);
     const accepted = readable(entry, options.accept);
-    const read = readEnvelope(entry, value, options.version);
+    const enveloped = readEnvelope(entry, value, options.version);
     // The host reads fewer versions than the build knows: those are what the producer may send.
     const unread = (kind: "unsupported-version" | "not-accepted"): RuntimeFailure => fail(run, kind, { issues: [versionIssue(accepted)], known: accepted });
-    if (!read.ok) return read.kind === "unsupported-version" ? unread(read.kind) : faulted(run, read);
-    if (!accepted.includes(read.readAs)) return unread("not-accepted");
+    if (!enveloped.ok) return enveloped.kind === "unsupported-version" ? unread(enveloped.kind) : faulted(run, enveloped);
+    if (!accepted.includes(enveloped.readAs)) return unread("not-accepted");
+    // After the version is known: the mapping undoing the projection is that version's.
+    const read = readFrom(enveloped, options.from);
+    if (!read.ok) return faulted(run, read);
     run.version = read.readAs;
     run.shape = read.registration.shape;
     run.adapterPath = read.registration.path;
@@ -368,9 +372,10 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
   const quick = (contract: string, input: unknown, options: DecodeOptions): RuntimeResult<unknown> | undefined => {
     if (typeof input === "string" || options.traceId !== undefined || !Object.hasOwn(registry.contracts, contract)) return undefined;
     const entry = registry.contracts[contract]!;
-    const read = readEnvelope(entry, input, options.version);
-    if (!read.ok || !readsAll(entry, options) && !readable(entry, options.accept).includes(read.readAs)) return undefined;
-    if (!read.registration.check(read.value)) return undefined;
+    const enveloped = readEnvelope(entry, input, options.version);
+    if (!enveloped.ok || !readsAll(entry, options) && !readable(entry, options.accept).includes(enveloped.readAs)) return undefined;
+    const read = readFrom(enveloped, options.from);
+    if (!read.ok || !read.registration.check(read.value)) return undefined;
     const decoded = toCanonical(read);
     if (!decoded.ok) return undefined;
     countTraffic(contract, read);

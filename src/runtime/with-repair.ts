@@ -22,6 +22,8 @@ export interface RepairLoop<K extends string> {
   readonly maxAttempts?: number;
   readonly accept?: readonly string[];
   readonly version?: string;
+  /** The LLM provider whose projection the producer answers under (see `DecodeOptions.from`). */
+  readonly from?: string;
   readonly traceId?: string;
 }
 
@@ -62,6 +64,7 @@ export const withRepair = async (deps: RepairDeps, loop: RepairLoop<string>): Pr
       attempt,
       ...(loop.accept && { accept: loop.accept }),
       ...(loop.version !== undefined && { version: loop.version }),
+      ...(loop.from !== undefined && { from: loop.from }),
       ...(loop.traceId !== undefined && { traceId: loop.traceId }),
     };
     const outcome = await deps.decode(loop.contract, output, options);

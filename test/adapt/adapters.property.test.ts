@@ -2,7 +2,7 @@
 // golden fixtures: values generated from each version's JSON Schema reach the canonical model valid,
 // come back unchanged wherever the chain is lossless, lossy steps put in exactly their declared
 // defaults, and every older example decodes into a valid canonical value.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { parse } from "yaml";
@@ -13,8 +13,8 @@ import { contractDir, versionId } from "../../src/ir/names.js";
 import { compile } from "../../src/pipeline.js";
 import { createAdaptLog, type AdaptLog, type Decoded, type Failure, type Issue } from "../../src/runtime/index.js";
 import { arbitraryFor } from "../support/arbitrary.js";
+import { targets } from "../support/targets.js";
 
-const ROOT = join(import.meta.dirname, "../..");
 const RUNS = 150;
 
 interface VersionModule {
@@ -27,16 +27,8 @@ interface VersionAdapters {
 }
 type AdaptersModule = { adapters: Record<string, VersionAdapters> } & Record<string, unknown>;
 interface IndexModule {
-  decode(contract: string, input: unknown, version?: string): Decoded<unknown> | Failure;
+  decode(contract: string, input: unknown, options?: { version?: string }): Decoded<unknown> | Failure;
 }
-
-const targets = [
-  { name: "idl", root: ROOT, out: join(ROOT, "generated") },
-  ...readdirSync(join(ROOT, "test/fixtures"))
-    .filter((c) => c.startsWith("good-"))
-    .sort()
-    .map((c) => ({ name: c, root: join(ROOT, "test/fixtures", c), out: join(ROOT, "test/fixtures", c, "expected") })),
-];
 
 /** The value at a JSON pointer (segments without escapes: field names and indexes). */
 const at = (value: unknown, pointer: string): unknown =>
@@ -141,7 +133,7 @@ for (const target of targets) {
         const older = (source.examples ?? []).filter((e) => "valid" in e && e.version !== model.canonical.version);
         for (const example of older) {
           // Without an envelope, the boundary names the version.
-          const result = decode(contract.name, example.valid, contract.envelope === "none" ? example.version : undefined);
+          const result = decode(contract.name, example.valid, contract.envelope === "none" ? { version: example.version } : {});
           expect(result.ok ? [] : result.error, `${example.version}`).toEqual([]);
           if (result.ok) expect(modules.get(model.canonical.version)!.errors(result.value)).toEqual([]);
         }

@@ -146,7 +146,7 @@ describe("decode under unknown_fields: strip", () => {
   });
 
   it("takes the version from the caller when the contract has no envelope", () => {
-    expect(stripFixture.decode("demo.failure", { code: "OUT_OF_STOCK" }, "1.0")).toMatchObject({ ok: true, version: "1.0", path: ["1.0", "1.1"] });
+    expect(stripFixture.decode("demo.failure", { code: "OUT_OF_STOCK" }, { version: "1.0" })).toMatchObject({ ok: true, version: "1.0", path: ["1.0", "1.1"] });
     expect(stripFixture.decode("demo.failure", { code: "OUT_OF_STOCK", detail: "Sold out." })).toMatchObject({ ok: true, version: "1.1", path: ["1.1"] });
   });
 });

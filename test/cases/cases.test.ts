@@ -1,7 +1,6 @@
 // The stage that chooses the generated tests: the pattern sampler, the minimal-value synthesizer
 // (checked against the generated validators, not against itself), and the warning when a version
 // has no value to mutate from.
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { nonMatching, samplePattern, surrounded } from "../../src/cases/pattern-sample.js";
@@ -11,16 +10,9 @@ import { contractDir, versionId } from "../../src/ir/names.js";
 import { compile } from "../../src/pipeline.js";
 import type { Issue } from "../../src/runtime/index.js";
 import { createProject } from "../adapt/project.js";
+import { targets as allTargets } from "../support/targets.js";
 
-const ROOT = join(import.meta.dirname, "../..");
-
-const targets = [
-  { name: "idl", root: ROOT, out: join(ROOT, "generated") },
-  ...readdirSync(join(ROOT, "test/fixtures"))
-    .filter((c) => c.startsWith("good-"))
-    .sort()
-    .map((c) => ({ name: c, root: join(ROOT, "test/fixtures", c), out: join(ROOT, "test/fixtures", c, "expected") })),
-].map((t) => ({ ...t, project: compile({ root: t.root, idlDir: join(t.root, "idl") }).value! }));
+const targets = allTargets.map((t) => ({ ...t, project: compile({ root: t.root, idlDir: join(t.root, "idl") }).value! }));
 
 /** Every pattern the contracts use, on strings and in the IDL's own examples of the subset. */
 const patterns = (): string[] => {

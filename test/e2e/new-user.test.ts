@@ -15,7 +15,8 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LLM_PROVIDERS as PROVIDERS, type LlmProvider } from "../../src/ir/model.js";
-import { expectRefereesAccept, schemaOf } from "../support/referees.js";
+import { expectRefereesAccept } from "../support/referees.js";
+import { schemaOf } from "../support/provider-writer.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const WORK = mkdtempSync(join(tmpdir(), "treaty-e2e-"));

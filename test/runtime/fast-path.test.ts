@@ -44,6 +44,17 @@ describe("runtime fast path", () => {
     same(contract, input);
     same(contract, input, { accept: ["1.0"] });
     same(contract, JSON.stringify(input));
+    same(contract, input, { from: "openai" });
+    same(contract, input, { from: "nope" });
+  });
+
+  it("agrees on replies written the OpenAI way (null for each absent optional field)", () => {
+    const nulls = fc.tuple(fc.constantFrom(...inputs), fc.constantFrom("quality", "usage", "callback", "publish_at", "status")).map(([[contract, value], key]) => {
+      const copy = structuredClone(value) as Record<string, unknown>;
+      if (!(key in copy) || key === "status") copy[key] = null;
+      return [contract, copy] as const;
+    });
+    fc.assert(fc.property(nulls, ([contract, value]) => same(contract, value, { from: "openai" })), { numRuns: 300 });
   });
 
   it("agrees on values derived from the examples (fields dropped, replaced, versions changed)", () => {

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { codePointLength, escapePointer, isMultipleOf } from "../../src/runtime/index.js";
+import { codePointLength, escapePointer, isMultipleOf, rebuildRecord, recordOfEntries, type Issue } from "../../src/runtime/index.js";
 
 describe("codePointLength", () => {
   it("counts code points, a lone surrogate as one, like Ajv", () => {
@@ -44,5 +44,39 @@ describe("escapePointer", () => {
     expect(escapePointer("plain")).toBe("plain");
     expect(escapePointer("a/b~c")).toBe("a~1b~0c");
     expect(escapePointer("~1")).toBe("~01");
+  });
+});
+
+describe("rebuildRecord", () => {
+  it("drops the named nulls, replaces values, keeps key order and keys like __proto__, and leaves its argument alone", () => {
+    const record = JSON.parse('{"a": null, "__proto__": {"x": 1}, "b": null, "c": 1}') as Record<string, unknown>;
+    const rebuilt = rebuildRecord(record, ["a", "c"], [["c", 2]]);
+    expect(Object.keys(rebuilt)).toEqual(["__proto__", "b", "c"]);
+    expect(Object.getPrototypeOf(rebuilt)).toBe(Object.prototype);
+    expect(Object.hasOwn(rebuilt, "__proto__")).toBe(true);
+    expect(rebuilt["b"]).toBeNull();
+    expect(rebuilt["c"]).toBe(2);
+    expect(Object.keys(record)).toEqual(["a", "__proto__", "b", "c"]);
+  });
+});
+
+describe("recordOfEntries", () => {
+  it("makes an object of { key, value } entries, each value through inner, __proto__ a key", () => {
+    const issues: Issue[] = [];
+    const record = recordOfEntries(JSON.parse('[{"key": "__proto__", "value": 1}, {"key": "b", "value": 2}]') as unknown[], issues, () => "/m", (v, k) => `${k}=${String(v)}`)!;
+    expect(Object.keys(record)).toEqual(["__proto__", "b"]);
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+    expect(record["b"]).toBe("b=2");
+    expect(issues).toEqual([]);
+  });
+
+  it("a key twice is an issue at the map; anything but entries is left to the validator", () => {
+    const issues: Issue[] = [];
+    expect(recordOfEntries([{ key: "a", value: 1 }, { key: "a", value: 2 }], issues, () => "/m")).toBeUndefined();
+    expect(issues.map((i) => [i.path, i.code])).toEqual([["/m", "unique"]]);
+    for (const bad of [[1], [{ key: 1, value: 1 }], [{ key: "a" }], [{ key: "a", value: 1, extra: 0 }]]) {
+      expect(recordOfEntries(bad, issues, () => "/m")).toBeUndefined();
+    }
+    expect(issues).toHaveLength(1);
   });
 });

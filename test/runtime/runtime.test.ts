@@ -218,6 +218,7 @@ describe("typed errors", () => {
       failure(createRuntime(demo).decode("demo", { contract: "demo", version: "1.0", n: 0 })),
       failure(createRuntime(demo).decode("demo", { contract: "demo", version: "1.0", n: -1 })),
       failure(createRuntime(registry).decode("task.result", task(), { traceId: "T1" })),
+      failure(createRuntime(registry).decode("task.result", task(), { from: "nope" })),
     ];
     expect(new Set(produced.map((f) => f.kind))).toEqual(new Set(Object.keys(FAILURES)));
     for (const { error, kind } of produced) {

@@ -11,18 +11,12 @@ import { toStrictJsonSchema } from "openai/lib/transform";
 import { expect } from "vitest";
 import type { LlmProvider } from "../../src/ir/model.js";
 import { documentedBreaches } from "./provider-rules.js";
+import { schemaOf } from "./provider-writer.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const MCP = JSON.parse(readFileSync(join(import.meta.dirname, "../reference/agent-protocols/mcp/schema-2025-11-25.json"), "utf8")) as object;
 
 type Schema = Record<string, unknown>;
-
-/** The schema a provider's request fragment carries. */
-export const schemaOf = (provider: LlmProvider, projection: Record<string, any>): Schema =>
-  provider === "openai" ? projection.response_format.json_schema.schema
-  : provider === "anthropic" ? projection.tool.input_schema
-  : provider === "gemini" ? projection.generationConfig.responseJsonSchema
-  : projection.tool.inputSchema;
 
 /** Fails the test unless every referee of `provider` accepts the projection. */
 export const expectRefereesAccept = (provider: LlmProvider, projection: Record<string, any>): void => {

@@ -162,3 +162,9 @@ export const mcp = {
   ledger: [],
   widened: [],
 } as const;
+
+/**
+ * What undoes each projection of booking.airport_query 1.0 in a reply, per provider (null: it widened nothing):
+ * `decode(contract, input, { from })` of the registry and of the runtime runs it.
+ */
+export const from = { openai: null, anthropic: null, gemini: null, mcp: null } as const;
