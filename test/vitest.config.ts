@@ -20,6 +20,10 @@ export default defineConfig({
     // One worker per core: vitest's default leaves one core idle, which on a 2-core machine runs
     // the suite one file at a time (98 s instead of 61 s here).
     maxWorkers: availableParallelism(),
+    // Test files share a worker's module cache: re-importing TypeScript, ts-morph and prettier for
+    // each of 78 files cost a third of the run (98 s isolated, 68 s shared; also green with files
+    // shuffled). Tests restore what they change (process.env, the cwd is never changed).
+    isolate: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },
