@@ -3,7 +3,8 @@
 // `treaty init` (which makes the package an ES module one), codegen, a consumer that type-checks
 // against the generated code and a top-level-await script that runs under node, the scaffolded CI
 // workflow's own steps in a fresh clone that has no treaty checkout beside it (`npm ci` from
-// vendor/), a new minor version whose LLM projections their referees accept, a contract over a
+// vendor/), a new minor version whose LLM projections their referees accept (and whose OpenAI-style
+// replies decode, with the dropped maxLength still enforced), a contract over a
 // provider limit, an edit to a published version, and the generated package imported by name
 // from a second workspace package and run with plain node.
 // Cost: npm runs offline-preferred with a cache kept between runs (os.tmpdir()); the CI clone runs
@@ -254,13 +255,29 @@ describe("a new producer repo, following the README", () => {
         "const runtime = createRuntime(registry, { policy: async () => ({ ok: true }) });",
         'const text = JSON.stringify({ contract: "order.placed", version: "1.0", order_id: "ORD-9", currency: "USD", total_cents: 1, items: [{ sku: "C-3", quantity: 1 }] });',
         'const outcome = await runtime.decode("order.placed", text);',
-        "console.log(JSON.stringify({ ok: outcome.ok, id: outcome.ok ? outcome.value.order_id : undefined }));",
+        "// What OpenAI's strict mode sends for 1.1: null for each optional field left out.",
+        'const reply = { contract: "order.placed", version: "1.1", order_id: "ORD-7", currency: "EUR", total_cents: 5, items: [{ sku: "B-2", quantity: 1 }], note: null, paid_at: null, shipped_at: null };',
+        'const fromOpenAI = await runtime.decode("order.placed", JSON.stringify(reply), { from: "openai" });',
+        "// maxLength is not in OpenAI's projection (it is in the ledger): the contract still enforces it.",
+        'const tooLong = await runtime.decode("order.placed", JSON.stringify({ ...reply, note: "x".repeat(501) }), { from: "openai" });',
+        "console.log(JSON.stringify({",
+        "  ok: outcome.ok,",
+        "  id: outcome.ok ? outcome.value.order_id : undefined,",
+        "  openai: fromOpenAI.ok ? fromOpenAI.value : fromOpenAI.error.code,",
+        "  tooLong: tooLong.ok ? \"accepted\" : tooLong.issues.map((issue) => `${issue.path} ${issue.code}`),",
+        "}));",
         "",
       ].join("\n"),
     );
     // One tsc run type-checks the consumer, the script and generated/ (1.0, 1.1, the tests), and emits them for node.
     bin("tsc", ["--noEmit", "false", "--outDir", "dist"]);
-    expect(JSON.parse(run("node", ["dist/src/main.js"]).stdout)).toEqual({ ok: true, id: "ORD-9" });
+    expect(JSON.parse(run("node", ["dist/src/main.js"]).stdout)).toEqual({
+      ok: true,
+      id: "ORD-9",
+      // The canonical 1.1 value: the nulls OpenAI had to send for absent fields are absent again.
+      openai: { contract: "order.placed", version: "1.1", order_id: "ORD-7", currency: "EUR", total_cents: 5, items: [{ sku: "B-2", quantity: 1 }] },
+      tooLong: ["/note maxLength"],
+    });
   }, SLOW);
 
   it("an edit to a published version fails check --against HEAD at its location", () => {
