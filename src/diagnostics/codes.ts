@@ -96,6 +96,7 @@ export const DIAGNOSTIC_CODES = {
   "flag-repeated": { severity: "error", message: "{flag} is given more than once" },
   "argument-count": { severity: "error", message: "'{command}' takes {expected}; got {got}" },
   // LLM projections (llm.ts): a provider's documented limits, checked at compile time
+  "effect-not-command": { severity: "error", message: "'effect' says what a command does to state, and this contract's kind is {kind}: set kind: command, or remove effect" },
   "llm-limit-exceeded": { severity: "error", message: "{provider} allows at most {max} {limit}; this has {actual}: simplify the contract {fix}" },
   "llm-name-invalid": { severity: "error", message: "the {provider} name '{name}' must match {rule}: shorten the contract name {fix}" },
   // agent contracts (*.agent.yaml)

@@ -262,6 +262,15 @@ export type Compatibility = "backward" | "forward" | "full" | "none";
 
 export const COMPATIBILITY_LEVELS: readonly Compatibility[] = ["backward", "forward", "full", "none"];
 
+/**
+ * What a command does to the state it acts on, for the tools it becomes (MCP's annotations):
+ * `read-only` changes nothing, `additive` adds or updates without destroying, `destructive` may
+ * delete or overwrite.
+ */
+export type CommandEffect = "read-only" | "additive" | "destructive";
+
+export const COMMAND_EFFECTS: readonly CommandEffect[] = ["read-only", "additive", "destructive"];
+
 export interface Contract {
   /** Dotted lower-case name, unique in the project. */
   readonly name: string;
@@ -271,6 +280,8 @@ export interface Contract {
   readonly description?: string;
   readonly owner?: string;
   readonly kind?: ContractKind;
+  /** A command's declared effect (`effect:`); only a `command` has one. */
+  readonly effect?: CommandEffect;
   /** Lint rules turned off for the whole contract, each with its reason. */
   readonly lintIgnore?: LintIgnores;
   /** What a reader does with keys it does not know. Applies to every object of the contract. */

@@ -372,9 +372,13 @@ const request = (limits: ProviderLimits, contract: Contract, version: ResolvedVe
     case "gemini":
       return { generationConfig: { responseMimeType: "application/json", responseJsonSchema: schema } };
     case "mcp": {
-      // Hints only from what the contract declares: a command asks for a side effect; an idempotency key makes a retry safe.
+      // Hints only from what the contract declares: a command asks for a side effect, its `effect`
+      // says whether it destroys (MCP reads destructiveHint only when readOnlyHint is false); an
+      // idempotency key makes a retry safe.
+      const { effect } = contract;
       const annotations = defined({
-        readOnlyHint: contract.kind === "command" ? false : undefined,
+        readOnlyHint: effect === "read-only" ? true : contract.kind === "command" ? false : undefined,
+        destructiveHint: effect === undefined || effect === "read-only" ? undefined : effect === "destructive",
         idempotentHint: version.fields.some((field) => field.role === "idempotency_key") ? true : undefined,
       });
       return {

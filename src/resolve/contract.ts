@@ -2,6 +2,7 @@
 import { isMap, isScalar, type Node } from "yaml";
 import { didYouMean } from "../diagnostics/suggest.js";
 import {
+  COMMAND_EFFECTS,
   COMPATIBILITY_LEVELS,
   CONTRACT_KINDS,
   LLM_PROVIDERS,
@@ -22,7 +23,7 @@ import { createReader, type Entry, type Reader } from "./reader.js";
 import { ALL_CONSTRAINTS, createTypeParser, REPLACEABLE_CONSTRAINTS, type TypeParser } from "./types.js";
 
 const TOP_KEYS = [
-  "contract", "summary", "description", "owner", "kind", "unknown_fields", "compatibility", "envelope", "canonical",
+  "contract", "summary", "description", "owner", "kind", "effect", "unknown_fields", "compatibility", "envelope", "canonical",
   "enums", "types", "versions", "examples", "lint", "llm",
 ];
 const VERSION_KEYS = ["status", "description", "fields", "changes", "from", "rules"];
@@ -340,6 +341,8 @@ export const resolveContract = (file: SourceFile, llm: Contract["llm"]): { contr
     r.report("invalid-name", top.get("contract")!.value, { what: "contract name", name, rule: "dotted lower-case words (task.result)" });
   }
   const kind = top.has("kind") ? r.oneOf(top.get("kind")!.value, "'kind'", CONTRACT_KINDS) : undefined;
+  const effect = top.has("effect") ? r.oneOf(top.get("effect")!.value, "'effect'", COMMAND_EFFECTS) : undefined;
+  if (effect !== undefined && kind !== "command") r.report("effect-not-command", top.get("effect")!.keyNode, { kind: kind ?? "not set" });
   const unknownFields = top.has("unknown_fields") ? r.oneOf(top.get("unknown_fields")!.value, "'unknown_fields'", ["reject", "strip"] as const) : "reject";
   const compatibility = top.has("compatibility") ? r.oneOf(top.get("compatibility")!.value, "'compatibility'", COMPATIBILITY_LEVELS) : "backward";
   const envelope = top.has("envelope") ? r.oneOf(top.get("envelope")!.value, "'envelope'", ["embedded", "none"] as const) : "embedded";
@@ -455,6 +458,7 @@ export const resolveContract = (file: SourceFile, llm: Contract["llm"]): { contr
   if (description !== undefined) contract.description = description;
   if (owner !== undefined) contract.owner = owner;
   if (kind !== undefined) contract.kind = kind;
+  if (effect !== undefined && kind === "command") contract.effect = effect;
   if (top.has("lint")) contract.lintIgnore = r.lintIgnores(top.get("lint")!.value);
   return { contract, reader: r };
 };

@@ -557,7 +557,7 @@ export const mcp = {
       ],
       additionalProperties: false,
     },
-    annotations: { readOnlyHint: false, idempotentHint: true },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
   },
   ledger: [
     {
