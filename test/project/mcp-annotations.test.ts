@@ -18,7 +18,7 @@ const annotations = (name: string, head: string, fields: string): unknown => {
   const project = compile({ root: join(root, name), idlDir: dir });
   expect(project.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   const contract = project.value!.contracts[0]!;
-  const projected = projectVersion(project.value!, contract, contract.versions[0]!, "mcp").value as { request: { tool: { annotations?: unknown } } };
+  const projected = projectVersion(project.value!, contract, contract.versions[0]!, "mcp").value as unknown as { request: { tool: { annotations?: unknown } } };
   return projected.request.tool.annotations;
 };
 
