@@ -86,8 +86,10 @@ const parseIntent = (r: Reader, entry: Entry): AgentIntent | undefined => {
   return contract && { contract, lock, serves, loc: r.loc(entry.keyNode) };
 };
 
-const parseAgentRules = (r: Reader, node: Node | null): AgentRule[] =>
-  (r.seq(node, "rules")?.items ?? []).flatMap((item): AgentRule[] => {
+const parseAgentRules = (r: Reader, node: Node | null): AgentRule[] => {
+  // Each custom rule is an export of the hand-written file beside `execute`: names must not clash.
+  const named = new Set(["execute"]);
+  return (r.seq(node, "rules")?.items ?? []).flatMap((item): AgentRule[] => {
     const isCustom = isMap(item) && item.items.some((pair) => isScalar(pair.key) && pair.key.value === "custom");
     if (!isCustom) return [parseRule(r, item as Node) ?? []].flat();
     const keys = byKey(r.entries(item as Node, "a custom rule", ["custom", "description"]) ?? []);
@@ -97,9 +99,15 @@ const parseAgentRules = (r: Reader, node: Node | null): AgentRule[] =>
       r.report("invalid-name", keys.get("custom")!.value, { what: "custom rule", name, rule: "a camelCase function name (originIsKnown)" });
       return [];
     }
+    if (named.has(name)) {
+      r.report("duplicate-rule", keys.get("custom")!.value, { name, other: name === "execute" ? "the agent's execute function" : "another custom rule of this agent" });
+      return [];
+    }
+    named.add(name);
     const description = keys.has("description") ? r.string(keys.get("description")!.value, "a rule's description") : undefined;
     return [{ kind: "custom", name, ...(description === undefined ? {} : { description }), loc: r.loc(item as Node) }];
   });
+};
 
 const parseConfidence = (r: Reader, entry: Entry): Agent["confidence"] => {
   const keys = byKey(r.entries(entry.value, "confidence", ["threshold", "field"]) ?? []);

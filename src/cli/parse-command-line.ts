@@ -40,7 +40,8 @@ export const parseCommandLine = (command: Command, args: readonly string[]): Sta
       diagnostics.push(createDiagnostic("flag-needs-value", undefined, { flag }));
     }
     if (option.type === "boolean" && token.value !== undefined) diagnostics.push(createDiagnostic("flag-takes-no-value", undefined, { flag, value: token.value }));
-    else if (option.choices && token.value !== undefined && !token.value.startsWith("-") && !option.choices.includes(token.value)) {
+    // (A separate `-x` was reported as a forgotten value above; `--format=-x` is a value.)
+    else if (option.choices && token.value !== undefined && (token.inlineValue || !token.value.startsWith("-")) && !option.choices.includes(token.value)) {
       diagnostics.push(createDiagnostic("flag-value-not-allowed", undefined, { flag, value: token.value, suggestion: didYouMean(token.value, option.choices), allowed: option.choices.join(", ") }));
     }
   }

@@ -101,6 +101,7 @@ export const DIAGNOSTIC_CODES = {
   "llm-name-invalid": { severity: "error", message: "the {provider} name '{name}' must match {rule}: shorten the contract name {fix}" },
   // agent contracts (*.agent.yaml)
   "duplicate-agent": { severity: "error", message: "agent '{name}' is also defined in {other}" },
+  "duplicate-rule": { severity: "error", message: "custom rule '{name}' has the name of {other}: each is a function of the agent's hand-written file, so each needs its own name" },
   "duplicate-tool": { severity: "error", message: "tool name '{name}' is also the tool of agent '{other}' ({file}); models call tools by name, so each needs its own" },
   "unknown-agent": { severity: "error", message: "agent '{name}' is not defined{suggestion}" },
   "threshold-below-floor": { severity: "error", message: "confidence threshold {threshold} is below {floor}, the floor of {reason}; a threshold may raise its floor, never lower it" },

@@ -78,7 +78,11 @@ export const isHash = (value: unknown): value is string => typeof value === "str
 
 /** Issues for keys of `value` outside `known`, and for each `required` key it lacks. */
 export const checkKeys = (value: Record<string, unknown>, path: string, known: ReadonlySet<string>, required: readonly string[], issues: Issue[]): void => {
-  for (const key of Object.keys(value)) if (!known.has(key)) issues.push(issue(`${path}/${escapePointer(key)}`, "unknown", "no such key"));
+  for (const key of Object.keys(value)) {
+    if (!known.has(key)) issues.push(issue(`${path}/${escapePointer(key)}`, "unknown", "no such key"));
+    // `{ confidence: undefined }` has no JSON form: stored, it would be unreadable.
+    else if (value[key] === undefined && !required.includes(key)) issues.push(issue(`${path}/${escapePointer(key)}`, "type", "a value, or no key at all"));
+  }
   for (const key of required) if (value[key] === undefined) issues.push(issue(`${path}/${key}`, "required", "a value"));
 };
 
@@ -95,7 +99,8 @@ export const checkJson = (value: unknown, path: string, issues: Issue[], ancesto
     return;
   }
   ancestors.add(value);
-  if (Array.isArray(value)) value.forEach((item, i) => checkJson(item, `${path}/${i}`, issues, ancestors));
+  // An index loop, not forEach: a hole (`[1, , 2]`) is no JSON value and must be reported.
+  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) checkJson(value[i], `${path}/${i}`, issues, ancestors);
   else for (const key of Object.keys(value)) checkJson(value[key], `${path}/${escapePointer(key)}`, issues, ancestors);
   ancestors.delete(value);
 };

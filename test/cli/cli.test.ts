@@ -54,6 +54,7 @@ it("each usage mistake is a coded error with what was meant, exit 2, before anyt
     [["compat", "old.json"], ["argument-count"]],
     [["check", "--formt", "json", "--against"], ["unknown-flag --format", "flag-needs-value"]],
     [["check", "--format", "jsno"], ["flag-value-not-allowed json"]],
+    [["check", "--format=-x"], ["flag-value-not-allowed"]],
     [["diff", "--against", "HEAD", "--format", "github"], ["flag-value-not-allowed"]],
     [["compat", "a.json", "b.json", "--format=markdown"], ["flag-value-not-allowed"]],
     [["diff"], ["flag-required"]],

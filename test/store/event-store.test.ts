@@ -66,6 +66,9 @@ describe.each(STORE_KINDS)("$name event store", (kind) => {
       ["a failure without its code", agentEvent(1, { outcome: "CONFLICT" }), ["/code"]],
       ["a gate outcome outside pass and fail", agentEvent(1, { gates: [{ gate: "approval", outcome: "maybe" as never, codes: [] }] }), ["/gates/0/outcome"]],
       ["a payload that is not JSON", agentEvent(1, { payload: { when: new Date(0) } as never }), ["/payload/when"]],
+      // Neither has a JSON form: stored, the event could not be read back.
+      ["an optional field set to undefined", { ...agentEvent(1), confidence: undefined }, ["/confidence"]],
+      ["a payload list with a hole", agentEvent(1, { payload: [1, , 2] as never }), ["/payload/1"]],
       ["an id with a space", agentEvent(1, { id: "EV 1" }), ["/id"]],
     ])("refuses %s with INVALID_EVENT at its path, storing nothing", (_, event, paths) => {
       expect(codeOf(() => store.append(event as AgentEvent))).toEqual({ code: "INVALID_EVENT", paths });
