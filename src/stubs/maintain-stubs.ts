@@ -60,10 +60,14 @@ export const adapterStubFile = (adapters: ContractAdapters): StubFile => ({
 /** Top-level exports as a first look: `export function name`, `export const name`. */
 const EXPORT_LINE = /^export\s+(?:async\s+)?(?:function\*?|const|let|var)\s+([$A-Za-z_][$A-Za-z0-9_]*)/gm;
 
-/** The file at a glance exports exactly the stubs needed: nothing to add or report, no need to parse it. */
+/**
+ * The file at a glance exports every stub needed and no stub-named export beyond them: nothing to
+ * add or report, no need to parse it. (Needed names need not look like treaty's: an agent's custom
+ * rules are named freely.)
+ */
 const plainlyInStep = (text: string, owned: RegExp, needed: ReadonlySet<string>): boolean => {
-  const stubs = [...text.matchAll(EXPORT_LINE)].map((m) => m[1]!).filter((name) => owned.test(name));
-  return stubs.length === needed.size && stubs.every((name) => needed.has(name));
+  const exported = new Set([...text.matchAll(EXPORT_LINE)].map((m) => m[1]!));
+  return [...needed].every((name) => exported.has(name)) && [...exported].every((name) => needed.has(name) || !owned.test(name));
 };
 
 type TsMorph = typeof import("ts-morph");
