@@ -14,7 +14,7 @@ export interface AgentStubsOptions {
 }
 
 /** `idl/<domain>/<agent>.agent.ts`, beside the agent file, relative to the project root. */
-export const agentCodeFile = (agent: Pick<Agent, "file">): string => `${agent.file.slice(0, -AGENT_FILE_SUFFIX.length)}.agent.ts`;
+const agentCodeFile = (agent: Pick<Agent, "file">): string => `${agent.file.slice(0, -AGENT_FILE_SUFFIX.length)}.agent.ts`;
 
 /** How the generated agent module imports the hand-written file. */
 export const agentCodeSpecifier = (agent: Agent, options: AgentStubsOptions): string =>
@@ -28,7 +28,7 @@ const stub = (agent: Agent, name: string, doc: string, signature: string, loc: S
   source: [`/** ${doc} */`, `export async function ${name}${signature} {`, `  ${notWritten(agent, name)}`, "}"].join("\n"),
 });
 
-export const agentStubFile = (agent: Agent, options: AgentStubsOptions): StubFile => {
+const agentStubFile = (agent: Agent, options: AgentStubsOptions): StubFile => {
   const file = agentCodeFile(agent);
   const toGenerated = specifier(join(options.root, posix.dirname(file)), join(options.outDir, agentFile(agent.name)));
   return {

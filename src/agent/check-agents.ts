@@ -7,9 +7,9 @@ import type { Agent, AgentAction, AgentContractRef, AgentPath, Project, Rule } f
 import { describeType, payloadLabel, payloadOf, resolvePath, sameType, type Located, type Payload } from "./paths.js";
 
 /** The lowest confidence an action may be trusted with (OTAIP's floors). */
-export const ACTION_FLOORS: Readonly<Record<AgentAction, number>> = { query: 0.7, mutation_reversible: 0.9, mutation_irreversible: 0.95 };
+const ACTION_FLOORS: Readonly<Record<AgentAction, number>> = { query: 0.7, mutation_reversible: 0.9, mutation_irreversible: 0.95 };
 /** A reference agent answers other agents' lookups: its floor is at least this, whatever its action. */
-export const REFERENCE_FLOOR = 0.9;
+const REFERENCE_FLOOR = 0.9;
 
 /** The floor that binds the agent, and why: the higher of its action's and, for a reference agent, 0.90. */
 export const effectiveFloor = (agent: Pick<Agent, "action" | "reference">): { readonly floor: number; readonly reason: string } => {

@@ -10,7 +10,7 @@ import { shapeOfVersion } from "./shape-of-version.js";
  * the version it starts `from`, and so on back to `older`. A version that lists its fields ends
  * the chain (nothing before it is declared relative to it).
  */
-export const declaredBetween = (contract: Contract, older: ResolvedVersion, newer: ResolvedVersion): readonly Change[] => {
+const declaredBetween = (contract: Contract, older: ResolvedVersion, newer: ResolvedVersion): readonly Change[] => {
   const chain: Change[][] = [];
   let current: ResolvedVersion | undefined = newer;
   while (current && compareVersions(current.version, older.version) > 0) {

@@ -154,7 +154,7 @@ const readSettings = (file: SourceFile, node: Node | null, where: string): Stage
 /** Whether a package.json's text is JSON with a `treaty` key. */
 const hasTreatyKey = (text: string | undefined): boolean => {
   try {
-    const manifest: unknown = JSON.parse(text ?? "null");
+    const manifest: unknown = JSON.parse((text ?? "null").replace(/^\uFEFF/, ""));
     return typeof manifest === "object" && manifest !== null && Object.hasOwn(manifest, "treaty");
   } catch {
     return false;

@@ -21,7 +21,8 @@ const STRING_PART = /[^"\\\u0000-\u001f]+|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
 
 /** The first syntax error in `text`, or undefined when it is JSON. */
 export const jsonSyntaxError = (text: string): JsonSyntaxError | undefined => {
-  let at = 0;
+  // A leading byte order mark, as some editors save files, is not part of the text (RFC 8259 §8.1).
+  let at = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const found = (): string => (at >= text.length ? "the end of the file" : JSON.stringify(text[at]));
   const fail = (expected: string): never => {
     throw new Broken(at, `expected ${expected}, found ${found()}`);

@@ -6,7 +6,7 @@ import { createFileBuilder, generatedComment, type EmittedFile } from "./file-bu
 import { versionFilePath } from "./json-schema.js";
 
 /** The generated function that maps a provider's nulls back to absent fields: `fromOpenAI`. */
-export const NULL_FUNCTIONS: Readonly<Record<LlmProvider, string>> = { openai: "fromOpenAI", anthropic: "fromAnthropic", gemini: "fromGemini", mcp: "fromMcp" };
+const NULL_FUNCTIONS: Readonly<Record<LlmProvider, string>> = { openai: "fromOpenAI", anthropic: "fromAnthropic", gemini: "fromGemini", mcp: "fromMcp" };
 
 const NAMES: Record<LlmProvider, string> = { openai: "OpenAI", anthropic: "Anthropic", gemini: "Gemini", mcp: "MCP" };
 

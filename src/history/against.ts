@@ -74,7 +74,7 @@ const isNewSince = (then: Project, contract: Contract, version: ResolvedVersion)
 const UNPROMISED = { backward: "backward-incompatible", forward: "forward-incompatible" } as const;
 
 /** Breaks in the directions a contract does not promise, of the versions new since the ref only. */
-export const unpromisedBreaks = (now: Project, then: Project): Diagnostic[] =>
+const unpromisedBreaks = (now: Project, then: Project): Diagnostic[] =>
   now.contracts.flatMap((contract) => {
     const promised = promisedDirections(contract);
     return contract.versions
@@ -83,7 +83,7 @@ export const unpromisedBreaks = (now: Project, then: Project): Diagnostic[] =>
   });
 
 /** Published versions at `ref` that changed schema or vanished. Draft versions may change. */
-export const immutability = (now: Project, then: Project, ref: string): Diagnostic[] => {
+const immutability = (now: Project, then: Project, ref: string): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
   for (const change of versionChanges(now, then)) {
     if (!change.before || change.before.version.status === "draft") continue;

@@ -12,7 +12,7 @@ import { MCP_LIMITS } from "./limits/mcp.js";
 import { OPENAI_LIMITS } from "./limits/openai.js";
 import type { JsonSchema, Keyword, LedgerEntry, NullPlan, Projection, ProviderLimits } from "./model.js";
 
-export const PROVIDER_LIMITS: Readonly<Record<LlmProvider, ProviderLimits>> = {
+const PROVIDER_LIMITS: Readonly<Record<LlmProvider, ProviderLimits>> = {
   openai: OPENAI_LIMITS,
   anthropic: ANTHROPIC_LIMITS,
   gemini: GEMINI_LIMITS,

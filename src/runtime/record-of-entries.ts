@@ -1,6 +1,5 @@
 import type { Issue } from "./issue.js";
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+import { isRecord } from "./is-record.js";
 
 /** The issue of a map whose entries name a key twice, at the map. */
 const duplicateKey = (path: string): Issue => ({ path, code: "unique", message: "unique: expected each key at most once", expected: "each key at most once" });

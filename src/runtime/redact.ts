@@ -10,6 +10,7 @@ import { canonicalJson } from "./canonical-json.js";
 import { hmacSha256, sha256, toHex, utf8 } from "./sha256.js";
 import { jsonEqual } from "./unique.js";
 import { own, objectFields, type ShapeFields, type ShapeNode, type VersionShape } from "./shape.js";
+import { isRecord } from "./is-record.js";
 
 export type { VersionShape } from "./shape.js";
 export { reaskMessage } from "./reask.js";
@@ -38,7 +39,6 @@ interface Context {
   readonly ancestors: Set<object>;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** `[pii:<16 hex digits>]`: the first 64 bits of the value's (keyed) SHA-256. */
 const piiHasher = (key: string | Uint8Array | undefined): Hash => {

@@ -5,6 +5,7 @@ import { AdapterNotImplemented, createAdaptLog, type AdaptLog, type Located } fr
 import { createFailure, createStamp, type Failure, type FailureFacts, type FailureKind } from "./errors.js";
 import type { Issue } from "./issue.js";
 import type { VersionShape } from "./redact.js";
+import { isRecord } from "./is-record.js";
 
 /** One version as generated code registers it. */
 export interface VersionRegistration<T, C> {
@@ -127,7 +128,6 @@ const issue = (path: string, code: string, expected: string): Issue => ({ path, 
 /** What a producer should have put in the envelope: one of the versions the reader reads. */
 export const versionIssue = (readable: readonly string[]): Issue => issue("/version", "enum", `one of ${readable.join(", ")}`);
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const VERSION = /^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$/;
 

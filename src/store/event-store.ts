@@ -6,7 +6,8 @@
 // keeps working should an asynchronous store ever implement a promise-returning variant.
 import type { Issue } from "../runtime/issue.js";
 import type { JsonValue } from "../runtime/repair.js";
-import { checkEvent, checkJson, checkKeys, issue, isHash, isIdent, isInstant, isRecord, type AgentEvent } from "./event.js";
+import { isRecord } from "../runtime/is-record.js";
+import { checkEvent, checkJson, checkKeys, issue, isHash, isIdent, isInstant, type AgentEvent } from "./event.js";
 import { StoreError, type StoreErrorCode } from "./store-error.js";
 
 /**

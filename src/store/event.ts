@@ -4,6 +4,7 @@ import type { ErrorClass } from "../runtime/errors.js";
 import { escapePointer, type Issue } from "../runtime/issue.js";
 import type { JsonValue } from "../runtime/repair.js";
 import { ERROR_CLASSES } from "../runtime/errors.js";
+import { isRecord } from "../runtime/is-record.js";
 
 /** What one gate decided: its name, pass or fail, and the issue codes it reported (empty on a pass). */
 export interface GateResult {
@@ -62,7 +63,6 @@ const GATE_KEYS = new Set(["gate", "outcome", "codes"]);
 /** An issue whose message states the expectation only, never the value (it may be a secret). */
 export const issue = (path: string, code: string, expected: string): Issue => ({ path, code, message: `expected ${expected}`, expected });
 
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** `true` for 1 to 256 printable ASCII characters without spaces: ids, names and codes. */
 export const isIdent = (value: unknown): value is string => typeof value === "string" && IDENT.test(value);

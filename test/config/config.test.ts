@@ -76,6 +76,9 @@ describe("loadConfig", () => {
     // Nesting deep enough to exhaust a recursive scan is reported, not a crash.
     expect(at("[".repeat(100_000))).toEqual(["treaty.config.json:1:513 json-syntax"]);
     expect(at('{ "idl": "a", "out": "b", "package": { "name": "c", "version": "1.0.0" } }')).toEqual([]);
+    // A byte order mark, as some editors on Windows save one, is not a syntax error.
+    expect(at('\uFEFF{ "idl": "a" }\n')).toEqual([]);
+    expect(loadConfig(project({ "treaty.config.json": '\uFEFF{ "idl": "a" }\n' })).value?.idl).toBe("a");
     // package.json is npm's to report, but its treaty key is read only from JSON.
     expect(loadConfig(project({ "package.json": '{ "treaty": { "idl": "x" }, }' })).value).toEqual(DEFAULT_CONFIG);
   });
