@@ -29,12 +29,14 @@ export const agent = {
     version: "1.0",
     check: bookingSearchV1_0.check,
     errors: bookingSearchV1_0.errors,
+    shape: bookingSearchV1_0.shape,
   },
   output: {
     contract: "booking.offers",
     version: "1.0",
     check: bookingOffersV1_0.check,
     errors: bookingOffersV1_0.errors,
+    shape: bookingOffersV1_0.shape,
   },
   confidence: { path: "confidence", segments: ["confidence"] },
   provides: [{ path: "offers[].offer_id", segments: ["offers", "[]", "offer_id"] }],
@@ -44,6 +46,7 @@ export const agent = {
     version: "1.0",
     check: bookingIntentV1_0.check,
     errors: bookingIntentV1_0.errors,
+    shape: bookingIntentV1_0.shape,
     lock: [
       {
         input: { path: "origin", segments: ["origin"] },

@@ -51,6 +51,7 @@ const payloadData = (module: string, at: Payload) => ({
   version: at.version.version,
   check: new Code(`${module}.check`),
   errors: new Code(`${module}.errors`),
+  shape: new Code(`${module}.shape`),
 });
 
 /** The input contract's projections, renamed to the tool and described by the agent; MCP hints from the action. */

@@ -1,6 +1,7 @@
 // What a generated agent module (`agents/<agent>.ts`) exports: the agent's contract as data, for
 // the gates to run against and for hosts to offer as tools. Types only, and `agentToTool`.
 import type { Issue } from "./issue.js";
+import type { VersionShape } from "./shape.js";
 
 export type AgentAction = "query" | "mutation_reversible" | "mutation_irreversible";
 
@@ -22,6 +23,8 @@ export interface AgentPayload<T> {
   readonly version: string;
   check(value: unknown): value is T;
   errors(value: unknown): Issue[];
+  /** What the gates redact events by and read enum meanings from for suggestions. */
+  readonly shape: VersionShape;
 }
 
 export type AgentRuleData =
