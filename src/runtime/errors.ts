@@ -75,6 +75,21 @@ export const FAILURES = {
   "policy-failed": { stage: "policy", class: "TRANSIENT", code: "POLICY_CHECK_FAILED", message: (c: string) => `The policy check of the ${c} failed.` },
   "adapter-not-implemented": { stage: "canonical", class: "UNSUPPORTED_VERSION", code: "ADAPTER_NOT_IMPLEMENTED", message: (c: string) => `No adapter reads this ${c} version yet.` },
   "not-representable": { stage: "canonical", class: "INVALID_INPUT", code: "NOT_REPRESENTABLE", message: (c: string) => `The ${c} payload does not fit the canonical model.` },
+  // The agent pipeline's gates (agent-pipeline.ts): `c` is the payload's contract; `details` name the agent and the gate.
+  "intent-missing": { stage: "policy", class: "INVALID_INPUT", code: "INTENT_MISSING", message: (c: string) => `The session holds no valid intent for this ${c}.` },
+  "intent-not-served": { stage: "policy", class: "POLICY_DENIED", code: "INTENT_NOT_SERVED", message: (c: string) => `The agent taking this ${c} does not serve the session's intent type.` },
+  "intent-drift": { stage: "policy", class: "POLICY_DENIED", code: "INTENT_DRIFT", message: (c: string) => `The ${c} departs from the session's locked intent.` },
+  inconsistent: { stage: "state", class: "INVALID_INPUT", code: "CONSISTENCY_VIOLATED", message: (c: string) => `The ${c} refers to a value no earlier agent of this session provided.` },
+  "approval-missing": { stage: "policy", class: "PERMISSION_DENIED", code: "APPROVAL_MISSING", message: (c: string) => `This ${c} needs an approval for its input.` },
+  "approval-forged": { stage: "policy", class: "PERMISSION_DENIED", code: "APPROVAL_FORGED", message: (c: string) => `The approval given with this ${c} is malformed or not signed by this host.` },
+  "approval-expired": { stage: "policy", class: "PERMISSION_DENIED", code: "APPROVAL_EXPIRED", message: (c: string) => `The approval given with this ${c} has expired.` },
+  "approval-other-session": { stage: "policy", class: "PERMISSION_DENIED", code: "APPROVAL_WRONG_SESSION", message: (c: string) => `The approval given with this ${c} belongs to another session.` },
+  "approval-other-agent": { stage: "policy", class: "PERMISSION_DENIED", code: "APPROVAL_WRONG_AGENT", message: (c: string) => `The approval given with this ${c} is for another agent.` },
+  "approval-other-input": { stage: "policy", class: "PERMISSION_DENIED", code: "APPROVAL_WRONG_INPUT", message: (c: string) => `The approval given with this ${c} is for another input.` },
+  "approval-replayed": { stage: "policy", class: "PERMISSION_DENIED", code: "APPROVAL_REPLAYED", message: (c: string) => `The approval given with this ${c} was already used.` },
+  "idempotency-conflict": { stage: "state", class: "CONFLICT", code: "IDEMPOTENCY_CONFLICT", message: (c: string) => `A ${c} with this idempotency key already ran with another input.` },
+  "output-invalid": { stage: "schema", class: "INVALID_INPUT", code: "OUTPUT_INVALID", message: (c: string) => `The ${c} an agent returned does not match its schema.` },
+  "confidence-low": { stage: "policy", class: "POLICY_DENIED", code: "CONFIDENCE_TOO_LOW", message: (c: string) => `The ${c} is not confident enough; the result is withheld.` },
 } as const satisfies { readonly [kind: string]: { readonly stage: Stage; readonly class: ErrorClass; readonly code: string; readonly message: (contract: string) => string } };
 export type FailureKind = keyof typeof FAILURES;
 
@@ -127,10 +142,13 @@ const SOURCE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 /** The host global the ids use (Node 20, browsers, Deno and Bun have it), typed without DOM or Node types. */
 const host = globalThis as unknown as { readonly crypto: { randomUUID(): string } };
 
+/** A random id `<prefix>-<uuid>`: error, event, session and approval ids. */
+export const randomId = (prefix: string): string => `${prefix}-${host.crypto.randomUUID()}`;
+
 /** The stamp of a registry's or runtime's errors: `source` checked against operation.error's pattern, `error_id` random unless given. */
 export const createStamp = (who: string, source: string, errorId: (() => string) | undefined): ErrorStamp => {
   if (!SOURCE.test(source) || source.length > 128) throw new TypeError(`${who}: source must be a dotted lower-case name of at most 128 characters`);
-  return { source, errorId: errorId ?? (() => `ERR-${host.crypto.randomUUID()}`) };
+  return { source, errorId: errorId ?? (() => randomId("ERR")) };
 };
 
 /** The failure of `kind`: its facts as data, and as the operation.error payload. */

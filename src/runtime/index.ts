@@ -56,3 +56,16 @@ export {
   type StateOutcome,
 } from "./runtime.js";
 export { DEFAULT_MAX_ATTEMPTS, type Attempt, type Attempted, type RepairLoop, type RepairRequest } from "./with-repair.js";
+export { createApprovals, type ApprovalCall, type ApprovalCheck, type ApprovalOptions, type ApprovalRequest, type ApprovalToken, type Approvals } from "./approvals.js";
+export {
+  GATES,
+  createPipeline,
+  type AgentRun,
+  type AgentSuccess,
+  type Gate,
+  type GateFailure,
+  type GateIssue,
+  type PipelineOptions,
+  type RunOptions,
+  type Session,
+} from "./agent-pipeline.js";

@@ -80,6 +80,9 @@ const enumValues = (at: readonly Position[]): [string, string][] => {
   return [...meanings];
 };
 
+/** The allowed values (with meanings) where `pointer` leads to an enum of `shape`; empty elsewhere. */
+export const allowedValues = (pointer: string, shape: VersionShape | undefined): [string, string][] => enumValues(locate(pointer, shape).at);
+
 /** One issue's lines: path, code and expectation, then the allowed values where the path is an enum. */
 const describe = (issue: Issue, shape: VersionShape | undefined): { readonly text: string; readonly masked: boolean } => {
   const { printed, masked, at } = locate(issue.path, shape);
