@@ -122,7 +122,7 @@ const intentVerdict = (agent: AnyAgent, intent: unknown, input: unknown): Verdic
   const contract = agent.input.contract;
   if (intent === undefined || !lock.check(intent)) {
     const issues = intent === undefined ? [issue("", "required", `a ${lock.contract} intent for the session`)] : lock.errors(intent);
-    return { kind: "intent-missing", issues, contract };
+    return { kind: "intent-missing", issues, contract, shape: lock.shape };
   }
   const type = lock.typeField && valuesAt(intent, lock.typeField.segments)[0]?.value;
   if (lock.serves.length > 0 && !lock.serves.includes(type as string)) {

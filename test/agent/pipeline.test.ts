@@ -118,6 +118,20 @@ describe("createPipeline: the gates", () => {
     expect(calls).toEqual([]);
   });
 
+  const ruleCases: [string, AgentContract["rules"][number], string, string][] = [
+    ["before", { kind: "before", first: ["departure_date"], second: ["departure_date"] }, "/departure_date", "rule.before"],
+    ["exclusive", { kind: "exclusive", fields: [["cabin"], ["origin"], ["destination"]] }, "/origin", "rule.exclusive"],
+    // booking.search declares no optional field: the missing one is undeclared, so its name is masked like any key that may be data.
+    ["requires", { kind: "requires", if: ["cabin"], then: [["origin"], ["return_date"]] }, "/*", "rule.requires"],
+  ];
+  it.each(ruleCases)("checks a declared %s rule at semantic in, before execute", async (_, rule, path, code) => {
+    const { agents: wrapped, calls } = spied();
+    const search = { ...wrapped["booking.availability_search"], rules: [rule] };
+    const failure = refused(await createPipeline({ agents: { search }, intent: INTENT, store: STORE_KINDS[0]!.open() }).run("search", SEARCH));
+    expect([failure.gate, failure.issues.map((i) => [i.path, i.code])]).toEqual(["semantic_in", [[path, code]]]);
+    expect(calls).toEqual([]);
+  });
+
   it("withholds a result whose confidence is below the agent's threshold", async () => {
     const { session, calls } = setup({ outputs: { "booking.availability_search": (o) => ({ ...o, confidence: 0.79 }) } });
     const failure = refused(await session.run("booking.availability_search", SEARCH));
