@@ -295,11 +295,11 @@ type JsonValue = import("treaty/runtime").JsonValue;
 `;
 
 describe("README: API examples compile", () => {
-  // The complete examples (those that import) of the sections on the generated registry, the runtime and the event store.
-  const examples = [section("Adapters and the canonical model", 3), section("Runtime"), section("Event store")].flatMap((text) => fencedBlocks(text, "ts")).filter((block) => /^import /m.test(block));
+  // The complete examples (those that import) of the sections on the generated registry, the runtime, the event store and the agent pipeline.
+  const examples = [section("Adapters and the canonical model", 3), section("Runtime"), section("Event store"), section("The pipeline at run time", 3)].flatMap((text) => fencedBlocks(text, "ts")).filter((block) => /^import /m.test(block));
 
   it("against the generated package, treaty/runtime and the stores, under strict", () => {
-    expect(examples.length).toBeGreaterThanOrEqual(3);
+    expect(examples.length).toBeGreaterThanOrEqual(4);
     // Beside package.json (an ES module), so `./generated/index.js` and top-level await resolve as in a producer repo.
     const files = new Map(examples.map((block, i) => [join(ROOT, `readme-example-${i}.ts`), `${HOST}\n${block}`]));
     const options: ts.CompilerOptions = {
