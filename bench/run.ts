@@ -3,7 +3,8 @@
 // plus the runtime's whole `decode` (parse to canonical model, no hooks or sinks) against `check` alone
 // and `decode(..., { from: "openai" })` against plain decode,
 // plus the wall time of `treaty generate` on 1,000 synthetic contracts (bench/codegen.ts),
-// plus appends and queries per second of the two event stores (bench/store.ts).
+// plus appends and queries per second of the two event stores (bench/store.ts),
+// plus the agent pipeline's gate overhead over calling execute directly (bench/pipeline.ts).
 // A benchmark, not a test: it prints, never fails.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -21,6 +22,7 @@ import { check as checkV2_0 } from "../generated/task.result/v2_0/validator.js";
 import { TaskResultV1_2Schema } from "../generated/task.result/v1_2/schema.js";
 import { benchCodegen, printCodegen } from "./codegen.js";
 import { handWrittenCheck } from "./hand-written.js";
+import { benchPipeline, printPipeline } from "./pipeline.js";
 import { benchStore, printStore } from "./store.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -157,4 +159,5 @@ rmSync(out, { recursive: true, force: true });
 const contracts = Number(process.argv[2] ?? 1000);
 if (contracts > 0) printCodegen(contracts, benchCodegen(contracts));
 printStore(benchStore());
+printPipeline(await benchPipeline());
 if (sink < 0) console.log(sink);

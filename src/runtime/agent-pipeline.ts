@@ -186,10 +186,15 @@ const consistencyIssues = (agent: AnyAgent, input: unknown, provided: Provided):
       );
   });
 
+/** Adds what `output` provides to the session, each value once: a session repeating a search does not grow. */
 const keep = (provided: Provided, agent: AnyAgent, output: unknown): void => {
   const byPath = provided.get(agent.name) ?? new Map<string, unknown[]>();
   provided.set(agent.name, byPath);
-  for (const path of agent.provides as readonly AgentPathData[]) byPath.set(path.path, [...(byPath.get(path.path) ?? []), ...valuesAt(output, path.segments).map((found) => found.value)]);
+  for (const path of agent.provides as readonly AgentPathData[]) {
+    const known = byPath.get(path.path) ?? [];
+    for (const { value } of valuesAt(output, path.segments)) if (!known.some((k) => jsonEqual(k, value))) known.push(value);
+    byPath.set(path.path, known);
+  }
 };
 
 /** A session of agent calls locked to one intent: the gates, the approvals they check and the store they write to. */
