@@ -84,7 +84,10 @@ export interface RunOptions {
 
 export interface Session<Agents extends { readonly [name: string]: AnyAgent }> {
   readonly id: string;
-  /** Runs `agent` on `input` through every gate; never throws for a refused call. */
+  /**
+   * Runs `agent` on `input` through every gate; a refused call resolves to a `GateFailure`. What
+   * `execute` or a custom rule throws is rethrown (after an EXECUTE_FAILED event, for `execute`).
+   */
   run<N extends keyof Agents & string>(agent: N, input: unknown, options?: RunOptions): Promise<AgentRun<OutputOf<Agents[N]>>>;
 }
 
@@ -290,7 +293,16 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
       refuse("execute", { kind: "idempotency-conflict", issues: [issue(keyAt!.pointer, "idempotency.conflict", "a key not used before with another input")], contract: inContract, shape: agent.input.shape });
     if (earlier && !earlier.ok) return conflict();
     const replayed = earlier?.found === true;
-    output = earlier?.found ? earlier.result : await agent.execute(input);
+    if (earlier?.found) output = earlier.result;
+    else {
+      try {
+        output = await agent.execute(input);
+      } catch (error) {
+        // The side effect may have happened: the run goes into the store, and the host gets its own error.
+        refuse("execute", { kind: "execute-failed", issues: [], contract: inContract });
+        throw error;
+      }
+    }
     // Recorded as soon as the side effect is known to have produced a valid result, before the
     // confidence gate may withhold it: a retry must not run the side effect again either way.
     if (ref && !replayed && agent.output.check(output)) {

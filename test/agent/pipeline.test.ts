@@ -154,6 +154,17 @@ describe("createPipeline: the gates", () => {
   });
 });
 
+describe("createPipeline: an execute that throws", () => {
+  it("appends an EXECUTE_FAILED event and rethrows the host's own error", async () => {
+    const store = STORE_KINDS[0]!.open();
+    const boom = new Error("airline down");
+    const search = { ...agents["booking.availability_search"], execute: async () => Promise.reject(boom) };
+    const session = createPipeline({ agents: { search }, intent: INTENT, store });
+    await expect(session.run("search", SEARCH)).rejects.toBe(boom);
+    expect(store.query().map((e) => [e.outcome, e.code, e.gates.at(-2)])).toEqual([["TRANSIENT", "EXECUTE_FAILED", { gate: "execute", outcome: "fail", codes: ["EXECUTE_FAILED"] }]]);
+  });
+});
+
 describe("createPipeline: approvals", () => {
   const attempt = async (token: (approvals: ReturnType<typeof setup>["approvals"], order: string, sessionId: string) => unknown, advance = 0) => {
     const context = setup();
