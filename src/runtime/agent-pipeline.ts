@@ -7,7 +7,7 @@
 import type { AgentEvent, GateResult } from "../store/event.js";
 import type { EventStore, IdempotencyRef } from "../store/event-store.js";
 import type { AgentAction, AgentContract, AgentPathData, AgentPathSegments } from "./agents.js";
-import type { ApprovalToken, Approvals } from "./approvals.js";
+import type { ApprovalFailureKind, ApprovalToken, Approvals } from "./approvals.js";
 import { canonicalHash } from "./canonical-json.js";
 import { createFailure, createStamp, randomId, type Failure, type FailureKind } from "./errors.js";
 import { escapePointer, type Issue } from "./issue.js";
@@ -171,6 +171,20 @@ const ruleIssues = async (agent: AnyAgent, input: unknown): Promise<GateIssue[]>
   return issues;
 };
 
+/** An approval refused: one issue at the root, `approval.<reason>`, telling the model what the host needs. */
+const approvalVerdict = (kind: ApprovalFailureKind, contract: string): NonNullable<Verdict> => ({
+  kind,
+  contract,
+  issues: [
+    issue(
+      "",
+      `approval.${kind.slice("approval-".length)}`,
+      "an approval of this exact call by the host",
+      "Ask the user to approve this exact call; the host then calls again with a new approval.",
+    ),
+  ],
+});
+
 /** Values agents provided in this session: agent → provided path → values. */
 type Provided = Map<string, Map<string, unknown[]>>;
 
@@ -279,9 +293,9 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
     if (needsApproval(agent)) {
       const token = runOptions.approval;
       const checked = token === undefined ? ({ ok: false, kind: "approval-missing" } as const) : approvals!.verify(token, { session, agent: agent.name, inputHash });
-      if (!checked.ok) return refuse("approval", { kind: checked.kind, issues: [], contract: inContract });
+      if (!checked.ok) return refuse("approval", approvalVerdict(checked.kind, inContract));
       // Consumed only once every other check passed: a refused token stays usable for its own call.
-      if (!store.consume(checked.id).ok) return refuse("approval", { kind: "approval-replayed", issues: [], contract: inContract });
+      if (!store.consume(checked.id).ok) return refuse("approval", approvalVerdict("approval-replayed", inContract));
     }
     pass("approval");
 

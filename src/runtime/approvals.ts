@@ -35,7 +35,10 @@ export interface ApprovalCall {
   readonly inputHash: string;
 }
 
-export type ApprovalCheck = { readonly ok: true; readonly id: string } | { readonly ok: false; readonly kind: FailureKind };
+/** The `FAILURES` kinds of a refused approval. */
+export type ApprovalFailureKind = Extract<FailureKind, `approval-${string}`>;
+
+export type ApprovalCheck = { readonly ok: true; readonly id: string } | { readonly ok: false; readonly kind: ApprovalFailureKind };
 
 export interface Approvals {
   /** A token for one call; the host issues it once a human (or its policy) approved that call. */

@@ -56,7 +56,7 @@ export {
   type StateOutcome,
 } from "./runtime.js";
 export { DEFAULT_MAX_ATTEMPTS, type Attempt, type Attempted, type RepairLoop, type RepairRequest } from "./with-repair.js";
-export { createApprovals, type ApprovalCall, type ApprovalCheck, type ApprovalOptions, type ApprovalRequest, type ApprovalToken, type Approvals } from "./approvals.js";
+export { createApprovals, type ApprovalCall, type ApprovalFailureKind, type ApprovalCheck, type ApprovalOptions, type ApprovalRequest, type ApprovalToken, type Approvals } from "./approvals.js";
 export {
   GATES,
   createPipeline,

@@ -200,6 +200,7 @@ describe("createPipeline: approvals", () => {
     const { run, calls } = await attempt(token, advance);
     const failure = refused(run);
     expect([failure.gate, failure.error.code, failure.error.class]).toEqual(["approval", code, "PERMISSION_DENIED"]);
+    expect(failure.issues).toEqual([expect.objectContaining({ path: "", code: expect.stringMatching(/^approval\./), suggestion: expect.stringContaining("approve") })]);
     expect(ticketCalls(calls)).toBe(0);
   });
 
