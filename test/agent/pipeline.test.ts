@@ -204,6 +204,19 @@ describe("createPipeline: approvals", () => {
     expect(ticketCalls(calls)).toBe(0);
   });
 
+  it("refuses a fabricated order id at consistency before it looks at the approval (missing here), and ticketing never executes", async () => {
+    const { session, calls } = setup();
+    await upToOrder(session);
+    const failure = refused(await session.run("booking.ticket_issuance", ticketRequest("OR-ZZZZ9999")));
+    expect([failure.gate, failure.error.code]).toEqual(["consistency", "CONSISTENCY_VIOLATED"]);
+    expect(ticketCalls(calls)).toBe(0);
+  });
+
+  it("accepts a token that went through JSON, as a host that stores it does", async () => {
+    const { run } = await attempt((a, order, s) => JSON.parse(JSON.stringify(issue(a, s, "booking.ticket_issuance", ticketRequest(order)))));
+    expect(run.ok).toBe(true);
+  });
+
   it("accepts an approval until the instant before it expires", async () => {
     const { run } = await attempt((a, order, s) => issue(a, s, "booking.ticket_issuance", ticketRequest(order), 1000), 999);
     expect(run.ok).toBe(true);
