@@ -55,8 +55,10 @@ export interface OperationError {
 export const STAGES = ["parse", "envelope", "schema", "semantic", "state", "policy", "canonical"] as const;
 export type Stage = (typeof STAGES)[number];
 
+type FailureTable = { readonly [kind: string]: { readonly stage: Stage; readonly class: ErrorClass; readonly code: string; readonly message: (contract: string) => string } };
+
 /** Every way a decode or encode fails: the stage it fails in, its class, its code and a safe message about `contract`. */
-export const FAILURES = {
+export const DECODE_FAILURES = {
   "trace-id": { stage: "envelope", class: "INVALID_INPUT", code: "TRACE_ID_INVALID", message: (c: string) => `The trace id given with this ${c} is not a TRACE-, W3C or UUID id.` },
   unparseable: { stage: "parse", class: "INVALID_INPUT", code: "UNPARSEABLE", message: (c: string) => `The ${c} output is not readable JSON.` },
   envelope: { stage: "envelope", class: "INVALID_INPUT", code: "ENVELOPE_INVALID", message: (c: string) => `The ${c} payload does not name its contract and version.` },
@@ -75,7 +77,10 @@ export const FAILURES = {
   "policy-failed": { stage: "policy", class: "TRANSIENT", code: "POLICY_CHECK_FAILED", message: (c: string) => `The policy check of the ${c} failed.` },
   "adapter-not-implemented": { stage: "canonical", class: "UNSUPPORTED_VERSION", code: "ADAPTER_NOT_IMPLEMENTED", message: (c: string) => `No adapter reads this ${c} version yet.` },
   "not-representable": { stage: "canonical", class: "INVALID_INPUT", code: "NOT_REPRESENTABLE", message: (c: string) => `The ${c} payload does not fit the canonical model.` },
-  // The agent pipeline's gates (agent-pipeline.ts): `c` is the payload's contract; `details` name the agent and the gate.
+} as const satisfies FailureTable;
+
+/** Every way an agent call fails at one of the pipeline's gates (agent-pipeline.ts); `c` is the payload's contract, `details` name the agent and the gate. */
+export const GATE_FAILURES = {
   "intent-missing": { stage: "policy", class: "INVALID_INPUT", code: "INTENT_MISSING", message: (c: string) => `The session holds no valid intent for this ${c}.` },
   "intent-not-served": { stage: "policy", class: "POLICY_DENIED", code: "INTENT_NOT_SERVED", message: (c: string) => `The agent taking this ${c} does not serve the session's intent type.` },
   "intent-drift": { stage: "policy", class: "POLICY_DENIED", code: "INTENT_DRIFT", message: (c: string) => `The ${c} departs from the session's locked intent.` },
@@ -91,7 +96,10 @@ export const FAILURES = {
   "execute-failed": { stage: "state", class: "TRANSIENT", code: "EXECUTE_FAILED", message: (c: string) => `The agent taking this ${c} threw while it ran; whether it took effect is unknown.` },
   "output-invalid": { stage: "schema", class: "INVALID_INPUT", code: "OUTPUT_INVALID", message: (c: string) => `The ${c} an agent returned does not match its schema.` },
   "confidence-low": { stage: "policy", class: "POLICY_DENIED", code: "CONFIDENCE_TOO_LOW", message: (c: string) => `The ${c} is not confident enough; the result is withheld.` },
-} as const satisfies { readonly [kind: string]: { readonly stage: Stage; readonly class: ErrorClass; readonly code: string; readonly message: (contract: string) => string } };
+} as const satisfies FailureTable;
+
+/** One table for both, so a failure's kind says its class and code wherever it arose. */
+export const FAILURES = { ...DECODE_FAILURES, ...GATE_FAILURES } as const;
 export type FailureKind = keyof typeof FAILURES;
 
 /** The longest string operation.error allows in `message_safe` and in each `details` value. */

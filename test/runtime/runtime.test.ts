@@ -9,6 +9,7 @@ import {
   AdapterNotImplemented,
   createRegistry,
   createRuntime,
+  DECODE_FAILURES,
   FAILURES,
   STAGES,
   type DecodeRecord,
@@ -197,7 +198,8 @@ describe("canonical stage", () => {
 });
 
 describe("typed errors", () => {
-  it("every failure kind is reachable, and each error is a valid operation.error 1.0", async () => {
+  // The gates' kinds (GATE_FAILURES) are reached in test/agent/pipeline.test.ts.
+  it("every decode failure kind is reachable, and each error is a valid operation.error 1.0", async () => {
     const hooked = (hooks: RuntimeOptions) => createRuntime(registry, { ...hooks, source: "tool.action_engine" });
     const produced: RuntimeFailure[] = [
       failure(createRuntime(registry).decode("task.result", "```json\n{\"a\": 1,\n```")),
@@ -220,7 +222,7 @@ describe("typed errors", () => {
       failure(createRuntime(registry).decode("task.result", task(), { traceId: "T1" })),
       failure(createRuntime(registry).decode("task.result", task(), { from: "nope" })),
     ];
-    expect(new Set(produced.map((f) => f.kind))).toEqual(new Set(Object.keys(FAILURES)));
+    expect(new Set(produced.map((f) => f.kind))).toEqual(new Set(Object.keys(DECODE_FAILURES)));
     for (const { error, kind } of produced) {
       expect(isOperationError(error), kind).toBe(true);
       expect(error).toMatchObject({ class: FAILURES[kind].class, code: FAILURES[kind].code, details: { stage: FAILURES[kind].stage } });
