@@ -291,12 +291,14 @@ declare function askModel(attempt: number, reask: string | undefined): Promise<s
 declare const input: unknown;
 declare const shape: import("treaty/runtime").VersionShape;
 declare const tokenId: string;
+declare const model: import("treaty/runtime").AnthropicModel;
+declare function askHuman(agent: string, input: unknown): Promise<boolean>;
 type JsonValue = import("treaty/runtime").JsonValue;
 `;
 
 describe("README: API examples compile", () => {
-  // The complete examples (those that import) of the sections on the generated registry, the runtime, the event store and the agent pipeline.
-  const examples = [section("Adapters and the canonical model", 3), section("Runtime"), section("Event store"), section("The pipeline at run time", 3)].flatMap((text) => fencedBlocks(text, "ts")).filter((block) => /^import /m.test(block));
+  // The complete examples (those that import) of the sections on the generated registry, the runtime, the event store, the agent pipeline and agents as tools.
+  const examples = [section("Adapters and the canonical model", 3), section("Runtime"), section("Event store"), section("The pipeline at run time", 3), section("Agents as tools", 3)].flatMap((text) => fencedBlocks(text, "ts")).filter((block) => /^import /m.test(block));
 
   it("against the generated package, treaty/runtime and the stores, under strict", () => {
     expect(examples.length).toBeGreaterThanOrEqual(4);
@@ -317,6 +319,7 @@ describe("README: API examples compile", () => {
         "treaty/typebox": [join(ROOT, "src/runtime/typebox.ts")],
         "treaty/store": [join(ROOT, "src/store/index.ts")],
         "treaty/store-sqlite": [join(ROOT, "src/store-sqlite/index.ts")],
+        "treaty/mcp": [join(ROOT, "src/mcp/index.ts")],
       },
     };
     const host = ts.createCompilerHost(options);

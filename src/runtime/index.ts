@@ -69,3 +69,19 @@ export {
   type RunOptions,
   type Session,
 } from "./agent-pipeline.js";
+export { callError, createAgentTools, toolError, type AgentTools, type AgentToolsOptions, type ToolCall, type ToolCallResult, type ToolError, type ToolIssue } from "./agent-tools.js";
+export {
+  runAgentLoop,
+  runOpenAIAgentLoop,
+  type AnthropicMessage,
+  type AnthropicModel,
+  type LoopOptions,
+  type LoopOutcome,
+  type OpenAIAssistantMessage,
+  type OpenAIMessage,
+  type OpenAIModel,
+  type OpenAIToolCall,
+  type TextBlock,
+  type ToolResultBlock,
+  type ToolUseBlock,
+} from "./agent-loop.js";
