@@ -23,6 +23,36 @@ const projectionData = (project: Project, contract: Contract, version: ResolvedV
   return { projection, data: { ...projection.request, ledger: projection.ledger, widened: projection.widened } };
 };
 
+/** Marks where a shared object goes in JSON text: no string of the data prints as this (JSON escapes the NUL). */
+const SHARED = (i: number): string => `\u0000shared:${i}`;
+const SHARED_TEXT = /"\\u0000shared:(\d+)"/g;
+
+/**
+ * `value` as TypeScript literal text, each object it holds more than once by reference (OpenAI's
+ * schema is both the response format's and the tool's parameters) declared once, as
+ * `<prefix>Schema`, `<prefix>Schema2`, ..., and named where it stands: a reviewer reads it once.
+ */
+const literal = (value: unknown, prefix: string): { readonly text: string; readonly shared: readonly { name: string; value: string }[] } => {
+  const seen = new Map<object, number>();
+  const order: object[] = [];
+  const count = (v: unknown): void => {
+    if (typeof v !== "object" || v === null) return;
+    const n = (seen.get(v) ?? 0) + 1;
+    seen.set(v, n);
+    if (n === 2) order.push(v);
+    if (n === 1) for (const item of Object.values(v)) count(item);
+  };
+  count(value);
+  const index = new Map(order.map((v, i) => [v, i] as const));
+  const name = (i: number): string => `${prefix}Schema${i === 0 ? "" : i + 1}`;
+  const print = (root: unknown): string =>
+    JSON.stringify(root, (_, item: unknown) => (typeof item === "object" && item !== null && item !== root && index.has(item) ? SHARED(index.get(item)!) : item)).replace(
+      SHARED_TEXT,
+      (_, i: string) => name(Number(i)),
+    );
+  return { text: print(value), shared: order.map((v, i) => ({ name: name(i), value: print(v) })) };
+};
+
 /** A JSON pointer as parts: literal segments, or expressions of the generated code (loop indexes, keys). */
 type PathPart = { readonly text: string } | { readonly code: string };
 
@@ -197,7 +227,7 @@ export const emitLlm = (project: Project, contract: Contract, version: ResolvedV
     });
   return file.render("llm", {
     label: `${contract.name} ${version.version}`,
-    projections: projections.map(({ provider, data }) => ({ name: provider, doc: CALLS[provider], value: JSON.stringify(data) })),
+    projections: projections.map(({ provider, data }) => ({ name: provider, doc: CALLS[provider], ...literal(data, provider) })),
     nulls: functions,
     from: projections.map(({ provider, projection }) => ({ name: provider, function: projection.nulls ? NULL_FUNCTIONS[provider] : "null" })),
   });

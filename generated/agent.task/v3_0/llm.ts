@@ -4,6 +4,143 @@ import { rebuildRecord } from "treaty/runtime";
 // What agent.task 3.0 tells each LLM provider: the request fragment its API takes, and the ledger of
 // the contract's constraints the provider does not enforce (the contract's validator still does).
 
+const openaiSchema = {
+  description:
+    "A task a parent agent delegates to a subagent.\n\nWhat a subagent receives instead of the parent's conversation: the goal, the inputs it may\nuse (as refs, never inline blobs), the constraints it must respect, its budget, the contract\nits answer must follow, and how the answer comes back. The delegation lifecycle itself\n(acceptance, progress, cancellation) belongs to the A2A protocol, not to this payload.\n\nMust also hold: when callback is present, so is budget.max_model_calls.",
+  type: "object",
+  properties: {
+    contract: { description: "The contract this payload follows.", const: "agent.task" },
+    version: { description: "The contract version this payload follows.", const: "3.0" },
+    task_id: {
+      description:
+        'Stable id of the delegated task (`SUB-42`); a redelivered task carries the same id.\n\nExample: "SUB-42".\n\nMust also be: at most 64 characters.',
+      type: "string",
+      pattern: "^[A-Z]+-[0-9]+$",
+    },
+    parent_task_id: {
+      description:
+        'Id of the task that delegated this one (`ROOT-1`).\n\nExample: "ROOT-1".\n\nMust also be: at most 64 characters.',
+      type: "string",
+      pattern: "^[A-Z]+-[0-9]+$",
+    },
+    goal: {
+      description:
+        'What the subagent must achieve, in plain language.\n\nExample: "Summarise competitor pricing changes announced this quarter, with sources.".\n\nMust also be: at least 1 character; at most 2000 characters.',
+      type: "string",
+    },
+    inputs: {
+      description: "The only inputs the subagent may use, by reference.",
+      type: "object",
+      properties: {
+        artifact_refs: {
+          description:
+            "Artifacts to work from (documents, drafts, datasets).\n\nMust also be: no two items equal.",
+          type: "array",
+          items: { type: "string", pattern: "^artifact://.+" },
+          maxItems: 50,
+        },
+        evidence_refs: {
+          description:
+            "Sources the subagent may cite as evidence.\n\nMust also be: no two items equal.",
+          type: "array",
+          items: { type: "string", pattern: "^src://.+" },
+          maxItems: 200,
+        },
+      },
+      required: ["artifact_refs", "evidence_refs"],
+      additionalProperties: false,
+    },
+    constraints: {
+      description:
+        "Restrictions the subagent must respect; empty when there are none.\n\nMust also be: no two items equal.",
+      type: "array",
+      items: {
+        description:
+          "A restriction the subagent must respect. There is deliberately no fallback: a subagent that meets a constraint it does not know must reject the task rather than ignore it.",
+        anyOf: [
+          {
+            const: "read_only",
+            description:
+              "The subagent must not change any state; only read-only tools are allowed.",
+          },
+          {
+            const: "no_external_publish",
+            description: "The subagent must not publish or send anything outside the organisation.",
+          },
+        ],
+      },
+      maxItems: 20,
+    },
+    budget: {
+      description: "Limits the subagent must stay within.",
+      type: "object",
+      properties: {
+        max_model_calls: {
+          description:
+            "Most model calls the subagent may make. Absent: only the deadline limits the task.\n\nNull means: absent.\n\nExample: 4.",
+          anyOf: [{ type: "integer", minimum: 0, maximum: 1000 }, { type: "null" }],
+        },
+        deadline_s: {
+          description: "Wall-clock time allowed for the task, in seconds.\n\nExample: 30.",
+          type: "integer",
+          minimum: 1,
+          maximum: 86400,
+        },
+      },
+      required: ["max_model_calls", "deadline_s"],
+      additionalProperties: false,
+    },
+    output_contract: {
+      description:
+        'The contract and major version the answer must follow, as `<contract>.v<MAJOR>` (`research.answer.v2`).\n\nExample: "research.answer.v2".\n\nMust also be: at most 128 characters.',
+      type: "string",
+      pattern: "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*\\.v[0-9]+$",
+    },
+    callback: {
+      description:
+        "How the answer comes back. Absent: SYNC, as in 2.0, where the parent always waited.\n\nNull means: absent.",
+      anyOf: [
+        {
+          type: "object",
+          properties: {
+            mode: {
+              description:
+                "Whether the parent waits for the answer.\n\nHow the subagent's answer gets back to the parent.",
+              anyOf: [
+                {
+                  const: "ASYNC",
+                  description:
+                    "The parent does not wait; the answer arrives later as a task.result message.",
+                },
+                {
+                  const: "SYNC",
+                  description: "The parent waits for the answer within the deadline.",
+                },
+              ],
+            },
+          },
+          required: ["mode"],
+          additionalProperties: false,
+        },
+        { type: "null" },
+      ],
+    },
+  },
+  required: [
+    "contract",
+    "version",
+    "task_id",
+    "parent_task_id",
+    "goal",
+    "inputs",
+    "constraints",
+    "budget",
+    "output_contract",
+    "callback",
+  ],
+  additionalProperties: false,
+} as const;
+
 /** OpenAI: `response_format` of Chat Completions (or `text.format` of Responses), or `tools[]` as a strict function. */
 export const openai = {
   response_format: {
@@ -13,143 +150,7 @@ export const openai = {
       description:
         "A task a parent agent delegates to a subagent.\n\nWhat a subagent receives instead of the parent's conversation: the goal, the inputs it may\nuse (as refs, never inline blobs), the constraints it must respect, its budget, the contract\nits answer must follow, and how the answer comes back. The delegation lifecycle itself\n(acceptance, progress, cancellation) belongs to the A2A protocol, not to this payload.\n\nMust also hold: when callback is present, so is budget.max_model_calls.",
       strict: true,
-      schema: {
-        description:
-          "A task a parent agent delegates to a subagent.\n\nWhat a subagent receives instead of the parent's conversation: the goal, the inputs it may\nuse (as refs, never inline blobs), the constraints it must respect, its budget, the contract\nits answer must follow, and how the answer comes back. The delegation lifecycle itself\n(acceptance, progress, cancellation) belongs to the A2A protocol, not to this payload.\n\nMust also hold: when callback is present, so is budget.max_model_calls.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "agent.task" },
-          version: { description: "The contract version this payload follows.", const: "3.0" },
-          task_id: {
-            description:
-              'Stable id of the delegated task (`SUB-42`); a redelivered task carries the same id.\n\nExample: "SUB-42".\n\nMust also be: at most 64 characters.',
-            type: "string",
-            pattern: "^[A-Z]+-[0-9]+$",
-          },
-          parent_task_id: {
-            description:
-              'Id of the task that delegated this one (`ROOT-1`).\n\nExample: "ROOT-1".\n\nMust also be: at most 64 characters.',
-            type: "string",
-            pattern: "^[A-Z]+-[0-9]+$",
-          },
-          goal: {
-            description:
-              'What the subagent must achieve, in plain language.\n\nExample: "Summarise competitor pricing changes announced this quarter, with sources.".\n\nMust also be: at least 1 character; at most 2000 characters.',
-            type: "string",
-          },
-          inputs: {
-            description: "The only inputs the subagent may use, by reference.",
-            type: "object",
-            properties: {
-              artifact_refs: {
-                description:
-                  "Artifacts to work from (documents, drafts, datasets).\n\nMust also be: no two items equal.",
-                type: "array",
-                items: { type: "string", pattern: "^artifact://.+" },
-                maxItems: 50,
-              },
-              evidence_refs: {
-                description:
-                  "Sources the subagent may cite as evidence.\n\nMust also be: no two items equal.",
-                type: "array",
-                items: { type: "string", pattern: "^src://.+" },
-                maxItems: 200,
-              },
-            },
-            required: ["artifact_refs", "evidence_refs"],
-            additionalProperties: false,
-          },
-          constraints: {
-            description:
-              "Restrictions the subagent must respect; empty when there are none.\n\nMust also be: no two items equal.",
-            type: "array",
-            items: {
-              description:
-                "A restriction the subagent must respect. There is deliberately no fallback: a subagent that meets a constraint it does not know must reject the task rather than ignore it.",
-              anyOf: [
-                {
-                  const: "read_only",
-                  description:
-                    "The subagent must not change any state; only read-only tools are allowed.",
-                },
-                {
-                  const: "no_external_publish",
-                  description:
-                    "The subagent must not publish or send anything outside the organisation.",
-                },
-              ],
-            },
-            maxItems: 20,
-          },
-          budget: {
-            description: "Limits the subagent must stay within.",
-            type: "object",
-            properties: {
-              max_model_calls: {
-                description:
-                  "Most model calls the subagent may make. Absent: only the deadline limits the task.\n\nNull means: absent.\n\nExample: 4.",
-                anyOf: [{ type: "integer", minimum: 0, maximum: 1000 }, { type: "null" }],
-              },
-              deadline_s: {
-                description: "Wall-clock time allowed for the task, in seconds.\n\nExample: 30.",
-                type: "integer",
-                minimum: 1,
-                maximum: 86400,
-              },
-            },
-            required: ["max_model_calls", "deadline_s"],
-            additionalProperties: false,
-          },
-          output_contract: {
-            description:
-              'The contract and major version the answer must follow, as `<contract>.v<MAJOR>` (`research.answer.v2`).\n\nExample: "research.answer.v2".\n\nMust also be: at most 128 characters.',
-            type: "string",
-            pattern: "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*\\.v[0-9]+$",
-          },
-          callback: {
-            description:
-              "How the answer comes back. Absent: SYNC, as in 2.0, where the parent always waited.\n\nNull means: absent.",
-            anyOf: [
-              {
-                type: "object",
-                properties: {
-                  mode: {
-                    description:
-                      "Whether the parent waits for the answer.\n\nHow the subagent's answer gets back to the parent.",
-                    anyOf: [
-                      {
-                        const: "ASYNC",
-                        description:
-                          "The parent does not wait; the answer arrives later as a task.result message.",
-                      },
-                      {
-                        const: "SYNC",
-                        description: "The parent waits for the answer within the deadline.",
-                      },
-                    ],
-                  },
-                },
-                required: ["mode"],
-                additionalProperties: false,
-              },
-              { type: "null" },
-            ],
-          },
-        },
-        required: [
-          "contract",
-          "version",
-          "task_id",
-          "parent_task_id",
-          "goal",
-          "inputs",
-          "constraints",
-          "budget",
-          "output_contract",
-          "callback",
-        ],
-        additionalProperties: false,
-      },
+      schema: openaiSchema,
     },
   },
   tool: {
@@ -158,143 +159,7 @@ export const openai = {
       name: "agent_task",
       description:
         "A task a parent agent delegates to a subagent.\n\nWhat a subagent receives instead of the parent's conversation: the goal, the inputs it may\nuse (as refs, never inline blobs), the constraints it must respect, its budget, the contract\nits answer must follow, and how the answer comes back. The delegation lifecycle itself\n(acceptance, progress, cancellation) belongs to the A2A protocol, not to this payload.\n\nMust also hold: when callback is present, so is budget.max_model_calls.",
-      parameters: {
-        description:
-          "A task a parent agent delegates to a subagent.\n\nWhat a subagent receives instead of the parent's conversation: the goal, the inputs it may\nuse (as refs, never inline blobs), the constraints it must respect, its budget, the contract\nits answer must follow, and how the answer comes back. The delegation lifecycle itself\n(acceptance, progress, cancellation) belongs to the A2A protocol, not to this payload.\n\nMust also hold: when callback is present, so is budget.max_model_calls.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "agent.task" },
-          version: { description: "The contract version this payload follows.", const: "3.0" },
-          task_id: {
-            description:
-              'Stable id of the delegated task (`SUB-42`); a redelivered task carries the same id.\n\nExample: "SUB-42".\n\nMust also be: at most 64 characters.',
-            type: "string",
-            pattern: "^[A-Z]+-[0-9]+$",
-          },
-          parent_task_id: {
-            description:
-              'Id of the task that delegated this one (`ROOT-1`).\n\nExample: "ROOT-1".\n\nMust also be: at most 64 characters.',
-            type: "string",
-            pattern: "^[A-Z]+-[0-9]+$",
-          },
-          goal: {
-            description:
-              'What the subagent must achieve, in plain language.\n\nExample: "Summarise competitor pricing changes announced this quarter, with sources.".\n\nMust also be: at least 1 character; at most 2000 characters.',
-            type: "string",
-          },
-          inputs: {
-            description: "The only inputs the subagent may use, by reference.",
-            type: "object",
-            properties: {
-              artifact_refs: {
-                description:
-                  "Artifacts to work from (documents, drafts, datasets).\n\nMust also be: no two items equal.",
-                type: "array",
-                items: { type: "string", pattern: "^artifact://.+" },
-                maxItems: 50,
-              },
-              evidence_refs: {
-                description:
-                  "Sources the subagent may cite as evidence.\n\nMust also be: no two items equal.",
-                type: "array",
-                items: { type: "string", pattern: "^src://.+" },
-                maxItems: 200,
-              },
-            },
-            required: ["artifact_refs", "evidence_refs"],
-            additionalProperties: false,
-          },
-          constraints: {
-            description:
-              "Restrictions the subagent must respect; empty when there are none.\n\nMust also be: no two items equal.",
-            type: "array",
-            items: {
-              description:
-                "A restriction the subagent must respect. There is deliberately no fallback: a subagent that meets a constraint it does not know must reject the task rather than ignore it.",
-              anyOf: [
-                {
-                  const: "read_only",
-                  description:
-                    "The subagent must not change any state; only read-only tools are allowed.",
-                },
-                {
-                  const: "no_external_publish",
-                  description:
-                    "The subagent must not publish or send anything outside the organisation.",
-                },
-              ],
-            },
-            maxItems: 20,
-          },
-          budget: {
-            description: "Limits the subagent must stay within.",
-            type: "object",
-            properties: {
-              max_model_calls: {
-                description:
-                  "Most model calls the subagent may make. Absent: only the deadline limits the task.\n\nNull means: absent.\n\nExample: 4.",
-                anyOf: [{ type: "integer", minimum: 0, maximum: 1000 }, { type: "null" }],
-              },
-              deadline_s: {
-                description: "Wall-clock time allowed for the task, in seconds.\n\nExample: 30.",
-                type: "integer",
-                minimum: 1,
-                maximum: 86400,
-              },
-            },
-            required: ["max_model_calls", "deadline_s"],
-            additionalProperties: false,
-          },
-          output_contract: {
-            description:
-              'The contract and major version the answer must follow, as `<contract>.v<MAJOR>` (`research.answer.v2`).\n\nExample: "research.answer.v2".\n\nMust also be: at most 128 characters.',
-            type: "string",
-            pattern: "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*\\.v[0-9]+$",
-          },
-          callback: {
-            description:
-              "How the answer comes back. Absent: SYNC, as in 2.0, where the parent always waited.\n\nNull means: absent.",
-            anyOf: [
-              {
-                type: "object",
-                properties: {
-                  mode: {
-                    description:
-                      "Whether the parent waits for the answer.\n\nHow the subagent's answer gets back to the parent.",
-                    anyOf: [
-                      {
-                        const: "ASYNC",
-                        description:
-                          "The parent does not wait; the answer arrives later as a task.result message.",
-                      },
-                      {
-                        const: "SYNC",
-                        description: "The parent waits for the answer within the deadline.",
-                      },
-                    ],
-                  },
-                },
-                required: ["mode"],
-                additionalProperties: false,
-              },
-              { type: "null" },
-            ],
-          },
-        },
-        required: [
-          "contract",
-          "version",
-          "task_id",
-          "parent_task_id",
-          "goal",
-          "inputs",
-          "constraints",
-          "budget",
-          "output_contract",
-          "callback",
-        ],
-        additionalProperties: false,
-      },
+      parameters: openaiSchema,
       strict: true,
     },
   },

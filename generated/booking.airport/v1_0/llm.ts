@@ -3,6 +3,33 @@
 // What booking.airport 1.0 tells each LLM provider: the request fragment its API takes, and the ledger of
 // the contract's constraints the provider does not enforce (the contract's validator still does).
 
+const openaiSchema = {
+  description: "The airport a query resolved to.",
+  type: "object",
+  properties: {
+    contract: { description: "The contract this payload follows.", const: "booking.airport" },
+    version: { description: "The contract version this payload follows.", const: "1.0" },
+    code: {
+      description: 'IATA code of the airport.\n\nExample: "LHR".',
+      type: "string",
+      pattern: "^[A-Z]{3}$",
+    },
+    name: {
+      description:
+        'The airport\'s name.\n\nExample: "London Heathrow".\n\nMust also be: at most 100 characters.',
+      type: "string",
+    },
+    confidence: {
+      description: "How sure the resolver is that this is the airport meant.\n\nExample: 0.98.",
+      type: "number",
+      minimum: 0,
+      maximum: 1,
+    },
+  },
+  required: ["contract", "version", "code", "name", "confidence"],
+  additionalProperties: false,
+} as const;
+
 /** OpenAI: `response_format` of Chat Completions (or `text.format` of Responses), or `tools[]` as a strict function. */
 export const openai = {
   response_format: {
@@ -11,33 +38,7 @@ export const openai = {
       name: "booking_airport",
       description: "The airport a query resolved to.",
       strict: true,
-      schema: {
-        description: "The airport a query resolved to.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.airport" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          code: {
-            description: 'IATA code of the airport.\n\nExample: "LHR".',
-            type: "string",
-            pattern: "^[A-Z]{3}$",
-          },
-          name: {
-            description:
-              'The airport\'s name.\n\nExample: "London Heathrow".\n\nMust also be: at most 100 characters.',
-            type: "string",
-          },
-          confidence: {
-            description:
-              "How sure the resolver is that this is the airport meant.\n\nExample: 0.98.",
-            type: "number",
-            minimum: 0,
-            maximum: 1,
-          },
-        },
-        required: ["contract", "version", "code", "name", "confidence"],
-        additionalProperties: false,
-      },
+      schema: openaiSchema,
     },
   },
   tool: {
@@ -45,33 +46,7 @@ export const openai = {
     function: {
       name: "booking_airport",
       description: "The airport a query resolved to.",
-      parameters: {
-        description: "The airport a query resolved to.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.airport" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          code: {
-            description: 'IATA code of the airport.\n\nExample: "LHR".',
-            type: "string",
-            pattern: "^[A-Z]{3}$",
-          },
-          name: {
-            description:
-              'The airport\'s name.\n\nExample: "London Heathrow".\n\nMust also be: at most 100 characters.',
-            type: "string",
-          },
-          confidence: {
-            description:
-              "How sure the resolver is that this is the airport meant.\n\nExample: 0.98.",
-            type: "number",
-            minimum: 0,
-            maximum: 1,
-          },
-        },
-        required: ["contract", "version", "code", "name", "confidence"],
-        additionalProperties: false,
-      },
+      parameters: openaiSchema,
       strict: true,
     },
   },

@@ -3,6 +3,22 @@
 // What booking.airport_query 1.0 tells each LLM provider: the request fragment its API takes, and the ledger of
 // the contract's constraints the provider does not enforce (the contract's validator still does).
 
+const openaiSchema = {
+  description: "A name or code of an airport to resolve to its IATA code.",
+  type: "object",
+  properties: {
+    contract: { description: "The contract this payload follows.", const: "booking.airport_query" },
+    version: { description: "The contract version this payload follows.", const: "1.0" },
+    text: {
+      description:
+        'An airport\'s name, city or code as the traveller wrote it.\n\nExample: "Heathrow".\n\nMust also be: at least 1 character; at most 100 characters.',
+      type: "string",
+    },
+  },
+  required: ["contract", "version", "text"],
+  additionalProperties: false,
+} as const;
+
 /** OpenAI: `response_format` of Chat Completions (or `text.format` of Responses), or `tools[]` as a strict function. */
 export const openai = {
   response_format: {
@@ -11,24 +27,7 @@ export const openai = {
       name: "booking_airport_query",
       description: "A name or code of an airport to resolve to its IATA code.",
       strict: true,
-      schema: {
-        description: "A name or code of an airport to resolve to its IATA code.",
-        type: "object",
-        properties: {
-          contract: {
-            description: "The contract this payload follows.",
-            const: "booking.airport_query",
-          },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          text: {
-            description:
-              'An airport\'s name, city or code as the traveller wrote it.\n\nExample: "Heathrow".\n\nMust also be: at least 1 character; at most 100 characters.',
-            type: "string",
-          },
-        },
-        required: ["contract", "version", "text"],
-        additionalProperties: false,
-      },
+      schema: openaiSchema,
     },
   },
   tool: {
@@ -36,24 +35,7 @@ export const openai = {
     function: {
       name: "booking_airport_query",
       description: "A name or code of an airport to resolve to its IATA code.",
-      parameters: {
-        description: "A name or code of an airport to resolve to its IATA code.",
-        type: "object",
-        properties: {
-          contract: {
-            description: "The contract this payload follows.",
-            const: "booking.airport_query",
-          },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          text: {
-            description:
-              'An airport\'s name, city or code as the traveller wrote it.\n\nExample: "Heathrow".\n\nMust also be: at least 1 character; at most 100 characters.',
-            type: "string",
-          },
-        },
-        required: ["contract", "version", "text"],
-        additionalProperties: false,
-      },
+      parameters: openaiSchema,
       strict: true,
     },
   },

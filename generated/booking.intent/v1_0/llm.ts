@@ -3,6 +3,55 @@
 // What booking.intent 1.0 tells each LLM provider: the request fragment its API takes, and the ledger of
 // the contract's constraints the provider does not enforce (the contract's validator still does).
 
+const openaiSchema = {
+  description:
+    "What the traveller asked for; the session locks it, and agents may not drift from it.",
+  type: "object",
+  properties: {
+    contract: { description: "The contract this payload follows.", const: "booking.intent" },
+    version: { description: "The contract version this payload follows.", const: "1.0" },
+    intent_type: {
+      description: "What the traveller wants done.",
+      anyOf: [
+        { const: "BOOK", description: "Find, price and ticket a new trip." },
+        { const: "CHANGE", description: "Change the dates or flights of a ticketed trip." },
+      ],
+    },
+    origin: {
+      description: 'IATA code of the departure airport.\n\nExample: "LHR".',
+      type: "string",
+      pattern: "^[A-Z]{3}$",
+    },
+    destination: {
+      description: 'IATA code of the arrival airport.\n\nExample: "JFK".',
+      type: "string",
+      pattern: "^[A-Z]{3}$",
+    },
+    departure_date: {
+      description: 'Day of departure.\n\nExample: "2030-05-01".',
+      type: "string",
+      format: "date",
+    },
+    cabin: {
+      description: "The cabin asked for.",
+      anyOf: [
+        { const: "ECONOMY", description: "Economy cabin." },
+        { const: "BUSINESS", description: "Business cabin." },
+      ],
+    },
+  },
+  required: [
+    "contract",
+    "version",
+    "intent_type",
+    "origin",
+    "destination",
+    "departure_date",
+    "cabin",
+  ],
+  additionalProperties: false,
+} as const;
+
 /** OpenAI: `response_format` of Chat Completions (or `text.format` of Responses), or `tools[]` as a strict function. */
 export const openai = {
   response_format: {
@@ -12,54 +61,7 @@ export const openai = {
       description:
         "What the traveller asked for; the session locks it, and agents may not drift from it.",
       strict: true,
-      schema: {
-        description:
-          "What the traveller asked for; the session locks it, and agents may not drift from it.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.intent" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          intent_type: {
-            description: "What the traveller wants done.",
-            anyOf: [
-              { const: "BOOK", description: "Find, price and ticket a new trip." },
-              { const: "CHANGE", description: "Change the dates or flights of a ticketed trip." },
-            ],
-          },
-          origin: {
-            description: 'IATA code of the departure airport.\n\nExample: "LHR".',
-            type: "string",
-            pattern: "^[A-Z]{3}$",
-          },
-          destination: {
-            description: 'IATA code of the arrival airport.\n\nExample: "JFK".',
-            type: "string",
-            pattern: "^[A-Z]{3}$",
-          },
-          departure_date: {
-            description: 'Day of departure.\n\nExample: "2030-05-01".',
-            type: "string",
-            format: "date",
-          },
-          cabin: {
-            description: "The cabin asked for.",
-            anyOf: [
-              { const: "ECONOMY", description: "Economy cabin." },
-              { const: "BUSINESS", description: "Business cabin." },
-            ],
-          },
-        },
-        required: [
-          "contract",
-          "version",
-          "intent_type",
-          "origin",
-          "destination",
-          "departure_date",
-          "cabin",
-        ],
-        additionalProperties: false,
-      },
+      schema: openaiSchema,
     },
   },
   tool: {
@@ -68,54 +70,7 @@ export const openai = {
       name: "booking_intent",
       description:
         "What the traveller asked for; the session locks it, and agents may not drift from it.",
-      parameters: {
-        description:
-          "What the traveller asked for; the session locks it, and agents may not drift from it.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.intent" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          intent_type: {
-            description: "What the traveller wants done.",
-            anyOf: [
-              { const: "BOOK", description: "Find, price and ticket a new trip." },
-              { const: "CHANGE", description: "Change the dates or flights of a ticketed trip." },
-            ],
-          },
-          origin: {
-            description: 'IATA code of the departure airport.\n\nExample: "LHR".',
-            type: "string",
-            pattern: "^[A-Z]{3}$",
-          },
-          destination: {
-            description: 'IATA code of the arrival airport.\n\nExample: "JFK".',
-            type: "string",
-            pattern: "^[A-Z]{3}$",
-          },
-          departure_date: {
-            description: 'Day of departure.\n\nExample: "2030-05-01".',
-            type: "string",
-            format: "date",
-          },
-          cabin: {
-            description: "The cabin asked for.",
-            anyOf: [
-              { const: "ECONOMY", description: "Economy cabin." },
-              { const: "BUSINESS", description: "Business cabin." },
-            ],
-          },
-        },
-        required: [
-          "contract",
-          "version",
-          "intent_type",
-          "origin",
-          "destination",
-          "departure_date",
-          "cabin",
-        ],
-        additionalProperties: false,
-      },
+      parameters: openaiSchema,
       strict: true,
     },
   },

@@ -3,6 +3,32 @@
 // What booking.offer_selection 1.0 tells each LLM provider: the request fragment its API takes, and the ledger of
 // the contract's constraints the provider does not enforce (the contract's validator still does).
 
+const openaiSchema = {
+  description: "The offer to hold as an order, and who travels.",
+  type: "object",
+  properties: {
+    contract: {
+      description: "The contract this payload follows.",
+      const: "booking.offer_selection",
+    },
+    version: { description: "The contract version this payload follows.", const: "1.0" },
+    offer_id: {
+      description: 'An offer a search returned in this session.\n\nExample: "OF-ABC123".',
+      type: "string",
+      pattern: "^OF-[A-Z0-9]{6}$",
+    },
+    passenger_names: {
+      description: "Names as on the passports.",
+      type: "array",
+      items: { type: "string", description: "Must also be: at most 100 characters." },
+      minItems: 1,
+      maxItems: 9,
+    },
+  },
+  required: ["contract", "version", "offer_id", "passenger_names"],
+  additionalProperties: false,
+} as const;
+
 /** OpenAI: `response_format` of Chat Completions (or `text.format` of Responses), or `tools[]` as a strict function. */
 export const openai = {
   response_format: {
@@ -11,31 +37,7 @@ export const openai = {
       name: "booking_offer_selection",
       description: "The offer to hold as an order, and who travels.",
       strict: true,
-      schema: {
-        description: "The offer to hold as an order, and who travels.",
-        type: "object",
-        properties: {
-          contract: {
-            description: "The contract this payload follows.",
-            const: "booking.offer_selection",
-          },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          offer_id: {
-            description: 'An offer a search returned in this session.\n\nExample: "OF-ABC123".',
-            type: "string",
-            pattern: "^OF-[A-Z0-9]{6}$",
-          },
-          passenger_names: {
-            description: "Names as on the passports.",
-            type: "array",
-            items: { type: "string", description: "Must also be: at most 100 characters." },
-            minItems: 1,
-            maxItems: 9,
-          },
-        },
-        required: ["contract", "version", "offer_id", "passenger_names"],
-        additionalProperties: false,
-      },
+      schema: openaiSchema,
     },
   },
   tool: {
@@ -43,31 +45,7 @@ export const openai = {
     function: {
       name: "booking_offer_selection",
       description: "The offer to hold as an order, and who travels.",
-      parameters: {
-        description: "The offer to hold as an order, and who travels.",
-        type: "object",
-        properties: {
-          contract: {
-            description: "The contract this payload follows.",
-            const: "booking.offer_selection",
-          },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          offer_id: {
-            description: 'An offer a search returned in this session.\n\nExample: "OF-ABC123".',
-            type: "string",
-            pattern: "^OF-[A-Z0-9]{6}$",
-          },
-          passenger_names: {
-            description: "Names as on the passports.",
-            type: "array",
-            items: { type: "string", description: "Must also be: at most 100 characters." },
-            minItems: 1,
-            maxItems: 9,
-          },
-        },
-        required: ["contract", "version", "offer_id", "passenger_names"],
-        additionalProperties: false,
-      },
+      parameters: openaiSchema,
       strict: true,
     },
   },

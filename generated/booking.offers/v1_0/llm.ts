@@ -3,6 +3,57 @@
 // What booking.offers 1.0 tells each LLM provider: the request fragment its API takes, and the ledger of
 // the contract's constraints the provider does not enforce (the contract's validator still does).
 
+const openaiSchema = {
+  description: "The offers a search found.",
+  type: "object",
+  properties: {
+    contract: { description: "The contract this payload follows.", const: "booking.offers" },
+    version: { description: "The contract version this payload follows.", const: "1.0" },
+    offers: {
+      description: "Offers in the airline's order.",
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          offer_id: {
+            description: "The airline's id of the offer; only ids a search returned may be booked.",
+            type: "string",
+            pattern: "^OF-[A-Z0-9]{6}$",
+          },
+          cabin: {
+            description: "The cabin offered.",
+            anyOf: [
+              { const: "ECONOMY", description: "Economy cabin." },
+              { const: "BUSINESS", description: "Business cabin." },
+            ],
+          },
+          total: {
+            description: "Price for all passengers, as a decimal string.",
+            type: "string",
+            pattern: "^[0-9]+\\.[0-9]{2}$",
+          },
+          currency: {
+            description: "ISO 4217 code of the price.",
+            type: "string",
+            pattern: "^[A-Z]{3}$",
+          },
+        },
+        required: ["offer_id", "cabin", "total", "currency"],
+        additionalProperties: false,
+      },
+      maxItems: 50,
+    },
+    confidence: {
+      description: "How complete the search was.\n\nExample: 0.9.",
+      type: "number",
+      minimum: 0,
+      maximum: 1,
+    },
+  },
+  required: ["contract", "version", "offers", "confidence"],
+  additionalProperties: false,
+} as const;
+
 /** OpenAI: `response_format` of Chat Completions (or `text.format` of Responses), or `tools[]` as a strict function. */
 export const openai = {
   response_format: {
@@ -11,57 +62,7 @@ export const openai = {
       name: "booking_offers",
       description: "The offers a search found.",
       strict: true,
-      schema: {
-        description: "The offers a search found.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.offers" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          offers: {
-            description: "Offers in the airline's order.",
-            type: "array",
-            items: {
-              type: "object",
-              properties: {
-                offer_id: {
-                  description:
-                    "The airline's id of the offer; only ids a search returned may be booked.",
-                  type: "string",
-                  pattern: "^OF-[A-Z0-9]{6}$",
-                },
-                cabin: {
-                  description: "The cabin offered.",
-                  anyOf: [
-                    { const: "ECONOMY", description: "Economy cabin." },
-                    { const: "BUSINESS", description: "Business cabin." },
-                  ],
-                },
-                total: {
-                  description: "Price for all passengers, as a decimal string.",
-                  type: "string",
-                  pattern: "^[0-9]+\\.[0-9]{2}$",
-                },
-                currency: {
-                  description: "ISO 4217 code of the price.",
-                  type: "string",
-                  pattern: "^[A-Z]{3}$",
-                },
-              },
-              required: ["offer_id", "cabin", "total", "currency"],
-              additionalProperties: false,
-            },
-            maxItems: 50,
-          },
-          confidence: {
-            description: "How complete the search was.\n\nExample: 0.9.",
-            type: "number",
-            minimum: 0,
-            maximum: 1,
-          },
-        },
-        required: ["contract", "version", "offers", "confidence"],
-        additionalProperties: false,
-      },
+      schema: openaiSchema,
     },
   },
   tool: {
@@ -69,57 +70,7 @@ export const openai = {
     function: {
       name: "booking_offers",
       description: "The offers a search found.",
-      parameters: {
-        description: "The offers a search found.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.offers" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          offers: {
-            description: "Offers in the airline's order.",
-            type: "array",
-            items: {
-              type: "object",
-              properties: {
-                offer_id: {
-                  description:
-                    "The airline's id of the offer; only ids a search returned may be booked.",
-                  type: "string",
-                  pattern: "^OF-[A-Z0-9]{6}$",
-                },
-                cabin: {
-                  description: "The cabin offered.",
-                  anyOf: [
-                    { const: "ECONOMY", description: "Economy cabin." },
-                    { const: "BUSINESS", description: "Business cabin." },
-                  ],
-                },
-                total: {
-                  description: "Price for all passengers, as a decimal string.",
-                  type: "string",
-                  pattern: "^[0-9]+\\.[0-9]{2}$",
-                },
-                currency: {
-                  description: "ISO 4217 code of the price.",
-                  type: "string",
-                  pattern: "^[A-Z]{3}$",
-                },
-              },
-              required: ["offer_id", "cabin", "total", "currency"],
-              additionalProperties: false,
-            },
-            maxItems: 50,
-          },
-          confidence: {
-            description: "How complete the search was.\n\nExample: 0.9.",
-            type: "number",
-            minimum: 0,
-            maximum: 1,
-          },
-        },
-        required: ["contract", "version", "offers", "confidence"],
-        additionalProperties: false,
-      },
+      parameters: openaiSchema,
       strict: true,
     },
   },

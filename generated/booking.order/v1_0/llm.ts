@@ -3,6 +3,38 @@
 // What booking.order 1.0 tells each LLM provider: the request fragment its API takes, and the ledger of
 // the contract's constraints the provider does not enforce (the contract's validator still does).
 
+const openaiSchema = {
+  description: "An order holding an offer until it is ticketed or expires.",
+  type: "object",
+  properties: {
+    contract: { description: "The contract this payload follows.", const: "booking.order" },
+    version: { description: "The contract version this payload follows.", const: "1.0" },
+    order_id: {
+      description: 'The order\'s id.\n\nExample: "OR-ABCD1234".',
+      type: "string",
+      pattern: "^OR-[A-Z0-9]{8}$",
+    },
+    offer_id: {
+      description: 'The offer it holds.\n\nExample: "OF-ABC123".',
+      type: "string",
+      pattern: "^OF-[A-Z0-9]{6}$",
+    },
+    expires_at: {
+      description: 'When the hold lapses.\n\nExample: "2030-04-01T12:00:00Z".',
+      type: "string",
+      format: "date-time",
+    },
+    confidence: {
+      description: "How sure the builder is the order matches the offer.\n\nExample: 0.97.",
+      type: "number",
+      minimum: 0,
+      maximum: 1,
+    },
+  },
+  required: ["contract", "version", "order_id", "offer_id", "expires_at", "confidence"],
+  additionalProperties: false,
+} as const;
+
 /** OpenAI: `response_format` of Chat Completions (or `text.format` of Responses), or `tools[]` as a strict function. */
 export const openai = {
   response_format: {
@@ -11,37 +43,7 @@ export const openai = {
       name: "booking_order",
       description: "An order holding an offer until it is ticketed or expires.",
       strict: true,
-      schema: {
-        description: "An order holding an offer until it is ticketed or expires.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.order" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          order_id: {
-            description: 'The order\'s id.\n\nExample: "OR-ABCD1234".',
-            type: "string",
-            pattern: "^OR-[A-Z0-9]{8}$",
-          },
-          offer_id: {
-            description: 'The offer it holds.\n\nExample: "OF-ABC123".',
-            type: "string",
-            pattern: "^OF-[A-Z0-9]{6}$",
-          },
-          expires_at: {
-            description: 'When the hold lapses.\n\nExample: "2030-04-01T12:00:00Z".',
-            type: "string",
-            format: "date-time",
-          },
-          confidence: {
-            description: "How sure the builder is the order matches the offer.\n\nExample: 0.97.",
-            type: "number",
-            minimum: 0,
-            maximum: 1,
-          },
-        },
-        required: ["contract", "version", "order_id", "offer_id", "expires_at", "confidence"],
-        additionalProperties: false,
-      },
+      schema: openaiSchema,
     },
   },
   tool: {
@@ -49,37 +51,7 @@ export const openai = {
     function: {
       name: "booking_order",
       description: "An order holding an offer until it is ticketed or expires.",
-      parameters: {
-        description: "An order holding an offer until it is ticketed or expires.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.order" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          order_id: {
-            description: 'The order\'s id.\n\nExample: "OR-ABCD1234".',
-            type: "string",
-            pattern: "^OR-[A-Z0-9]{8}$",
-          },
-          offer_id: {
-            description: 'The offer it holds.\n\nExample: "OF-ABC123".',
-            type: "string",
-            pattern: "^OF-[A-Z0-9]{6}$",
-          },
-          expires_at: {
-            description: 'When the hold lapses.\n\nExample: "2030-04-01T12:00:00Z".',
-            type: "string",
-            format: "date-time",
-          },
-          confidence: {
-            description: "How sure the builder is the order matches the offer.\n\nExample: 0.97.",
-            type: "number",
-            minimum: 0,
-            maximum: 1,
-          },
-        },
-        required: ["contract", "version", "order_id", "offer_id", "expires_at", "confidence"],
-        additionalProperties: false,
-      },
+      parameters: openaiSchema,
       strict: true,
     },
   },

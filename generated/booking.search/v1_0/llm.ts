@@ -3,6 +3,53 @@
 // What booking.search 1.0 tells each LLM provider: the request fragment its API takes, and the ledger of
 // the contract's constraints the provider does not enforce (the contract's validator still does).
 
+const openaiSchema = {
+  description: "A search for flights with seats for sale.",
+  type: "object",
+  properties: {
+    contract: { description: "The contract this payload follows.", const: "booking.search" },
+    version: { description: "The contract version this payload follows.", const: "1.0" },
+    origin: {
+      description: 'IATA code of the departure airport.\n\nExample: "LHR".',
+      type: "string",
+      pattern: "^[A-Z]{3}$",
+    },
+    destination: {
+      description: 'IATA code of the arrival airport.\n\nExample: "JFK".',
+      type: "string",
+      pattern: "^[A-Z]{3}$",
+    },
+    departure_date: {
+      description: 'Day of departure.\n\nExample: "2030-05-01".',
+      type: "string",
+      format: "date",
+    },
+    cabin: {
+      description: "The cabin to search.",
+      anyOf: [
+        { const: "ECONOMY", description: "Economy cabin." },
+        { const: "BUSINESS", description: "Business cabin." },
+      ],
+    },
+    passengers: {
+      description: "How many travel together.\n\nExample: 1.",
+      type: "integer",
+      minimum: 1,
+      maximum: 9,
+    },
+  },
+  required: [
+    "contract",
+    "version",
+    "origin",
+    "destination",
+    "departure_date",
+    "cabin",
+    "passengers",
+  ],
+  additionalProperties: false,
+} as const;
+
 /** OpenAI: `response_format` of Chat Completions (or `text.format` of Responses), or `tools[]` as a strict function. */
 export const openai = {
   response_format: {
@@ -11,52 +58,7 @@ export const openai = {
       name: "booking_search",
       description: "A search for flights with seats for sale.",
       strict: true,
-      schema: {
-        description: "A search for flights with seats for sale.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.search" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          origin: {
-            description: 'IATA code of the departure airport.\n\nExample: "LHR".',
-            type: "string",
-            pattern: "^[A-Z]{3}$",
-          },
-          destination: {
-            description: 'IATA code of the arrival airport.\n\nExample: "JFK".',
-            type: "string",
-            pattern: "^[A-Z]{3}$",
-          },
-          departure_date: {
-            description: 'Day of departure.\n\nExample: "2030-05-01".',
-            type: "string",
-            format: "date",
-          },
-          cabin: {
-            description: "The cabin to search.",
-            anyOf: [
-              { const: "ECONOMY", description: "Economy cabin." },
-              { const: "BUSINESS", description: "Business cabin." },
-            ],
-          },
-          passengers: {
-            description: "How many travel together.\n\nExample: 1.",
-            type: "integer",
-            minimum: 1,
-            maximum: 9,
-          },
-        },
-        required: [
-          "contract",
-          "version",
-          "origin",
-          "destination",
-          "departure_date",
-          "cabin",
-          "passengers",
-        ],
-        additionalProperties: false,
-      },
+      schema: openaiSchema,
     },
   },
   tool: {
@@ -64,52 +66,7 @@ export const openai = {
     function: {
       name: "booking_search",
       description: "A search for flights with seats for sale.",
-      parameters: {
-        description: "A search for flights with seats for sale.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.search" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          origin: {
-            description: 'IATA code of the departure airport.\n\nExample: "LHR".',
-            type: "string",
-            pattern: "^[A-Z]{3}$",
-          },
-          destination: {
-            description: 'IATA code of the arrival airport.\n\nExample: "JFK".',
-            type: "string",
-            pattern: "^[A-Z]{3}$",
-          },
-          departure_date: {
-            description: 'Day of departure.\n\nExample: "2030-05-01".',
-            type: "string",
-            format: "date",
-          },
-          cabin: {
-            description: "The cabin to search.",
-            anyOf: [
-              { const: "ECONOMY", description: "Economy cabin." },
-              { const: "BUSINESS", description: "Business cabin." },
-            ],
-          },
-          passengers: {
-            description: "How many travel together.\n\nExample: 1.",
-            type: "integer",
-            minimum: 1,
-            maximum: 9,
-          },
-        },
-        required: [
-          "contract",
-          "version",
-          "origin",
-          "destination",
-          "departure_date",
-          "cabin",
-          "passengers",
-        ],
-        additionalProperties: false,
-      },
+      parameters: openaiSchema,
       strict: true,
     },
   },

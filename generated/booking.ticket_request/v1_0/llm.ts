@@ -3,6 +3,31 @@
 // What booking.ticket_request 1.0 tells each LLM provider: the request fragment its API takes, and the ledger of
 // the contract's constraints the provider does not enforce (the contract's validator still does).
 
+const openaiSchema = {
+  description: "Issue the tickets of an order; this charges the traveller and cannot be undone.",
+  type: "object",
+  properties: {
+    contract: {
+      description: "The contract this payload follows.",
+      const: "booking.ticket_request",
+    },
+    version: { description: "The contract version this payload follows.", const: "1.0" },
+    request_id: {
+      description:
+        'Stable id of this request; a retry with the same id never tickets twice.\n\nExample: "TR-1".',
+      type: "string",
+      pattern: "^TR-[A-Za-z0-9]{1,32}$",
+    },
+    order_id: {
+      description: 'An order built in this session.\n\nExample: "OR-ABCD1234".',
+      type: "string",
+      pattern: "^OR-[A-Z0-9]{8}$",
+    },
+  },
+  required: ["contract", "version", "request_id", "order_id"],
+  additionalProperties: false,
+} as const;
+
 /** OpenAI: `response_format` of Chat Completions (or `text.format` of Responses), or `tools[]` as a strict function. */
 export const openai = {
   response_format: {
@@ -12,31 +37,7 @@ export const openai = {
       description:
         "Issue the tickets of an order; this charges the traveller and cannot be undone.",
       strict: true,
-      schema: {
-        description:
-          "Issue the tickets of an order; this charges the traveller and cannot be undone.",
-        type: "object",
-        properties: {
-          contract: {
-            description: "The contract this payload follows.",
-            const: "booking.ticket_request",
-          },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          request_id: {
-            description:
-              'Stable id of this request; a retry with the same id never tickets twice.\n\nExample: "TR-1".',
-            type: "string",
-            pattern: "^TR-[A-Za-z0-9]{1,32}$",
-          },
-          order_id: {
-            description: 'An order built in this session.\n\nExample: "OR-ABCD1234".',
-            type: "string",
-            pattern: "^OR-[A-Z0-9]{8}$",
-          },
-        },
-        required: ["contract", "version", "request_id", "order_id"],
-        additionalProperties: false,
-      },
+      schema: openaiSchema,
     },
   },
   tool: {
@@ -45,31 +46,7 @@ export const openai = {
       name: "booking_ticket_request",
       description:
         "Issue the tickets of an order; this charges the traveller and cannot be undone.",
-      parameters: {
-        description:
-          "Issue the tickets of an order; this charges the traveller and cannot be undone.",
-        type: "object",
-        properties: {
-          contract: {
-            description: "The contract this payload follows.",
-            const: "booking.ticket_request",
-          },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          request_id: {
-            description:
-              'Stable id of this request; a retry with the same id never tickets twice.\n\nExample: "TR-1".',
-            type: "string",
-            pattern: "^TR-[A-Za-z0-9]{1,32}$",
-          },
-          order_id: {
-            description: 'An order built in this session.\n\nExample: "OR-ABCD1234".',
-            type: "string",
-            pattern: "^OR-[A-Z0-9]{8}$",
-          },
-        },
-        required: ["contract", "version", "request_id", "order_id"],
-        additionalProperties: false,
-      },
+      parameters: openaiSchema,
       strict: true,
     },
   },

@@ -3,6 +3,35 @@
 // What booking.tickets 1.0 tells each LLM provider: the request fragment its API takes, and the ledger of
 // the contract's constraints the provider does not enforce (the contract's validator still does).
 
+const openaiSchema = {
+  description: "The tickets issued for an order.",
+  type: "object",
+  properties: {
+    contract: { description: "The contract this payload follows.", const: "booking.tickets" },
+    version: { description: "The contract version this payload follows.", const: "1.0" },
+    order_id: {
+      description: 'The order ticketed.\n\nExample: "OR-ABCD1234".',
+      type: "string",
+      pattern: "^OR-[A-Z0-9]{8}$",
+    },
+    ticket_numbers: {
+      description: "One ticket number per passenger.",
+      type: "array",
+      items: { type: "string", pattern: "^TK-[0-9]{10}$" },
+      minItems: 1,
+      maxItems: 9,
+    },
+    confidence: {
+      description: "How sure the issuer is that every ticket was issued.\n\nExample: 0.99.",
+      type: "number",
+      minimum: 0,
+      maximum: 1,
+    },
+  },
+  required: ["contract", "version", "order_id", "ticket_numbers", "confidence"],
+  additionalProperties: false,
+} as const;
+
 /** OpenAI: `response_format` of Chat Completions (or `text.format` of Responses), or `tools[]` as a strict function. */
 export const openai = {
   response_format: {
@@ -11,34 +40,7 @@ export const openai = {
       name: "booking_tickets",
       description: "The tickets issued for an order.",
       strict: true,
-      schema: {
-        description: "The tickets issued for an order.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.tickets" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          order_id: {
-            description: 'The order ticketed.\n\nExample: "OR-ABCD1234".',
-            type: "string",
-            pattern: "^OR-[A-Z0-9]{8}$",
-          },
-          ticket_numbers: {
-            description: "One ticket number per passenger.",
-            type: "array",
-            items: { type: "string", pattern: "^TK-[0-9]{10}$" },
-            minItems: 1,
-            maxItems: 9,
-          },
-          confidence: {
-            description: "How sure the issuer is that every ticket was issued.\n\nExample: 0.99.",
-            type: "number",
-            minimum: 0,
-            maximum: 1,
-          },
-        },
-        required: ["contract", "version", "order_id", "ticket_numbers", "confidence"],
-        additionalProperties: false,
-      },
+      schema: openaiSchema,
     },
   },
   tool: {
@@ -46,34 +48,7 @@ export const openai = {
     function: {
       name: "booking_tickets",
       description: "The tickets issued for an order.",
-      parameters: {
-        description: "The tickets issued for an order.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.tickets" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          order_id: {
-            description: 'The order ticketed.\n\nExample: "OR-ABCD1234".',
-            type: "string",
-            pattern: "^OR-[A-Z0-9]{8}$",
-          },
-          ticket_numbers: {
-            description: "One ticket number per passenger.",
-            type: "array",
-            items: { type: "string", pattern: "^TK-[0-9]{10}$" },
-            minItems: 1,
-            maxItems: 9,
-          },
-          confidence: {
-            description: "How sure the issuer is that every ticket was issued.\n\nExample: 0.99.",
-            type: "number",
-            minimum: 0,
-            maximum: 1,
-          },
-        },
-        required: ["contract", "version", "order_id", "ticket_numbers", "confidence"],
-        additionalProperties: false,
-      },
+      parameters: openaiSchema,
       strict: true,
     },
   },

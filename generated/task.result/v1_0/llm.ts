@@ -3,6 +3,89 @@
 // What task.result 1.0 tells each LLM provider: the request fragment its API takes, and the ledger of
 // the contract's constraints the provider does not enforce (the contract's validator still does).
 
+const openaiSchema = {
+  description:
+    "What a worker returns for a delegated task.\n\nThe result a worker (agent, tool or workflow step) hands back to the orchestrator for one task.\nThe orchestrator decides from `status` and `quality.verification` what happens next: accept,\nrepair, re-delegate or escalate. Large outputs travel as refs (`artifact_ref`, `evidence_refs`),\nnever inline. A schema pass says nothing about correctness: verification is a separate step\nwhose outcome is reported in `quality`.",
+  type: "object",
+  properties: {
+    contract: { description: "The contract this payload follows.", const: "task.result" },
+    version: { description: "The contract version this payload follows.", const: "1.0" },
+    task_id: {
+      description:
+        'Stable id of the task this result answers; a retried delivery carries the same id.\n\nExample: "TASK-7".\n\nMust also be: at most 64 characters.',
+      type: "string",
+      pattern: "^TASK-[0-9]+$",
+    },
+    status: {
+      description: "How the task ended.\n\nTerminal state of a task.",
+      anyOf: [
+        { const: "SUCCESS", description: "All required outputs are present." },
+        {
+          const: "PARTIAL",
+          description: "Some outputs are present; quality.unresolved_items names the rest.",
+        },
+        {
+          const: "FAILED",
+          description: "No usable output; an operation.error accompanies the result.",
+        },
+      ],
+    },
+    result: {
+      description: "The output of the task.",
+      type: "object",
+      properties: {
+        artifact_ref: {
+          description:
+            'The produced artifact, stored in the artifact store.\n\nExample: "artifact://report/7".',
+          type: "string",
+          pattern: "^artifact://.+",
+        },
+        summary: {
+          description:
+            'A short human-readable summary of the artifact.\n\nExample: "Two of three sections drafted.".\n\nMust also be: at most 2000 characters.',
+          type: "string",
+        },
+        claims: {
+          description: "The claims the artifact makes, each with its evidence.",
+          type: "array",
+          items: {
+            description: "One statement the result makes, with the sources that support it.",
+            type: "object",
+            properties: {
+              claim_id: {
+                description:
+                  "Id of the claim, unique within the result (`c1`, `c2`, ...).\n\nMust also be: at most 32 characters.",
+                type: "string",
+                pattern: "^c[0-9]+$",
+              },
+              text: {
+                description:
+                  "The claim in plain language.\n\nMust also be: at least 1 character; at most 4000 characters.",
+                type: "string",
+              },
+              evidence_refs: {
+                description:
+                  "Sources supporting the claim; a claim without evidence is not a claim.",
+                type: "array",
+                items: { type: "string", pattern: "^src://.+" },
+                minItems: 1,
+                maxItems: 100,
+              },
+            },
+            required: ["claim_id", "text", "evidence_refs"],
+            additionalProperties: false,
+          },
+          maxItems: 500,
+        },
+      },
+      required: ["artifact_ref", "summary", "claims"],
+      additionalProperties: false,
+    },
+  },
+  required: ["contract", "version", "task_id", "status", "result"],
+  additionalProperties: false,
+} as const;
+
 /** OpenAI: `response_format` of Chat Completions (or `text.format` of Responses), or `tools[]` as a strict function. */
 export const openai = {
   response_format: {
@@ -12,88 +95,7 @@ export const openai = {
       description:
         "What a worker returns for a delegated task.\n\nThe result a worker (agent, tool or workflow step) hands back to the orchestrator for one task.\nThe orchestrator decides from `status` and `quality.verification` what happens next: accept,\nrepair, re-delegate or escalate. Large outputs travel as refs (`artifact_ref`, `evidence_refs`),\nnever inline. A schema pass says nothing about correctness: verification is a separate step\nwhose outcome is reported in `quality`.",
       strict: true,
-      schema: {
-        description:
-          "What a worker returns for a delegated task.\n\nThe result a worker (agent, tool or workflow step) hands back to the orchestrator for one task.\nThe orchestrator decides from `status` and `quality.verification` what happens next: accept,\nrepair, re-delegate or escalate. Large outputs travel as refs (`artifact_ref`, `evidence_refs`),\nnever inline. A schema pass says nothing about correctness: verification is a separate step\nwhose outcome is reported in `quality`.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "task.result" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          task_id: {
-            description:
-              'Stable id of the task this result answers; a retried delivery carries the same id.\n\nExample: "TASK-7".\n\nMust also be: at most 64 characters.',
-            type: "string",
-            pattern: "^TASK-[0-9]+$",
-          },
-          status: {
-            description: "How the task ended.\n\nTerminal state of a task.",
-            anyOf: [
-              { const: "SUCCESS", description: "All required outputs are present." },
-              {
-                const: "PARTIAL",
-                description: "Some outputs are present; quality.unresolved_items names the rest.",
-              },
-              {
-                const: "FAILED",
-                description: "No usable output; an operation.error accompanies the result.",
-              },
-            ],
-          },
-          result: {
-            description: "The output of the task.",
-            type: "object",
-            properties: {
-              artifact_ref: {
-                description:
-                  'The produced artifact, stored in the artifact store.\n\nExample: "artifact://report/7".',
-                type: "string",
-                pattern: "^artifact://.+",
-              },
-              summary: {
-                description:
-                  'A short human-readable summary of the artifact.\n\nExample: "Two of three sections drafted.".\n\nMust also be: at most 2000 characters.',
-                type: "string",
-              },
-              claims: {
-                description: "The claims the artifact makes, each with its evidence.",
-                type: "array",
-                items: {
-                  description: "One statement the result makes, with the sources that support it.",
-                  type: "object",
-                  properties: {
-                    claim_id: {
-                      description:
-                        "Id of the claim, unique within the result (`c1`, `c2`, ...).\n\nMust also be: at most 32 characters.",
-                      type: "string",
-                      pattern: "^c[0-9]+$",
-                    },
-                    text: {
-                      description:
-                        "The claim in plain language.\n\nMust also be: at least 1 character; at most 4000 characters.",
-                      type: "string",
-                    },
-                    evidence_refs: {
-                      description:
-                        "Sources supporting the claim; a claim without evidence is not a claim.",
-                      type: "array",
-                      items: { type: "string", pattern: "^src://.+" },
-                      minItems: 1,
-                      maxItems: 100,
-                    },
-                  },
-                  required: ["claim_id", "text", "evidence_refs"],
-                  additionalProperties: false,
-                },
-                maxItems: 500,
-              },
-            },
-            required: ["artifact_ref", "summary", "claims"],
-            additionalProperties: false,
-          },
-        },
-        required: ["contract", "version", "task_id", "status", "result"],
-        additionalProperties: false,
-      },
+      schema: openaiSchema,
     },
   },
   tool: {
@@ -102,88 +104,7 @@ export const openai = {
       name: "task_result",
       description:
         "What a worker returns for a delegated task.\n\nThe result a worker (agent, tool or workflow step) hands back to the orchestrator for one task.\nThe orchestrator decides from `status` and `quality.verification` what happens next: accept,\nrepair, re-delegate or escalate. Large outputs travel as refs (`artifact_ref`, `evidence_refs`),\nnever inline. A schema pass says nothing about correctness: verification is a separate step\nwhose outcome is reported in `quality`.",
-      parameters: {
-        description:
-          "What a worker returns for a delegated task.\n\nThe result a worker (agent, tool or workflow step) hands back to the orchestrator for one task.\nThe orchestrator decides from `status` and `quality.verification` what happens next: accept,\nrepair, re-delegate or escalate. Large outputs travel as refs (`artifact_ref`, `evidence_refs`),\nnever inline. A schema pass says nothing about correctness: verification is a separate step\nwhose outcome is reported in `quality`.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "task.result" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          task_id: {
-            description:
-              'Stable id of the task this result answers; a retried delivery carries the same id.\n\nExample: "TASK-7".\n\nMust also be: at most 64 characters.',
-            type: "string",
-            pattern: "^TASK-[0-9]+$",
-          },
-          status: {
-            description: "How the task ended.\n\nTerminal state of a task.",
-            anyOf: [
-              { const: "SUCCESS", description: "All required outputs are present." },
-              {
-                const: "PARTIAL",
-                description: "Some outputs are present; quality.unresolved_items names the rest.",
-              },
-              {
-                const: "FAILED",
-                description: "No usable output; an operation.error accompanies the result.",
-              },
-            ],
-          },
-          result: {
-            description: "The output of the task.",
-            type: "object",
-            properties: {
-              artifact_ref: {
-                description:
-                  'The produced artifact, stored in the artifact store.\n\nExample: "artifact://report/7".',
-                type: "string",
-                pattern: "^artifact://.+",
-              },
-              summary: {
-                description:
-                  'A short human-readable summary of the artifact.\n\nExample: "Two of three sections drafted.".\n\nMust also be: at most 2000 characters.',
-                type: "string",
-              },
-              claims: {
-                description: "The claims the artifact makes, each with its evidence.",
-                type: "array",
-                items: {
-                  description: "One statement the result makes, with the sources that support it.",
-                  type: "object",
-                  properties: {
-                    claim_id: {
-                      description:
-                        "Id of the claim, unique within the result (`c1`, `c2`, ...).\n\nMust also be: at most 32 characters.",
-                      type: "string",
-                      pattern: "^c[0-9]+$",
-                    },
-                    text: {
-                      description:
-                        "The claim in plain language.\n\nMust also be: at least 1 character; at most 4000 characters.",
-                      type: "string",
-                    },
-                    evidence_refs: {
-                      description:
-                        "Sources supporting the claim; a claim without evidence is not a claim.",
-                      type: "array",
-                      items: { type: "string", pattern: "^src://.+" },
-                      minItems: 1,
-                      maxItems: 100,
-                    },
-                  },
-                  required: ["claim_id", "text", "evidence_refs"],
-                  additionalProperties: false,
-                },
-                maxItems: 500,
-              },
-            },
-            required: ["artifact_ref", "summary", "claims"],
-            additionalProperties: false,
-          },
-        },
-        required: ["contract", "version", "task_id", "status", "result"],
-        additionalProperties: false,
-      },
+      parameters: openaiSchema,
       strict: true,
     },
   },

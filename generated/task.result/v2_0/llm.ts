@@ -4,6 +4,147 @@ import { rebuildRecord } from "treaty/runtime";
 // What task.result 2.0 tells each LLM provider: the request fragment its API takes, and the ledger of
 // the contract's constraints the provider does not enforce (the contract's validator still does).
 
+const openaiSchema = {
+  description:
+    "What a worker returns for a delegated task.\n\nThe result a worker (agent, tool or workflow step) hands back to the orchestrator for one task.\nThe orchestrator decides from `status` and `quality.verification` what happens next: accept,\nrepair, re-delegate or escalate. Large outputs travel as refs (`artifact_ref`, `evidence_refs`),\nnever inline. A schema pass says nothing about correctness: verification is a separate step\nwhose outcome is reported in `quality`.",
+  type: "object",
+  properties: {
+    contract: { description: "The contract this payload follows.", const: "task.result" },
+    version: { description: "The contract version this payload follows.", const: "2.0" },
+    id: {
+      description:
+        'Stable id of the task this result answers; a retried delivery carries the same id.\n\nExample: "TASK-123".\n\nMust also be: at most 64 characters.',
+      type: "string",
+      pattern: "^TASK-[0-9]+$",
+    },
+    status: {
+      description: "How the task ended.\n\nTerminal state of a task.",
+      anyOf: [
+        { const: "SUCCESS", description: "All required outputs are present." },
+        {
+          const: "PARTIAL",
+          description: "Some outputs are present; quality.unresolved_items names the rest.",
+        },
+        {
+          const: "FAILED",
+          description: "No usable output; an operation.error accompanies the result.",
+        },
+      ],
+    },
+    result: {
+      description: "The output of the task.",
+      type: "object",
+      properties: {
+        artifact_ref: {
+          description:
+            'The produced artifact, stored in the artifact store.\n\nExample: "artifact://report/1".',
+          type: "string",
+          pattern: "^artifact://.+",
+        },
+        summary: {
+          description:
+            'A short human-readable summary of the artifact.\n\nExample: "Quarterly revenue grew 12% on subscription renewals.".\n\nMust also be: at most 2000 characters.',
+          type: "string",
+        },
+        claims: {
+          description: "The claims the artifact makes, each with its evidence.",
+          type: "array",
+          items: {
+            description: "One statement the result makes, with the sources that support it.",
+            type: "object",
+            properties: {
+              claim_id: {
+                description:
+                  "Id of the claim, unique within the result (`c1`, `c2`, ...).\n\nMust also be: at most 32 characters.",
+                type: "string",
+                pattern: "^c[0-9]+$",
+              },
+              text: {
+                description:
+                  "The claim in plain language.\n\nMust also be: at least 1 character; at most 4000 characters.",
+                type: "string",
+              },
+              evidence_refs: {
+                description:
+                  "Sources supporting the claim; a claim without evidence is not a claim.",
+                type: "array",
+                items: { type: "string", pattern: "^src://.+" },
+                minItems: 1,
+                maxItems: 100,
+              },
+            },
+            required: ["claim_id", "text", "evidence_refs"],
+            additionalProperties: false,
+          },
+          maxItems: 500,
+        },
+      },
+      required: ["artifact_ref", "summary", "claims"],
+      additionalProperties: false,
+    },
+    quality: {
+      description:
+        "Outcome of verification. Absent when the producer predates 1.1; read absence as verification SKIPPED with nothing unresolved.",
+      type: "object",
+      properties: {
+        verification: {
+          description:
+            "Whether verification ran and what it concluded.\n\nOutcome of the verification step that ran on the result.",
+          anyOf: [
+            { const: "PASS", description: "Verification ran and passed." },
+            {
+              const: "FAIL",
+              description:
+                "Verification ran and failed; the result must not be used without repair or review.",
+            },
+            {
+              const: "SKIPPED",
+              description: "Verification did not run; the result is unverified.",
+            },
+          ],
+        },
+        unresolved_items: {
+          description: "What the result leaves open; empty when nothing is.",
+          type: "array",
+          items: {
+            type: "string",
+            description: "Must also be: at least 1 character; at most 1000 characters.",
+          },
+          maxItems: 100,
+        },
+      },
+      required: ["verification", "unresolved_items"],
+      additionalProperties: false,
+    },
+    usage: {
+      description:
+        "Resources the task consumed; absent when the producer did not measure them.\n\nNull means: absent.",
+      anyOf: [
+        {
+          type: "object",
+          properties: {
+            model_calls: {
+              description: "Number of model calls made for the task.\n\nExample: 2.",
+              type: "integer",
+              minimum: 0,
+            },
+            tool_calls: {
+              description: "Number of tool calls made for the task.\n\nExample: 1.",
+              type: "integer",
+              minimum: 0,
+            },
+          },
+          required: ["model_calls", "tool_calls"],
+          additionalProperties: false,
+        },
+        { type: "null" },
+      ],
+    },
+  },
+  required: ["contract", "version", "id", "status", "result", "quality", "usage"],
+  additionalProperties: false,
+} as const;
+
 /** OpenAI: `response_format` of Chat Completions (or `text.format` of Responses), or `tools[]` as a strict function. */
 export const openai = {
   response_format: {
@@ -13,146 +154,7 @@ export const openai = {
       description:
         "What a worker returns for a delegated task.\n\nThe result a worker (agent, tool or workflow step) hands back to the orchestrator for one task.\nThe orchestrator decides from `status` and `quality.verification` what happens next: accept,\nrepair, re-delegate or escalate. Large outputs travel as refs (`artifact_ref`, `evidence_refs`),\nnever inline. A schema pass says nothing about correctness: verification is a separate step\nwhose outcome is reported in `quality`.",
       strict: true,
-      schema: {
-        description:
-          "What a worker returns for a delegated task.\n\nThe result a worker (agent, tool or workflow step) hands back to the orchestrator for one task.\nThe orchestrator decides from `status` and `quality.verification` what happens next: accept,\nrepair, re-delegate or escalate. Large outputs travel as refs (`artifact_ref`, `evidence_refs`),\nnever inline. A schema pass says nothing about correctness: verification is a separate step\nwhose outcome is reported in `quality`.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "task.result" },
-          version: { description: "The contract version this payload follows.", const: "2.0" },
-          id: {
-            description:
-              'Stable id of the task this result answers; a retried delivery carries the same id.\n\nExample: "TASK-123".\n\nMust also be: at most 64 characters.',
-            type: "string",
-            pattern: "^TASK-[0-9]+$",
-          },
-          status: {
-            description: "How the task ended.\n\nTerminal state of a task.",
-            anyOf: [
-              { const: "SUCCESS", description: "All required outputs are present." },
-              {
-                const: "PARTIAL",
-                description: "Some outputs are present; quality.unresolved_items names the rest.",
-              },
-              {
-                const: "FAILED",
-                description: "No usable output; an operation.error accompanies the result.",
-              },
-            ],
-          },
-          result: {
-            description: "The output of the task.",
-            type: "object",
-            properties: {
-              artifact_ref: {
-                description:
-                  'The produced artifact, stored in the artifact store.\n\nExample: "artifact://report/1".',
-                type: "string",
-                pattern: "^artifact://.+",
-              },
-              summary: {
-                description:
-                  'A short human-readable summary of the artifact.\n\nExample: "Quarterly revenue grew 12% on subscription renewals.".\n\nMust also be: at most 2000 characters.',
-                type: "string",
-              },
-              claims: {
-                description: "The claims the artifact makes, each with its evidence.",
-                type: "array",
-                items: {
-                  description: "One statement the result makes, with the sources that support it.",
-                  type: "object",
-                  properties: {
-                    claim_id: {
-                      description:
-                        "Id of the claim, unique within the result (`c1`, `c2`, ...).\n\nMust also be: at most 32 characters.",
-                      type: "string",
-                      pattern: "^c[0-9]+$",
-                    },
-                    text: {
-                      description:
-                        "The claim in plain language.\n\nMust also be: at least 1 character; at most 4000 characters.",
-                      type: "string",
-                    },
-                    evidence_refs: {
-                      description:
-                        "Sources supporting the claim; a claim without evidence is not a claim.",
-                      type: "array",
-                      items: { type: "string", pattern: "^src://.+" },
-                      minItems: 1,
-                      maxItems: 100,
-                    },
-                  },
-                  required: ["claim_id", "text", "evidence_refs"],
-                  additionalProperties: false,
-                },
-                maxItems: 500,
-              },
-            },
-            required: ["artifact_ref", "summary", "claims"],
-            additionalProperties: false,
-          },
-          quality: {
-            description:
-              "Outcome of verification. Absent when the producer predates 1.1; read absence as verification SKIPPED with nothing unresolved.",
-            type: "object",
-            properties: {
-              verification: {
-                description:
-                  "Whether verification ran and what it concluded.\n\nOutcome of the verification step that ran on the result.",
-                anyOf: [
-                  { const: "PASS", description: "Verification ran and passed." },
-                  {
-                    const: "FAIL",
-                    description:
-                      "Verification ran and failed; the result must not be used without repair or review.",
-                  },
-                  {
-                    const: "SKIPPED",
-                    description: "Verification did not run; the result is unverified.",
-                  },
-                ],
-              },
-              unresolved_items: {
-                description: "What the result leaves open; empty when nothing is.",
-                type: "array",
-                items: {
-                  type: "string",
-                  description: "Must also be: at least 1 character; at most 1000 characters.",
-                },
-                maxItems: 100,
-              },
-            },
-            required: ["verification", "unresolved_items"],
-            additionalProperties: false,
-          },
-          usage: {
-            description:
-              "Resources the task consumed; absent when the producer did not measure them.\n\nNull means: absent.",
-            anyOf: [
-              {
-                type: "object",
-                properties: {
-                  model_calls: {
-                    description: "Number of model calls made for the task.\n\nExample: 2.",
-                    type: "integer",
-                    minimum: 0,
-                  },
-                  tool_calls: {
-                    description: "Number of tool calls made for the task.\n\nExample: 1.",
-                    type: "integer",
-                    minimum: 0,
-                  },
-                },
-                required: ["model_calls", "tool_calls"],
-                additionalProperties: false,
-              },
-              { type: "null" },
-            ],
-          },
-        },
-        required: ["contract", "version", "id", "status", "result", "quality", "usage"],
-        additionalProperties: false,
-      },
+      schema: openaiSchema,
     },
   },
   tool: {
@@ -161,146 +163,7 @@ export const openai = {
       name: "task_result",
       description:
         "What a worker returns for a delegated task.\n\nThe result a worker (agent, tool or workflow step) hands back to the orchestrator for one task.\nThe orchestrator decides from `status` and `quality.verification` what happens next: accept,\nrepair, re-delegate or escalate. Large outputs travel as refs (`artifact_ref`, `evidence_refs`),\nnever inline. A schema pass says nothing about correctness: verification is a separate step\nwhose outcome is reported in `quality`.",
-      parameters: {
-        description:
-          "What a worker returns for a delegated task.\n\nThe result a worker (agent, tool or workflow step) hands back to the orchestrator for one task.\nThe orchestrator decides from `status` and `quality.verification` what happens next: accept,\nrepair, re-delegate or escalate. Large outputs travel as refs (`artifact_ref`, `evidence_refs`),\nnever inline. A schema pass says nothing about correctness: verification is a separate step\nwhose outcome is reported in `quality`.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "task.result" },
-          version: { description: "The contract version this payload follows.", const: "2.0" },
-          id: {
-            description:
-              'Stable id of the task this result answers; a retried delivery carries the same id.\n\nExample: "TASK-123".\n\nMust also be: at most 64 characters.',
-            type: "string",
-            pattern: "^TASK-[0-9]+$",
-          },
-          status: {
-            description: "How the task ended.\n\nTerminal state of a task.",
-            anyOf: [
-              { const: "SUCCESS", description: "All required outputs are present." },
-              {
-                const: "PARTIAL",
-                description: "Some outputs are present; quality.unresolved_items names the rest.",
-              },
-              {
-                const: "FAILED",
-                description: "No usable output; an operation.error accompanies the result.",
-              },
-            ],
-          },
-          result: {
-            description: "The output of the task.",
-            type: "object",
-            properties: {
-              artifact_ref: {
-                description:
-                  'The produced artifact, stored in the artifact store.\n\nExample: "artifact://report/1".',
-                type: "string",
-                pattern: "^artifact://.+",
-              },
-              summary: {
-                description:
-                  'A short human-readable summary of the artifact.\n\nExample: "Quarterly revenue grew 12% on subscription renewals.".\n\nMust also be: at most 2000 characters.',
-                type: "string",
-              },
-              claims: {
-                description: "The claims the artifact makes, each with its evidence.",
-                type: "array",
-                items: {
-                  description: "One statement the result makes, with the sources that support it.",
-                  type: "object",
-                  properties: {
-                    claim_id: {
-                      description:
-                        "Id of the claim, unique within the result (`c1`, `c2`, ...).\n\nMust also be: at most 32 characters.",
-                      type: "string",
-                      pattern: "^c[0-9]+$",
-                    },
-                    text: {
-                      description:
-                        "The claim in plain language.\n\nMust also be: at least 1 character; at most 4000 characters.",
-                      type: "string",
-                    },
-                    evidence_refs: {
-                      description:
-                        "Sources supporting the claim; a claim without evidence is not a claim.",
-                      type: "array",
-                      items: { type: "string", pattern: "^src://.+" },
-                      minItems: 1,
-                      maxItems: 100,
-                    },
-                  },
-                  required: ["claim_id", "text", "evidence_refs"],
-                  additionalProperties: false,
-                },
-                maxItems: 500,
-              },
-            },
-            required: ["artifact_ref", "summary", "claims"],
-            additionalProperties: false,
-          },
-          quality: {
-            description:
-              "Outcome of verification. Absent when the producer predates 1.1; read absence as verification SKIPPED with nothing unresolved.",
-            type: "object",
-            properties: {
-              verification: {
-                description:
-                  "Whether verification ran and what it concluded.\n\nOutcome of the verification step that ran on the result.",
-                anyOf: [
-                  { const: "PASS", description: "Verification ran and passed." },
-                  {
-                    const: "FAIL",
-                    description:
-                      "Verification ran and failed; the result must not be used without repair or review.",
-                  },
-                  {
-                    const: "SKIPPED",
-                    description: "Verification did not run; the result is unverified.",
-                  },
-                ],
-              },
-              unresolved_items: {
-                description: "What the result leaves open; empty when nothing is.",
-                type: "array",
-                items: {
-                  type: "string",
-                  description: "Must also be: at least 1 character; at most 1000 characters.",
-                },
-                maxItems: 100,
-              },
-            },
-            required: ["verification", "unresolved_items"],
-            additionalProperties: false,
-          },
-          usage: {
-            description:
-              "Resources the task consumed; absent when the producer did not measure them.\n\nNull means: absent.",
-            anyOf: [
-              {
-                type: "object",
-                properties: {
-                  model_calls: {
-                    description: "Number of model calls made for the task.\n\nExample: 2.",
-                    type: "integer",
-                    minimum: 0,
-                  },
-                  tool_calls: {
-                    description: "Number of tool calls made for the task.\n\nExample: 1.",
-                    type: "integer",
-                    minimum: 0,
-                  },
-                },
-                required: ["model_calls", "tool_calls"],
-                additionalProperties: false,
-              },
-              { type: "null" },
-            ],
-          },
-        },
-        required: ["contract", "version", "id", "status", "result", "quality", "usage"],
-        additionalProperties: false,
-      },
+      parameters: openaiSchema,
       strict: true,
     },
   },

@@ -4,6 +4,92 @@ import { rebuildRecord } from "treaty/runtime";
 // What tool.publish_post.command 1.0 tells each LLM provider: the request fragment its API takes, and the ledger of
 // the contract's constraints the provider does not enforce (the contract's validator still does).
 
+const openaiSchema = {
+  description:
+    "Publishes or schedules a prepared post on one channel.\n\nA side-effecting command: the host validates it strictly (unknown fields are rejected), then\nchecks permissions and policy, then executes. The post body is passed by reference to its\ndraft artifact, never inline. `expected_state.draft_version` makes the command apply only to\nthe draft the caller reviewed; a mismatch fails with an operation.error of class CONFLICT.\nA schema pass does not replace the runtime checks: the channel must belong to the tenant and\nthe draft must exist.\n\nMust also hold: unpublish_at is later than publish_at.",
+  type: "object",
+  properties: {
+    contract: {
+      description: "The contract this payload follows.",
+      const: "tool.publish_post.command",
+    },
+    version: { description: "The contract version this payload follows.", const: "1.0" },
+    operation_id: {
+      description:
+        'Stable id of this operation; a retry with the same id never publishes twice.\n\nExample: "OP-5f2c9a".\n\nMust also be: at most 64 characters.',
+      type: "string",
+      pattern: "^OP-[A-Za-z0-9-]+$",
+    },
+    resource: {
+      description: "Where the post is published.",
+      type: "object",
+      properties: {
+        channel_id: {
+          description:
+            'The channel as `<network>:<account>` (`vk:brand_A`).\n\nExample: "vk:brand_A".\n\nMust also be: at most 128 characters.',
+          type: "string",
+          pattern: "^[a-z]+:[A-Za-z0-9_]+$",
+        },
+      },
+      required: ["channel_id"],
+      additionalProperties: false,
+    },
+    payload_ref: {
+      description:
+        'The reviewed draft to publish, in the artifact store.\n\nExample: "artifact://post/17".',
+      type: "string",
+      pattern: "^artifact://.+",
+    },
+    mode: {
+      description: "Publish now or at `publish_at`.\n\nWhen the post goes live.",
+      anyOf: [
+        { const: "PUBLISH", description: "Publish immediately; `publish_at` must be absent." },
+        {
+          const: "SCHEDULE",
+          description:
+            "Publish at `publish_at`, which is required in this mode and must lie in the future.",
+        },
+      ],
+    },
+    expected_state: {
+      description: "The state the caller saw when it decided to publish (optimistic concurrency).",
+      type: "object",
+      properties: {
+        draft_version: {
+          description:
+            "Version of the draft the caller reviewed; the command fails with CONFLICT if the draft changed.\n\nExample: 12.",
+          type: "integer",
+          minimum: 1,
+        },
+      },
+      required: ["draft_version"],
+      additionalProperties: false,
+    },
+    publish_at: {
+      description:
+        "When a scheduled post goes live (RFC 3339). Present only in SCHEDULE mode.\n\nNull means: absent.",
+      anyOf: [{ type: "string", format: "date-time" }, { type: "null" }],
+    },
+    unpublish_at: {
+      description:
+        "When the post is taken down again (RFC 3339). Absent means it stays up.\n\nNull means: absent.",
+      anyOf: [{ type: "string", format: "date-time" }, { type: "null" }],
+    },
+  },
+  required: [
+    "contract",
+    "version",
+    "operation_id",
+    "resource",
+    "payload_ref",
+    "mode",
+    "expected_state",
+    "publish_at",
+    "unpublish_at",
+  ],
+  additionalProperties: false,
+} as const;
+
 /** OpenAI: `response_format` of Chat Completions (or `text.format` of Responses), or `tools[]` as a strict function. */
 export const openai = {
   response_format: {
@@ -13,95 +99,7 @@ export const openai = {
       description:
         "Publishes or schedules a prepared post on one channel.\n\nA side-effecting command: the host validates it strictly (unknown fields are rejected), then\nchecks permissions and policy, then executes. The post body is passed by reference to its\ndraft artifact, never inline. `expected_state.draft_version` makes the command apply only to\nthe draft the caller reviewed; a mismatch fails with an operation.error of class CONFLICT.\nA schema pass does not replace the runtime checks: the channel must belong to the tenant and\nthe draft must exist.\n\nMust also hold: unpublish_at is later than publish_at.",
       strict: true,
-      schema: {
-        description:
-          "Publishes or schedules a prepared post on one channel.\n\nA side-effecting command: the host validates it strictly (unknown fields are rejected), then\nchecks permissions and policy, then executes. The post body is passed by reference to its\ndraft artifact, never inline. `expected_state.draft_version` makes the command apply only to\nthe draft the caller reviewed; a mismatch fails with an operation.error of class CONFLICT.\nA schema pass does not replace the runtime checks: the channel must belong to the tenant and\nthe draft must exist.\n\nMust also hold: unpublish_at is later than publish_at.",
-        type: "object",
-        properties: {
-          contract: {
-            description: "The contract this payload follows.",
-            const: "tool.publish_post.command",
-          },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          operation_id: {
-            description:
-              'Stable id of this operation; a retry with the same id never publishes twice.\n\nExample: "OP-5f2c9a".\n\nMust also be: at most 64 characters.',
-            type: "string",
-            pattern: "^OP-[A-Za-z0-9-]+$",
-          },
-          resource: {
-            description: "Where the post is published.",
-            type: "object",
-            properties: {
-              channel_id: {
-                description:
-                  'The channel as `<network>:<account>` (`vk:brand_A`).\n\nExample: "vk:brand_A".\n\nMust also be: at most 128 characters.',
-                type: "string",
-                pattern: "^[a-z]+:[A-Za-z0-9_]+$",
-              },
-            },
-            required: ["channel_id"],
-            additionalProperties: false,
-          },
-          payload_ref: {
-            description:
-              'The reviewed draft to publish, in the artifact store.\n\nExample: "artifact://post/17".',
-            type: "string",
-            pattern: "^artifact://.+",
-          },
-          mode: {
-            description: "Publish now or at `publish_at`.\n\nWhen the post goes live.",
-            anyOf: [
-              {
-                const: "PUBLISH",
-                description: "Publish immediately; `publish_at` must be absent.",
-              },
-              {
-                const: "SCHEDULE",
-                description:
-                  "Publish at `publish_at`, which is required in this mode and must lie in the future.",
-              },
-            ],
-          },
-          expected_state: {
-            description:
-              "The state the caller saw when it decided to publish (optimistic concurrency).",
-            type: "object",
-            properties: {
-              draft_version: {
-                description:
-                  "Version of the draft the caller reviewed; the command fails with CONFLICT if the draft changed.\n\nExample: 12.",
-                type: "integer",
-                minimum: 1,
-              },
-            },
-            required: ["draft_version"],
-            additionalProperties: false,
-          },
-          publish_at: {
-            description:
-              "When a scheduled post goes live (RFC 3339). Present only in SCHEDULE mode.\n\nNull means: absent.",
-            anyOf: [{ type: "string", format: "date-time" }, { type: "null" }],
-          },
-          unpublish_at: {
-            description:
-              "When the post is taken down again (RFC 3339). Absent means it stays up.\n\nNull means: absent.",
-            anyOf: [{ type: "string", format: "date-time" }, { type: "null" }],
-          },
-        },
-        required: [
-          "contract",
-          "version",
-          "operation_id",
-          "resource",
-          "payload_ref",
-          "mode",
-          "expected_state",
-          "publish_at",
-          "unpublish_at",
-        ],
-        additionalProperties: false,
-      },
+      schema: openaiSchema,
     },
   },
   tool: {
@@ -110,95 +108,7 @@ export const openai = {
       name: "tool_publish_post_command",
       description:
         "Publishes or schedules a prepared post on one channel.\n\nA side-effecting command: the host validates it strictly (unknown fields are rejected), then\nchecks permissions and policy, then executes. The post body is passed by reference to its\ndraft artifact, never inline. `expected_state.draft_version` makes the command apply only to\nthe draft the caller reviewed; a mismatch fails with an operation.error of class CONFLICT.\nA schema pass does not replace the runtime checks: the channel must belong to the tenant and\nthe draft must exist.\n\nMust also hold: unpublish_at is later than publish_at.",
-      parameters: {
-        description:
-          "Publishes or schedules a prepared post on one channel.\n\nA side-effecting command: the host validates it strictly (unknown fields are rejected), then\nchecks permissions and policy, then executes. The post body is passed by reference to its\ndraft artifact, never inline. `expected_state.draft_version` makes the command apply only to\nthe draft the caller reviewed; a mismatch fails with an operation.error of class CONFLICT.\nA schema pass does not replace the runtime checks: the channel must belong to the tenant and\nthe draft must exist.\n\nMust also hold: unpublish_at is later than publish_at.",
-        type: "object",
-        properties: {
-          contract: {
-            description: "The contract this payload follows.",
-            const: "tool.publish_post.command",
-          },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          operation_id: {
-            description:
-              'Stable id of this operation; a retry with the same id never publishes twice.\n\nExample: "OP-5f2c9a".\n\nMust also be: at most 64 characters.',
-            type: "string",
-            pattern: "^OP-[A-Za-z0-9-]+$",
-          },
-          resource: {
-            description: "Where the post is published.",
-            type: "object",
-            properties: {
-              channel_id: {
-                description:
-                  'The channel as `<network>:<account>` (`vk:brand_A`).\n\nExample: "vk:brand_A".\n\nMust also be: at most 128 characters.',
-                type: "string",
-                pattern: "^[a-z]+:[A-Za-z0-9_]+$",
-              },
-            },
-            required: ["channel_id"],
-            additionalProperties: false,
-          },
-          payload_ref: {
-            description:
-              'The reviewed draft to publish, in the artifact store.\n\nExample: "artifact://post/17".',
-            type: "string",
-            pattern: "^artifact://.+",
-          },
-          mode: {
-            description: "Publish now or at `publish_at`.\n\nWhen the post goes live.",
-            anyOf: [
-              {
-                const: "PUBLISH",
-                description: "Publish immediately; `publish_at` must be absent.",
-              },
-              {
-                const: "SCHEDULE",
-                description:
-                  "Publish at `publish_at`, which is required in this mode and must lie in the future.",
-              },
-            ],
-          },
-          expected_state: {
-            description:
-              "The state the caller saw when it decided to publish (optimistic concurrency).",
-            type: "object",
-            properties: {
-              draft_version: {
-                description:
-                  "Version of the draft the caller reviewed; the command fails with CONFLICT if the draft changed.\n\nExample: 12.",
-                type: "integer",
-                minimum: 1,
-              },
-            },
-            required: ["draft_version"],
-            additionalProperties: false,
-          },
-          publish_at: {
-            description:
-              "When a scheduled post goes live (RFC 3339). Present only in SCHEDULE mode.\n\nNull means: absent.",
-            anyOf: [{ type: "string", format: "date-time" }, { type: "null" }],
-          },
-          unpublish_at: {
-            description:
-              "When the post is taken down again (RFC 3339). Absent means it stays up.\n\nNull means: absent.",
-            anyOf: [{ type: "string", format: "date-time" }, { type: "null" }],
-          },
-        },
-        required: [
-          "contract",
-          "version",
-          "operation_id",
-          "resource",
-          "payload_ref",
-          "mode",
-          "expected_state",
-          "publish_at",
-          "unpublish_at",
-        ],
-        additionalProperties: false,
-      },
+      parameters: openaiSchema,
       strict: true,
     },
   },
