@@ -6,7 +6,10 @@
 // vendor/), a new minor version whose LLM projections their referees accept (and whose OpenAI-style
 // replies decode, with the dropped maxLength still enforced), a contract over a
 // provider limit, an edit to a published version, and the generated package imported by name
-// from a second workspace package and run with plain node.
+// from a second workspace package and run with plain node; two agents over the app's own contracts
+// (codegen's stubs written by hand), with both optional peers installed, driven by a scripted model
+// through runAgentLoop and by the MCP SDK's client: each refusal before the side effect, the events
+// read back from the SQLite file.
 // Cost: npm runs offline-preferred with a cache kept between runs (os.tmpdir()); the CI clone runs
 // beside the later steps; bins the README does not name are run directly, not through npx.
 import { spawn, spawnSync } from "node:child_process";
@@ -278,6 +281,165 @@ describe("a new producer repo, following the README", () => {
       openai: { contract: "order.placed", version: "1.1", order_id: "ORD-7", currency: "EUR", total_cents: 5, items: [{ sku: "B-2", quantity: 1 }] },
       tooLong: ["/note maxLength"],
     });
+  }, SLOW);
+
+  it("two agents over its own contracts, driven through the loop and over MCP: refusals before any side effect, the events in SQLite", () => {
+    const schema = "# yaml-language-server: $schema=../../node_modules/treaty/idl/idl.schema.json";
+    const agentSchema = "# yaml-language-server: $schema=../../node_modules/treaty/idl/agent.schema.json";
+    const orderId = '{ type: string, pattern: "^ORD-[0-9]{1,8}$", description: An order id. }';
+    writeFile("idl/orders/order.lookup.yaml", [schema, "contract: order.lookup", "summary: Look an order up by its id.", "owner: orders-team", "kind: command", "versions:", '  "1.0":', "    fields:", `      order_id: ${orderId}`, ""].join("\n"));
+    writeFile("idl/orders/order.status.yaml", [schema, "contract: order.status", "summary: An order as it stands.", "owner: orders-team", "kind: result", "versions:", '  "1.0":', "    fields:", `      order_id: ${orderId}`, "      total_cents: { type: int, min: 0, description: What the customer paid. }", ""].join("\n"));
+    writeFile(
+      "idl/orders/refund.request.yaml",
+      [schema, "contract: refund.request", "summary: Refund an order in full; the money leaves and cannot be taken back.", "owner: orders-team", "kind: command", "versions:", '  "1.0":', "    fields:", '      request_id: { type: string, pattern: "^RF-[0-9]{1,8}$", role: idempotency_key, description: One id per refund asked for. }', `      order_id: ${orderId}`, ""].join("\n"),
+    );
+    writeFile(
+      "idl/orders/refund.issued.yaml",
+      [schema, "contract: refund.issued", "summary: A refund sent to the customer.", "owner: orders-team", "kind: result", "versions:", '  "1.0":', "    fields:", `      order_id: ${orderId}`, "      amount_cents: { type: int, min: 0, description: The amount refunded. }", "      confidence: { type: number, min: 0, max: 1, description: How sure the refunder is that the refund went out. }", ""].join("\n"),
+    );
+    writeFile("idl/orders/order_lookup.agent.yaml", [agentSchema, "agent: orders.order_lookup", "tool: order_lookup", "summary: Looks an order up by its id.", "owner: orders-team", "input: order.lookup@1", "output: order.status@1", "action: query", "provides: [order_id]", ""].join("\n"));
+    writeFile(
+      "idl/orders/order_refund.agent.yaml",
+      [agentSchema, "agent: orders.order_refund", "tool: order_refund", "summary: Refunds an order in full; it cannot be undone.", "owner: orders-team", "input: refund.request@1", "output: refund.issued@1", "action: mutation_irreversible", "confidence: { threshold: 0.95, field: confidence }", "consumes:", "  - { path: order_id, from: orders.order_lookup, as: order_id }", ""].join("\n"),
+    );
+    npm(["run", "codegen"]);
+    expect(readdirSync(join(APP, "generated/agents")).sort()).toEqual(["index.ts", "orders.order_lookup.ts", "orders.order_refund.ts"]);
+    // codegen created the hand-written stubs, each throwing until written; the user writes the bodies.
+    for (const [stub, body] of [
+      ["idl/orders/order_lookup.agent.ts", 'return { contract: "order.status", version: "1.0", order_id: input.order_id, total_cents: 4200 };'],
+      ["idl/orders/order_refund.agent.ts", 'executions += 1;\n  return { contract: "refund.issued", version: "1.0", order_id: input.order_id, amount_cents: 4200, confidence: 0.99 };'],
+    ] as const) {
+      const text = read(stub);
+      expect(text).toMatch(/export async function execute\(input: generated\.Input\): Promise<generated\.Output> \{\n\s*throw new [\w.]*AgentNotImplemented\([^\n]*\);\n\}/);
+      const written = text.replace(/throw new [\w.]*AgentNotImplemented\([^\n]*\);/, body);
+      writeFile(stub, stub.includes("refund") ? `${written}\n/** How many refunds went out: the side effect a refusal must not reach. */\nexport let executions = 0;\n` : written);
+    }
+    // Both optional peers in one install, as the README names them.
+    const sdk = /`@modelcontextprotocol\/sdk` (\d+)\.x/.exec(README)![1]!;
+    expect(README).toContain("npm install better-sqlite3@12");
+    npm(["install", "better-sqlite3@12", `@modelcontextprotocol/sdk@${sdk}`]);
+    writeFile(
+      "src/agents.ts",
+      [
+        'import { Client } from "@modelcontextprotocol/sdk/client/index.js";',
+        'import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";',
+        'import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";',
+        'import { createApprovals, createPipeline, runAgentLoop, type AnthropicMessage, type ApprovalToken, type ToolUseBlock } from "treaty/runtime";',
+        'import { createMcpServer } from "treaty/mcp";',
+        'import { openSqliteStore } from "treaty/store-sqlite";',
+        'import { agents } from "../generated/agents/index.js";',
+        'import * as refund from "../idl/orders/order_refund.agent.js";',
+        "",
+        'const FILE = "var/events.sqlite";',
+        'const approvals = createApprovals({ secret: "a host secret of at least thirty-two bytes, kept out of sinks" });',
+        'const lookup = { contract: "order.lookup", version: "1.0", order_id: "ORD-1" };',
+        'const request = { contract: "refund.request", version: "1.0", request_id: "RF-1", order_id: "ORD-1" };',
+        'const fabricated = { ...request, order_id: "ORD-666" };',
+        "// The calls a model makes, in order: a made-up id, the lookup, the refund without an approval, with one, and with it again.",
+        'const script = [["order_refund", fabricated], ["order_lookup", lookup], ["order_refund", request], ["order_refund", request], ["order_refund", request]] as const;',
+        "/** The human's answers, one per refund call: no, no, yes, and the token already used. */",
+        "const approver = () => {",
+        '  const answers = ["no", "no", "yes", "replay"];',
+        "  let token: ApprovalToken | undefined;",
+        "  return ({ session, agent, input }: { session: string; agent: string; input: unknown }): ApprovalToken | undefined => {",
+        '    if (agent !== "orders.order_refund") return undefined;',
+        "    const answer = answers.shift();",
+        '    if (answer === "yes") token = approvals.issue({ session, agent, input, ttl: 60_000 });',
+        '    return answer === "yes" || answer === "replay" ? token : undefined;',
+        "  };",
+        "};",
+        "const executed: number[] = [];",
+        "",
+        "// (1) A scripted model through the loop.",
+        "const store = openSqliteStore(FILE);",
+        "const loopSession = createPipeline({ agents, store, approvals });",
+        "const seen: unknown[] = [];",
+        "let turn = 0;",
+        "const outcome = await runAgentLoop({",
+        "  session: loopSession,",
+        "  agents,",
+        "  maxTurns: 8,",
+        '  messages: [{ role: "user", content: "Refund order ORD-1." }],',
+        "  approve: approver(),",
+        "  model: async (messages: readonly AnthropicMessage[]) => {",
+        "    const last = messages.at(-1)!;",
+        '    if (turn > 0 && typeof last.content !== "string") for (const block of last.content) if (block.type === "tool_result") seen.push(JSON.parse(block.content as string));',
+        "    executed.push(refund.executions);",
+        "    const call = script[turn];",
+        "    turn += 1;",
+        '    return call ? [{ type: "tool_use", id: `call-${turn}`, name: call[0], input: call[1] } satisfies ToolUseBlock] : [{ type: "text", text: "Refunded." }];',
+        "  },",
+        "});",
+        "",
+        "// (2) The MCP SDK's own client, in another session over the same file.",
+        "const mcpSession = createPipeline({ agents, store, approvals });",
+        "const server = createMcpServer({ session: mcpSession, agents, approve: approver() });",
+        "const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();",
+        'const client = new Client({ name: "app", version: "1.0.0" });',
+        "await server.connect(serverSide);",
+        "await client.connect(clientSide);",
+        "const listed = (await client.listTools()).tools.map((tool) => tool.name);",
+        "const mcp: unknown[] = [];",
+        "const mcpExecuted: number[] = [];",
+        "for (const [name, args] of script) {",
+        "  // A refund of its own: RF-1 succeeded in the loop's session, and would be replayed from the store without running.",
+        '  const call = name === "order_refund" ? { ...args, request_id: "RF-2" } : args;',
+        "  // client.request, not callTool: SDK 1.32's callTool checks an error's structuredContent against the tool's outputSchema (typescript-sdk#1943).",
+        '  const result = await client.request({ method: "tools/call", params: { name, arguments: call } }, CallToolResultSchema);',
+        "  mcp.push({ isError: result.isError ?? false, ...(result.structuredContent as object) });",
+        "  mcpExecuted.push(refund.executions);",
+        "}",
+        "await client.close();",
+        "store.close();",
+        "",
+        "// The file, opened again.",
+        "const events = openSqliteStore(FILE);",
+        "const summarize = (session: string) => events.query({ session }).map((event) => `${event.agent} ${event.outcome} ${event.code ?? \"\"}`.trim()).sort();",
+        "const brief = (result: any) => result.ok === false ? `${result.gate} ${result.code} ${result.class}` : `ok ${result.contract}`;",
+        "console.log(JSON.stringify({",
+        "  stop: outcome.stop,",
+        "  turns: outcome.turns,",
+        "  loop: seen.map(brief),",
+        "  executed,",
+        "  listed,",
+        "  mcp: mcp.map(brief),",
+        "  mcpExecuted,",
+        "  leaked: JSON.stringify(seen.concat(mcp)).includes(\"ORD-666\"),",
+        "  events: { loop: summarize(loopSession.id), mcp: summarize(mcpSession.id), count: events.aggregate({}).count },",
+        "}));",
+        "events.close();",
+        "",
+      ].join("\n"),
+    );
+    mkdirSync(join(APP, "var"), { recursive: true });
+    bin("tsc", ["--noEmit", "false", "--outDir", "dist"]);
+    const printed = JSON.parse(run("node", ["dist/src/agents.js"]).stdout) as unknown;
+    const refusals = ["consistency CONSISTENCY_VIOLATED INVALID_INPUT", "ok order.status", "approval APPROVAL_MISSING PERMISSION_DENIED", "ok refund.issued", "approval APPROVAL_REPLAYED PERMISSION_DENIED"];
+    // One event per call, refused or not (sorted: calls within one millisecond are ordered by their random ids).
+    const events = [
+      "orders.order_lookup ok",
+      "orders.order_refund INVALID_INPUT CONSISTENCY_VIOLATED",
+      "orders.order_refund PERMISSION_DENIED APPROVAL_MISSING",
+      "orders.order_refund PERMISSION_DENIED APPROVAL_REPLAYED",
+      "orders.order_refund ok",
+    ];
+    expect(printed).toEqual({
+      stop: "end_turn",
+      turns: 6,
+      loop: refusals,
+      // Before each model turn: the refund ran once, on the approved call, and never on a refused one.
+      executed: [0, 0, 0, 0, 1, 1],
+      listed: ["order_lookup", "order_refund"],
+      mcp: refusals,
+      mcpExecuted: [1, 1, 1, 2, 2],
+      leaked: false,
+      events: { loop: events, mcp: events, count: 10 },
+    });
+    // The generated package below cannot build agents yet (their hand-written modules are outside
+    // its rootDir): the agents leave the app before it becomes a workspace.
+    for (const path of ["order_lookup.agent.yaml", "order_lookup.agent.ts", "order_refund.agent.yaml", "order_refund.agent.ts"]) rmSync(join(APP, "idl/orders", path));
+    rmSync(join(APP, "generated/agents"), { recursive: true });
+    rmSync(join(APP, "src/agents.ts"));
   }, SLOW);
 
   it("an edit to a published version fails check --against HEAD at its location", () => {
