@@ -17,11 +17,13 @@ export interface ParsedArgs {
 
 /**
  * A flag as parseArgs takes it, plus what treaty checks before the command runs: the values a
- * string flag allows (`choices`) and whether the command needs it (`required`).
+ * string flag allows (`choices`), whether the command needs it (`required`), and the flags it
+ * cannot be given with (`conflicts`, with why).
  */
 export type FlagSpec = NonNullable<ParseArgsConfig["options"]>[string] & {
   readonly choices?: readonly string[];
   readonly required?: boolean;
+  readonly conflicts?: { readonly [flag: string]: string };
 };
 
 /** One `treaty <name>` command; its `usage` lines are what `--help` prints for it. */

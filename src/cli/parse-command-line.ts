@@ -48,6 +48,9 @@ export const parseCommandLine = (command: Command, args: readonly string[]): Sta
   if (values["help"] !== true) {
     for (const [name, option] of Object.entries(command.options)) {
       if (option.required && !seen.has(name)) diagnostics.push(createDiagnostic("flag-required", undefined, { command: command.name, flag: `--${name}` }));
+      for (const [other, reason] of Object.entries(option.conflicts ?? {})) {
+        if (seen.has(name) && seen.has(other)) diagnostics.push(createDiagnostic("flags-conflict", undefined, { flag: `--${name}`, other: `--${other}`, reason }));
+      }
     }
   }
   if (diagnostics.length === 0 && values["help"] !== true && (positionals.length < command.positionals.min || positionals.length > command.positionals.max)) {

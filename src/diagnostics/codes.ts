@@ -94,6 +94,7 @@ export const DIAGNOSTIC_CODES = {
   "flag-value-not-allowed": { severity: "error", message: "{flag} does not take '{value}'{suggestion}; it takes {allowed}" },
   "flag-required": { severity: "error", message: "{command} needs {flag}" },
   "flag-repeated": { severity: "error", message: "{flag} is given more than once" },
+  "flags-conflict": { severity: "error", message: "{flag} cannot be given with {other}: {reason}" },
   "argument-count": { severity: "error", message: "'{command}' takes {expected}; got {got}" },
   // LLM projections (llm.ts): a provider's documented limits, checked at compile time
   "effect-not-command": { severity: "error", message: "'effect' says what a command does to state, and this contract's kind is {kind}: set kind: command, or remove effect" },

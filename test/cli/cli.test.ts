@@ -59,6 +59,7 @@ it("each usage mistake is a coded error with what was meant, exit 2, before anyt
     [["compat", "a.json", "b.json", "--format=markdown"], ["flag-value-not-allowed"]],
     [["diff"], ["flag-required"]],
     [["diff", "--format", "json"], ["flag-required"]],
+    [["generate", "--check", "--watch"], ["flags-conflict"]],
   ];
   for (const [args, codes] of cases) {
     const { status, found } = await usage(args);

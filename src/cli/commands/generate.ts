@@ -1,55 +1,94 @@
+import { join } from "node:path";
 import { CONFIG_FILE } from "../../config/config.js";
 import { generate } from "../../pipeline.js";
-import { fromCwd, plural, printDiagnostics, readConfig, type Command } from "../command.js";
+import { watch } from "../../watch/watch.js";
+import { fromCwd, plural, printDiagnostics, readConfig, type CliIo, type Command, type ParsedArgs } from "../command.js";
 
 export const generateCommand: Command = {
   name: "generate",
-  usage: `  treaty generate [--check] [--idl <dir>] [--out <dir>]
+  usage: `  treaty generate [--check | --watch] [--idl <dir>] [--out <dir>]
       Compile every contract under --idl (default: idl) into --out (default: generated).
       Files treaty no longer produces are removed. With --check, write nothing and exit 1
-      listing the files that are stale. Defaults come from treaty.config.json or the
+      listing the files that are stale. With --watch, generate again each time a contract
+      or agent file is saved, added or removed (or the config changes), printing each run's
+      diagnostics and going on; a run with errors writes nothing. Ctrl-C stops it. Defaults come from treaty.config.json or the
       'treaty' key of package.json; its 'package' setting makes --out an npm package,
       'tests: false' writes no generated tests, and 'llm: { providers: [...] }' names the
       LLM providers of contracts that name none.`,
-  options: { check: { type: "boolean" }, idl: { type: "string" }, out: { type: "string" } },
-  positionals: { min: 0, max: 0 },
-  run: async (args, io) => {
-    const started = performance.now();
-    const check = args.values["check"] === true;
-    const config = readConfig(args, io);
-    if (!config) return 1;
-    const result = await generate({
-      root: config.root,
-      idlDir: config.idlDir,
-      outDir: config.outDir,
-      check,
-      tests: config.tests,
-      llm: config.llm,
-      ...(config.package && { package: { ...config.package, source: config.file ?? CONFIG_FILE } }),
-    });
-    printDiagnostics(io, result.diagnostics, config.root);
-    const report = result.report;
-    if (!report) return 1;
-    const contracts = result.project?.contracts ?? [];
-    const counts = `${plural(contracts.length, "contract")}, ${plural(contracts.reduce((n, c) => n + c.versions.length, 0), "version")}`;
-    if (check) {
-      const lines = [
-        ...report.created.map((p) => `missing ${p}`),
-        ...report.updated.map((p) => `stale   ${p}`),
-        ...report.removed.map((p) => `extra   ${p}`),
-      ];
-      if (lines.length === 0) {
-        io.stderr(`treaty: generated files are current (${counts})\n`);
-        return 0;
-      }
-      io.stderr(`${lines.join("\n")}\ntreaty: ${lines.length} generated file${lines.length === 1 ? " is" : "s are"} out of date; run 'treaty generate'\n`);
-      return 1;
-    }
-    const seconds = ((performance.now() - started) / 1000).toFixed(2);
-    io.stderr(
-      `treaty: ${counts}: ${report.created.length} created, ${report.updated.length} updated, ${report.removed.length} removed, ${report.unchanged} unchanged in ${seconds}s\n`,
-    );
-    for (const stub of result.stubs ?? []) io.stderr(`treaty: added ${stub.what} ${stub.name} to ${fromCwd(io, config.root, stub.file)}; write it, it throws until then\n`);
-    return 0;
+  options: {
+    check: { type: "boolean" },
+    watch: { type: "boolean", conflicts: { check: "--check writes nothing, --watch writes on every save" } },
+    idl: { type: "string" },
+    out: { type: "string" },
   },
+  positionals: { min: 0, max: 0 },
+  run: async (args, io) => (args.values["watch"] === true ? generateWatching(args, io) : generateOnce(args, io)),
+};
+
+/** One `treaty generate`: its exit status, after printing its diagnostics and summary. */
+const generateOnce = async (args: ParsedArgs, io: CliIo): Promise<number> => {
+  const started = performance.now();
+  const check = args.values["check"] === true;
+  const config = readConfig(args, io);
+  if (!config) return 1;
+  const result = await generate({
+    root: config.root,
+    idlDir: config.idlDir,
+    outDir: config.outDir,
+    check,
+    tests: config.tests,
+    llm: config.llm,
+    ...(config.package && { package: { ...config.package, source: config.file ?? CONFIG_FILE } }),
+  });
+  printDiagnostics(io, result.diagnostics, config.root);
+  const report = result.report;
+  if (!report) return 1;
+  const contracts = result.project?.contracts ?? [];
+  const counts = `${plural(contracts.length, "contract")}, ${plural(contracts.reduce((n, c) => n + c.versions.length, 0), "version")}`;
+  if (check) {
+    const lines = [
+      ...report.created.map((p) => `missing ${p}`),
+      ...report.updated.map((p) => `stale   ${p}`),
+      ...report.removed.map((p) => `extra   ${p}`),
+    ];
+    if (lines.length === 0) {
+      io.stderr(`treaty: generated files are current (${counts})\n`);
+      return 0;
+    }
+    io.stderr(`${lines.join("\n")}\ntreaty: ${lines.length} generated file${lines.length === 1 ? " is" : "s are"} out of date; run 'treaty generate'\n`);
+    return 1;
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  io.stderr(
+    `treaty: ${counts}: ${report.created.length} created, ${report.updated.length} updated, ${report.removed.length} removed, ${report.unchanged} unchanged in ${seconds}s\n`,
+  );
+  for (const stub of result.stubs ?? []) io.stderr(`treaty: added ${stub.what} ${stub.name} to ${fromCwd(io, config.root, stub.file)}; write it, it throws until then\n`);
+  return 0;
+};
+
+/**
+ * `--watch`: runs until SIGINT or SIGTERM, then exits 0. The directories watched are the first
+ * run's; each run reads the config again, so a changed setting applies from the next save.
+ */
+const generateWatching = async (args: ParsedArgs, io: CliIo): Promise<number> => {
+  const config = readConfig(args, io);
+  if (!config) return 1;
+  const configFiles = [join(config.root, CONFIG_FILE), join(config.root, "package.json")];
+  const watching = await watch({
+    idlDir: config.idlDir,
+    files: configFiles,
+    ignoredDirs: [config.outDir],
+    run: async () => {
+      await generateOnce(args, io);
+    },
+    onError: (error) => io.stderr(`treaty: internal error: ${(error as Error).message}\nPlease report this with the contract that caused it.\n`),
+  });
+  await watching.ready;
+  io.stderr(`treaty: watching ${fromCwd(io, config.root, config.idlDir)} for changes (Ctrl-C to stop)\n`);
+  await new Promise<void>((stop) => {
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await watching.close();
+  return 0;
 };

@@ -1,0 +1,88 @@
+// `treaty generate --watch` as a user runs it: the built CLI in a child process, edited under it.
+// Each step waits for what the user would look for (a generated file's contents, a line on stderr),
+// never for a fixed time.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { tempProject } from "../support/temp-project.js";
+
+const CLI = join(import.meta.dirname, "../../dist/cli/main.js");
+
+const contract = (description: string): string => `contract: demo.thing
+owner: demo
+versions:
+  "1.0":
+    fields:
+      name: { type: string, maxLength: 40, description: ${JSON.stringify(description)} }
+`;
+const other = `contract: extra.item
+owner: demo
+versions:
+  "1.0":
+    fields:
+      id: { type: string, maxLength: 10 }
+`;
+
+const children: ChildProcess[] = [];
+afterAll(() => children.forEach((child) => child.kill("SIGKILL")));
+
+/** Polls `probe` until it returns true; fails with what was printed after 20 s. */
+const until = async (what: string, probe: () => boolean, printed: () => string): Promise<void> => {
+  for (const deadline = Date.now() + 20_000; !probe(); ) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; stderr so far:\n${printed()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+const read = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, "utf8") : undefined);
+
+/** Every file under `dir`, relative. */
+const tree = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1));
+
+it("regenerates each saved change, reports a half-edited file without exiting, follows files that come and go, and stops on Ctrl-C", async () => {
+  const root = tempProject("watch", { "treaty.config.json": `{ "tests": false }\n`, "idl/demo/demo.thing.yaml": contract("first") });
+  const child = spawn(process.execPath, [CLI, "generate", "--watch"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const printed = () => stderr;
+  const types = join(root, "generated/demo.thing/v1_0/types.ts");
+  const runs = () => stderr.match(/^treaty: \d+ contracts?, .* in [\d.]+s$/gm)?.length ?? 0;
+
+  await until("the first run and the watch", () => stderr.includes("watching idl for changes"), printed);
+  expect(read(types)).toContain("first");
+
+  // Saved twice: each save regenerates.
+  writeFileSync(join(root, "idl/demo/demo.thing.yaml"), contract("second"));
+  await until("the second description", () => read(types)?.includes("second") === true, printed);
+  writeFileSync(join(root, "idl/demo/demo.thing.yaml"), contract("third"));
+  await until("the third description", () => read(types)?.includes("third") === true, printed);
+
+  // Half-edited: the diagnostic at its line, nothing written, still watching.
+  const before = runs();
+  writeFileSync(join(root, "idl/demo/demo.thing.yaml"), contract("fourth").replace("maxLength: 40", "maxLength: [40"));
+  await until("the YAML error", () => /idl\/demo\/demo\.thing\.yaml:\d+:\d+ - error yaml-syntax/.test(stderr), printed);
+  expect(read(types)).toContain("third");
+  expect(child.exitCode).toBeNull();
+  writeFileSync(join(root, "idl/demo/demo.thing.yaml"), contract("fifth"));
+  await until("the repaired file's output", () => read(types)?.includes("fifth") === true, printed);
+  expect(runs()).toBe(before + 1);
+
+  // A contract in a directory created after the watch started, then removed.
+  mkdirSync(join(root, "idl/extra"));
+  writeFileSync(join(root, "idl/extra/extra.item.yaml"), other);
+  await until("the new contract's output", () => existsSync(join(root, "generated/extra.item/v1_0/types.ts")), printed);
+  rmSync(join(root, "idl/extra"), { recursive: true });
+  await until("the removed contract's output gone", () => !existsSync(join(root, "generated/extra.item")), printed);
+
+  // The config is watched too: `tests: true` brings the generated tests.
+  writeFileSync(join(root, "treaty.config.json"), `{ "tests": true }\n`);
+  await until("the generated tests", () => existsSync(join(root, "generated/demo.thing/demo.thing.test.ts")), printed);
+
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  child.kill("SIGINT");
+  expect(await exited).toBe(0);
+  expect(tree(join(root, "generated")).filter((p) => p.endsWith(".treaty-tmp"))).toEqual([]);
+  expect(stderr).not.toMatch(/internal error|\n\s+at /);
+}, 60_000);
