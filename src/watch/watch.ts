@@ -31,8 +31,11 @@ const callsForRun = (event: string, path: string, files: ReadonlySet<string>): b
 
 /**
  * Watches with chokidar (loaded only here: nothing else in treaty needs it). Node's own recursive
- * `fs.watch` on Linux misses directories created after it starts on Node 20, which a user adding a
- * domain does.
+ * `fs.watch` is JavaScript on Linux, with known bugs in the Node versions treaty supports: a race
+ * between its asynchronous tree walk and the watches it sets up that loses events in new
+ * directories (nodejs/node#48437), and an uncaught ENOENT when a watched file is deleted
+ * (nodejs/node#52018). It passed this watch's test on Node 20.20 here; chokidar is the
+ * well-kept alternative whose behaviour does not hang on the Node minor a user has.
  */
 export const watch = async (options: WatchOptions): Promise<Watching> => {
   const { watch: chokidarWatch } = await import("chokidar");
