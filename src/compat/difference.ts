@@ -37,7 +37,9 @@ export type DifferenceKind =
   | "contract-ref-changed"
   | "unknown-fields-opened"
   | "unknown-fields-closed"
-  | "description-changed";
+  | "description-changed"
+  | "definition-added"
+  | "definition-removed";
 
 export interface Difference {
   readonly kind: DifferenceKind;

@@ -1,0 +1,129 @@
+// `treaty compat` on schemas that only define types: definition by definition, with the ones added
+// and removed, proved on two published MCP schemas (draft-07 `definitions`, then 2020-12 `$defs`).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const CLI = join(import.meta.dirname, "../../dist/cli/main.js");
+const MCP = join(import.meta.dirname, "../reference/agent-protocols/mcp");
+const dir = mkdtempSync(join(tmpdir(), "treaty-compat-defs-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const treaty = (...args: string[]) => spawnSync(process.execPath, [CLI, "compat", ...args], { cwd: dir, encoding: "utf8" });
+const write = (name: string, value: unknown): string => {
+  writeFileSync(join(dir, name), JSON.stringify(value));
+  return name;
+};
+
+interface Report {
+  backward: string;
+  forward: string;
+  definitions: { name: string; status: string; backward: string; forward: string; differences: { kind: string; path: string }[] }[];
+}
+
+describe("MCP 2025-06-18 → 2025-11-25", () => {
+  const oldFile = join(MCP, "schema-2025-06-18.json");
+  const newFile = join(MCP, "schema-2025-11-25.json");
+  const oldDefs = (JSON.parse(readFileSync(oldFile, "utf8")) as { definitions: Record<string, unknown> }).definitions;
+  const newDefs = (JSON.parse(readFileSync(newFile, "utf8")) as { $defs: Record<string, unknown> }).$defs;
+  const run = treaty(oldFile, newFile, "--format", "json");
+  const report = JSON.parse(run.stdout) as Report;
+  const named = (status: string) => report.definitions.filter((d) => d.status === status).map((d) => d.name);
+
+  it("compares every definition of either schema, though neither has a root, and exits 0", () => {
+    expect(run.status).toBe(0);
+    expect(report.definitions.map((d) => d.name)).toEqual([...new Set([...Object.keys(oldDefs), ...Object.keys(newDefs)])].sort());
+  });
+
+  it("reports the definitions added and removed, as the two files' key sets differ", () => {
+    expect(named("added")).toEqual(Object.keys(newDefs).filter((name) => !(name in oldDefs)).sort());
+    expect(named("removed")).toEqual(Object.keys(oldDefs).filter((name) => !(name in newDefs)).sort());
+    for (const d of report.definitions.filter((d) => d.status === "added")) expect([d.backward, d.forward]).toEqual(["compatible", "breaking"]);
+    for (const d of report.definitions.filter((d) => d.status === "removed")) expect([d.backward, d.forward]).toEqual(["breaking", "compatible"]);
+  });
+
+  it("a definition written the same in both, referring to no other, is unchanged; one edited is changed with its differences", () => {
+    const selfContained = Object.keys(oldDefs).filter((name) => {
+      const text = JSON.stringify(oldDefs[name]);
+      return name in newDefs && !text.includes("$ref") && text === JSON.stringify(newDefs[name]);
+    });
+    expect(selfContained.length).toBeGreaterThan(3);
+    expect(selfContained.filter((name) => !named("unchanged").includes(name))).toEqual([]);
+    // Tool gained `icons` and `execution` in 2025-11-25.
+    const tool = report.definitions.find((d) => d.name === "Tool")!;
+    expect(tool.status).toBe("changed");
+    expect(tool.differences.filter((d) => d.kind === "field-added").map((d) => d.path)).toEqual(expect.arrayContaining(["/icons", "/execution"]));
+  });
+
+  it("the text report lists what changed and counts the rest", () => {
+    const { stdout } = treaty(oldFile, newFile);
+    expect(stdout).toMatch(/^Tool {2}changed {2}backward: \w+ {2}forward: \w+$/m);
+    expect(stdout).toMatch(/^ {2}\/icons {2}field-added {2}/m);
+    expect(stdout).toMatch(/^ToolChoice {2}added {2}backward: compatible {2}forward: breaking$/m);
+    const counts = `${named("changed").length} changed, ${named("added").length} added, ${named("removed").length} removed`;
+    expect(stdout.trim().split("\n").at(-1)).toMatch(new RegExp(`in ${report.definitions.length} definitions: ${counts}\\)$`));
+  });
+});
+
+describe("definitions of small schemas", () => {
+  const older = write("old-defs.json", {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $defs: {
+      Inner: { type: "integer" },
+      Outer: { type: "object", properties: { inner: { $ref: "#/$defs/Inner" } }, required: ["inner"] },
+      "a/b~c": { type: "string" },
+      Gone: { type: "boolean" },
+    },
+  });
+  const newer = write("new-defs.json", {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $defs: {
+      Inner: { type: "string" },
+      Outer: { type: "object", properties: { inner: { $ref: "#/$defs/Inner" } }, required: ["inner"] },
+      "a/b~c": { type: "string", maxLength: 3 },
+      Extra: { type: "null" },
+    },
+  });
+  const json = (...args: string[]) => {
+    const run = treaty(...args, "--format", "json");
+    return { status: run.status, stderr: run.stderr, report: JSON.parse(run.stdout) as Report };
+  };
+
+  it("a change to a referenced definition shows where it is referenced too", () => {
+    const { report } = json(older, newer);
+    const outer = report.definitions.find((d) => d.name === "Outer")!;
+    expect(outer.status).toBe("changed");
+    expect(outer.differences.map((d) => [d.path, d.kind])).toEqual([["/inner", "type-changed"]]);
+  });
+
+  it("names that need escaping in a JSON pointer are found", () => {
+    const { report } = json(older, newer, "--defs", "a/b~c");
+    expect(report.definitions.map((d) => [d.name, d.status, d.differences.map((x) => x.kind)])).toEqual([["a/b~c", "changed", ["constraint-narrowed"]]]);
+  });
+
+  it("--defs compares the named definitions only, also in schemas that have a root", () => {
+    const rooted = (name: string, defs: object) => write(name, { type: "object", properties: { x: { $ref: "#/$defs/Inner" } }, $defs: defs });
+    const a = rooted("rooted-old.json", { Inner: { type: "integer" }, Other: { type: "integer" } });
+    const b = rooted("rooted-new.json", { Inner: { type: "number" }, Other: { type: "string" } });
+    const { status, report } = json(a, b, "--defs", "Inner");
+    expect(status).toBe(0);
+    expect(report.definitions.map((d) => [d.name, d.status, d.backward, d.forward])).toEqual([["Inner", "changed", "compatible", "breaking"]]);
+    // Without --defs, a schema with a root is compared at its root.
+    expect(treaty(a, b).stdout).toContain("/x  type-widened");
+  });
+
+  it("a name neither schema defines, or a definition that cannot be imported, exits 1 and the others are still compared", () => {
+    const broken = write("broken-defs.json", { $defs: { Inner: { $dynamicRef: "#meta" }, Outer: { type: "integer" } } });
+    const missing = json(older, newer, "--defs", "Inner,Nope");
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain("no definition Nope in old-defs.json or new-defs.json");
+    expect(missing.report.definitions.map((d) => d.name)).toEqual(["Inner"]);
+    const unreadable = json(older, broken);
+    expect(unreadable.status).toBe(1);
+    expect(unreadable.stderr).toContain("cannot import definition Inner of broken-defs.json: $dynamicRef is not supported");
+    expect(unreadable.report.definitions.map((d) => d.name)).toContain("Outer");
+    expect(unreadable.stderr).not.toMatch(/\n\s+at /);
+  });
+});
