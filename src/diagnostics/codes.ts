@@ -13,6 +13,7 @@ export const DIAGNOSTIC_CODES = {
   "yaml-syntax": { severity: "error", message: "{detail}" },
   "duplicate-key": { severity: "error", message: "duplicate key '{key}'" },
   "read-failed": { severity: "error", message: "cannot read {what}: {detail}" },
+  "write-failed": { severity: "error", message: "cannot write into {what}: {detail}; nothing was written" },
   "no-contracts": { severity: "error", message: "no contract files (*.yaml) found under {dir}" },
   // structure
   "unknown-key": { severity: "error", message: "unknown key '{key}' in {where}{suggestion}" },
@@ -79,6 +80,7 @@ export const DIAGNOSTIC_CODES = {
   "unbounded-string": { severity: "warning", message: "string '{field}' has no maxLength, pattern or format: bound it, or pass large content as a ref<...>" },
   "blob-not-ref": { severity: "warning", message: "'{field}' looks like content carried inline; pass it by reference (ref<scheme>)" },
   "no-owner": { severity: "warning", message: "contract '{name}' has no owner: nobody defines its semantics, versions and deprecation" },
+  "placeholder-meaning": { severity: "warning", message: "{where} still says '{placeholder}': write what it means (treaty import left it for you)" },
   "sensitive-value-in-schema": { severity: "warning", message: "{where} holds what looks like {what}; schemas and examples are sent to LLM providers" },
   "unknown-lint-rule": { severity: "error", message: "'{name}' is not a lint rule{suggestion}" },
   "lint-ignore-without-reason": { severity: "error", message: "turning off '{name}' needs a reason" },
@@ -113,6 +115,14 @@ export const DIAGNOSTIC_CODES = {
   "confidence-missing": { severity: "error", message: "agent '{name}' is mutation_irreversible: its output must carry a confidence score; name the field in `confidence: { field }`" },
   "confidence-not-a-score": { severity: "error", message: "confidence field '{path}' of {where} is {type}; it must be a required number with min 0 and max 1" },
   "no-intent-type": { severity: "error", message: "{where} has no field with `role: intent_type` (an enum), so `serves` names nothing" },
+  // treaty import (JSON Schema and OpenAPI into the IDL)
+  "import-not-a-schema": { severity: "error", message: "{file} is not a schema document (it holds {got}); treaty import reads a JSON Schema or an OpenAPI description" },
+  "import-not-expressible": { severity: "warning", message: "{what} at {pointer} cannot be written in treaty's IDL: {consequence}" },
+  "import-recursive": { severity: "warning", message: "{pointer} refers back to {name}, which contains it; recursive types are not in the IDL: the field that refers back is left out and its key stripped as unknown" },
+  "import-root-not-object": { severity: "error", message: "{pointer} ({name}) is not an object schema; a contract's payload is an object: import the definitions that use it" },
+  "import-unknown-definition": { severity: "error", message: "the source has no definition '{name}'{suggestion}" },
+  "import-no-root": { severity: "error", message: "{file} has no root schema and no definitions ($defs, definitions or components.schemas) to import" },
+  "import-file-exists": { severity: "error", message: "{file} exists; treaty import never overwrites a contract (remove it, or import into another --out)" },
   // examples
   "invalid-example": { severity: "error", message: "an example needs exactly one of 'valid' or 'invalid'" },
   "example-expect-missing": { severity: "error", message: "an invalid example needs `expect: { path, code }`" },
@@ -130,5 +140,6 @@ export const LINT_RULES = [
   "blob-not-ref",
   "no-owner",
   "sensitive-value-in-schema",
+  "placeholder-meaning",
 ] as const satisfies readonly DiagnosticCode[];
 export type LintRule = (typeof LINT_RULES)[number];

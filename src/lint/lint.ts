@@ -3,6 +3,7 @@
 import type { LintRule } from "../diagnostics/codes.js";
 import { createDiagnostic, type Diagnostic, type Params, type StageResult } from "../diagnostics/diagnostic.js";
 import type { Contract, Field, JsonValue, Project, ResolvedVersion, SourceLocation, TypeNode } from "../ir/model.js";
+import { PLACEHOLDER_MEANING } from "../ir/names.js";
 
 /** Fields whose value drives control flow: they deserve a closed enum and no silent default. */
 const CONTROL_FIELD = /^(status|state|mode|kind|type|phase|stage|action|decision|outcome|verdict|class|category|severity)$|_(status|state|mode|kind|type)$/;
@@ -45,6 +46,7 @@ const fieldFindings = (field: Field, path: string, version: ResolvedVersion): Fi
   } else if (BLOB_FIELD.test(field.name) && type.kind === "string" && (type.maxLength ?? 0) > 10_000) {
     findings.push(at("blob-not-ref", { field: path }));
   }
+  if (field.nullable === PLACEHOLDER_MEANING) findings.push(at("placeholder-meaning", { where: `what null means for '${path}'`, placeholder: PLACEHOLDER_MEANING }));
   const texts: [string, string][] = [];
   if (type.kind === "string" && type.pattern !== undefined) texts.push([type.pattern, `the pattern of '${path}'`]);
   if (type.kind === "const" && typeof type.value === "string") texts.push([type.value, `the constant of '${path}'`]);
@@ -87,6 +89,11 @@ const versionFindings = (contract: Contract, version: ResolvedVersion): Finding[
     for (const text of strings(example.value)) {
       const what = sensitiveIn(text);
       if (what) findings.push({ rule: "sensitive-value-in-schema", loc: example.loc, params: { where: `an example of ${version.version}`, what } });
+    }
+  }
+  for (const def of version.enums.values()) {
+    for (const value of def.values) {
+      if (value.meaning === PLACEHOLDER_MEANING) findings.push({ rule: "placeholder-meaning", loc: value.loc, params: { where: `value '${value.name}' of enum '${def.name}'`, placeholder: PLACEHOLDER_MEANING } });
     }
   }
   if (!contract.owner) findings.push({ rule: "no-owner", loc: contract.loc, params: { name: contract.name } });

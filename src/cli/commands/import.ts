@@ -1,0 +1,76 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { createDiagnostic } from "../../diagnostics/diagnostic.js";
+import { importSchema } from "../../import/import.js";
+import { fromCwd, plural, printDiagnostics, readConfig, stringOption, type Command } from "../command.js";
+
+/** The editor schema a producer repo has (treaty installed), or this repository's own, relative to `dir`. */
+const editorSchemaFrom = (root: string, dir: string): string | undefined => {
+  for (const candidate of [join(root, "node_modules/treaty/idl/idl.schema.json"), join(root, "idl/idl.schema.json")]) {
+    if (existsSync(candidate)) return relative(dir, candidate).split(sep).join("/");
+  }
+  return undefined;
+};
+
+export const importCommand: Command = {
+  name: "import",
+  usage: `  treaty import <schema.json|openapi.yaml> [--defs <A,B,...>] [--contract <name>] [--out <dir>]
+      Write contracts from a JSON Schema (draft-07 or 2020-12) or an OpenAPI 3.0/3.1
+      document's components.schemas: the document's root as one contract, or each definition
+      named by --defs (default, for a document without a root: every object definition) as a
+      contract of its own, with the types it reaches. --contract names the contract (one) or
+      the prefix of their names (several); default: the --out directory's name. --out
+      defaults to <idl>/<the source file's name>. What the IDL cannot express is reported
+      with its JSON pointer and left out, always so that the contract accepts more rather
+      than less. Never overwrites a file; writes nothing on an error.`,
+  options: { defs: { type: "string" }, contract: { type: "string" }, out: { type: "string" } },
+  positionals: { min: 1, max: 1 },
+  run: async (args, io) => {
+    // The project's contracts directory; this command's --out is where the imported files go.
+    const config = readConfig({ values: {}, positionals: [] }, io);
+    if (!config) return 1;
+    const file = resolve(io.cwd, args.positionals[0]!);
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      const detail = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
+      printDiagnostics(io, [createDiagnostic("read-failed", undefined, { what: args.positionals[0]!, detail })]);
+      return 1;
+    }
+    const stem = file.split(sep).at(-1)!.replace(/\.(json|ya?ml)$/i, "").split(/[^A-Za-z0-9]+/)[0]!.toLowerCase() || "imported";
+    const out = stringOption(args, "out");
+    const outDir = out === undefined ? join(config.idlDir, stem) : resolve(io.cwd, out);
+    const contract = stringOption(args, "contract");
+    const defs = stringOption(args, "defs")?.split(",").map((d) => d.trim()).filter((d) => d !== "");
+    const imported = importSchema({
+      root: config.root,
+      file,
+      text,
+      outDir,
+      ...(defs && { defs }),
+      ...(contract !== undefined && { contract }),
+      ...(editorSchemaFrom(config.root, outDir) !== undefined && { schemaPath: editorSchemaFrom(config.root, outDir)! }),
+    });
+    printDiagnostics(io, imported.diagnostics, config.root);
+    if (imported.value.length === 0) return 1;
+    // Every file written beside its final name first, then all renamed: an error leaves nothing.
+    const temps: string[] = [];
+    try {
+      for (const f of imported.value) {
+        mkdirSync(dirname(f.path), { recursive: true });
+        const temp = `${f.path}.treaty-tmp`;
+        writeFileSync(temp, f.text);
+        temps.push(temp);
+      }
+    } catch (error) {
+      for (const temp of temps) rmSync(temp, { force: true });
+      printDiagnostics(io, [createDiagnostic("write-failed", undefined, { what: fromCwd(io, config.root, outDir), detail: (error as Error).message })]);
+      return 1;
+    }
+    for (const f of imported.value) renameSync(`${f.path}.treaty-tmp`, f.path);
+    const warnings = imported.diagnostics.length;
+    io.stderr(`treaty: imported ${plural(imported.value.length, "contract")} into ${fromCwd(io, config.root, outDir)}${warnings ? ` (${plural(warnings, "construct")} not expressed; see above)` : ""}\n`);
+    return 0;
+  },
+};

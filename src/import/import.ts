@@ -1,0 +1,86 @@
+// `treaty import`: a JSON Schema or OpenAPI document → contract files in the IDL. Read the source,
+// choose the roots (the document's root, the definitions named, or every object definition),
+// convert each into a contract with the types it reaches, render it as YAML.
+import { existsSync } from "node:fs";
+import { basename, join, relative, sep } from "node:path";
+import { createDiagnostic, hasErrors, sortDiagnostics, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
+import { didYouMean } from "../diagnostics/suggest.js";
+import { convert, snakeCase, type ImportRoot } from "./convert.js";
+import { renderContract } from "./render.js";
+import { isSchemaObject, readSchemaSource, type SchemaSource } from "./source.js";
+
+export interface ImportOptions {
+  /** The project root: diagnostics and headers name files relative to it. */
+  readonly root: string;
+  /** The source document, absolute. */
+  readonly file: string;
+  readonly text: string;
+  /** Where the contract files go, absolute. */
+  readonly outDir: string;
+  /** Definitions to import, each its own contract; default: the root, or every object definition. */
+  readonly defs?: readonly string[];
+  /** The contract's name (one root), or the prefix of each definition's contract (several). Default: the out directory's name. */
+  readonly contract?: string;
+  /** The IDL's editor schema, relative to `outDir`, for the files' first line. */
+  readonly schemaPath?: string;
+}
+
+export interface ImportedFile {
+  /** Absolute. */
+  readonly path: string;
+  readonly contract: string;
+  readonly text: string;
+  /** Nothing it reaches was reported: its validator accepts exactly what the source schema does. */
+  readonly exact: boolean;
+  /** Its root in the source. */
+  readonly pointer: string;
+}
+
+const display = (root: string, path: string): string => relative(root, path).split(sep).join("/");
+
+/** `idl/mcp` → `mcp`: a contract name segment from a directory or file name. */
+const segment = (name: string): string => snakeCase(name.replace(/\.(json|ya?ml)$/i, ""));
+
+const isObjectDefinition = (schema: unknown): boolean =>
+  isSchemaObject(schema) && (schema["type"] === "object" || (schema["type"] === undefined && (schema["properties"] !== undefined || schema["allOf"] !== undefined)));
+
+const chooseRoots = (source: SchemaSource, options: ImportOptions): StageResult<ImportRoot[]> => {
+  const prefix = options.contract ?? segment(basename(options.outDir));
+  if (options.defs) {
+    const diagnostics: Diagnostic[] = [];
+    const roots: ImportRoot[] = [];
+    for (const name of options.defs) {
+      const def = source.definitions.get(name);
+      if (!def) diagnostics.push(createDiagnostic("import-unknown-definition", source.locate("#"), { name, suggestion: didYouMean(name, source.definitions.keys()) }));
+      else roots.push({ name: options.defs.length === 1 && options.contract ? options.contract : `${prefix}.${snakeCase(name)}`, pointer: def.pointer, schema: def.schema });
+    }
+    return { value: roots, diagnostics };
+  }
+  if (source.hasRoot) return { value: [{ name: options.contract ?? `${prefix}.${segment(basename(options.file))}`, pointer: "#", schema: source.document }], diagnostics: [] };
+  const roots = [...source.definitions]
+    .filter(([, def]) => isObjectDefinition(def.schema))
+    .map(([name, def]) => ({ name: `${prefix}.${snakeCase(name)}`, pointer: def.pointer, schema: def.schema }));
+  if (roots.length === 0) return { value: [], diagnostics: [createDiagnostic("import-no-root", source.locate("#"), { file: source.file })] };
+  return { value: roots, diagnostics: [] };
+};
+
+/** The contract files to write, or the errors that stop the import (nothing is written then). */
+export const importSchema = (options: ImportOptions): StageResult<ImportedFile[]> => {
+  const read = readSchemaSource(display(options.root, options.file), options.text);
+  const source = read.value;
+  if (!source) return { value: [], diagnostics: read.diagnostics };
+  const chosen = chooseRoots(source, options);
+  if (hasErrors(chosen.diagnostics)) return { value: [], diagnostics: chosen.diagnostics };
+  const converted = convert(source, chosen.value);
+  const diagnostics: Diagnostic[] = [...chosen.diagnostics, ...converted.diagnostics];
+  const files = converted.contracts.map((contract) => ({
+    path: join(options.outDir, `${contract.name}.yaml`),
+    contract: contract.name,
+    text: renderContract(contract, source, options.schemaPath),
+    exact: contract.exact,
+    pointer: contract.pointer,
+  }));
+  for (const file of files) if (existsSync(file.path)) diagnostics.push(createDiagnostic("import-file-exists", undefined, { file: display(options.root, file.path) }));
+  const sorted = sortDiagnostics(diagnostics);
+  return hasErrors(sorted) ? { value: [], diagnostics: sorted } : { value: files, diagnostics: sorted };
+};

@@ -1,0 +1,48 @@
+// An imported contract as the YAML a person would write: a header naming where it came from, short
+// fields on one line, the rest in blocks, keys in the IDL's usual order.
+import { Document, isScalar, visit, type YAMLMap } from "yaml";
+import { TREATY_VERSION } from "../version.js";
+import type { ImportedContract } from "./convert.js";
+import type { SchemaSource } from "./source.js";
+
+const DIALECT_NAMES: Record<SchemaSource["dialect"], string> = {
+  "draft-07": "JSON Schema draft-07",
+  "2020-12": "JSON Schema 2020-12",
+  "openapi-3.0": "OpenAPI 3.0",
+  "openapi-3.1": "OpenAPI 3.1",
+};
+
+/** A mapping of scalars that reads on one line (`name: { type: string, maxLength: 40 }` within about 80 columns). */
+const fitsOnOneLine = (map: YAMLMap): boolean =>
+  map.items.every((pair) => isScalar(pair.value)) &&
+  map.items.reduce((width, pair) => width + String((pair.key as { value?: unknown }).value).length + JSON.stringify((pair.value as { value?: unknown }).value).length + 4, 0) <= 72;
+
+export const renderContract = (contract: ImportedContract, source: SchemaSource, schemaPath: string | undefined): string => {
+  const body: Record<string, unknown> = { contract: contract.name };
+  if (contract.description) body["description"] = contract.description;
+  body["envelope"] = "none";
+  body["unknown_fields"] = contract.unknownFields;
+  if (contract.enums.size > 0) body["enums"] = Object.fromEntries(contract.enums);
+  if (contract.types.size > 0) body["types"] = Object.fromEntries(contract.types);
+  body["versions"] = { "1.0": { fields: contract.fields } };
+  const doc = new Document(body);
+  visit(doc, {
+    Map: (_, map) => {
+      if (fitsOnOneLine(map) && map.items.some((pair) => isScalar(pair.key) && pair.key.value === "type")) map.flow = true;
+    },
+  });
+  // Keys that YAML would read as another type stay strings.
+  visit(doc, {
+    Scalar: (key, node) => {
+      if (key === "key" && typeof node.value === "string" && /^(\d+(\.\d+)?|true|false|null|yes|no|on|off|~)$/i.test(node.value)) node.type = "QUOTE_DOUBLE";
+    },
+  });
+  const header = [
+    ...(schemaPath ? [`yaml-language-server: $schema=${schemaPath}`] : []),
+    `Imported by treaty ${TREATY_VERSION} from ${source.file}${contract.pointer === "#" ? "" : contract.pointer} (${DIALECT_NAMES[source.dialect]}).`,
+    "Before it ships: give it an owner, write each TODO(import) meaning (lint: placeholder-meaning),",
+    "and settle what the import reported it could not express.",
+  ];
+  doc.commentBefore = header.map((line) => ` ${line}`).join("\n");
+  return doc.toString({ lineWidth: 100, flowCollectionPadding: true });
+};

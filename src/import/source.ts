@@ -1,0 +1,95 @@
+// The document `treaty import` reads: a JSON Schema (draft-07 or 2020-12) or an OpenAPI 3.0/3.1
+// description, JSON or YAML, with every JSON pointer in it locatable at its line and column.
+import { isMap, isScalar, isSeq, type Node } from "yaml";
+import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
+import type { SourceLocation } from "../ir/model.js";
+import { locate, parseSource } from "../load/load.js";
+
+export type Schema = { readonly [key: string]: unknown };
+
+export const isSchemaObject = (value: unknown): value is Schema => typeof value === "object" && value !== null && !Array.isArray(value);
+
+export type Dialect = "draft-07" | "2020-12" | "openapi-3.0" | "openapi-3.1";
+
+export interface SchemaSource {
+  /** As diagnostics print it: relative to the project root. */
+  readonly file: string;
+  readonly document: Schema;
+  readonly dialect: Dialect;
+  /** Where named schemas live: `#/$defs/`, `#/definitions/`, or `#/components/schemas/`. */
+  readonly definitions: ReadonlyMap<string, { readonly pointer: string; readonly schema: unknown }>;
+  /** Keywords at the root that constrain a value: none means the document only defines types. */
+  readonly hasRoot: boolean;
+  /** Where `pointer` is written (the nearest enclosing node that exists). */
+  locate(pointer: string): SourceLocation;
+}
+
+/** Keywords that say what a document is rather than what a value must be. */
+const METADATA = new Set(["$schema", "$id", "$comment", "$anchor", "$vocabulary", "title", "description", "examples", "$defs", "definitions"]);
+
+export const escapePointer = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+export const pointerSegments = (pointer: string): string[] =>
+  pointer
+    .replace(/^#/, "")
+    .split("/")
+    .slice(1)
+    .map((s) => decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~"));
+
+const dialectOf = (document: Schema): Dialect => {
+  const openapi = document["openapi"];
+  if (typeof openapi === "string") return openapi.startsWith("3.0") ? "openapi-3.0" : "openapi-3.1";
+  const declared = typeof document["$schema"] === "string" ? document["$schema"] : "";
+  if (/draft-0[4-7]\b/.test(declared)) return "draft-07";
+  if (declared === "" && document["definitions"] !== undefined && document["$defs"] === undefined) return "draft-07";
+  return "2020-12";
+};
+
+const collectDefinitions = (document: Schema, dialect: Dialect): Map<string, { pointer: string; schema: unknown }> => {
+  const found = new Map<string, { pointer: string; schema: unknown }>();
+  const places: [string, unknown][] = dialect.startsWith("openapi")
+    ? [["/components/schemas", isSchemaObject(document["components"]) ? document["components"]["schemas"] : undefined]]
+    : [
+        ["/$defs", document["$defs"]],
+        ["/definitions", document["definitions"]],
+      ];
+  for (const [prefix, defs] of places) {
+    if (!isSchemaObject(defs)) continue;
+    for (const [name, schema] of Object.entries(defs)) if (!found.has(name)) found.set(name, { pointer: `#${prefix}/${escapePointer(name)}`, schema });
+  }
+  return found;
+};
+
+/** The YAML node at `segments` under `node`, as deep as it exists, and how deep that is. */
+const nodeAt = (node: Node | null, segments: readonly string[]): Node | null => {
+  let current = node;
+  for (const segment of segments) {
+    let next: Node | null = null;
+    if (isMap(current)) {
+      const pair = current.items.find((p) => isScalar(p.key) && String(p.key.value) === segment);
+      next = (pair?.key as Node | undefined) ?? null;
+      if (pair && pair.value) next = pair.value as Node;
+    } else if (isSeq(current) && /^\d+$/.test(segment)) next = (current.items[Number(segment)] as Node | undefined) ?? null;
+    if (!next) return current;
+    current = next;
+  }
+  return current;
+};
+
+/** Reads `text` (JSON or YAML) as a schema document; `file` is how diagnostics name it. */
+export const readSchemaSource = (file: string, text: string): StageResult<SchemaSource | undefined> => {
+  const parsed = parseSource(file, text);
+  if (parsed.diagnostics.length > 0) return { value: undefined, diagnostics: parsed.diagnostics };
+  const source = parsed.value;
+  const document: unknown = source.doc.toJS({ maxAliasCount: 100 });
+  const at = (pointer: string): SourceLocation => {
+    const node = nodeAt(source.doc.contents, pointerSegments(pointer));
+    return locate(source, node?.range?.[0] ?? 0);
+  };
+  if (!isSchemaObject(document)) {
+    return { value: undefined, diagnostics: [createDiagnostic("import-not-a-schema", at(""), { file, got: Array.isArray(document) ? "a list" : document === null ? "empty" : typeof document })] };
+  }
+  const dialect = dialectOf(document);
+  const diagnostics: Diagnostic[] = [];
+  const hasRoot = !dialect.startsWith("openapi") && Object.keys(document).some((key) => !METADATA.has(key));
+  return { value: { file, document, dialect, definitions: collectDefinitions(document, dialect), hasRoot, locate: at }, diagnostics };
+};

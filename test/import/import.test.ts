@@ -1,0 +1,191 @@
+// `treaty import`: the IDL it writes (goldens), the constructs it reports at their JSON pointers,
+// that what it writes compiles for real protocols (A2A, MCP, an OpenAPI API), and that for each
+// contract imported without a diagnostic the generated validator agrees with Ajv on the source.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Ajv, type AnySchema } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { formatDiagnostic } from "../../src/diagnostics/diagnostic.js";
+import { importSchema, type ImportedFile } from "../../src/import/import.js";
+import { compile, generate } from "../../src/pipeline.js";
+import { arbitraryFor, mutated } from "../support/arbitrary.js";
+import { cli, tempProject } from "../support/temp-project.js";
+
+const FIXTURE = join(import.meta.dirname, "../fixtures/import-basic");
+const REFERENCE = join(import.meta.dirname, "../reference");
+const UPDATE = process.env["UPDATE"] === "1";
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => void;
+
+/** Compares with the golden file, or writes it under UPDATE=1. */
+const golden = (path: string, actual: string): void => {
+  if (UPDATE) {
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, actual);
+  }
+  expect(actual).toBe(readFileSync(path, "utf8"));
+};
+
+const importInto = (root: string, source: string, outDir: string, extra: { defs?: string[]; contract?: string } = {}) =>
+  importSchema({ root, file: source, text: readFileSync(source, "utf8"), outDir, ...extra });
+
+const writeAll = (files: readonly ImportedFile[]): void => {
+  for (const file of files) {
+    mkdirSync(join(file.path, ".."), { recursive: true });
+    writeFileSync(file.path, file.text);
+  }
+};
+
+describe("the IDL it writes", () => {
+  for (const source of ["source.json", "unexpressible.json"]) {
+    it(`${source}: the contracts and the diagnostics match the goldens`, () => {
+      const name = basename(source, ".json");
+      const imported = importInto(FIXTURE, join(FIXTURE, source), join(FIXTURE, "idl", name), name === "unexpressible" ? { contract: "odd.thing" } : {});
+      expect(imported.value.length).toBeGreaterThan(0);
+      for (const file of imported.value) golden(join(FIXTURE, "expected", name, `${file.contract}.yaml`), file.text);
+      expect(readdirSync(join(FIXTURE, "expected", name)).filter((f) => f.endsWith(".yaml")).sort()).toEqual(imported.value.map((f) => `${f.contract}.yaml`).sort());
+      golden(join(FIXTURE, "expected", name, "diagnostics.txt"), imported.diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join(""));
+    });
+  }
+
+  it("a schema the IDL can say whole imports without a diagnostic, and compiles with only the review's warnings", () => {
+    const root = tempProject("import-basic", { "package.json": `{ "treaty": {} }\n` });
+    const imported = importInto(root, join(FIXTURE, "source.json"), join(root, "idl/shop"));
+    expect(imported.diagnostics).toEqual([]);
+    expect(imported.value.every((f) => f.exact)).toBe(true);
+    writeAll(imported.value);
+    const compiled = compile({ root, idlDir: join(root, "idl") });
+    expect(compiled.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    // Each meaning it could not know is flagged until someone writes it.
+    const placeholders = compiled.diagnostics.filter((d) => d.code === "placeholder-meaning").map((d) => d.message);
+    expect(placeholders).toEqual(expect.arrayContaining([expect.stringContaining("value 'shipped' of enum 'OrderStatus'"), expect.stringContaining("what null means for 'note'")]));
+  });
+
+  it("every construct it cannot say is reported at its place in the source, and the contract still compiles", () => {
+    const root = tempProject("import-odd", { "package.json": `{ "treaty": {} }\n` });
+    const imported = importInto(root, join(FIXTURE, "unexpressible.json"), join(root, "idl/odd"), { contract: "odd.thing" });
+    const pointers = imported.diagnostics.map((d) => /(?:^|at )(#\/\S*)/.exec(d.message)?.[1]);
+    expect(pointers).toEqual([
+      "#/properties/id/type",
+      "#/properties/$schema",
+      "#/properties/payload",
+      "#/properties/when/format",
+      "#/properties/pair/items",
+      "#/properties/either/oneOf",
+      "#/properties/guarded/not",
+      "#/properties/labels/patternProperties",
+      "#/definitions/Node/properties/children/items/$ref",
+    ]);
+    // The line and column are where the pointer's key is written in the source.
+    const text = readFileSync(join(FIXTURE, "unexpressible.json"), "utf8").split("\n");
+    for (const d of imported.diagnostics) {
+      const key = /#\/(?:.*\/)?([^/]+)$/.exec(/(?:^|at )(#\/\S*)/.exec(d.message)![1]!)![1]!;
+      expect(text[d.loc!.line - 1]!.slice(0, d.loc!.col + key.length + 2)).toContain(`"${key}"`);
+    }
+    expect(imported.value.map((f) => f.exact)).toEqual([false]);
+    writeAll(imported.value);
+    expect(compile({ root, idlDir: join(root, "idl") }).diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  });
+});
+
+interface Source {
+  readonly name: string;
+  readonly file: string;
+  readonly ajv: () => Ajv;
+}
+
+const ajvWith = (make: () => Ajv) => () => {
+  const ajv = make();
+  addFormats(ajv);
+  return ajv;
+};
+const SOURCES: readonly Source[] = [
+  { name: "a2a", file: join(REFERENCE, "agent-protocols/a2a/a2a-v0.3.0.json"), ajv: ajvWith(() => new Ajv({ strict: false, logger: false })) },
+  { name: "mcp", file: join(REFERENCE, "agent-protocols/mcp/schema-2025-11-25.json"), ajv: ajvWith(() => new Ajv2020({ strict: false, logger: false }) as unknown as Ajv) },
+  { name: "registry", file: join(REFERENCE, "schema-registry/apicurio-registry-v3-openapi.json"), ajv: ajvWith(() => new Ajv({ strict: false, logger: false })) },
+];
+/** Contracts of each source whose validators are compared with Ajv: spread over the sorted list. */
+const SAMPLE = 8;
+
+describe("real protocols", () => {
+  for (const source of SOURCES) {
+    it(`${source.name}: every contract it writes compiles; where nothing was reported, the validator agrees with Ajv on the source`, async () => {
+      const root = tempProject(`import-${source.name}`, { "package.json": `{ "treaty": { "tests": false } }\n` });
+      const imported = importInto(root, source.file, join(root, "idl", source.name));
+      expect(imported.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+      expect(imported.value.length).toBeGreaterThan(10);
+      writeAll(imported.value);
+      expect(compile({ root, idlDir: join(root, "idl") }).diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+
+      const exact = imported.value.filter((f) => f.exact).sort((a, b) => a.contract.localeCompare(b.contract));
+      expect(exact.length).toBeGreaterThan(SAMPLE);
+      const sample = exact.filter((_, i) => i % Math.floor(exact.length / SAMPLE) === 0).slice(0, SAMPLE);
+      const sampled = join(root, "sampled");
+      for (const f of sample) {
+        mkdirSync(join(sampled, "idl"), { recursive: true });
+        writeFileSync(join(sampled, "idl", basename(f.path)), f.text);
+      }
+      writeFileSync(join(sampled, "package.json"), `{ "treaty": { "tests": false } }\n`);
+      const generated = await generate({ root: sampled, idlDir: join(sampled, "idl"), outDir: join(sampled, "generated"), check: false, tests: false });
+      expect(generated.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+
+      const ajv = source.ajv();
+      const document = JSON.parse(readFileSync(source.file, "utf8")) as AnySchema;
+      ajv.addSchema(document, "source");
+      for (const f of sample) {
+        const dir = join(sampled, "generated", f.contract, "v1_0");
+        const { check } = (await import(pathToFileURL(join(dir, "validator.ts")).href)) as { check: (v: unknown) => boolean };
+        const emitted = JSON.parse(readFileSync(join(dir, "schema.json"), "utf8")) as Record<string, unknown>;
+        const referee = ajv.compile({ $ref: `source${f.pointer}` });
+        const valid = arbitraryFor(emitted);
+        const verdicts = { accepted: 0, rejected: 0 };
+        fc.assert(
+          fc.property(fc.oneof(valid, mutated(valid)), (value) => {
+            const expected = referee(value);
+            verdicts[expected ? "accepted" : "rejected"]++;
+            expect({ contract: f.contract, value, treaty: check(value) }).toEqual({ contract: f.contract, value, treaty: expected });
+          }),
+          { numRuns: 150 },
+        );
+        // Both sides of the boundary were tried.
+        expect(verdicts.accepted).toBeGreaterThan(10);
+        expect(verdicts.rejected).toBeGreaterThan(10);
+      }
+    }, 240_000);
+  }
+});
+
+describe("treaty import on the command line", () => {
+  it("writes the files and says where; never overwrites one; names what --defs does not find", async () => {
+    const root = tempProject("import-cli", { "package.json": `{ "treaty": {} }\n`, "idl/.keep": "" });
+    const source = join(FIXTURE, "source.json");
+    const first = await cli(["import", source, "--out", "idl/shop"], root);
+    expect(first).toMatchObject({ status: 0 });
+    expect(first.stderr).toContain("treaty: imported 3 contracts into idl/shop");
+    expect(readdirSync(join(root, "idl/shop")).sort()).toEqual(["shop.line.yaml", "shop.money.yaml", "shop.order.yaml"]);
+    // Again: every file exists, so nothing is written and each is named.
+    const before = readFileSync(join(root, "idl/shop/shop.order.yaml"), "utf8");
+    writeFileSync(join(root, "idl/shop/shop.order.yaml"), `${before}# edited\n`);
+    const again = await cli(["import", source, "--out", "idl/shop"], root);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain("error import-file-exists: idl/shop/shop.order.yaml exists");
+    expect(readFileSync(join(root, "idl/shop/shop.order.yaml"), "utf8")).toBe(`${before}# edited\n`);
+    const unknown = await cli(["import", source, "--defs", "Ordr", "--out", "idl/other"], root);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/error import-unknown-definition: the source has no definition 'Ordr' \(did you mean 'Order'\?\)/);
+    expect(existsSync(join(root, "idl/other"))).toBe(false);
+    // One definition, named.
+    const one = await cli(["import", source, "--defs", "Line", "--contract", "shop.order_line", "--out", "idl/lines"], root);
+    expect(one.status).toBe(0);
+    expect(readdirSync(join(root, "idl/lines"))).toEqual(["shop.order_line.yaml"]);
+    const notSchema = tempProject("import-not-schema", { "package.json": `{ "treaty": {} }\n`, "list.json": "[1, 2]\n" });
+    const bad = await cli(["import", "list.json"], notSchema);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/^list\.json:1:1 - error import-not-a-schema: /m);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    rmSync(join(root, "idl"), { recursive: true, force: true });
+  });
+});
