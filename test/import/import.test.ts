@@ -45,9 +45,9 @@ describe("the IDL it writes", () => {
       const name = basename(source, ".json");
       const imported = importInto(FIXTURE, join(FIXTURE, source), join(FIXTURE, "idl", name), name === "unexpressible" ? { contract: "odd.thing" } : {});
       expect(imported.value.length).toBeGreaterThan(0);
-      for (const file of imported.value) golden(join(FIXTURE, "expected", name, `${file.contract}.yaml`), file.text);
-      expect(readdirSync(join(FIXTURE, "expected", name)).filter((f) => f.endsWith(".yaml")).sort()).toEqual(imported.value.map((f) => `${f.contract}.yaml`).sort());
-      golden(join(FIXTURE, "expected", name, "diagnostics.txt"), imported.diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join(""));
+      for (const file of imported.value) golden(join(FIXTURE, "imported", name, `${file.contract}.yaml`), file.text);
+      expect(readdirSync(join(FIXTURE, "imported", name)).filter((f) => f.endsWith(".yaml")).sort()).toEqual(imported.value.map((f) => `${f.contract}.yaml`).sort());
+      golden(join(FIXTURE, "imported", name, "diagnostics.txt"), imported.diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join(""));
     });
   }
 

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CONFIG_FILE } from "../../config/config.js";
 import { generate } from "../../pipeline.js";
@@ -73,7 +74,9 @@ const generateOnce = async (args: ParsedArgs, io: CliIo): Promise<number> => {
 const generateWatching = async (args: ParsedArgs, io: CliIo): Promise<number> => {
   const config = readConfig(args, io);
   if (!config) return 1;
-  const configFiles = [join(config.root, CONFIG_FILE), join(config.root, "package.json")];
+  // The config files there are: chokidar reports itself ready before it has set up the watches of
+  // the other paths when one of them does not exist, so a save soon after could go unseen.
+  const configFiles = [join(config.root, CONFIG_FILE), join(config.root, "package.json")].filter((file) => existsSync(file));
   const watching = await watch({
     idlDir: config.idlDir,
     files: configFiles,
