@@ -44,5 +44,6 @@ export const renderContract = (contract: ImportedContract, source: SchemaSource,
     "and settle what the import reported it could not express.",
   ];
   doc.commentBefore = header.map((line) => ` ${line}`).join("\n");
-  return doc.toString({ lineWidth: 100, flowCollectionPadding: true });
+  // Descriptions as written: a multi-line one as a literal block, a long line unfolded.
+  return doc.toString({ lineWidth: 0, blockQuote: "literal", flowCollectionPadding: true });
 };
