@@ -91,6 +91,8 @@ export interface Session<Agents extends { readonly [name: string]: AnyAgent }> {
   run<N extends keyof Agents & string>(agent: N, input: unknown, options?: RunOptions): Promise<AgentRun<OutputOf<Agents[N]>>>;
 }
 
+const NO_ISSUES: readonly Issue[] = [];
+
 /** The duration clock, typed without DOM or Node types. */
 const host = globalThis as unknown as { readonly performance: { now(): number } };
 
@@ -278,7 +280,8 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
     if (drift) return refuse("intent_lock", drift);
     pass("intent_lock");
 
-    const schema = agent.input.errors(input);
+    // `check` first: a valid payload, the usual case, costs no issue list.
+    const schema = agent.input.check(input) ? NO_ISSUES : agent.input.errors(input);
     if (schema.length > 0) return refuse("schema_in", { kind: "schema", issues: schema.map((i) => withAllowed(i, agent.input.shape)), contract: inContract, shape: agent.input.shape });
     pass("schema_in");
 
@@ -326,7 +329,7 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
     pass("execute");
 
     const outContract = agent.output.contract;
-    const outSchema = agent.output.errors(output);
+    const outSchema = agent.output.check(output) ? NO_ISSUES : agent.output.errors(output);
     if (outSchema.length > 0) return refuse("schema_out", { kind: "output-invalid", issues: outSchema, contract: outContract, shape: agent.output.shape });
     pass("schema_out");
 
