@@ -71,8 +71,11 @@ export const emitPackageTsconfig = (pkg: GeneratedPackage, layout: PackageLayout
   const tsconfig = {
     compilerOptions: {
       target: "ES2022",
-      module: "NodeNext",
-      moduleResolution: "NodeNext",
+      // ES modules whatever the repo's own `type`: the package is one, and the hand-written files
+      // it compiles in sit outside it, where NodeNext would follow the repo's package.json and
+      // could emit CommonJS (a CommonJS repo is what `treaty init` suggests `package` for).
+      module: "ES2022",
+      moduleResolution: "Bundler",
       lib: ["ES2023"],
       // Only what the generated code imports; a workspace's hoisted @types stay out.
       types: [],

@@ -18,9 +18,10 @@ const run = (command: string, args: string[], cwd: string) => {
 };
 
 describe("a generated package with agents", () => {
-  // An ES module repo, as `treaty init` leaves it, with contracts in contracts/ and treaty installed.
+  // A CommonJS repo (no "type"), for which `treaty init` suggests the package setting, with
+  // contracts in contracts/ and treaty installed: the hand-written files still build as ES modules.
   const root = tempProject("agent-package", {
-    "package.json": '{ "name": "producer", "private": true, "type": "module" }\n',
+    "package.json": '{ "name": "producer", "private": true }\n',
     "treaty.config.json": '{ "idl": "contracts", "out": "generated", "package": { "name": "@acme/contracts", "version": "1.0.0" } }\n',
   });
   for (const domain of ["booking", "agents"]) cpSync(join(ROOT, "idl", domain), join(root, "contracts", domain), { recursive: true });
