@@ -96,12 +96,24 @@ const NO_ISSUES: readonly Issue[] = [];
 /** The duration clock, typed without DOM or Node types. */
 const host = globalThis as unknown as { readonly performance: { now(): number } };
 
+type Found = { readonly pointer: string; readonly value: unknown };
+
 /** Every value at `segments` in `value` with its JSON pointer; "[]" steps into each item of a list. */
-const valuesAt = (value: unknown, segments: AgentPathSegments, pointer = ""): { readonly pointer: string; readonly value: unknown }[] => {
-  const [head, ...rest] = segments;
-  if (head === undefined) return [{ pointer, value }];
-  if (head === "[]") return Array.isArray(value) ? value.flatMap((item, i) => valuesAt(item, rest, `${pointer}/${i}`)) : [];
-  return isRecord(value) && Object.hasOwn(value, head) ? valuesAt(value[head], rest, `${pointer}/${escapePointer(head)}`) : [];
+const valuesAt = (value: unknown, segments: AgentPathSegments): Found[] => {
+  const found: Found[] = [];
+  collect(value, segments, 0, "", found);
+  return found;
+};
+
+const collect = (value: unknown, segments: AgentPathSegments, at: number, pointer: string, found: Found[]): void => {
+  if (at === segments.length) {
+    found.push({ pointer, value });
+    return;
+  }
+  const head = segments[at]!;
+  if (head === "[]") {
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) collect(value[i], segments, at + 1, `${pointer}/${i}`, found);
+  } else if (isRecord(value) && Object.hasOwn(value, head)) collect(value[head], segments, at + 1, `${pointer}/${escapePointer(head)}`, found);
 };
 
 const issue = (path: string, code: string, expected: string, suggestion?: string): GateIssue => ({
