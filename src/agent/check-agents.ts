@@ -89,16 +89,17 @@ export const checkAgents = (project: Project): Diagnostic[] => {
       }
     }
     if (output) for (const path of agent.provides) typeAt(output, path);
+    // Whatever the input contract: the name is wrong on its own.
+    for (const consumed of agent.consumes) {
+      if (!byName.has(consumed.from)) report("unknown-agent", consumed.fromLoc, { name: consumed.from, suggestion: didYouMean(consumed.from, byName.keys()) });
+    }
     if (input) {
       // Rule forms of contracts take plain dotted paths, so the contract checker's reading applies as is.
       diagnostics.push(...checkRules(input.version, agent.rules.filter((rule): rule is Rule => rule.kind !== "custom")));
       for (const consumed of agent.consumes) {
         const mine = typeAt(input, consumed.path);
         const producer = byName.get(consumed.from);
-        if (!producer) {
-          report("unknown-agent", consumed.loc, { name: consumed.from, suggestion: didYouMean(consumed.from, byName.keys()) });
-          continue;
-        }
+        if (!producer) continue;
         if (!producer.provides.some((p) => p.path === consumed.as.path)) {
           report("not-provided", consumed.as.loc, { agent: producer.name, path: consumed.as.path, suggestion: didYouMean(consumed.as.path, producer.provides.map((p) => p.path)) });
           continue;

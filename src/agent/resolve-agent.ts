@@ -63,7 +63,7 @@ const parseConsumes = (r: Reader, node: Node | null): AgentConsumes[] =>
     const path = keys.get("path") && agentPath(r, keys.get("path")!.value, "consumes' path");
     const from = keys.get("from") && r.string(keys.get("from")!.value, "consumes' from");
     const as = keys.get("as") && agentPath(r, keys.get("as")!.value, "consumes' as");
-    return path && from !== undefined && as ? [{ path, from, as, loc: r.loc(item as Node) }] : [];
+    return path && from !== undefined && as ? [{ path, from, fromLoc: r.loc(keys.get("from")!.value), as, loc: r.loc(item as Node) }] : [];
   });
 
 const parseIntent = (r: Reader, entry: Entry): AgentIntent | undefined => {

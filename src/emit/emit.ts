@@ -45,9 +45,9 @@ const emitOne = (project: Project, job: FileJob, source: string): EmittedFile | 
     case "agents-index":
       return emitAgentsIndex(project, source);
     case "package-json":
-      return emitPackageJson(project, job.package);
+      return emitPackageJson(project, job.package, job.layout);
     case "package-tsconfig":
-      return emitPackageTsconfig(job.package);
+      return emitPackageTsconfig(job.package, job.layout);
   }
 };
 

@@ -333,6 +333,8 @@ export interface AgentConsumes {
   readonly path: AgentPath;
   /** The agent whose earlier output the value must equal. */
   readonly from: string;
+  /** Where `from` is written: an unknown agent is reported there. */
+  readonly fromLoc: SourceLocation;
   /** The path that agent provides. */
   readonly as: AgentPath;
   readonly loc: SourceLocation;

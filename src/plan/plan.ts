@@ -3,6 +3,7 @@ import type { PackageConfig } from "../config/config.js";
 import type { StageResult } from "../diagnostics/diagnostic.js";
 import { agentCodeSpecifier, type AgentStubsOptions } from "../agent/agent-stubs.js";
 import { agentFile } from "../emit/agent.js";
+import { packageLayout, type PackageLayout } from "../emit/package.js";
 import type { Agent, Contract, LlmProvider, Project, ResolvedVersion } from "../ir/model.js";
 import { contractDir, testsFile, versionId } from "../ir/names.js";
 import { deriveCases } from "../cases/cases.js";
@@ -41,7 +42,7 @@ export type FileJob =
   | { readonly kind: "index" | "agents-index"; readonly path: string }
   /** `code`: the import specifier of the agent's hand-written file. */
   | { readonly kind: "agent"; readonly path: string; readonly agent: Agent; readonly code: string }
-  | { readonly kind: "package-json" | "package-tsconfig"; readonly path: string; readonly package: GeneratedPackage };
+  | { readonly kind: "package-json" | "package-tsconfig"; readonly path: string; readonly package: GeneratedPackage; readonly layout: PackageLayout };
 
 const VERSION_FILES = [
   ["types", "types.ts"],
@@ -58,8 +59,8 @@ export interface PlanOptions {
   readonly package?: GeneratedPackage;
   /** Whether to write the regression tests (the config's `tests`). */
   readonly tests: boolean;
-  /** Where the project and the output are: generated agent modules import the agents' hand-written files. */
-  readonly dirs: AgentStubsOptions;
+  /** Where the project, the contracts and the output are: generated code imports the hand-written files beside the contracts. */
+  readonly dirs: AgentStubsOptions & { readonly idlDir: string };
 }
 
 /**
@@ -88,8 +89,9 @@ export const plan = (project: Project, adapters: ProjectAdapters, options: PlanO
   for (const agent of project.agents ?? []) jobs.push({ kind: "agent", path: agentFile(agent.name), agent, code: agentCodeSpecifier(agent, options.dirs) });
   if (project.agents) jobs.push({ kind: "agents-index", path: "agents/index.ts" });
   if (options.package) {
-    jobs.push({ kind: "package-json", path: "package.json", package: options.package });
-    jobs.push({ kind: "package-tsconfig", path: "tsconfig.json", package: options.package });
+    const layout = packageLayout(options.dirs.outDir, options.dirs.idlDir);
+    jobs.push({ kind: "package-json", path: "package.json", package: options.package, layout });
+    jobs.push({ kind: "package-tsconfig", path: "tsconfig.json", package: options.package, layout });
   }
   return { value: jobs, diagnostics: cases?.diagnostics ?? [] };
 };

@@ -91,15 +91,29 @@ export interface Session<Agents extends { readonly [name: string]: AnyAgent }> {
   run<N extends keyof Agents & string>(agent: N, input: unknown, options?: RunOptions): Promise<AgentRun<OutputOf<Agents[N]>>>;
 }
 
+const NO_ISSUES: readonly Issue[] = [];
+
 /** The duration clock, typed without DOM or Node types. */
 const host = globalThis as unknown as { readonly performance: { now(): number } };
 
+type Found = { readonly pointer: string; readonly value: unknown };
+
 /** Every value at `segments` in `value` with its JSON pointer; "[]" steps into each item of a list. */
-const valuesAt = (value: unknown, segments: AgentPathSegments, pointer = ""): { readonly pointer: string; readonly value: unknown }[] => {
-  const [head, ...rest] = segments;
-  if (head === undefined) return [{ pointer, value }];
-  if (head === "[]") return Array.isArray(value) ? value.flatMap((item, i) => valuesAt(item, rest, `${pointer}/${i}`)) : [];
-  return isRecord(value) && Object.hasOwn(value, head) ? valuesAt(value[head], rest, `${pointer}/${escapePointer(head)}`) : [];
+const valuesAt = (value: unknown, segments: AgentPathSegments): Found[] => {
+  const found: Found[] = [];
+  collect(value, segments, 0, "", found);
+  return found;
+};
+
+const collect = (value: unknown, segments: AgentPathSegments, at: number, pointer: string, found: Found[]): void => {
+  if (at === segments.length) {
+    found.push({ pointer, value });
+    return;
+  }
+  const head = segments[at]!;
+  if (head === "[]") {
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) collect(value[i], segments, at + 1, `${pointer}/${i}`, found);
+  } else if (isRecord(value) && Object.hasOwn(value, head)) collect(value[head], segments, at + 1, `${pointer}/${escapePointer(head)}`, found);
 };
 
 const issue = (path: string, code: string, expected: string, suggestion?: string): GateIssue => ({
@@ -278,7 +292,8 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
     if (drift) return refuse("intent_lock", drift);
     pass("intent_lock");
 
-    const schema = agent.input.errors(input);
+    // `check` first: a valid payload, the usual case, costs no issue list.
+    const schema = agent.input.check(input) ? NO_ISSUES : agent.input.errors(input);
     if (schema.length > 0) return refuse("schema_in", { kind: "schema", issues: schema.map((i) => withAllowed(i, agent.input.shape)), contract: inContract, shape: agent.input.shape });
     pass("schema_in");
 
@@ -326,7 +341,7 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
     pass("execute");
 
     const outContract = agent.output.contract;
-    const outSchema = agent.output.errors(output);
+    const outSchema = agent.output.check(output) ? NO_ISSUES : agent.output.errors(output);
     if (outSchema.length > 0) return refuse("schema_out", { kind: "output-invalid", issues: outSchema, contract: outContract, shape: agent.output.shape });
     pass("schema_out");
 

@@ -2,14 +2,25 @@
 // order: pii markers, contract shapes, input hashes and stored events all go through it.
 import { sha256, toHex, utf8 } from "./sha256.js";
 
-const print = (value: unknown, ancestors: ReadonlySet<object>): string => {
-  if (value === null || typeof value === "boolean" || typeof value === "number" || typeof value === "string") return JSON.stringify(value);
+/** `ancestors`: the objects being printed above this point (added on the way down, removed on the way up), so a cycle prints `?`. */
+const print = (value: unknown, ancestors: Set<object>): string => {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean" || value === null) return JSON.stringify(value);
   if (typeof value !== "object" || ancestors.has(value)) return "?";
-  const inside = new Set(ancestors).add(value);
-  if (Array.isArray(value)) return `[${Array.from(value, (item) => print(item, inside)).join(",")}]`;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${print(record[key], inside)}`).join(",")}}`;
+  ancestors.add(value);
+  let text: string;
+  if (Array.isArray(value)) {
+    text = "[";
+    for (let i = 0; i < value.length; i++) text += `${i === 0 ? "" : ","}${print(value[i], ancestors)}`;
+    text += "]";
+  } else {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).sort();
+    text = "{";
+    for (let i = 0; i < keys.length; i++) text += `${i === 0 ? "" : ","}${JSON.stringify(keys[i])}:${print(record[keys[i]!], ancestors)}`;
+    text += "}";
+  }
+  ancestors.delete(value);
+  return text;
 };
 
 /**

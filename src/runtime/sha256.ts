@@ -2,7 +2,8 @@
 // synchronously, without dependencies and outside Node, so neither node:crypto nor the async
 // WebCrypto API will do.
 
-const K = new Uint32Array([
+// Int32Array, not Uint32Array: words above 2^31 would read as doubles, and every round would leave int32 arithmetic.
+const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
   0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
   0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
@@ -15,47 +16,57 @@ const INITIAL = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9
 
 const BLOCK = 64;
 
-const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
+/** Scratch for the message schedule: the runtime is single-threaded and `sha256` does not re-enter. */
+const W = new Int32Array(64);
 
-/** The message padded to whole 64-byte blocks: a 1 bit, zeros, and the bit length big-endian. */
-const pad = (message: Uint8Array): Uint8Array => {
+/** The SHA-256 digest of `message`. Straight-line rounds over plain variables: no array per round. */
+export const sha256 = (message: Uint8Array): Uint8Array => {
+  // The message padded to whole 64-byte blocks: a 1 bit, zeros, and the bit length big-endian.
   const length = Math.ceil((message.length + 9) / BLOCK) * BLOCK;
-  const padded = new Uint8Array(length);
-  padded.set(message);
-  padded[message.length] = 0x80;
-  const view = new DataView(padded.buffer);
+  const data = new Uint8Array(length);
+  data.set(message);
+  data[message.length] = 0x80;
   const bits = message.length * 8;
+  const view = new DataView(data.buffer);
   view.setUint32(length - 8, Math.floor(bits / 0x100000000));
   view.setUint32(length - 4, bits >>> 0);
-  return padded;
-};
-
-/** The SHA-256 digest of `message`. */
-export const sha256 = (message: Uint8Array): Uint8Array => {
-  const data = pad(message);
-  const view = new DataView(data.buffer);
-  const h = [...INITIAL];
-  const w = new Uint32Array(64);
-  for (let offset = 0; offset < data.length; offset += BLOCK) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(offset + 4 * i);
+  let h0 = INITIAL[0]! | 0, h1 = INITIAL[1]! | 0, h2 = INITIAL[2]! | 0, h3 = INITIAL[3]! | 0, h4 = INITIAL[4]! | 0, h5 = INITIAL[5]! | 0, h6 = INITIAL[6]! | 0, h7 = INITIAL[7]! | 0;
+  for (let offset = 0; offset < length; offset += BLOCK) {
+    for (let i = 0; i < 16; i++) W[i] = view.getInt32(offset + 4 * i);
     for (let i = 16; i < 64; i++) {
-      const a = w[i - 15]!;
-      const b = w[i - 2]!;
-      const s0 = rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3);
-      const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
-      w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) >>> 0;
+      const x = W[i - 15]!;
+      const y = W[i - 2]!;
+      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+      W[i] = (W[i - 16]! + s0 + W[i - 7]! + s1) | 0;
     }
-    let [a, b, c, d, e, f, g, hh] = h as [number, number, number, number, number, number, number, number];
+    let a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
     for (let i = 0; i < 64; i++) {
-      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) >>> 0;
-      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
-      [hh, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0];
+      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const t1 = (h + S1 + ((e & f) ^ (~e & g)) + K[i]! + W[i]!) | 0;
+      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      h = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
     }
-    [a, b, c, d, e, f, g, hh].forEach((x, i) => (h[i] = (h[i]! + x) >>> 0));
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
   }
   const digest = new Uint8Array(32);
   const out = new DataView(digest.buffer);
-  h.forEach((x, i) => out.setUint32(4 * i, x));
+  [h0, h1, h2, h3, h4, h5, h6, h7].forEach((x, i) => out.setUint32(4 * i, x >>> 0));
   return digest;
 };
 
@@ -79,17 +90,45 @@ export const hmacSha256 = (key: Uint8Array, message: Uint8Array): Uint8Array => 
  * the runtime assumes only the ECMAScript library, where TextEncoder is not declared.
  */
 export const utf8 = (text: string): Uint8Array => {
-  const bytes: number[] = [];
-  for (const char of text) {
-    let code = char.codePointAt(0)!;
-    if (code >= 0xd800 && code <= 0xdfff) code = 0xfffd;
-    if (code < 0x80) bytes.push(code);
-    else if (code < 0x800) bytes.push(0xc0 | (code >> 6), 0x80 | (code & 0x3f));
-    else if (code < 0x10000) bytes.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
-    else bytes.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 0x3f), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
+  // At most 3 bytes per UTF-16 unit: a pair of surrogates (2 units) is 4 bytes.
+  const bytes = new Uint8Array(text.length * 3);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    let code = text.charCodeAt(i);
+    if (code < 0x80) {
+      bytes[n++] = code;
+      continue;
+    }
+    if (code < 0x800) {
+      bytes[n++] = 0xc0 | (code >> 6);
+      bytes[n++] = 0x80 | (code & 0x3f);
+      continue;
+    }
+    if (code >= 0xd800 && code <= 0xdfff) {
+      const next = text.charCodeAt(i + 1);
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
+        i++;
+        bytes[n++] = 0xf0 | (code >> 18);
+        bytes[n++] = 0x80 | ((code >> 12) & 0x3f);
+        bytes[n++] = 0x80 | ((code >> 6) & 0x3f);
+        bytes[n++] = 0x80 | (code & 0x3f);
+        continue;
+      }
+      code = 0xfffd;
+    }
+    bytes[n++] = 0xe0 | (code >> 12);
+    bytes[n++] = 0x80 | ((code >> 6) & 0x3f);
+    bytes[n++] = 0x80 | (code & 0x3f);
   }
-  return Uint8Array.from(bytes);
+  return bytes.subarray(0, n);
 };
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 /** Lower-case hex of `bytes`. */
-export const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+export const toHex = (bytes: Uint8Array): string => {
+  let hex = "";
+  for (let i = 0; i < bytes.length; i++) hex += HEX[bytes[i]!];
+  return hex;
+};

@@ -115,9 +115,9 @@ export const recordOutcome = (earlier: RecordedResult | undefined, record: Recor
 export const nearestRank = (p: number, n: number): number => Math.max(1, Math.ceil((p * n) / 100));
 
 /** The order of `query`: by `at`, then by `id` (ASCII, so JavaScript's and SQLite's comparisons agree). */
-export const compareEvents = (a: AgentEvent, b: AgentEvent): number => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+export const compareEvents = (a: Pick<AgentEvent, "at" | "id">, b: Pick<AgentEvent, "at" | "id">): number => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-export const matches = (event: AgentEvent, query: AggregateQuery): boolean =>
+export const matches = (event: Pick<AgentEvent, "session" | "agent" | "type" | "at">, query: AggregateQuery): boolean =>
   (query.session === undefined || event.session === query.session) &&
   (query.agent === undefined || event.agent === query.agent) &&
   (query.type === undefined || event.type === query.type) &&

@@ -86,22 +86,44 @@ export const checkKeys = (value: Record<string, unknown>, path: string, known: R
   for (const key of required) if (value[key] === undefined) issues.push(issue(`${path}/${key}`, "required", "a value"));
 };
 
+const isPlain = (value: object): boolean => {
+  if (Array.isArray(value)) return true;
+  const proto: unknown = isRecord(value) ? Object.getPrototypeOf(value) : undefined;
+  return proto === Object.prototype || proto === null;
+};
+
+/** Whether `value` is JSON, as `checkJson` decides it, building no path: the usual case costs no strings. */
+const isJson = (value: unknown, ancestors: Set<object>): boolean => {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (typeof value !== "object" || !isPlain(value) || ancestors.has(value)) return false;
+  ancestors.add(value);
+  let json = true;
+  if (Array.isArray(value)) for (let i = 0; json && i < value.length; i++) json = isJson(value[i], ancestors);
+  else for (const key of Object.keys(value)) if (!(json = isJson((value as Record<string, unknown>)[key], ancestors))) break;
+  ancestors.delete(value);
+  return json;
+};
+
 /** Issues where `value` is not JSON: only null, booleans, finite numbers, strings, arrays and plain objects, no cycles. */
-export const checkJson = (value: unknown, path: string, issues: Issue[], ancestors: Set<object> = new Set()): void => {
+export const checkJson = (value: unknown, path: string, issues: Issue[]): void => {
+  if (!isJson(value, new Set())) jsonIssues(value, path, issues, new Set());
+};
+
+const jsonIssues = (value: unknown, path: string, issues: Issue[], ancestors: Set<object>): void => {
   if (value === null || typeof value === "string" || typeof value === "boolean") return;
   if (typeof value === "number") {
     if (!Number.isFinite(value)) issues.push(issue(path, "json", "a finite number"));
     return;
   }
-  const plain = Array.isArray(value) || (isRecord(value) && [Object.prototype, null].includes(Object.getPrototypeOf(value)));
-  if (!plain || ancestors.has(value)) {
+  if (typeof value !== "object" || !isPlain(value) || ancestors.has(value)) {
     issues.push(issue(path, "json", "a JSON value"));
     return;
   }
   ancestors.add(value);
   // An index loop, not forEach: a hole (`[1, , 2]`) is no JSON value and must be reported.
-  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) checkJson(value[i], `${path}/${i}`, issues, ancestors);
-  else for (const key of Object.keys(value)) checkJson(value[key], `${path}/${escapePointer(key)}`, issues, ancestors);
+  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) jsonIssues(value[i], `${path}/${i}`, issues, ancestors);
+  else for (const key of Object.keys(value)) jsonIssues((value as Record<string, unknown>)[key], `${path}/${escapePointer(key)}`, issues, ancestors);
   ancestors.delete(value);
 };
 

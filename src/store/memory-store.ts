@@ -1,5 +1,7 @@
 // The event store in memory: for tests and single-process hosts that keep nothing across restarts.
-// It keeps each event as its canonical JSON, which is also how it tells a duplicate from a conflict.
+// It keeps each event as its JSON text (a copy the caller cannot change) beside the fields queries
+// filter on; a second event with a stored id is compared by canonical JSON, so key order does not
+// make a duplicate a conflict.
 import { canonicalJson } from "../runtime/canonical-json.js";
 import type { AgentEvent } from "./event.js";
 import {
@@ -19,10 +21,8 @@ import {
 } from "./event-store.js";
 import { StoreError } from "./store-error.js";
 
-interface Stored {
-  readonly event: AgentEvent;
-  readonly body: string;
-}
+/** What queries filter and aggregate on (strings and a number: nothing the caller can change), and the event as JSON. */
+type Stored = Pick<AgentEvent, "session" | "agent" | "type" | "at" | "id" | "durationUs"> & { readonly body: string };
 
 const parse = (body: string): AgentEvent => JSON.parse(body) as AgentEvent;
 
@@ -37,30 +37,30 @@ export const createMemoryStore = (): EventStore => {
   const ensureOpen = (): void => {
     if (!open) throw new StoreError("STORE_CLOSED", "the in-memory store was closed");
   };
-  const select = (query: AggregateQuery): Stored[] => [...events.values()].filter((stored) => matches(stored.event, query));
+  const select = (query: AggregateQuery): Stored[] => [...events.values()].filter((stored) => matches(stored, query));
 
   return {
     append(event) {
       ensureOpen();
-      const body = canonicalJson(checkedEvent(event));
-      const stored = events.get(event.id);
-      if (stored !== undefined) return stored.body === body ? { ok: true, duplicate: true } : { ok: false, code: "EVENT_CONFLICT", id: event.id };
-      // A parsed copy: the caller's object may change after this call, the stored event must not.
-      events.set(event.id, { event: parse(body), body });
+      const checked = checkedEvent(event);
+      const stored = events.get(checked.id);
+      if (stored !== undefined) return canonicalJson(parse(stored.body)) === canonicalJson(checked) ? { ok: true, duplicate: true } : { ok: false, code: "EVENT_CONFLICT", id: checked.id };
+      const { id, session, agent, type, at, durationUs } = checked;
+      events.set(id, { id, session, agent, type, at, durationUs, body: JSON.stringify(checked) });
       return { ok: true, duplicate: false };
     },
 
     query(query) {
       ensureOpen();
       const { limit, ...filters } = checkQuery(query, true);
-      const found = select(filters).sort((a, b) => compareEvents(a.event, b.event));
+      const found = select(filters).sort(compareEvents);
       return (limit === undefined ? found : found.slice(0, limit)).map((stored) => parse(stored.body));
     },
 
     aggregate(query) {
       ensureOpen();
       const durations = select(checkQuery(query, false))
-        .map((stored) => stored.event.durationUs)
+        .map((stored) => stored.durationUs)
         .sort((a, b) => a - b);
       if (durations.length === 0) return { count: 0 };
       const [p50, p95, p99] = PERCENTILES.map((p) => durations[nearestRank(p, durations.length) - 1]!) as [number, number, number];

@@ -6,8 +6,8 @@
 // vendor/), a new minor version whose LLM projections their referees accept (and whose OpenAI-style
 // replies decode, with the dropped maxLength still enforced), a contract over a
 // provider limit, an edit to a published version, and the generated package imported by name
-// from a second workspace package and run with plain node; two agents over the app's own contracts
-// (codegen's stubs written by hand), with both optional peers installed, driven by a scripted model
+// from a second workspace package and run with plain node, agents and their bodies included; two
+// agents over the app's own contracts (codegen's stubs written by hand), with both optional peers installed, driven by a scripted model
 // through runAgentLoop and by the MCP SDK's client: each refusal before the side effect, the events
 // read back from the SQLite file.
 // Cost: npm runs offline-preferred with a cache kept between runs (os.tmpdir()); the CI clone runs
@@ -435,11 +435,6 @@ describe("a new producer repo, following the README", () => {
       leaked: false,
       events: { loop: events, mcp: events, count: 10 },
     });
-    // The generated package below cannot build agents yet (their hand-written modules are outside
-    // its rootDir): the agents leave the app before it becomes a workspace.
-    for (const path of ["order_lookup.agent.yaml", "order_lookup.agent.ts", "order_refund.agent.yaml", "order_refund.agent.ts"]) rmSync(join(APP, "idl/orders", path));
-    rmSync(join(APP, "generated/agents"), { recursive: true });
-    rmSync(join(APP, "src/agents.ts"));
   }, SLOW);
 
   it("an edit to a published version fails check --against HEAD at its location", () => {
@@ -478,12 +473,19 @@ describe("the generated package in a workspace", () => {
       [
         `import { decode } from "${GENERATED_PACKAGE}";`,
         `import { versions, type OrderPlaced } from "${GENERATED_PACKAGE}/order.placed";`,
+        // The agents, with the bodies written in the app's idl/, built into the package.
+        `import { agents } from "${GENERATED_PACKAGE}/agents";`,
+        'import { createPipeline } from "treaty/runtime";',
+        'import { createMemoryStore } from "treaty/store";',
         "",
         'const payload = { contract: "order.placed", version: "1.0", order_id: "ORD-7", currency: "USD", total_cents: 5, items: [{ sku: "B-2", quantity: 1 }] };',
         'const decoded = decode("order.placed", payload);',
         "if (!decoded.ok) throw new Error(decoded.error.message_safe);",
         "const order: OrderPlaced = decoded.value;",
-        'export const summary = { order: order.order_id, path: decoded.path, valid: versions["1.1"].check(order), known: Object.keys(versions) };',
+        "const session = createPipeline({ agents: { \"orders.order_lookup\": agents[\"orders.order_lookup\"] }, store: createMemoryStore() });",
+        'const lookup = await session.run("orders.order_lookup", { contract: "order.lookup", version: "1.0", order_id: "ORD-1" });',
+        "const looked = lookup.ok ? lookup.output.total_cents : lookup.error.code;",
+        'export const summary = { order: order.order_id, path: decoded.path, valid: versions["1.1"].check(order), known: Object.keys(versions), agents: Object.keys(agents), looked };',
         "",
       ].join("\n"),
     );
@@ -497,7 +499,7 @@ describe("the generated package in a workspace", () => {
     bin("tsc", ["-p", "consumer"]);
     const script = 'const { summary } = await import("./consumer/dist/main.js"); console.log(JSON.stringify(summary));';
     const printed = JSON.parse(run("node", ["--input-type=module", "--eval", script]).stdout) as unknown;
-    expect(printed).toEqual({ order: "ORD-7", path: ["1.0", "1.1"], valid: true, known: ["1.0", "1.1"] });
+    expect(printed).toEqual({ order: "ORD-7", path: ["1.0", "1.1"], valid: true, known: ["1.0", "1.1"], agents: ["orders.order_lookup", "orders.order_refund"], looked: 4200 });
   }, SLOW);
 });
 
