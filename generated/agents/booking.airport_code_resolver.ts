@@ -2,7 +2,7 @@
 import * as code from "../../idl/booking/airport_code_resolver.agent.js";
 import * as bookingAirportV1_0 from "../booking.airport/v1_0/index.js";
 import * as bookingAirportQueryV1_0 from "../booking.airport_query/v1_0/index.js";
-import type { AgentContract } from "treaty/runtime";
+import type { AgentContract, AgentFound } from "treaty/runtime";
 
 /** What booking.airport_code_resolver takes: booking.airport_query 1.0. */
 export type Input = bookingAirportQueryV1_0.BookingAirportQueryV1_0;
@@ -37,8 +37,42 @@ export const agent = {
     errors: bookingAirportV1_0.errors,
     shape: bookingAirportV1_0.shape,
   },
-  confidence: { path: "confidence", segments: ["confidence"] },
-  provides: [{ path: "code", segments: ["code"] }],
+  confidence: {
+    path: "confidence",
+    segments: ["confidence"],
+    read: (value: unknown): AgentFound[] => {
+      const found: AgentFound[] = [];
+      if (
+        typeof value === "object" &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.prototype.hasOwnProperty.call(value, "confidence")
+      ) {
+        const v1: unknown = (value as Record<string, unknown>)["confidence"];
+        found.push({ pointer: `/confidence`, value: v1 });
+      }
+      return found;
+    },
+  },
+  provides: [
+    {
+      path: "code",
+      segments: ["code"],
+      read: (value: unknown): AgentFound[] => {
+        const found: AgentFound[] = [];
+        if (
+          typeof value === "object" &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.prototype.hasOwnProperty.call(value, "code")
+        ) {
+          const v1: unknown = (value as Record<string, unknown>)["code"];
+          found.push({ pointer: `/code`, value: v1 });
+        }
+        return found;
+      },
+    },
+  ],
   consumes: [],
   rules: [{ kind: "custom", name: "textNamesOneAirport", check: code.textNamesOneAirport }],
   execute: code.execute,

@@ -3,7 +3,7 @@ import * as code from "../../idl/booking/availability_search.agent.js";
 import * as bookingIntentV1_0 from "../booking.intent/v1_0/index.js";
 import * as bookingOffersV1_0 from "../booking.offers/v1_0/index.js";
 import * as bookingSearchV1_0 from "../booking.search/v1_0/index.js";
-import type { AgentContract } from "treaty/runtime";
+import type { AgentContract, AgentFound } from "treaty/runtime";
 
 /** What booking.availability_search takes: booking.search 1.0. */
 export type Input = bookingSearchV1_0.BookingSearchV1_0;
@@ -38,8 +38,54 @@ export const agent = {
     errors: bookingOffersV1_0.errors,
     shape: bookingOffersV1_0.shape,
   },
-  confidence: { path: "confidence", segments: ["confidence"] },
-  provides: [{ path: "offers[].offer_id", segments: ["offers", "[]", "offer_id"] }],
+  confidence: {
+    path: "confidence",
+    segments: ["confidence"],
+    read: (value: unknown): AgentFound[] => {
+      const found: AgentFound[] = [];
+      if (
+        typeof value === "object" &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.prototype.hasOwnProperty.call(value, "confidence")
+      ) {
+        const v1: unknown = (value as Record<string, unknown>)["confidence"];
+        found.push({ pointer: `/confidence`, value: v1 });
+      }
+      return found;
+    },
+  },
+  provides: [
+    {
+      path: "offers[].offer_id",
+      segments: ["offers", "[]", "offer_id"],
+      read: (value: unknown): AgentFound[] => {
+        const found: AgentFound[] = [];
+        if (
+          typeof value === "object" &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.prototype.hasOwnProperty.call(value, "offers")
+        ) {
+          const v1: unknown = (value as Record<string, unknown>)["offers"];
+          if (Array.isArray(v1))
+            for (let i2 = 0; i2 < v1.length; i2++) {
+              const v2: unknown = v1[i2];
+              if (
+                typeof v2 === "object" &&
+                v2 !== null &&
+                !Array.isArray(v2) &&
+                Object.prototype.hasOwnProperty.call(v2, "offer_id")
+              ) {
+                const v3: unknown = (v2 as Record<string, unknown>)["offer_id"];
+                found.push({ pointer: `/offers/${i2}/offer_id`, value: v3 });
+              }
+            }
+        }
+        return found;
+      },
+    },
+  ],
   consumes: [],
   intent: {
     contract: "booking.intent",
@@ -49,24 +95,168 @@ export const agent = {
     shape: bookingIntentV1_0.shape,
     lock: [
       {
-        input: { path: "origin", segments: ["origin"] },
-        intent: { path: "origin", segments: ["origin"] },
+        input: {
+          path: "origin",
+          segments: ["origin"],
+          read: (value: unknown): AgentFound[] => {
+            const found: AgentFound[] = [];
+            if (
+              typeof value === "object" &&
+              value !== null &&
+              !Array.isArray(value) &&
+              Object.prototype.hasOwnProperty.call(value, "origin")
+            ) {
+              const v1: unknown = (value as Record<string, unknown>)["origin"];
+              found.push({ pointer: `/origin`, value: v1 });
+            }
+            return found;
+          },
+        },
+        intent: {
+          path: "origin",
+          segments: ["origin"],
+          read: (value: unknown): AgentFound[] => {
+            const found: AgentFound[] = [];
+            if (
+              typeof value === "object" &&
+              value !== null &&
+              !Array.isArray(value) &&
+              Object.prototype.hasOwnProperty.call(value, "origin")
+            ) {
+              const v1: unknown = (value as Record<string, unknown>)["origin"];
+              found.push({ pointer: `/origin`, value: v1 });
+            }
+            return found;
+          },
+        },
       },
       {
-        input: { path: "destination", segments: ["destination"] },
-        intent: { path: "destination", segments: ["destination"] },
+        input: {
+          path: "destination",
+          segments: ["destination"],
+          read: (value: unknown): AgentFound[] => {
+            const found: AgentFound[] = [];
+            if (
+              typeof value === "object" &&
+              value !== null &&
+              !Array.isArray(value) &&
+              Object.prototype.hasOwnProperty.call(value, "destination")
+            ) {
+              const v1: unknown = (value as Record<string, unknown>)["destination"];
+              found.push({ pointer: `/destination`, value: v1 });
+            }
+            return found;
+          },
+        },
+        intent: {
+          path: "destination",
+          segments: ["destination"],
+          read: (value: unknown): AgentFound[] => {
+            const found: AgentFound[] = [];
+            if (
+              typeof value === "object" &&
+              value !== null &&
+              !Array.isArray(value) &&
+              Object.prototype.hasOwnProperty.call(value, "destination")
+            ) {
+              const v1: unknown = (value as Record<string, unknown>)["destination"];
+              found.push({ pointer: `/destination`, value: v1 });
+            }
+            return found;
+          },
+        },
       },
       {
-        input: { path: "departure_date", segments: ["departure_date"] },
-        intent: { path: "departure_date", segments: ["departure_date"] },
+        input: {
+          path: "departure_date",
+          segments: ["departure_date"],
+          read: (value: unknown): AgentFound[] => {
+            const found: AgentFound[] = [];
+            if (
+              typeof value === "object" &&
+              value !== null &&
+              !Array.isArray(value) &&
+              Object.prototype.hasOwnProperty.call(value, "departure_date")
+            ) {
+              const v1: unknown = (value as Record<string, unknown>)["departure_date"];
+              found.push({ pointer: `/departure_date`, value: v1 });
+            }
+            return found;
+          },
+        },
+        intent: {
+          path: "departure_date",
+          segments: ["departure_date"],
+          read: (value: unknown): AgentFound[] => {
+            const found: AgentFound[] = [];
+            if (
+              typeof value === "object" &&
+              value !== null &&
+              !Array.isArray(value) &&
+              Object.prototype.hasOwnProperty.call(value, "departure_date")
+            ) {
+              const v1: unknown = (value as Record<string, unknown>)["departure_date"];
+              found.push({ pointer: `/departure_date`, value: v1 });
+            }
+            return found;
+          },
+        },
       },
       {
-        input: { path: "cabin", segments: ["cabin"] },
-        intent: { path: "cabin", segments: ["cabin"] },
+        input: {
+          path: "cabin",
+          segments: ["cabin"],
+          read: (value: unknown): AgentFound[] => {
+            const found: AgentFound[] = [];
+            if (
+              typeof value === "object" &&
+              value !== null &&
+              !Array.isArray(value) &&
+              Object.prototype.hasOwnProperty.call(value, "cabin")
+            ) {
+              const v1: unknown = (value as Record<string, unknown>)["cabin"];
+              found.push({ pointer: `/cabin`, value: v1 });
+            }
+            return found;
+          },
+        },
+        intent: {
+          path: "cabin",
+          segments: ["cabin"],
+          read: (value: unknown): AgentFound[] => {
+            const found: AgentFound[] = [];
+            if (
+              typeof value === "object" &&
+              value !== null &&
+              !Array.isArray(value) &&
+              Object.prototype.hasOwnProperty.call(value, "cabin")
+            ) {
+              const v1: unknown = (value as Record<string, unknown>)["cabin"];
+              found.push({ pointer: `/cabin`, value: v1 });
+            }
+            return found;
+          },
+        },
       },
     ],
     serves: ["BOOK", "CHANGE"],
-    typeField: { path: "intent_type", segments: ["intent_type"] },
+    typeField: {
+      path: "intent_type",
+      segments: ["intent_type"],
+      read: (value: unknown): AgentFound[] => {
+        const found: AgentFound[] = [];
+        if (
+          typeof value === "object" &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.prototype.hasOwnProperty.call(value, "intent_type")
+        ) {
+          const v1: unknown = (value as Record<string, unknown>)["intent_type"];
+          found.push({ pointer: `/intent_type`, value: v1 });
+        }
+        return found;
+      },
+    },
   },
   rules: [{ kind: "custom", name: "departureIsInTheFuture", check: code.departureIsInTheFuture }],
   execute: code.execute,

@@ -3,7 +3,7 @@ import * as code from "../../idl/booking/offer_builder.agent.js";
 import * as bookingIntentV1_0 from "../booking.intent/v1_0/index.js";
 import * as bookingOfferSelectionV1_0 from "../booking.offer_selection/v1_0/index.js";
 import * as bookingOrderV1_0 from "../booking.order/v1_0/index.js";
-import type { AgentContract } from "treaty/runtime";
+import type { AgentContract, AgentFound } from "treaty/runtime";
 
 /** What booking.offer_builder takes: booking.offer_selection 1.0. */
 export type Input = bookingOfferSelectionV1_0.BookingOfferSelectionV1_0;
@@ -38,14 +38,89 @@ export const agent = {
     errors: bookingOrderV1_0.errors,
     shape: bookingOrderV1_0.shape,
   },
-  confidence: { path: "confidence", segments: ["confidence"] },
-  provides: [{ path: "order_id", segments: ["order_id"] }],
+  confidence: {
+    path: "confidence",
+    segments: ["confidence"],
+    read: (value: unknown): AgentFound[] => {
+      const found: AgentFound[] = [];
+      if (
+        typeof value === "object" &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.prototype.hasOwnProperty.call(value, "confidence")
+      ) {
+        const v1: unknown = (value as Record<string, unknown>)["confidence"];
+        found.push({ pointer: `/confidence`, value: v1 });
+      }
+      return found;
+    },
+  },
+  provides: [
+    {
+      path: "order_id",
+      segments: ["order_id"],
+      read: (value: unknown): AgentFound[] => {
+        const found: AgentFound[] = [];
+        if (
+          typeof value === "object" &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.prototype.hasOwnProperty.call(value, "order_id")
+        ) {
+          const v1: unknown = (value as Record<string, unknown>)["order_id"];
+          found.push({ pointer: `/order_id`, value: v1 });
+        }
+        return found;
+      },
+    },
+  ],
   consumes: [
     {
       path: "offer_id",
       segments: ["offer_id"],
+      read: (value: unknown): AgentFound[] => {
+        const found: AgentFound[] = [];
+        if (
+          typeof value === "object" &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.prototype.hasOwnProperty.call(value, "offer_id")
+        ) {
+          const v1: unknown = (value as Record<string, unknown>)["offer_id"];
+          found.push({ pointer: `/offer_id`, value: v1 });
+        }
+        return found;
+      },
       from: "booking.availability_search",
-      as: { path: "offers[].offer_id", segments: ["offers", "[]", "offer_id"] },
+      as: {
+        path: "offers[].offer_id",
+        segments: ["offers", "[]", "offer_id"],
+        read: (value: unknown): AgentFound[] => {
+          const found: AgentFound[] = [];
+          if (
+            typeof value === "object" &&
+            value !== null &&
+            !Array.isArray(value) &&
+            Object.prototype.hasOwnProperty.call(value, "offers")
+          ) {
+            const v1: unknown = (value as Record<string, unknown>)["offers"];
+            if (Array.isArray(v1))
+              for (let i2 = 0; i2 < v1.length; i2++) {
+                const v2: unknown = v1[i2];
+                if (
+                  typeof v2 === "object" &&
+                  v2 !== null &&
+                  !Array.isArray(v2) &&
+                  Object.prototype.hasOwnProperty.call(v2, "offer_id")
+                ) {
+                  const v3: unknown = (v2 as Record<string, unknown>)["offer_id"];
+                  found.push({ pointer: `/offers/${i2}/offer_id`, value: v3 });
+                }
+              }
+          }
+          return found;
+        },
+      },
     },
   ],
   intent: {
@@ -56,7 +131,23 @@ export const agent = {
     shape: bookingIntentV1_0.shape,
     lock: [],
     serves: ["BOOK"],
-    typeField: { path: "intent_type", segments: ["intent_type"] },
+    typeField: {
+      path: "intent_type",
+      segments: ["intent_type"],
+      read: (value: unknown): AgentFound[] => {
+        const found: AgentFound[] = [];
+        if (
+          typeof value === "object" &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.prototype.hasOwnProperty.call(value, "intent_type")
+        ) {
+          const v1: unknown = (value as Record<string, unknown>)["intent_type"];
+          found.push({ pointer: `/intent_type`, value: v1 });
+        }
+        return found;
+      },
+    },
   },
   rules: [],
   execute: code.execute,

@@ -3,7 +3,7 @@ import * as code from "../../idl/booking/ticket_issuance.agent.js";
 import * as bookingIntentV1_0 from "../booking.intent/v1_0/index.js";
 import * as bookingTicketRequestV1_0 from "../booking.ticket_request/v1_0/index.js";
 import * as bookingTicketsV1_0 from "../booking.tickets/v1_0/index.js";
-import type { AgentContract } from "treaty/runtime";
+import type { AgentContract, AgentFound } from "treaty/runtime";
 
 /** What booking.ticket_issuance takes: booking.ticket_request 1.0. */
 export type Input = bookingTicketRequestV1_0.BookingTicketRequestV1_0;
@@ -38,15 +38,76 @@ export const agent = {
     errors: bookingTicketsV1_0.errors,
     shape: bookingTicketsV1_0.shape,
   },
-  confidence: { path: "confidence", segments: ["confidence"] },
-  idempotencyKey: { path: "request_id", segments: ["request_id"] },
+  confidence: {
+    path: "confidence",
+    segments: ["confidence"],
+    read: (value: unknown): AgentFound[] => {
+      const found: AgentFound[] = [];
+      if (
+        typeof value === "object" &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.prototype.hasOwnProperty.call(value, "confidence")
+      ) {
+        const v1: unknown = (value as Record<string, unknown>)["confidence"];
+        found.push({ pointer: `/confidence`, value: v1 });
+      }
+      return found;
+    },
+  },
+  idempotencyKey: {
+    path: "request_id",
+    segments: ["request_id"],
+    read: (value: unknown): AgentFound[] => {
+      const found: AgentFound[] = [];
+      if (
+        typeof value === "object" &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.prototype.hasOwnProperty.call(value, "request_id")
+      ) {
+        const v1: unknown = (value as Record<string, unknown>)["request_id"];
+        found.push({ pointer: `/request_id`, value: v1 });
+      }
+      return found;
+    },
+  },
   provides: [],
   consumes: [
     {
       path: "order_id",
       segments: ["order_id"],
+      read: (value: unknown): AgentFound[] => {
+        const found: AgentFound[] = [];
+        if (
+          typeof value === "object" &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.prototype.hasOwnProperty.call(value, "order_id")
+        ) {
+          const v1: unknown = (value as Record<string, unknown>)["order_id"];
+          found.push({ pointer: `/order_id`, value: v1 });
+        }
+        return found;
+      },
       from: "booking.offer_builder",
-      as: { path: "order_id", segments: ["order_id"] },
+      as: {
+        path: "order_id",
+        segments: ["order_id"],
+        read: (value: unknown): AgentFound[] => {
+          const found: AgentFound[] = [];
+          if (
+            typeof value === "object" &&
+            value !== null &&
+            !Array.isArray(value) &&
+            Object.prototype.hasOwnProperty.call(value, "order_id")
+          ) {
+            const v1: unknown = (value as Record<string, unknown>)["order_id"];
+            found.push({ pointer: `/order_id`, value: v1 });
+          }
+          return found;
+        },
+      },
     },
   ],
   intent: {
@@ -57,7 +118,23 @@ export const agent = {
     shape: bookingIntentV1_0.shape,
     lock: [],
     serves: ["BOOK"],
-    typeField: { path: "intent_type", segments: ["intent_type"] },
+    typeField: {
+      path: "intent_type",
+      segments: ["intent_type"],
+      read: (value: unknown): AgentFound[] => {
+        const found: AgentFound[] = [];
+        if (
+          typeof value === "object" &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.prototype.hasOwnProperty.call(value, "intent_type")
+        ) {
+          const v1: unknown = (value as Record<string, unknown>)["intent_type"];
+          found.push({ pointer: `/intent_type`, value: v1 });
+        }
+        return found;
+      },
+    },
   },
   rules: [],
   execute: code.execute,

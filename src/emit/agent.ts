@@ -28,9 +28,45 @@ const print = (value: Literal): string => {
 };
 
 const segments = (path: string): string[] => pathSegments(path).flatMap((s) => (s.items ? [s.name, "[]"] : [s.name]));
+
+/** A key as a JSON pointer spells it (`~0`, `~1`), escaped for a template literal. */
+const pointerText = (key: string): string =>
+  key
+    .replace(/~/g, "~0")
+    .replace(/\//g, "~1")
+    .replace(/\\/g, "\\\\")
+    .replace(/`/g, "\\`")
+    .replace(/\$\{/g, "\\${");
+
+/**
+ * The reader of one path as straight-line code: one test per step (an own key of an object, or
+ * each item of a list) and the values found with their JSON pointers. `["offers", "[]", "offer_id"]`
+ * reads `value.offers[i].offer_id` for every `i`, at `/offers/<i>/offer_id`.
+ */
+export const pathReader = (steps: readonly string[]): string => {
+  let body = "";
+  let pointer = "";
+  let current = "value";
+  steps.forEach((step, i) => {
+    const next = `v${i + 1}`;
+    if (step === "[]") {
+      const index = `i${i + 1}`;
+      body += `if (Array.isArray(${current})) for (let ${index} = 0; ${index} < ${current}.length; ${index}++) { const ${next}: unknown = ${current}[${index}]; `;
+      pointer += "/${" + index + "}";
+    } else {
+      const key = JSON.stringify(step);
+      body += `if (typeof ${current} === "object" && ${current} !== null && !Array.isArray(${current}) && Object.prototype.hasOwnProperty.call(${current}, ${key})) { const ${next}: unknown = (${current} as Record<string, unknown>)[${key}]; `;
+      pointer += `/${pointerText(step)}`;
+    }
+    current = next;
+  });
+  return `(value: unknown): AgentFound[] => { const found: AgentFound[] = []; ${body}found.push({ pointer: \`${pointer}\`, value: ${current} }); ${"} ".repeat(steps.length)}return found; }`;
+};
+
 const pathData = (path: AgentPath | string) => {
   const text = typeof path === "string" ? path : path.path;
-  return { path: text, segments: segments(text) };
+  const steps = segments(text);
+  return { path: text, segments: steps, read: new Code(pathReader(steps)) };
 };
 
 const camel = (name: string): string => {
@@ -90,6 +126,7 @@ export const emitAgent = (project: Project, agent: Agent, code: string): Emitted
   const file = createFileBuilder(agentFile(agent.name), agent.file);
   file.importNamespace(code, "code");
   file.importType("treaty/runtime", "AgentContract");
+  file.importType("treaty/runtime", "AgentFound");
   const input = resolved(project, agent.input);
   const output = resolved(project, agent.output);
   const inputModule = importPayload(file, input);
@@ -121,11 +158,11 @@ export const emitAgent = (project: Project, agent: Agent, code: string): Emitted
     rules: agent.rules.map((rule): Literal => {
       switch (rule.kind) {
         case "before":
-          return { kind: rule.kind, first: segments(rule.first), second: segments(rule.second) };
+          return { kind: rule.kind, first: pathData(rule.first), second: pathData(rule.second) };
         case "exclusive":
-          return { kind: rule.kind, fields: rule.fields.map(segments) };
+          return { kind: rule.kind, fields: rule.fields.map((f) => pathData(f)) };
         case "requires":
-          return { kind: rule.kind, if: segments(rule.if), then: rule.then.map(segments) };
+          return { kind: rule.kind, if: pathData(rule.if), then: rule.then.map((f) => pathData(f)) };
         case "custom":
           return { kind: rule.kind, name: rule.name, check: new Code(`code.${rule.name}`) };
       }

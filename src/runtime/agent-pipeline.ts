@@ -6,13 +6,12 @@
 // The store is imported for its types only: the runtime stays free of dependencies at run time.
 import type { AgentEvent, GateResult } from "../store/event.js";
 import type { EventStore, IdempotencyRef } from "../store/event-store.js";
-import type { AgentAction, AgentContract, AgentPathData, AgentPathSegments } from "./agents.js";
+import type { AgentAction, AgentContract, AgentPathData } from "./agents.js";
 import type { ApprovalFailureKind, ApprovalToken, Approvals } from "./approvals.js";
 import { canonicalHash } from "./canonical-json.js";
 import { createFailure, createStamp, randomId, type Failure, type FailureKind } from "./errors.js";
 import { escapePointer, type Issue } from "./issue.js";
 import { allowedValues } from "./reask.js";
-import { isRecord } from "./is-record.js";
 import { redact } from "./redact.js";
 import type { JsonValue } from "./repair.js";
 import type { VersionShape } from "./shape.js";
@@ -96,26 +95,6 @@ const NO_ISSUES: readonly Issue[] = [];
 /** The duration clock, typed without DOM or Node types. */
 const host = globalThis as unknown as { readonly performance: { now(): number } };
 
-type Found = { readonly pointer: string; readonly value: unknown };
-
-/** Every value at `segments` in `value` with its JSON pointer; "[]" steps into each item of a list. */
-const valuesAt = (value: unknown, segments: AgentPathSegments): Found[] => {
-  const found: Found[] = [];
-  collect(value, segments, 0, "", found);
-  return found;
-};
-
-const collect = (value: unknown, segments: AgentPathSegments, at: number, pointer: string, found: Found[]): void => {
-  if (at === segments.length) {
-    found.push({ pointer, value });
-    return;
-  }
-  const head = segments[at]!;
-  if (head === "[]") {
-    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) collect(value[i], segments, at + 1, `${pointer}/${i}`, found);
-  } else if (isRecord(value) && Object.hasOwn(value, head)) collect(value[head], segments, at + 1, `${pointer}/${escapePointer(head)}`, found);
-};
-
 const issue = (path: string, code: string, expected: string, suggestion?: string): GateIssue => ({
   path,
   code,
@@ -141,21 +120,21 @@ const intentVerdict = (agent: AnyAgent, intent: unknown, input: unknown): Verdic
     const issues = intent === undefined ? [issue("", "required", `a ${lock.contract} intent for the session`)] : lock.errors(intent);
     return { kind: "intent-missing", issues, contract, shape: lock.shape };
   }
-  const type = lock.typeField && valuesAt(intent, lock.typeField.segments)[0]?.value;
+  const type = lock.typeField?.read(intent)[0]?.value;
   if (lock.serves.length > 0 && !lock.serves.includes(type as string)) {
     return { kind: "intent-not-served", issues: [issue("", "intent.type", `an intent of type ${lock.serves.join(" or ")}`, `${agent.name} serves ${lock.serves.join(", ")} intents only.`)], contract };
   }
   const drifted = lock.lock.flatMap(({ input: at, intent: from }) => {
-    const locked = valuesAt(intent, from.segments)[0];
-    return valuesAt(input, at.segments)
+    const locked = from.read(intent)[0];
+    return at.read(input)
       .filter((found) => locked === undefined || !jsonEqual(found.value, locked.value))
       .map((found) => issue(found.pointer, "intent.locked", `the session intent's ${from.path}`, `Keep ${at.path} as the traveller asked; the session locked it.`));
   });
   return drifted.length > 0 ? { kind: "intent-drift", issues: drifted, contract, shape: agent.input.shape } : undefined;
 };
 
-const present = (input: unknown, path: AgentPathSegments): boolean => valuesAt(input, path).some((found) => found.value !== undefined);
-const pointerOf = (path: AgentPathSegments): string => path.map((segment) => `/${escapePointer(segment)}`).join("");
+const present = (input: unknown, path: AgentPathData): boolean => path.read(input).some((found) => found.value !== undefined);
+const pointerOf = (path: AgentPathData): string => path.segments.map((segment) => `/${escapePointer(segment)}`).join("");
 
 /** The agent's rules, in the order declared; custom ones through the hand-written functions the generated module wires in. */
 const ruleIssues = async (agent: AnyAgent, input: unknown): Promise<GateIssue[]> => {
@@ -164,17 +143,17 @@ const ruleIssues = async (agent: AnyAgent, input: unknown): Promise<GateIssue[]>
     switch (rule.kind) {
       case "before": {
         // As the contracts' `before` rule: two date-times, the second strictly later.
-        const [a, b] = [valuesAt(input, rule.first)[0]?.value, valuesAt(input, rule.second)[0]?.value];
-        if (typeof a === "string" && typeof b === "string" && !(Date.parse(a) < Date.parse(b))) issues.push(issue(pointerOf(rule.second), "rule.before", `date-time later than ${rule.first.join(".")}`));
+        const [a, b] = [rule.first.read(input)[0]?.value, rule.second.read(input)[0]?.value];
+        if (typeof a === "string" && typeof b === "string" && !(Date.parse(a) < Date.parse(b))) issues.push(issue(pointerOf(rule.second), "rule.before", `date-time later than ${rule.first.path}`));
         break;
       }
       case "exclusive": {
         const found = rule.fields.filter((field) => present(input, field));
-        if (found.length > 1) issues.push(issue(pointerOf(found[1]!), "rule.exclusive", `at most one of ${rule.fields.map((f) => f.join(".")).join(", ")}`));
+        if (found.length > 1) issues.push(issue(pointerOf(found[1]!), "rule.exclusive", `at most one of ${rule.fields.map((f) => f.path).join(", ")}`));
         break;
       }
       case "requires":
-        if (present(input, rule.if)) for (const field of rule.then) if (!present(input, field)) issues.push(issue(pointerOf(field), "rule.requires", `present when ${rule.if.join(".")} is present`));
+        if (present(input, rule.if)) for (const field of rule.then) if (!present(input, field)) issues.push(issue(pointerOf(field), "rule.requires", `present when ${rule.if.path} is present`));
         break;
       case "custom": {
         const result = await rule.check(input as never);
@@ -205,7 +184,7 @@ type Provided = Map<string, Map<string, unknown[]>>;
 const consistencyIssues = (agent: AnyAgent, input: unknown, provided: Provided): GateIssue[] =>
   agent.consumes.flatMap((consumed) => {
     const known = provided.get(consumed.from)?.get(consumed.as.path) ?? [];
-    return valuesAt(input, consumed.segments)
+    return consumed.read(input)
       .filter((found) => !known.some((value) => jsonEqual(value, found.value)))
       .map((found) =>
         issue(
@@ -223,7 +202,7 @@ const keep = (provided: Provided, agent: AnyAgent, output: unknown): void => {
   provided.set(agent.name, byPath);
   for (const path of agent.provides as readonly AgentPathData[]) {
     const known = byPath.get(path.path) ?? [];
-    for (const { value } of valuesAt(output, path.segments)) if (!known.some((k) => jsonEqual(k, value))) known.push(value);
+    for (const { value } of path.read(output)) if (!known.some((k) => jsonEqual(k, value))) known.push(value);
     byPath.set(path.path, known);
   }
 };
@@ -315,7 +294,7 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
     pass("approval");
 
     // A mutation with an idempotency key that already succeeded returns that result: the side effect happens once.
-    const keyAt = agent.action === "query" || agent.idempotencyKey === undefined ? undefined : valuesAt(input, agent.idempotencyKey.segments)[0];
+    const keyAt = agent.action === "query" || agent.idempotencyKey === undefined ? undefined : agent.idempotencyKey.read(input)[0];
     const ref: IdempotencyRef | undefined = keyAt && { agent: agent.name, key: String(keyAt.value), inputHash };
     const earlier = ref && store.lookup(ref);
     const conflict = (): GateFailure =>
@@ -345,7 +324,7 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
     if (outSchema.length > 0) return refuse("schema_out", { kind: "output-invalid", issues: outSchema, contract: outContract, shape: agent.output.shape });
     pass("schema_out");
 
-    const carried = agent.confidence && valuesAt(output, agent.confidence.segments)[0];
+    const carried = agent.confidence?.read(output)[0];
     if (carried && typeof carried.value === "number") {
       confidence = carried.value;
       if (confidence < agent.threshold) return refuse("confidence", { kind: "confidence-low", issues: [issue(carried.pointer, "confidence.low", `a confidence of at least ${agent.threshold}`)], contract: outContract, shape: agent.output.shape });

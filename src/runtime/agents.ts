@@ -11,10 +11,18 @@ export type AgentToolProvider = "anthropic" | "openai" | "mcp";
 /** A field path as data: `offers[].offer_id` → ["offers", "[]", "offer_id"]; "[]" steps into every item of a list. */
 export type AgentPathSegments = readonly string[];
 
+/** A value found at a path, with its JSON pointer in the payload. */
+export interface AgentFound {
+  readonly pointer: string;
+  readonly value: unknown;
+}
+
 export interface AgentPathData {
   /** As written in the agent file. */
   readonly path: string;
   readonly segments: AgentPathSegments;
+  /** Every value at the path, in payload order: generated straight-line code for this one path. */
+  read(value: unknown): readonly AgentFound[];
 }
 
 /** A payload an agent reads or writes: one contract version and its generated validator. */
@@ -28,9 +36,9 @@ export interface AgentPayload<T> {
 }
 
 export type AgentRuleData =
-  | { readonly kind: "before"; readonly first: AgentPathSegments; readonly second: AgentPathSegments }
-  | { readonly kind: "exclusive"; readonly fields: readonly AgentPathSegments[] }
-  | { readonly kind: "requires"; readonly if: AgentPathSegments; readonly then: readonly AgentPathSegments[] }
+  | { readonly kind: "before"; readonly first: AgentPathData; readonly second: AgentPathData }
+  | { readonly kind: "exclusive"; readonly fields: readonly AgentPathData[] }
+  | { readonly kind: "requires"; readonly if: AgentPathData; readonly then: readonly AgentPathData[] }
   /** A check written by hand beside the agent file, exported under `name` there. */
   | { readonly kind: "custom"; readonly name: string; check(input: never): AgentRuleResult | Promise<AgentRuleResult> };
 

@@ -12,6 +12,7 @@ export {
   agentToTool,
   type AgentAction,
   type AgentContract,
+  type AgentFound,
   type AgentPathData,
   type AgentPathSegments,
   type AgentPayload,

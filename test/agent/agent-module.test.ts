@@ -27,13 +27,25 @@ describe("generated agent contracts", () => {
     });
   });
 
-  it("name list items in paths as segments", () => {
-    expect(agents["booking.availability_search"].provides).toEqual([{ path: "offers[].offer_id", segments: ["offers", "[]", "offer_id"] }]);
-    expect(agents["booking.offer_builder"].consumes).toEqual([
-      { path: "offer_id", segments: ["offer_id"], from: "booking.availability_search", as: { path: "offers[].offer_id", segments: ["offers", "[]", "offer_id"] } },
+  it("name list items in paths as segments, each path with its generated reader", () => {
+    const data = ({ path, segments }: { path: string; segments: readonly string[] }) => ({ path, segments });
+    expect(agents["booking.availability_search"].provides.map(data)).toEqual([{ path: "offers[].offer_id", segments: ["offers", "[]", "offer_id"] }]);
+    const [consumed] = agents["booking.offer_builder"].consumes;
+    expect({ ...data(consumed!), from: consumed!.from, as: data(consumed!.as) }).toEqual({
+      path: "offer_id",
+      segments: ["offer_id"],
+      from: "booking.availability_search",
+      as: { path: "offers[].offer_id", segments: ["offers", "[]", "offer_id"] },
+    });
+    expect(data(agents["booking.ticket_issuance"].idempotencyKey)).toEqual({ path: "request_id", segments: ["request_id"] });
+    expect(data(agents["booking.availability_search"].intent.typeField)).toEqual({ path: "intent_type", segments: ["intent_type"] });
+    // The reader finds every value at its path with its pointer, and nothing where the payload has no such place.
+    const [offers] = agents["booking.availability_search"].provides;
+    expect(offers!.read({ offers: [{ offer_id: "OF-1" }, { price: 3 }, { offer_id: "OF-2" }] })).toEqual([
+      { pointer: "/offers/0/offer_id", value: "OF-1" },
+      { pointer: "/offers/2/offer_id", value: "OF-2" },
     ]);
-    expect(agents["booking.ticket_issuance"].idempotencyKey).toEqual({ path: "request_id", segments: ["request_id"] });
-    expect(agents["booking.availability_search"].intent.typeField).toEqual({ path: "intent_type", segments: ["intent_type"] });
+    for (const nothing of [undefined, null, "x", [], { offers: "x" }, { offers: [null, ["offer_id"]] }, Object.create({ offers: [{ offer_id: "OF-9" }] })]) expect(offers!.read(nothing)).toEqual([]);
   });
 
   it("validate through the contracts' generated validators", () => {

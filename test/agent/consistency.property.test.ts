@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, createPipeline, type AgentContract, type ShapeNode, type VersionShape } from "../../src/runtime/index.js";
 import { createMemoryStore } from "../../src/store/index.js";
+import { agentPath } from "../support/agent-paths.js";
 
 /** A path segment: a key, and whether a list is under it (`offers[]`). */
 type Segment = { readonly name: string; readonly items: boolean };
@@ -16,6 +17,8 @@ type Leaf = { readonly pointer: string; readonly value: unknown };
 const escape = (key: string): string => key.replaceAll("~", "~0").replaceAll("/", "~1");
 const written = (path: readonly Segment[]): string => path.map((s) => `${s.name}${s.items ? "[]" : ""}`).join(".");
 const segments = (path: readonly Segment[]): string[] => path.flatMap((s) => (s.items ? [s.name, "[]"] : [s.name]));
+/** The path as the generated agent module holds it, with the reader treaty generates for it. */
+const pathData = (path: readonly Segment[]) => agentPath(written(path), segments(path));
 
 const arbitraryPath: fc.Arbitrary<Segment[]> = fc.array(fc.record({ name: fc.constantFrom("offers", "id", "a/b~c"), items: fc.boolean() }), { minLength: 1, maxLength: 3 });
 // Few distinct values, so that consumed values often were provided; objects compare by value.
@@ -87,14 +90,14 @@ describe("the consistency gate", () => {
       fc.asyncProperty(scenario, async ({ provided, consumed, steps }) => {
         const out = shapeOf(provided);
         const producerIn: VersionShape = { root: { out: { kind: "object", fields: out.root } }, types: {}, enums: {} };
-        const provides = [{ path: written(provided), segments: segments(provided) }];
+        const provides = [pathData(provided)];
         const agents = {
           "t.producer": agent("t.producer", { inShape: producerIn, outShape: out, provides }),
           "t.other": agent("t.other", { inShape: producerIn, outShape: out, provides }),
           "t.consumer": agent("t.consumer", {
             inShape: shapeOf(consumed),
             outShape: shapeOf([]),
-            consumes: [{ path: written(consumed), segments: segments(consumed), from: "t.producer", as: provides[0]! }],
+            consumes: [{ ...pathData(consumed), from: "t.producer", as: provides[0]! }],
             execute: () => ({}),
           }),
         };

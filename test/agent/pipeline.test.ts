@@ -6,6 +6,7 @@ import { agents } from "../../generated/agents/index.js";
 import { GATES, createApprovals, createPipeline, type AgentContract, type AgentRun, type ApprovalToken, type GateFailure } from "../../src/runtime/index.js";
 import type { EventStore } from "../../src/store/index.js";
 import { STORE_KINDS } from "../support/stores.js";
+import { agentPath } from "../support/agent-paths.js";
 
 const SECRET = "a host secret of at least thirty-two bytes";
 const INTENT = { contract: "booking.intent", version: "1.0", intent_type: "BOOK", origin: "LHR", destination: "JFK", departure_date: "2030-05-01", cabin: "ECONOMY" };
@@ -118,11 +119,12 @@ describe("createPipeline: the gates", () => {
     expect(calls).toEqual([]);
   });
 
+  const field = (name: string) => agentPath(name, [name]);
   const ruleCases: [string, AgentContract["rules"][number], string, string][] = [
-    ["before", { kind: "before", first: ["departure_date"], second: ["departure_date"] }, "/departure_date", "rule.before"],
-    ["exclusive", { kind: "exclusive", fields: [["cabin"], ["origin"], ["destination"]] }, "/origin", "rule.exclusive"],
+    ["before", { kind: "before", first: field("departure_date"), second: field("departure_date") }, "/departure_date", "rule.before"],
+    ["exclusive", { kind: "exclusive", fields: [field("cabin"), field("origin"), field("destination")] }, "/origin", "rule.exclusive"],
     // booking.search declares no optional field: the missing one is undeclared, so its name is masked like any key that may be data.
-    ["requires", { kind: "requires", if: ["cabin"], then: [["origin"], ["return_date"]] }, "/*", "rule.requires"],
+    ["requires", { kind: "requires", if: field("cabin"), then: [field("origin"), field("return_date")] }, "/*", "rule.requires"],
   ];
   it.each(ruleCases)("checks a declared %s rule at semantic in, before execute", async (_, rule, path, code) => {
     const { agents: wrapped, calls } = spied();
