@@ -32,6 +32,7 @@ it("generated code type-checks under strict", () => {
     paths: {
       "treaty/runtime": [join(ROOT, "src/runtime/index.ts")],
       "treaty/typebox": [join(ROOT, "src/runtime/typebox.ts")],
+      "treaty/testing": [join(ROOT, "src/testing/index.ts")],
     },
     allowImportingTsExtensions: false,
   });
