@@ -9,6 +9,7 @@ export default defineConfig({
     alias: {
       "treaty/runtime": fileURLToPath(new URL("../src/runtime/index.ts", import.meta.url)),
       "treaty/typebox": fileURLToPath(new URL("../src/runtime/typebox.ts", import.meta.url)),
+      "treaty/testing": fileURLToPath(new URL("../src/testing/index.ts", import.meta.url)),
     },
   },
   test: {

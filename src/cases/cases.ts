@@ -25,8 +25,8 @@ interface VersionOutcome {
 
 const versionCases = (contract: Contract, version: ResolvedVersion, synthesizer: Synthesizer): VersionOutcome => {
   const values = version.examples.map(exampleCase);
-  const example = version.examples.find((e) => e.valid);
-  let base: BaseValue | undefined = example && { value: example.value, source: "example" };
+  const index = version.examples.findIndex((e) => e.valid);
+  let base: BaseValue | undefined = index < 0 ? undefined : { value: version.examples[index]!.value, from: exampleTitle(version.examples[index]!, index) };
   if (!base) {
     const made = synthesizer.payload(contract, version);
     if ("reason" in made) {
@@ -36,7 +36,7 @@ const versionCases = (contract: Contract, version: ResolvedVersion, synthesizer:
         diagnostic: createDiagnostic("no-valid-value", version.loc, { version: version.version, reason: made.reason }),
       };
     }
-    base = { value: made.value, source: "synthesized" };
+    base = { value: made.value, from: "synthesized" };
     values.push({ title: "accepts a synthesized minimal value", value: made.value });
   }
   return { cases: { version, values, base, mutations: deriveMutations(contract, version, base.value, synthesizer) } };

@@ -1,18 +1,11 @@
 // The regression tests treaty generates beside each contract's code, as data: what each test feeds
-// which validator and what it expects. `deriveCases` builds it from the IR; `emit/tests.ts` only
-// renders it.
+// which validator and what it expects, per version. `deriveCases` builds it from the IR;
+// `emit/tests.ts` writes it in the cases file's format (testing/cases-file.ts), whose edits and
+// expectations it already uses.
 import type { Contract, JsonValue, ResolvedVersion } from "../ir/model.js";
+import type { Edit, Expectation, Skipped } from "../testing/cases-file.js";
 
-/** Where a value must fail, and why: an issue `errors()` reports. */
-export interface Expectation {
-  /** A JSON pointer into the payload. */
-  readonly path: string;
-  /** An issue code of the runtime (`required`, `enum`, `rule.before`, ...). */
-  readonly code: string;
-}
-
-/** One change to a base value, addressed by a JSON pointer whose parent exists in the base. */
-export type Edit = { readonly op: "set"; readonly path: string; readonly value: JsonValue } | { readonly op: "remove"; readonly path: string };
+export type { Edit, Expectation };
 
 /** A value given in full: an example, or the synthesized minimal value. */
 export interface ValueCase {
@@ -22,18 +15,18 @@ export interface ValueCase {
   readonly expect?: Expectation;
 }
 
-/** The base value of its version with edits applied. */
-export interface MutationCase {
+/** The base value of its version with edits applied; or left out, with the reason (`skip`). */
+export type MutationCase = ({ readonly edits: readonly Edit[] } | Skipped) & {
   readonly title: string;
-  readonly edits: readonly Edit[];
   /** Absent: the edited value must still pass (a bound's edge, a null where null is allowed). */
   readonly expect?: Expectation;
-}
+};
 
 /** The value mutations start from: the version's first valid example, or one treaty synthesized. */
 export interface BaseValue {
   readonly value: JsonValue;
-  readonly source: "example" | "synthesized";
+  /** Where it comes from, as the tests name it: `example 1 (...)`, or `synthesized`. */
+  readonly from: string;
 }
 
 export interface VersionCases {

@@ -4,20 +4,44 @@
 // the bound itself passes, a pattern or format broken, an unknown key, each rule broken. Nested
 // objects, the first item of a list and the first entry of a map are mutated; an optional field
 // the base value lacks, or one item of an empty list or map, is put in (synthesized) and mutated there.
+// Long values are described (`make`), and a bound's edge too long to build is left out, saying so.
 import { rootFields } from "../ir/envelope.js";
 import type { Contract, Field, JsonValue, ListType, NumericType, ResolvedVersion, Rule, StringType, TypeNode } from "../ir/model.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { escapePointer } from "../runtime/issue.js";
+import type { Made } from "../testing/cases-file.js";
 import type { Edit, Expectation, MutationCase } from "./model.js";
 import { nonMatching, surrounded } from "./pattern-sample.js";
 import { isMultipleOf } from "../runtime/multiple-of.js";
-import { fieldAtPath, instantOf, nearestFitting, nextDouble, stringOfLength, type Synthesizer } from "./synthesize.js";
+import { fieldAtPath, instantOf, nearestFitting, nextDouble, stringOfLength, tooLong, type Synthesizer } from "./synthesize.js";
 
 /** The key added where unknown keys are rejected; any name the object does not declare would do. */
 export const UNKNOWN_KEY = "unexpected_key";
 
 /** The key of the entry put into an empty map. */
 const MAP_KEY = "key";
+
+// A run of one character this long or longer is described as `{ repeat, times }`; a list of this
+// many equal items or more as `{ list, times }`.
+const LONG_RUN = 16;
+const LONG_LIST = 4;
+
+/** `s` as parts, its long runs of one character described; undefined when it has none. */
+export const describeText = (s: string): Made | undefined => {
+  const parts: (string | { repeat: string; times: number })[] = [];
+  let long = false;
+  for (const [run, char] of s.matchAll(/(.)\1*/gsu) as IterableIterator<[string, string]>) {
+    const times = run.length / char.length;
+    if (times >= LONG_RUN) {
+      parts.push({ repeat: char, times });
+      long = true;
+    } else if (typeof parts.at(-1) === "string") parts[parts.length - 1] += run;
+    else parts.push(run);
+  }
+  return long ? { text: parts } : undefined;
+};
+
+const pathOf = (edit: Edit): string => ("remove" in edit ? edit.remove : edit.set);
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -45,9 +69,14 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     if (expect === undefined && inserted.some((i) => !i.edgesPass)) return;
     // An edit replaced by a later one at the same path (another union variant put in) is left out.
     const later = [...inserted.map((i) => i.edit), ...edits];
-    const insert = inserted.map((i) => i.edit).filter((edit, k) => !later.slice(k + 1).some((e) => e.path === edit.path));
+    const insert = inserted.map((i) => i.edit).filter((edit, k) => !later.slice(k + 1).some((e) => pathOf(e) === pathOf(edit)));
     const all = [...insert, ...edits];
     cases.push(expect === undefined ? { title, edits: all } : { title, edits: all, expect });
+  };
+  /** A case left out because its value would be too long to build. */
+  const skipped = (title: string, skip: string, expect?: Expectation): void => {
+    if (expect === undefined && inserted.some((i) => !i.edgesPass)) return;
+    cases.push(expect === undefined ? { title, skip } : { title, skip, expect });
   };
   /** Mutations of `value`, which the base lacks, after `edit` puts it in. */
   const insertedMutations = (edit: Edit, edgesPass: boolean, mutate: () => void): void => {
@@ -57,9 +86,15 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
   };
   const ruleFields = version.rules.flatMap((r) => (r.kind === "before" ? [r.first, r.second] : r.kind === "exclusive" ? r.fields : [r.if, ...r.then]));
   const namedByRule = (name: string): boolean => ruleFields.some((f) => f === name || f.startsWith(`${name}.`) || name.startsWith(`${f}.`));
-  const set = (site: Site, value: JsonValue): Edit => ({ op: "set", path: site.path, value });
-  const rejects = (site: Site, what: string, value: JsonValue, code: string): void => add(`rejects ${site.name} ${what}`, [set(site, value)], { path: site.path, code });
-  const accepts = (site: Site, what: string, value: JsonValue): void => add(`accepts ${site.name} ${what}`, [set(site, value)]);
+  /** An edit putting `value` at `site`, a string's long runs described. */
+  const set = (site: Site, value: JsonValue): Edit => {
+    const text = typeof value === "string" ? describeText(value) : undefined;
+    return text === undefined ? { set: site.path, value } : { set: site.path, make: text };
+  };
+  const rejectsWith = (site: Site, what: string, edit: Edit, code: string): void => add(`rejects ${site.name} ${what}`, [edit], { path: site.path, code });
+  const acceptsWith = (site: Site, what: string, edit: Edit): void => add(`accepts ${site.name} ${what}`, [edit]);
+  const rejects = (site: Site, what: string, value: JsonValue, code: string): void => rejectsWith(site, what, set(site, value), code);
+  const accepts = (site: Site, what: string, value: JsonValue): void => acceptsWith(site, what, set(site, value));
 
   /** A minimal valid value of `type`, when treaty can make one. */
   const synthesized = (type: TypeNode): JsonValue | undefined => {
@@ -101,18 +136,28 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
   const otherConstant = (value: string | number | boolean): string | number | boolean =>
     typeof value === "string" ? `${value}-other` : typeof value === "number" ? value + 1 : !value;
 
+  /** A string of `length` (made by `make`) accepted or rejected at `site`, or left out when too long to build. */
+  const lengthCase = (site: Site, what: string, length: number, make: () => string | undefined, code?: string): void => {
+    const expect = code === undefined ? undefined : { path: site.path, code };
+    const over = tooLong(length, "characters");
+    if (over) return skipped(`${code === undefined ? "accepts" : "rejects"} ${site.name} ${what}`, over, expect);
+    const s = make();
+    if (s === undefined) return;
+    if (code === undefined) accepts(site, what, s);
+    else rejects(site, what, s, code);
+  };
+
   const stringMutations = (t: StringType, site: Site): void => {
     if (t.minLength !== undefined && t.minLength > 0) {
-      const edge = stringOfLength(t, t.minLength);
-      if (edge !== undefined) accepts(site, `at minLength ${t.minLength}`, edge);
-      rejects(site, `below minLength ${t.minLength}`, stringOfLength({ kind: "string" }, t.minLength - 1)!, "minLength");
+      const n = t.minLength;
+      lengthCase(site, `at minLength ${n}`, n, () => stringOfLength(t, n));
+      lengthCase(site, `below minLength ${n}`, n - 1, () => stringOfLength({ kind: "string" }, n - 1), "minLength");
     }
     if (t.maxLength !== undefined) {
-      const edge = stringOfLength(t, t.maxLength);
-      if (edge !== undefined) accepts(site, `at maxLength ${t.maxLength}`, edge);
+      const n = t.maxLength;
+      lengthCase(site, `at maxLength ${n}`, n, () => stringOfLength(t, n));
       // The edge plus one character keeps the pattern where the pattern allows; length is what fails.
-      const over = stringOfLength({ ...t, maxLength: undefined }, t.maxLength + 1) ?? stringOfLength({ kind: "string" }, t.maxLength + 1)!;
-      rejects(site, `above maxLength ${t.maxLength}`, over, "maxLength");
+      lengthCase(site, `above maxLength ${n}`, n + 1, () => stringOfLength({ ...t, maxLength: undefined }, n + 1) ?? stringOfLength({ kind: "string" }, n + 1), "maxLength");
     }
     if (t.pattern !== undefined) {
       const bad = nonMatching(t.pattern);
@@ -164,18 +209,25 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     const items = Array.isArray(value) ? value : [];
     const sample = items[0] ?? synthesized(t.of);
     if (sample === undefined) return;
-    const repeated = (n: number): JsonValue[] => Array.from({ length: n }, () => sample);
+    /** `n` copies of the sample at `site`, accepted or rejected, or left out when too long to build. */
+    const repeated = (what: string, n: number, code?: string): void => {
+      const edit: Edit = n >= LONG_LIST ? { set: site.path, make: { list: sample, times: n } } : set(site, Array.from({ length: n }, () => sample));
+      const over = tooLong(n, "items");
+      if (over) skipped(`${code === undefined ? "accepts" : "rejects"} ${site.name} ${what}`, over, code === undefined ? undefined : { path: site.path, code });
+      else if (code === undefined) acceptsWith(site, what, edit);
+      else rejectsWith(site, what, edit, code);
+    };
     // Repeated items break `unique`: an edge with more than one item is left out there.
     const edgeFits = (n: number): boolean => !t.unique || n <= 1;
     if (t.minItems !== undefined && t.minItems > 0) {
-      if (edgeFits(t.minItems)) accepts(site, `at minItems ${t.minItems}`, repeated(t.minItems));
-      rejects(site, `below minItems ${t.minItems}`, repeated(t.minItems - 1), "minItems");
+      if (edgeFits(t.minItems)) repeated(`at minItems ${t.minItems}`, t.minItems);
+      repeated(`below minItems ${t.minItems}`, t.minItems - 1, "minItems");
     }
     if (t.maxItems !== undefined) {
-      if (edgeFits(t.maxItems)) accepts(site, `at maxItems ${t.maxItems}`, repeated(t.maxItems));
-      rejects(site, `above maxItems ${t.maxItems}`, repeated(t.maxItems + 1), "maxItems");
+      if (edgeFits(t.maxItems)) repeated(`at maxItems ${t.maxItems}`, t.maxItems);
+      repeated(`above maxItems ${t.maxItems}`, t.maxItems + 1, "maxItems");
     }
-    if (t.unique) rejects(site, "with a duplicate item", repeated(2), "unique");
+    if (t.unique) repeated("with a duplicate item", 2, "unique");
     // An empty list gets one item to mutate.
     if (items.length > 0) valueMutations(t.of, items[0]!, item(site, 0));
     else if ((t.maxItems ?? 1) >= 1) insertedMutations(set(site, [sample]), true, () => valueMutations(t.of, sample, item(site, 0)));
@@ -258,7 +310,7 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     for (const field of fields) {
       const at = child(site, field.name);
       const present = Object.hasOwn(value, field.name);
-      if (present && !field.optional) add(`rejects a missing ${at.name}`, [{ op: "remove", path: at.path }], { path: at.path, code: "required" });
+      if (present && !field.optional) add(`rejects a missing ${at.name}`, [{ remove: at.path }], { path: at.path, code: "required" });
       const wrong = wrongType(field.type);
       rejects(at, "of the wrong type", wrong.value, wrong.code);
       const current = value[field.name];
@@ -312,8 +364,8 @@ const ruleMutations = (
       add(
         `rejects ${rule.second} earlier than ${rule.first} (rule before)`,
         [
-          { op: "set", path: pointer(rule.first), value: instantOf(fieldAtPath(version, rule.first), true) },
-          { op: "set", path: pointer(rule.second), value: instantOf(fieldAtPath(version, rule.second), false) },
+          { set: pointer(rule.first), value: instantOf(fieldAtPath(version, rule.first), true) },
+          { set: pointer(rule.second), value: instantOf(fieldAtPath(version, rule.second), false) },
         ],
         { path: pointer(rule.second), code: "rule.before" },
       );
@@ -328,7 +380,7 @@ const ruleMutations = (
       const others = rule.fields.slice(2).filter((f) => lookup(f) !== undefined);
       add(
         `rejects ${first} together with ${second} (rule exclusive)`,
-        [...others.map((f): Edit => ({ op: "remove", path: pointer(f) })), { op: "set", path: pointer(first), value: a }, { op: "set", path: pointer(second), value: b }],
+        [...others.map((f): Edit => ({ remove: pointer(f) })), { set: pointer(first), value: a }, { set: pointer(second), value: b }],
         { path: pointer(second), code: "rule.exclusive" },
       );
       return;
@@ -339,10 +391,10 @@ const ruleMutations = (
       if (condition === undefined) return;
       for (const then of rule.then) {
         // Where an object on its path is absent, so is `then` already.
-        const remove: Edit[] = parentExists(then) ? [{ op: "remove", path: pointer(then) }] : [];
+        const remove: Edit[] = parentExists(then) ? [{ remove: pointer(then) }] : [];
         add(
           `rejects ${rule.if} without ${then} (rule requires)`,
-          [{ op: "set", path: pointer(rule.if), value: condition }, ...remove],
+          [{ set: pointer(rule.if), value: condition }, ...remove],
           { path: pointer(then), code: "rule.requires" },
         );
       }

@@ -8,6 +8,7 @@ import { versionsOfMajor } from "../ir/names.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { isMultipleOf } from "../runtime/multiple-of.js";
 import { samplePattern } from "./pattern-sample.js";
+import { MAX_BUILT_LENGTH } from "../testing/cases-file.js";
 
 export type Synthesized = { readonly value: JsonValue } | { readonly reason: string };
 
@@ -31,6 +32,10 @@ export const instantOf = (field: Field | undefined, later: boolean): string => {
 };
 
 const codePoints = (s: string): number => [...s].length;
+
+/** Why a value `length` characters or items long is not made, when it is too long to build. */
+export const tooLong = (length: number, unit: "characters" | "items"): string | undefined =>
+  length > MAX_BUILT_LENGTH ? `a value of ${length.toLocaleString("en")} ${unit} is over the ${MAX_BUILT_LENGTH.toLocaleString("en")} treaty builds for a test` : undefined;
 
 /** Whether `s` meets the length and pattern constraints of `t` (formats are judged by the caller). */
 export const fitsString = (t: StringType, s: string): boolean =>
@@ -96,10 +101,16 @@ const synthesizeString = (t: StringType): Synthesized => {
   if (t.pattern !== undefined) {
     const shortest = samplePattern(t.pattern);
     const length = Math.max(shortest === undefined ? 0 : codePoints(shortest), t.minLength ?? 0);
+    const over = tooLong(length, "characters");
+    if (over) return { reason: over };
     const s = stringOfLength(t, length);
     return s === undefined ? { reason: `treaty cannot synthesize a string matching ${t.pattern}` } : { value: s };
   }
-  const s = stringOfLength(t, Math.min(Math.max(t.minLength ?? 0, 1), t.maxLength ?? 1));
+  // One character, unless maxLength is 0 or minLength asks for more.
+  const length = Math.max(t.minLength ?? 0, Math.min(1, t.maxLength ?? 1));
+  const over = tooLong(length, "characters");
+  if (over) return { reason: over };
+  const s = stringOfLength(t, length);
   return s === undefined ? { reason: "no string meets its length constraints" } : { value: s };
 };
 
@@ -168,6 +179,8 @@ export const createSynthesizer = (project: Project): Synthesizer => {
       case "list": {
         const count = type.minItems ?? 0;
         if (count === 0) return { value: [] };
+        const over = tooLong(count, "items");
+        if (over) return { reason: over };
         if (type.unique && count > 1) return { reason: "treaty cannot synthesize distinct list items" };
         const item = value(contract, version, type.of);
         return "reason" in item ? item : { value: Array.from({ length: count }, () => item.value) };

@@ -9,7 +9,7 @@ import { emitJsonSchema } from "./json-schema.js";
 import { emitLlm, emitLlmJson } from "./llm.js";
 import { emitPackageJson, emitPackageTsconfig } from "./package.js";
 import { emitShape } from "./shape.js";
-import { emitTests } from "./tests.js";
+import { emitTestCases, emitTests } from "./tests.js";
 import { emitTypeBox } from "./typebox.js";
 import { emitTypes } from "./types.js";
 import { emitValidator } from "./validator.js";
@@ -38,6 +38,8 @@ const emitOne = (project: Project, job: FileJob, source: string): EmittedFile | 
       return emitContractIndex(job.contract);
     case "tests":
       return emitTests(job.cases);
+    case "test-cases":
+      return emitTestCases(job.cases);
     case "index":
       return emitIndex(project, source);
     case "agent":

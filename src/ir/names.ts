@@ -23,6 +23,9 @@ export const contractDir = (contract: string): string => contract;
 /** The contract's generated regression tests, beside its code, relative to the output root. */
 export const testsFile = (contract: string): string => `${contractDir(contract)}/${contract}.test.ts`;
 
+/** The cases its regression tests run (JSON), beside them. */
+export const casesFile = (contract: string): string => `${contractDir(contract)}/${contract}.cases.json`;
+
 export const compareVersions = (a: string, b: string): number => {
   const [am = 0, an = 0] = a.split(".").map(Number);
   const [bm = 0, bn = 0] = b.split(".").map(Number);

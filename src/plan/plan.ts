@@ -5,7 +5,7 @@ import { agentCodeSpecifier, type AgentStubsOptions } from "../agent/agent-stubs
 import { agentFile } from "../emit/agent.js";
 import { packageLayout, type PackageLayout } from "../emit/package.js";
 import type { Agent, Contract, LlmProvider, Project, ResolvedVersion } from "../ir/model.js";
-import { contractDir, testsFile, versionId } from "../ir/names.js";
+import { casesFile, contractDir, testsFile, versionId } from "../ir/names.js";
 import { deriveCases } from "../cases/cases.js";
 import type { ContractCases } from "../cases/model.js";
 
@@ -21,6 +21,7 @@ export type FileKind =
   | "adapters"
   | "contract-index"
   | "tests"
+  | "test-cases"
   | "index"
   | "package-json"
   | "package-tsconfig"
@@ -38,7 +39,7 @@ export type FileJob =
   | { readonly kind: "llm-json"; readonly path: string; readonly contract: Contract; readonly version: ResolvedVersion; readonly provider: LlmProvider }
   | { readonly kind: "adapters"; readonly path: string; readonly adapters: ContractAdapters }
   | { readonly kind: "contract-index"; readonly path: string; readonly contract: Contract }
-  | { readonly kind: "tests"; readonly path: string; readonly cases: ContractCases }
+  | { readonly kind: "tests" | "test-cases"; readonly path: string; readonly cases: ContractCases }
   | { readonly kind: "index" | "agents-index"; readonly path: string }
   /** `code`: the import specifier of the agent's hand-written file. */
   | { readonly kind: "agent"; readonly path: string; readonly agent: Agent; readonly code: string }
@@ -83,7 +84,10 @@ export const plan = (project: Project, adapters: ProjectAdapters, options: PlanO
     }
     jobs.push({ kind: "adapters", path: `${dir}/adapters.ts`, adapters: adapters.contracts.get(contract.name)! });
     jobs.push({ kind: "contract-index", path: `${dir}/index.ts`, contract });
-    if (cases) jobs.push({ kind: "tests", path: testsFile(contract.name), cases: cases.value.get(contract.name)! });
+    if (cases) {
+      const contractCases = cases.value.get(contract.name)!;
+      jobs.push({ kind: "tests", path: testsFile(contract.name), cases: contractCases }, { kind: "test-cases", path: casesFile(contract.name), cases: contractCases });
+    }
   }
   jobs.push({ kind: "index", path: "index.ts" });
   for (const agent of project.agents ?? []) jobs.push({ kind: "agent", path: agentFile(agent.name), agent, code: agentCodeSpecifier(agent, options.dirs) });

@@ -9,6 +9,7 @@ import type { TypeNode } from "../../src/ir/model.js";
 import { contractDir, versionId } from "../../src/ir/names.js";
 import { compile } from "../../src/pipeline.js";
 import type { Issue } from "../../src/runtime/index.js";
+import type { CasesFile } from "../../src/testing/index.js";
 import { createProject } from "../adapt/project.js";
 import { targets as allTargets } from "../support/targets.js";
 
@@ -96,12 +97,14 @@ describe("a version without a value to mutate from", () => {
   });
   afterAll(() => project.remove());
 
-  it("is a no-valid-value warning at the version, and a todo in its generated tests", async () => {
+  it("is a no-valid-value warning at the version, and a skipped case in its generated tests", async () => {
     const { status, stderr } = await project.treaty("generate");
     expect(status).toBe(0);
     expect(stderr).toMatch(/^idl\/demo\.codes\.yaml:4:3 - warning no-valid-value: version 1\.0 has no valid example and treaty cannot synthesize one \(code: treaty cannot synthesize a string matching/m);
-    const tests = project.read("generated/demo.codes/demo.codes.test.ts");
-    expect(tests).toMatch(/it\.todo\(\s*"1\.0 mutations need a valid example: treaty cannot synthesize a valid value \(code: /);
-    expect(tests).not.toContain("const base");
+    const cases = JSON.parse(project.read("generated/demo.codes/demo.codes.cases.json")) as CasesFile;
+    const why = expect.stringMatching(/^treaty cannot synthesize a valid value \(code: treaty cannot synthesize a string matching/);
+    expect(cases.bases["1.0"]).toEqual({ missing: why });
+    expect(cases.cases).toContainEqual({ title: "mutations need a valid example", versions: ["1.0"], skip: why });
+    expect(cases.cases.filter((c) => "edits" in c)).toEqual([]);
   });
 });

@@ -6,6 +6,9 @@
 // `const fN = v.<field>;`, and every statement up to the next field's read checks that field (in
 // `is_*` and in `err_*`). A break edits only those statements, so it hits the named field and
 // nothing else, whatever the local's number or the file's layout.
+//
+// A case runs against every version it holds in (`1.0–1.2 rejects a missing task_id`): breaking
+// only 1.2, the last or the first version of such a range, must still fail that case.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,23 +32,29 @@ interface Break {
 const BREAKS: readonly Break[] = [
   {
     name: "drops the required check of task_id",
-    caughtBy: "1.2 rejects a missing task_id",
+    caughtBy: "1.0–1.2 rejects a missing task_id",
     apply: (source) =>
       editField(source, "task_id", (code, f) => code.replaceAll(`${f} !== undefined &&`, `${f} === undefined ||`).replaceAll(`if (${f} === undefined)`, "if (false)")),
   },
   {
     name: "widens the maxLength of task_id from 64 to 65",
-    caughtBy: "1.2 rejects task_id above maxLength 64",
+    caughtBy: "1.0–1.2 rejects task_id above maxLength 64",
     apply: (source) => editField(source, "task_id", (code) => code.replaceAll("<= 64", "<= 65")),
   },
   {
     name: "widens the min of usage.model_calls from 0 to -1",
-    caughtBy: "1.2 rejects usage.model_calls below min 0",
+    caughtBy: "1.2–2.0 rejects usage.model_calls below min 0",
     apply: (source) => editField(source, "model_calls", (code) => code.replaceAll(">= 0", ">= -1")),
   },
   {
+    // The edge is a described list (`make`), built when the test runs.
+    name: "widens the maxItems of result.claims from 500 to 501",
+    caughtBy: "1.2–2.0 rejects result.claims above maxItems 500",
+    apply: (source) => editField(source, "claims", (code) => code.replaceAll("<= 500", "<= 501")),
+  },
+  {
     name: "loosens the pattern of task_id by dropping its anchors",
-    caughtBy: "1.2 rejects task_id with text around a match of ^TASK-[0-9]+$",
+    caughtBy: "1.0–1.2 rejects task_id with text around a match of ^TASK-[0-9]+$",
     apply: (source) => {
       // The field's checks name its hoisted regex; the break edits that declaration.
       let regex: string | undefined;

@@ -94,8 +94,10 @@ describe("the tests setting", () => {
     const check = await cli(["generate", "--check"], root);
     expect(check.status).toBe(1);
     expect(check.stderr).toContain("extra   operation.error/operation.error.test.ts\n");
-    expect((await cli(["generate"], root)).stderr).toMatch(/0 created, 0 updated, 1 removed/);
+    expect(check.stderr).toContain("extra   operation.error/operation.error.cases.json\n");
+    expect((await cli(["generate"], root)).stderr).toMatch(/0 created, 0 updated, 2 removed/);
     expect(filesUnder(join(root, "generated"), ".test.ts")).toEqual([]);
+    expect(filesUnder(join(root, "generated"), ".cases.json")).toEqual([]);
     expect(typeErrors(filesUnder(join(root, "generated"), ".ts"))).toEqual([]);
   });
 

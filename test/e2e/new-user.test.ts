@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LLM_PROVIDERS as PROVIDERS, type LlmProvider } from "../../src/ir/model.js";
 import { expectRefereesAccept } from "../support/referees.js";
 import { schemaOf } from "../support/provider-writer.js";
+import type { CasesFile } from "../../src/testing/index.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const WORK = mkdtempSync(join(tmpdir(), "treaty-e2e-"));
@@ -147,7 +148,7 @@ describe("a new producer repo, following the README", () => {
   it("installs, generates, and publishes 1.0 in a commit", () => {
     npm(["install"]);
     npm(["run", "codegen"]);
-    expect(readdirSync(join(APP, "generated/order.placed"))).toEqual(["adapters.ts", "index.ts", "order.placed.test.ts", "v1_0"]);
+    expect(readdirSync(join(APP, "generated/order.placed"))).toEqual(["adapters.ts", "index.ts", "order.placed.cases.json", "order.placed.test.ts", "v1_0"]);
     // init's .gitignore keeps node_modules/ out; vendor/, the lock file and generated/ are committed.
     // The consumer's build output below is this app's own to ignore.
     expect(read(".gitignore")).toContain("node_modules/\n");
@@ -178,10 +179,11 @@ describe("a new producer repo, following the README", () => {
     bin("treaty", ["check", "--against", "HEAD"]);
     npm(["run", "codegen"]);
     expect(readdirSync(join(APP, "generated/order.placed"))).toContain("v1_1");
-    // The new version has its own tests, compatibility cases reading 1.0 into 1.1 among them; CI runs them.
-    const tests = read("generated/order.placed/order.placed.test.ts");
-    expect(tests).toContain('describe("order.placed 1.1"');
-    expect(tests).toContain('describe("order.placed: older versions through the canonical 1.1');
+    // The new version has its own cases, compatibility cases reading 1.0 into 1.1 among them; CI runs them.
+    const cases = JSON.parse(read("generated/order.placed/order.placed.cases.json")) as CasesFile;
+    expect(cases.versions).toEqual(["1.0", "1.1"]);
+    expect(cases.cases.filter((c) => c.versions.includes("1.1")).map((c) => c.title)).toContain("rejects note above maxLength 500");
+    expect(cases.compatibility.map((c) => c.version)).toContain("1.0");
     commit("contracts 1.1");
     expect(run("git", ["ls-files"]).stdout.split("\n")).toEqual(expect.arrayContaining(["vendor/treaty-0.1.0.tgz", "package-lock.json", "generated/index.ts"]));
     // A CI checkout: what is committed, and no treaty checkout beside it.

@@ -1,25 +1,89 @@
-// How generated tests write their values: inline, with long runs of one character or of one item
-// written as `repeat` and `fill`, so a bound's edge stays readable.
-import { expect, it } from "vitest";
-import { valueCode } from "../../src/emit/tests.js";
+// How generated tests are written: a cases file holding each case once with the versions it
+// holds in, long values described rather than spelled out, a bound's edge too long to build left
+// out with the reason, and a test module of a few lines that runs the file through treaty/testing.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeText } from "../../src/cases/mutations.js";
+import { build, MAX_BUILT_LENGTH, type Case, type CasesFile } from "../../src/testing/index.js";
+import { createProject, type TempProject } from "../adapt/project.js";
 
-it("writes JSON values as TypeScript expressions", () => {
-  expect(valueCode({ id: "TASK-1", "odd key": [1, null, true], nested: { a: [] } })).toBe('{ id: "TASK-1", "odd key": [1, null, true], nested: { a: [] } }');
+describe("a long value in a cases file", () => {
+  it("is a string's parts, a run of one character described, and builds back to the string", () => {
+    const value = `TASK-${"0".repeat(59)}!`;
+    const made = describeText(value);
+    expect(made).toEqual({ text: ["TASK-", { repeat: "0", times: 59 }, "!"] });
+    expect(build(made!)).toBe(value);
+    expect(describeText("x".repeat(15))).toBeUndefined();
+    const astral = "😀".repeat(20);
+    expect(describeText(astral)).toEqual({ text: [{ repeat: "😀", times: 20 }] });
+  });
+
+  it("builds a list of copies of one item", () => {
+    const item = { claim_id: "c0", refs: ["src://a"] };
+    expect(build({ list: item, times: 500 })).toEqual(Array.from({ length: 500 }, () => item));
+  });
 });
 
-it("writes a long run of one character with repeat, keeping what is around it", () => {
-  const value = `TASK-${"0".repeat(59)}!`;
-  const code = valueCode(value);
-  expect(code).toBe('"TASK-" + "0".repeat(59) + "!"');
-  expect(new Function(`return ${code};`)()).toBe(value);
-  expect(valueCode("x".repeat(15))).toBe(JSON.stringify("x".repeat(15)));
-});
+const CONTRACT = [
+  "contract: demo.wide",
+  "owner: tests",
+  "versions:",
+  '  "1.0":',
+  "    fields:",
+  "      name: { type: string, maxLength: 8 }",
+  "      text: { type: string, maxLength: 1000000000 }",
+  "      long: { type: string, maxLength: 200000 }",
+  "      tags: { type: list, of: { type: string, maxLength: 3 }, maxItems: 5000000000 }",
+  "      few: { type: list, of: int, minItems: 1, maxItems: 9 }",
+  '  "1.1":',
+  "    changes:",
+  "      - add: note",
+  "        optional: true",
+  "        type: { type: string, maxLength: 4 }",
+  "",
+].join("\n");
 
-it("writes a long list of one item with fill", () => {
-  const item = { claim_id: "c0", refs: ["src://a"] };
-  const value = Array.from({ length: 500 }, () => item);
-  const code = valueCode(value);
-  expect(code).toBe('Array(500).fill({ claim_id: "c0", refs: ["src://a"] })');
-  expect(new Function(`return ${code};`)()).toEqual(value);
-  expect(valueCode([1, 1, 1])).toBe("[1, 1, 1]");
+describe("the cases file of a contract", () => {
+  let project: TempProject;
+  let file: CasesFile;
+  const titled = (title: string): Case[] => file.cases.filter((c) => c.title === title);
+
+  beforeAll(async () => {
+    project = createProject({ "idl/demo.wide.yaml": CONTRACT });
+    const { status, stderr } = await project.treaty("generate");
+    expect(status, stderr).toBe(0);
+    file = JSON.parse(project.read("generated/demo.wide/demo.wide.cases.json")) as CasesFile;
+  });
+  afterAll(() => project.remove());
+
+  it("holds a case derived alike in two versions once, with both versions", () => {
+    expect(titled("rejects a missing name")).toEqual([{ title: "rejects a missing name", versions: ["1.0", "1.1"], edits: [{ remove: "/name" }], expect: { path: "/name", code: "required" } }]);
+    expect(titled("rejects note above maxLength 4").map((c) => c.versions)).toEqual([["1.1"]]);
+    expect(file.versions).toEqual(["1.0", "1.1"]);
+    expect(Object.keys(file.bases)).toEqual(["1.0", "1.1"]);
+  });
+
+  it("describes a long edge, and leaves out one too long to build, saying why", () => {
+    const at = titled("accepts long at maxLength 200000")[0]!;
+    expect(at).toMatchObject({ edits: [{ set: "/long", make: { text: [{ repeat: "x", times: 200_000 }] } }] });
+    expect(titled("rejects few above maxItems 9")[0]).toMatchObject({ edits: [{ set: "/few", make: { list: 0, times: 10 } }] });
+    const huge = file.cases.filter((c) => "skip" in c);
+    expect(huge.map((c) => c.title).sort()).toEqual([
+      "accepts tags at maxItems 5000000000",
+      "accepts text at maxLength 1000000000",
+      "rejects tags above maxItems 5000000000",
+      "rejects text above maxLength 1000000000",
+    ]);
+    expect(titled("rejects text above maxLength 1000000000")[0]).toEqual({
+      title: "rejects text above maxLength 1000000000",
+      versions: ["1.0", "1.1"],
+      expect: { path: "/text", code: "maxLength" },
+      skip: `a value of 1,000,000,001 characters is over the ${MAX_BUILT_LENGTH.toLocaleString("en")} treaty builds for a test`,
+    });
+  });
+
+  it("is read by a test module of a few lines", () => {
+    const module = project.read("generated/demo.wide/demo.wide.test.ts");
+    expect(module).toContain('const suite = readCases(registration, import.meta.url, "./demo.wide.cases.json");');
+    expect(module.split("\n").length).toBeLessThan(20);
+  });
 });

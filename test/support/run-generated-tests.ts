@@ -1,5 +1,5 @@
 // Runs generated tests outside this repo's vitest config: one vitest process over `dir`, with
-// treaty's runtime from source (as test/vitest.config.ts aliases it), read back as vitest's JSON report.
+// treaty's runtime and testing entry from source (as test/vitest.config.ts aliases it), read back as vitest's JSON report.
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,7 +17,7 @@ export const runGeneratedTests = (dir: string, include: string): VitestReport =>
     config,
     `export default ${JSON.stringify({
       root: dir,
-      resolve: { alias: { "treaty/runtime": join(ROOT, "src/runtime/index.ts") } },
+      resolve: { alias: { "treaty/runtime": join(ROOT, "src/runtime/index.ts"), "treaty/testing": join(ROOT, "src/testing/index.ts") } },
       test: { include: [include] },
     })};\n`,
   );

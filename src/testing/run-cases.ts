@@ -1,0 +1,164 @@
+// Runs a contract's generated cases file (cases-file.ts) against its generated validators and
+// adapters: the generated test module reads the file through `readCases` and registers one vitest
+// test per case, `it(test.name, test.run)`. Nothing here imports vitest: each test runs in the
+// context the framework hands it (its `expect` and `skip`).
+import { readFileSync } from "node:fs";
+import { createRegistry, type ContractRegistration } from "../runtime/registry.js";
+import { build, type Case, type CasesFile, type CaseValue, type CompatibilityCase, type Edit } from "./cases-file.js";
+
+/** The part of a test framework's `expect` the runner uses (vitest's, as a test's context has it). */
+export type CaseExpect = (actual: unknown, message?: string) => { toEqual(expected: unknown): void };
+
+/** The part of a test's context the runner uses: vitest's `TestContext` fits. */
+export interface CaseContext {
+  readonly expect: CaseExpect;
+  readonly skip: (note?: string) => never;
+}
+
+/** One test: its name (the versions it runs against, then what it checks), and what it runs. */
+export interface RunnableCase {
+  readonly name: string;
+  readonly run: (context: CaseContext) => void;
+}
+
+export interface CaseGroup {
+  readonly name: string;
+  readonly cases: readonly RunnableCase[];
+}
+
+export interface CaseSuite {
+  /** The contract's cases, then (when it has older versions) their way through the canonical version. */
+  readonly groups: readonly CaseGroup[];
+}
+
+const unescape = (segment: string): string => segment.replace(/~1/g, "/").replace(/~0/g, "~");
+
+type Container = { [key: string]: unknown };
+
+// Defined, not assigned: a key such as `__proto__` stays an own property.
+const define = (target: Container, key: string, value: unknown): void => void Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+
+/**
+ * Runs `use` on `base` with `edits` applied in place, then undoes them, last first, also when `use`
+ * throws. In place rather than on a copy: a case then costs the depth of its edits, not the size
+ * of the base (a copy of a 2,000-field base per case was most of a wide contract's test time).
+ * An undone removal puts the key back last, which no validator tells apart.
+ */
+const withEdits = <T>(base: unknown, edits: readonly Edit[], use: (value: unknown) => T): T => {
+  let root = base;
+  const undo: (() => void)[] = [];
+  try {
+    for (const edit of edits) {
+      const pointer = "remove" in edit ? edit.remove : edit.set;
+      const to = "remove" in edit ? undefined : "make" in edit ? build(edit.make) : edit.value;
+      if (pointer === "") {
+        root = to;
+        continue;
+      }
+      const keys = pointer.split("/").slice(1).map(unescape);
+      const parent = keys.slice(0, -1).reduce((v, k) => (v as Container)[k], root) as Container;
+      const key = keys.at(-1)!;
+      const had = Object.hasOwn(parent, key);
+      const old = parent[key];
+      undo.push(() => (had ? define(parent, key, old) : void delete parent[key]));
+      if ("remove" in edit) delete parent[key];
+      else define(parent, key, to);
+    }
+    return use(root);
+  } finally {
+    for (const step of undo.reverse()) step();
+  }
+};
+
+/** Versions as a reader scans them: runs of consecutive versions as `1.0–1.5`. */
+const versionLabel = (all: readonly string[], versions: readonly string[]): string => {
+  const runs: string[][] = [];
+  let previous = -2;
+  for (const version of versions) {
+    const index = all.indexOf(version);
+    if (index === previous + 1 && runs.length > 0) runs.at(-1)!.push(version);
+    else runs.push([version]);
+    previous = index;
+  }
+  return runs.map((run) => (run.length === 1 ? run[0]! : `${run[0]}–${run.at(-1)}`)).join(", ");
+};
+
+/**
+ * The cases of `file` (a path relative to `moduleUrl`, the test module's `import.meta.url`) as
+ * tests of `registration`: the contract's generated registration, whose validators and adapters
+ * the cases run against.
+ */
+export const readCases = (registration: ContractRegistration, moduleUrl: string, file: string): CaseSuite => {
+  const cases = JSON.parse(readFileSync(new URL(file, moduleUrl), "utf8")) as CasesFile;
+  if (cases.contract !== registration.name) throw new Error(`${file} holds the cases of ${cases.contract}, not ${registration.name}: run treaty generate`);
+  const contract = registration.name;
+  const registry = createRegistry({ [contract]: registration });
+  const validator = (version: string) => {
+    const found = registration.versions[version];
+    if (found === undefined) throw new Error(`${contract} has no version ${version}: run treaty generate`);
+    return found;
+  };
+
+  /** `use` of the case's value at `version`. */
+  const withValue = <T>(c: CaseValue, version: string, use: (value: unknown) => T): T => {
+    if ("value" in c) return use(c.value);
+    const base = cases.bases[version];
+    if (base === undefined || !("value" in base)) throw new Error(`${contract} ${version} has no base value to edit`);
+    return withEdits(base.value, c.edits, use);
+  };
+
+  /** What is wrong with `value` at `version`, given what the case expects; empty when nothing is. */
+  const problems = (version: string, value: unknown, expect: Case["expect"]): string[] => {
+    const { errors, check } = validator(version);
+    const issues = errors(value);
+    const passed = check(value);
+    const reported = `errors() reported ${JSON.stringify(issues)}`;
+    if (expect === undefined) return [...(issues.length > 0 ? [`${version}: ${reported}`] : []), ...(passed ? [] : [`${version}: check() rejected it`])];
+    const found = issues.some((issue) => issue.path === expect.path && issue.code === expect.code);
+    return [...(found ? [] : [`${version}: no ${expect.code} issue at ${JSON.stringify(expect.path)}; ${reported}`]), ...(passed ? [`${version}: check() accepted it`] : [])];
+  };
+
+  const caseTest = (c: Case): RunnableCase => ({
+    name: `${versionLabel(cases.versions, c.versions)} ${c.title}`,
+    run: ({ expect, skip }) => {
+      if ("skip" in c) return skip(c.skip);
+      const found = c.versions.flatMap((version) => withValue(c, version, (value) => problems(version, value, c.expect)));
+      expect(found, found.join("; ")).toEqual([]);
+    },
+  });
+
+  const toCanonical = (value: unknown, version: string): unknown => {
+    const decoded = registry.decode(contract, value, { version });
+    if (!decoded.ok) throw new Error(`${version} did not decode: ${JSON.stringify(decoded.error)}`);
+    return decoded.value;
+  };
+  const fromCanonical = (value: unknown, version: string): unknown => {
+    const encoded = registry.encode(contract, value, version);
+    if (!encoded.ok) throw new Error(`${version} did not encode: ${JSON.stringify(encoded.error)}`);
+    return encoded.value;
+  };
+
+  const compatibilityTests = (c: CompatibilityCase): RunnableCase[] => {
+    // A fresh copy per test: adapters may share what they do not change.
+    const value = (): unknown => withValue(c, c.version, structuredClone);
+    const valid = (version: string, of: () => unknown): RunnableCase["run"] => ({ expect }) => {
+      const found = problems(version, of(), undefined);
+      expect(found, found.join("; ")).toEqual([]);
+    };
+    const canonical = cases.canonical;
+    return [
+      { name: `${c.title} decodes to ${canonical} and validates there`, run: valid(canonical, () => toCanonical(value(), c.version)) },
+      c.lossless
+        ? { name: `${c.title} round-trips through ${canonical} unchanged`, run: ({ expect }) => expect(fromCanonical(toCanonical(value(), c.version), c.version)).toEqual(value()) }
+        : { name: `${c.title} encodes back to ${c.version} and validates there`, run: valid(c.version, () => fromCanonical(toCanonical(value(), c.version), c.version)) },
+      ...c.newer.map((version) => ({ name: `${c.title} encodes to ${version} and validates there`, run: valid(version, () => fromCanonical(toCanonical(value(), c.version), version)) })),
+    ];
+  };
+
+  const groups: CaseGroup[] = [{ name: contract, cases: cases.cases.map(caseTest) }];
+  if (cases.compatibility.length > 0) {
+    groups.push({ name: `${contract}: older versions through the canonical ${cases.canonical} and back`, cases: cases.compatibility.flatMap(compatibilityTests) });
+  }
+  return { groups };
+};
+
