@@ -11,7 +11,7 @@ import { PACKAGE_BUILD_DIR } from "./emit/package.js";
 import { formatFile } from "./format/format.js";
 import { createFormatCache, findCacheDir } from "./format/format-cache.js";
 import { compilerFingerprint } from "./incremental/fingerprint.js";
-import { fileHash, holds, readManifest, writeManifest, type Manifest, type NodeRecord } from "./incremental/manifest.js";
+import { dirsHold, fileHash, holds, readManifest, writeManifest, type Manifest, type NodeRecord } from "./incremental/manifest.js";
 import type { Contract, Project } from "./ir/model.js";
 import { lint } from "./lint/lint.js";
 import { parseSources, readSources, type RawSource } from "./load/load.js";
@@ -291,7 +291,7 @@ const dirtySources = (manifest: Manifest, hashes: ReadonlyMap<string, string>, o
     const stamp = manifest.stamps[path];
     return stamp !== undefined && Object.hasOwn(manifest.stamps, path) && holds(join(options.outDir, path), stamp, manifest.writtenAt);
   };
-  if (!manifest.project.outputs.every(current)) return undefined;
+  if (!manifest.project.outputs.every(current) || !dirsHold(options.outDir, manifest)) return undefined;
   const dirty = new Set<string>();
   for (const [path, node] of nodes) {
     const stale =

@@ -17,9 +17,14 @@ export const formatFile = async (file: EmittedFile, cache: FormatCache): Promise
   return contents;
 };
 
-/** Formats every file (see `formatFile`). */
+/** Formats every file (see `formatFile`); files with the same contents are formatted once. */
 export const format = async (files: readonly EmittedFile[], cache: FormatCache): Promise<StageResult<EmittedFile[]>> => {
+  const formatted = new Map<string, string>();
   const value: EmittedFile[] = [];
-  for (const file of files) value.push({ ...file, contents: await formatFile(file, cache) });
+  for (const file of files) {
+    const key = `${file.language}\0${file.contents}`;
+    if (!formatted.has(key)) formatted.set(key, await formatFile(file, cache));
+    value.push({ ...file, contents: formatted.get(key)! });
+  }
   return { value, diagnostics: [] };
 };

@@ -39,6 +39,11 @@ export interface Manifest {
   /** Files of the project as a whole (the root index, agents, package files), and diagnostics located nowhere else. */
   readonly project: { readonly outputs: readonly string[]; readonly diagnostics: readonly Diagnostic[] };
   readonly stamps: Readonly<Record<string, FileStamp>>;
+  /**
+   * The modification time of every directory holding an output ("." the output directory): one
+   * that changed may hold a file no run produced, which only a full run finds (and removes).
+   */
+  readonly dirs: Readonly<Record<string, number>>;
 }
 
 /** One manifest per output directory. */
@@ -75,7 +80,9 @@ const isManifest = (value: unknown): value is Manifest =>
   isStrings(value["project"]["outputs"]) &&
   isDiagnostics(value["project"]["diagnostics"]) &&
   isObject(value["stamps"]) &&
-  Object.values(value["stamps"]).every(isStamp);
+  Object.values(value["stamps"]).every(isStamp) &&
+  isObject(value["dirs"]) &&
+  Object.values(value["dirs"]).every((t) => typeof t === "number");
 
 /** The manifest the last run left for `outDir` under `key`, or undefined (none, another key, unreadable). */
 export const readManifest = (cacheDir: string | undefined, outDir: string, key: string): Manifest | undefined => {
@@ -89,13 +96,24 @@ export const readManifest = (cacheDir: string | undefined, outDir: string, key: 
 };
 
 /** Best effort, like the format cache: a cache that cannot be written makes the next run a full one. */
-export const writeManifest = (cacheDir: string | undefined, outDir: string, manifest: Omit<Manifest, "format" | "writtenAt">): void => {
+export const writeManifest = (cacheDir: string | undefined, outDir: string, manifest: Omit<Manifest, "format" | "writtenAt" | "dirs">): void => {
   if (cacheDir === undefined) return;
+  const dirs: Record<string, number> = {};
+  for (const path of Object.keys(manifest.stamps)) {
+    for (let dir = dirname(path); !(dir in dirs); dir = dirname(dir)) {
+      try {
+        dirs[dir] = statSync(join(outDir, dir)).mtimeMs;
+      } catch {
+        return; // the tree changed under this run: the next one is a full run
+      }
+      if (dir === ".") break;
+    }
+  }
   const path = manifestPath(cacheDir, outDir);
   const temp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temp, JSON.stringify({ format: FORMAT, writtenAt: Date.now(), ...manifest }));
+    writeFileSync(temp, JSON.stringify({ format: FORMAT, writtenAt: Date.now(), ...manifest, dirs }));
     renameSync(temp, path);
   } catch {
     rmSync(temp, { force: true });
@@ -117,6 +135,17 @@ export const holds = (path: string, stamp: FileStamp, writtenAt: number): boolea
     return false;
   }
 };
+
+/** Whether every directory of the tree is as the manifest saw it: no file appeared in or left it since. */
+export const dirsHold = (outDir: string, manifest: Manifest): boolean =>
+  Object.entries(manifest.dirs).every(([dir, mtimeMs]) => {
+    try {
+      const now = statSync(join(outDir, dir)).mtimeMs;
+      return now === mtimeMs && now < manifest.writtenAt;
+    } catch {
+      return false;
+    }
+  });
 
 /** The hash of a hand-written file, null when it is absent. */
 export const fileHash = (path: string): string | null => {

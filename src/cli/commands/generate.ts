@@ -7,9 +7,9 @@ export const generateCommand: Command = {
   name: "generate",
   usage: `  treaty generate [--check] [--quiet] [--idl <dir>] [--out <dir>]
       Compile every contract under --idl (default: idl) into --out (default: generated).
-      Files treaty no longer produces are removed; the directory changes as a whole or not
-      at all. Only contracts whose files (or what they reference) changed since the last run
-      are compiled again. With --check, write nothing and exit 1 listing the files that are
+      Files treaty no longer produces are removed; the directory changes as a whole, or is
+      left as it was. Only contracts whose files (or what they reference) changed since the
+      last run are compiled again. With --check, write nothing and exit 1 listing the files that are
       stale. --quiet prints only diagnostics and what is stale; without it a terminal shows
       progress on long runs. Defaults come from treaty.config.json or the
       'treaty' key of package.json; its 'package' setting makes --out an npm package,
