@@ -47,7 +47,7 @@ export interface Manifest {
 }
 
 /** One manifest per output directory. */
-const manifestPath = (cacheDir: string, outDir: string): string =>
+export const manifestPath = (cacheDir: string, outDir: string): string =>
   join(cacheDir, "manifests", `${contentHash(resolvePath(outDir)).slice(0, 32)}.json`);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
