@@ -31,7 +31,7 @@ export const compilerFingerprint = (): string => {
   const hash = createHash("sha256").update(TREATY_VERSION);
   for (const dir of [CODE_DIR, join(PACKAGE_DIR, "templates")]) {
     const files = readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile() && /\.(js|ts|hbs|json)$/.test(e.name))
+      .filter((e) => e.isFile() && /\.(js|ts|hbs|json)$/.test(e.name) && !e.name.endsWith(".d.ts"))
       .map((e) => join(e.parentPath, e.name))
       .sort();
     for (const file of files) hash.update("\0").update(file.slice(PACKAGE_DIR.length)).update("\0").update(readFileSync(file));
