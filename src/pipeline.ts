@@ -8,7 +8,7 @@ import { checkAgents } from "./agent/check-agents.js";
 import { check, contractRefs } from "./check/check.js";
 import { hasErrors, sortDiagnostics, type Diagnostic, type StageResult } from "./diagnostics/diagnostic.js";
 import { PACKAGE_BUILD_DIR } from "./emit/package.js";
-import { formatFile } from "./format/format.js";
+import { createFormatPool } from "./format/format-pool.js";
 import { createFormatCache, findCacheDir } from "./format/format-cache.js";
 import { compilerFingerprint } from "./incremental/fingerprint.js";
 import { dirsHold, fileHash, holds, readManifest, writeManifest, type Manifest, type NodeRecord } from "./incremental/manifest.js";
@@ -155,23 +155,41 @@ const prepare = async (scope: Scope, options: GenerateOptions): Promise<Prepared
   };
 };
 
-/** emit → format → write of every job, one file at a time (the tree is never held in memory). */
+/** Files emitted but not yet formatted and written: enough to keep every worker busy, few enough to hold. */
+const IN_FLIGHT = 32;
+
+/** emit → format → write of every job, a file at a time (the tree is never held in memory); formatting runs in workers. */
 const produce = async (project: Project, jobs: readonly FileJob[], writer: TreeWriter, options: GenerateOptions, cacheDir: string | undefined): Promise<void> => {
   const { emitFile } = await import("./emit/emit.js");
   const source = relative(options.root, options.idlDir).split(sep).join("/") || ".";
   // `--check` reads cached formatting but writes nothing, not even to the cache.
-  const cache = createFormatCache(cacheDir, { readOnly: options.check });
+  const pool = createFormatPool(createFormatCache(cacheDir, { readOnly: options.check }));
   const owners = new Set(jobs.map(jobOwner).filter((o) => o !== undefined));
   const done = new Set<string>();
-  for (const job of jobs) {
-    const emitted = await emitFile(project, job, source);
-    writer.put(emitted.path, await formatFile(emitted, cache));
-    const owner = jobOwner(job);
-    if (owner !== undefined && !done.has(owner)) {
-      done.add(owner);
-      options.onProgress?.({ phase: "emitting", done: done.size - 1, total: owners.size });
+  const inFlight = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  try {
+    for (const job of jobs) {
+      if (failure) break;
+      const emitted = await emitFile(project, job, source);
+      const task: Promise<void> = pool
+        .format(emitted)
+        .then((contents) => writer.put(emitted.path, contents))
+        .catch((error: unknown) => void (failure ??= { error }))
+        .finally(() => inFlight.delete(task));
+      inFlight.add(task);
+      if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
+      const owner = jobOwner(job);
+      if (owner !== undefined && !done.has(owner)) {
+        done.add(owner);
+        options.onProgress?.({ phase: "emitting", done: done.size - 1, total: owners.size });
+      }
     }
+    await Promise.all(inFlight);
+  } finally {
+    await pool.close();
   }
+  if (failure) throw failure.error;
   options.onProgress?.({ phase: "writing", done: owners.size, total: owners.size });
 };
 
