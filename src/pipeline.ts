@@ -133,7 +133,7 @@ interface Prepared {
   readonly diagnostics: readonly Diagnostic[];
   readonly stubs: readonly AddedStub[];
   readonly jobs: readonly FileJob[];
-  /** Each contract's hand-written stub files, relative to the root. */
+  /** The hand-written stub files of each contract and agent in scope (by its source file), relative to the root. */
   readonly stubFiles: ReadonlyMap<string, readonly string[]>;
 }
 
@@ -143,15 +143,20 @@ const prepare = async (scope: Scope, options: GenerateOptions): Promise<Prepared
   // Adapters, and the hand-written stubs they call: a stub missing under --check stops here.
   const adapters = adapt(project, options).value;
   const inScope = (name: string | undefined): boolean => (only ? name !== undefined && only.has(name) : true);
-  const contractStubs = [...adapters.contracts.values()].filter((a) => inScope(a.contract.name)).map(adapterStubFile);
-  const stubFiles = [...contractStubs, ...(only ? [] : agentStubFiles(project, options))];
-  const stubs = await maintainStubs(stubFiles, { root: options.root, check: options.check });
+  const contracts = [...adapters.contracts.values()].filter((a) => inScope(a.contract.name));
+  const agents = only ? [] : (project.agents ?? []);
+  const contractStubs = contracts.map(adapterStubFile);
+  const agentStubs = only ? [] : agentStubFiles(project, options);
+  const stubs = await maintainStubs([...contractStubs, ...agentStubs], { root: options.root, check: options.check });
   const planned = plan(project, adapters, { package: options.package, tests: options.tests ?? true, dirs: options });
   return {
     diagnostics: [...stubs.diagnostics, ...planned.diagnostics],
     stubs: stubs.value,
     jobs: planned.value.filter((job) => inScope(jobOwner(job))),
-    stubFiles: new Map([...adapters.contracts.values()].filter((a) => inScope(a.contract.name)).map((a) => [a.contract.name, [adapterStubFile(a).file]])),
+    stubFiles: new Map([
+      ...contracts.map((a, i) => [a.contract.file, [contractStubs[i]!.file]] as const),
+      ...agents.map((agent, i) => [agent.file, [agentStubs[i]!.file]] as const),
+    ]),
   };
 };
 
@@ -221,13 +226,18 @@ const recordNodes = (project: Project, prepared: Prepared, diagnostics: readonly
   for (const contract of project.contracts) {
     if (only && !only.has(contract.name)) continue;
     owners.set(contract.file, contract.file);
-    for (const file of prepared.stubFiles.get(contract.name) ?? []) owners.set(file, contract.file);
+    for (const file of prepared.stubFiles.get(contract.file) ?? []) owners.set(file, contract.file);
   }
-  for (const agent of only ? [] : (project.agents ?? [])) owners.set(agent.file, agent.file);
+  for (const agent of only ? [] : (project.agents ?? [])) {
+    owners.set(agent.file, agent.file);
+    for (const file of prepared.stubFiles.get(agent.file) ?? []) owners.set(file, agent.file);
+  }
   const byOwner = attribute(diagnostics, owners);
+  const stubHashes = (source: string): Record<string, string | null> =>
+    Object.fromEntries((prepared.stubFiles.get(source) ?? []).map((f) => [f, fileHash(join(options.root, f))]));
   for (const contract of project.contracts) {
     if (only && !only.has(contract.name)) continue;
-    const stubs = Object.fromEntries((prepared.stubFiles.get(contract.name) ?? []).map((f) => [f, fileHash(join(options.root, f))]));
+    const stubs = stubHashes(contract.file);
     records.set(contract.file, {
       hash: hashes.get(contract.file)!,
       name: contract.name,
@@ -240,7 +250,7 @@ const recordNodes = (project: Project, prepared: Prepared, diagnostics: readonly
     });
   }
   for (const agent of only ? [] : (project.agents ?? [])) {
-    records.set(agent.file, { hash: hashes.get(agent.file)!, name: agent.name, agent: true, deps: [], stubs: {}, outputs: [], diagnostics: byOwner.get(agent.file) ?? [], versions: 0 });
+    records.set(agent.file, { hash: hashes.get(agent.file)!, name: agent.name, agent: true, deps: [], stubs: stubHashes(agent.file), outputs: [], diagnostics: byOwner.get(agent.file) ?? [], versions: 0 });
   }
   // A file that declared neither (or a name declared twice) leaves the records incomplete: no manifest.
   return [...records.values()].some((r) => r.hash === undefined) ? undefined : records;

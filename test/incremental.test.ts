@@ -107,6 +107,23 @@ describe("an incremental run", () => {
     expect(result.printed).toEqual(expected.printed);
   });
 
+  it("in a project with agents, recompiles the whole project when a contract or an agent's hand-written file changed", async () => {
+    const dir = join(scratch, `agents${++projects}`);
+    cpSync(join(ROOT, "idl"), join(dir, "idl"), { recursive: true });
+    writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "agents", private: true })}\n`);
+    const all = (await run(dir)).regenerated;
+    expect((await run(dir)).regenerated).toBe(0);
+    const agentFile = join(dir, "idl/booking/airport_code_resolver.agent.ts");
+    writeFileSync(agentFile, `${readFileSync(agentFile, "utf8")}\n// a note\n`);
+    expect((await run(dir)).regenerated).toBe(all);
+    edit(join(dir, "idl/booking/booking.airport.yaml"), /^summary: (.*)$/m, "summary: $1 (edited)");
+    const result = await run(dir);
+    expect(result.regenerated).toBe(all);
+    const expected = await clean(dir);
+    expect(snapshot(join(dir, "generated"))).toEqual(expected.tree);
+    expect(result.printed).toEqual(expected.printed);
+  });
+
   const damage: Record<string, (file: string) => void> = {
     deleted: (file) => rmSync(file),
     corrupt: (file) => writeFileSync(file, Buffer.from(readFileSync(file).map((byte, i) => (i % 7 === 3 ? byte ^ 0x5a : byte)))),
