@@ -214,7 +214,7 @@ const countsOf = (nodes: Readonly<Record<string, NodeRecord>>): { contracts: num
 };
 
 /** Records of the contracts and agents a run regenerated. */
-const recordNodes = (project: Project, prepared: Prepared, diagnostics: readonly Diagnostic[], hashes: ReadonlyMap<string, string>, options: GenerateOptions, only?: ReadonlySet<string>): Map<string, NodeRecord> | undefined => {
+const recordNodes = (project: Project, prepared: Prepared, diagnostics: readonly Diagnostic[], hashes: ReadonlyMap<string, string>, options: GenerateOptions, only?: ReadonlySet<string>): Map<string, NodeRecord> => {
   const reached = reachedSources(project);
   const owners = new Map<string, string>();
   const records = new Map<string, NodeRecord>();
@@ -252,8 +252,8 @@ const recordNodes = (project: Project, prepared: Prepared, diagnostics: readonly
   for (const agent of only ? [] : (project.agents ?? [])) {
     records.set(agent.file, { hash: hashes.get(agent.file)!, name: agent.name, agent: true, deps: [], stubs: stubHashes(agent.file), outputs: [], diagnostics: byOwner.get(agent.file) ?? [], versions: 0 });
   }
-  // A file that declared neither (or a name declared twice) leaves the records incomplete: no manifest.
-  return [...records.values()].some((r) => r.hash === undefined) ? undefined : records;
+  // A source that declares neither has no record: the next run finds the sources and records differ, and runs in full.
+  return records;
 };
 
 export const generate = async (options: GenerateOptions): Promise<GenerateResult> => {
@@ -293,7 +293,7 @@ const generateAll = async (sources: readonly RawSource[], hashes: ReadonlyMap<st
   }
   const report = writer.commit();
   const records = recordNodes(project, prepared, diagnostics, hashes, options);
-  if (!options.check && records) {
+  if (!options.check) {
     const nodes = Object.fromEntries(records);
     const recorded = new Set([...records.values()].flatMap((r) => r.diagnostics));
     writeManifest(cacheDir, options.outDir, {
@@ -389,8 +389,8 @@ const generateChanged = async (
   }
   const report = writer.commit([...dirty].flatMap((path) => manifest.nodes[path]!.outputs));
   const records = recordNodes(project, prepared, fresh, hashes, options, only);
-  const nodes = { ...manifest.nodes, ...Object.fromEntries(records ?? []) };
-  if (!options.check && records) writeManifest(cacheDir, options.outDir, { key, nodes, project: manifest.project, stamps: Object.fromEntries(writer.stamps()) });
+  const nodes = { ...manifest.nodes, ...Object.fromEntries(records) };
+  if (!options.check) writeManifest(cacheDir, options.outDir, { key, nodes, project: manifest.project, stamps: Object.fromEntries(writer.stamps()) });
   const diagnostics = sortDiagnostics([...Object.entries(manifest.nodes).filter(([path]) => !dirty.has(path)).flatMap(([, n]) => n.diagnostics), ...fresh]);
   return { diagnostics, report, stubs: prepared.stubs, counts: countsOf(nodes), regenerated: only.size };
 };
