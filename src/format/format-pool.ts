@@ -16,10 +16,15 @@ export interface FormatPool {
 }
 
 const WORKER = new URL("./format-worker.js", import.meta.url);
+/**
+ * Files formatted on the main thread before workers start: each worker loads prettier (about what
+ * formatting 30 files costs), which a run that changed one contract does not earn back.
+ */
+const IN_THREAD_FIRST = 64;
 
 /**
- * One worker a core, started on the first file the cache does not have (a run that finds
- * everything formatted starts none). Without a built worker (treaty run from its sources, as the
+ * One worker a core, started once `IN_THREAD_FIRST` files were not in the cache (a run that finds
+ * everything formatted, or changed little, starts none). Without a built worker (treaty run from its sources, as the
  * tests do), formats on the main thread: the output is the same.
  */
 export const createFormatPool = (cache: FormatCache): FormatPool => {
@@ -27,6 +32,7 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
   const pending = new Map<number, { resolve: (formatted: string) => void; reject: (error: Error) => void }>();
   let workers: { worker: Worker; busy: number }[] | undefined;
   let next = 0;
+  let misses = 0;
   const start = (): { worker: Worker; busy: number }[] =>
     Array.from({ length: availableParallelism() }, () => {
       const worker = new Worker(WORKER);
@@ -45,7 +51,7 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
       return entry;
     });
   const formatted = async (file: EmittedFile): Promise<string> => {
-    if (inThread) return prettierFormat(file.contents, file.language);
+    if (inThread || ++misses <= IN_THREAD_FIRST) return prettierFormat(file.contents, file.language);
     workers ??= start();
     const id = next++;
     // The least busy worker: files differ a hundredfold in size.
