@@ -1,22 +1,25 @@
 // load → resolve → check (+ agents) → lint → adapt (+ stubs) → plan → emit → format → write; stops after a stage that reported an error.
-import { relative, sep } from "node:path";
+// `generate` is incremental: a manifest of the last run (src/incremental) names the contracts whose
+// inputs or outputs changed, and only those are compiled (with what they reference) and emitted.
+import { join, relative, sep } from "node:path";
 import { adapt, checkChangeDefaults } from "./adapt/adapt.js";
 import { agentStubFiles } from "./agent/agent-stubs.js";
 import { checkAgents } from "./agent/check-agents.js";
-import { check } from "./check/check.js";
+import { check, contractRefs } from "./check/check.js";
 import { hasErrors, sortDiagnostics, type Diagnostic, type StageResult } from "./diagnostics/diagnostic.js";
-import { emit } from "./emit/emit.js";
 import { PACKAGE_BUILD_DIR } from "./emit/package.js";
-import { format } from "./format/format.js";
+import { createFormatPool } from "./format/format-pool.js";
 import { createFormatCache, findCacheDir } from "./format/format-cache.js";
+import { compilerFingerprint } from "./incremental/fingerprint.js";
+import { dirsHold, fileHash, holds, readManifest, writeManifest, type Manifest, type NodeRecord } from "./incremental/manifest.js";
 import type { Contract, Project } from "./ir/model.js";
 import { lint } from "./lint/lint.js";
-import { load } from "./load/load.js";
+import { parseSources, readSources, type RawSource } from "./load/load.js";
 import { projectDiagnostics } from "./project/project.js";
-import { plan, type GeneratedPackage } from "./plan/plan.js";
+import { jobOwner, plan, type FileJob, type GeneratedPackage } from "./plan/plan.js";
 import { resolve } from "./resolve/resolve.js";
 import { adapterStubFile, maintainStubs, type AddedStub } from "./stubs/maintain-stubs.js";
-import { write, type WriteReport } from "./write/write.js";
+import { contentHash, createTreeWriter, recoverInterrupted, type TreeWriter, type WriteReport } from "./write/write.js";
 
 export interface CompileOptions {
   /** Paths in diagnostics and headers are relative to this directory. */
@@ -24,6 +27,13 @@ export interface CompileOptions {
   readonly idlDir: string;
   /** The config's `llm` setting: the providers of a contract that names none. */
   readonly llm?: Contract["llm"];
+}
+
+/** How far a run is: `done` of `total` contracts in `phase`. */
+export interface Progress {
+  readonly phase: "reading" | "compiling" | "emitting" | "writing";
+  readonly done: number;
+  readonly total: number;
 }
 
 export interface GenerateOptions extends CompileOptions {
@@ -34,15 +44,21 @@ export interface GenerateOptions extends CompileOptions {
   readonly package?: GeneratedPackage;
   /** Write the generated regression tests (default true); without them nothing imports vitest. */
   readonly tests?: boolean;
+  readonly onProgress?: (progress: Progress) => void;
 }
 
 export interface GenerateResult {
   readonly diagnostics: readonly Diagnostic[];
   /** Absent when an error stopped the pipeline before `write`. */
   readonly report?: WriteReport;
+  /** The whole model, when the run compiled all of it (a run that found few changes compiles only those). */
   readonly project?: Project;
   /** Stubs added to the hand-written adapters and agent files; each throws until someone writes it. */
   readonly stubs?: readonly AddedStub[];
+  /** The project's size, also when only some of it was compiled. */
+  readonly counts?: { readonly contracts: number; readonly versions: number };
+  /** How many contracts this run compiled and emitted (all of them in a full run, none when nothing changed). */
+  readonly regenerated?: number;
 }
 
 /**
@@ -50,11 +66,18 @@ export interface GenerateResult {
  * The model is absent only when the files could not be read or resolved.
  */
 export const compile = (options: CompileOptions): StageResult<Project | undefined> => {
+  const read = readSources(options.root, options.idlDir);
+  if (hasErrors(read.diagnostics)) return { value: undefined, diagnostics: sortDiagnostics(read.diagnostics) };
+  return compileSources(read.value, options.llm);
+};
+
+/** `compile` of sources already read: all of a project's, or (an incremental run) some of them and what they reference. */
+const compileSources = (sources: readonly RawSource[], llm: Contract["llm"] | undefined): StageResult<Project | undefined> => {
   const diagnostics: Diagnostic[] = [];
-  const loaded = load(options.root, options.idlDir);
+  const loaded = parseSources(sources);
   diagnostics.push(...loaded.diagnostics);
   if (hasErrors(diagnostics)) return { value: undefined, diagnostics: sortDiagnostics(diagnostics) };
-  const resolved = resolve(loaded.value, options.llm);
+  const resolved = resolve(loaded.value, llm);
   diagnostics.push(...resolved.diagnostics);
   if (hasErrors(diagnostics)) return { value: undefined, diagnostics: sortDiagnostics(diagnostics) };
   // From here the model is whole: errors about it (a bump too small, say) still leave it usable for
@@ -66,25 +89,308 @@ export const compile = (options: CompileOptions): StageResult<Project | undefine
   return { value: checked.value, diagnostics: sortDiagnostics(diagnostics) };
 };
 
-export const generate = async (options: GenerateOptions): Promise<GenerateResult> => {
-  const compiled = compile(options);
-  const project = compiled.value;
-  if (!project || hasErrors(compiled.diagnostics)) return { diagnostics: compiled.diagnostics };
+/** What shapes output besides the sources and the hand-written stub files: the manifest is valid only under the same key. */
+const manifestKey = (options: GenerateOptions): string =>
+  contentHash(
+    JSON.stringify({
+      compiler: compilerFingerprint(),
+      root: options.root,
+      idlDir: options.idlDir,
+      outDir: options.outDir,
+      llm: options.llm ?? null,
+      package: options.package ?? null,
+      tests: options.tests ?? true,
+    }),
+  );
+
+/** The source files of the contracts each contract reaches through its references, transitively. */
+const reachedSources = (project: Project): Map<string, string[]> => {
+  const byName = new Map(project.contracts.map((c) => [c.name, c]));
+  const reached = new Map<string, string[]>();
+  for (const contract of project.contracts) {
+    const seen = new Set<string>();
+    const pending = contractRefs(contract);
+    for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+      const target = byName.get(name);
+      if (!target || seen.has(target.file)) continue;
+      seen.add(target.file);
+      pending.push(...contractRefs(target));
+    }
+    seen.delete(contract.file);
+    reached.set(contract.file, [...seen].sort());
+  }
+  return reached;
+};
+
+/** The files a run regenerates: all of a project, or the contracts of `only`. */
+interface Scope {
+  readonly project: Project;
+  /** Contract names; undefined: the whole project, its own files and agents included. */
+  readonly only?: ReadonlySet<string>;
+}
+
+interface Prepared {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly stubs: readonly AddedStub[];
+  readonly jobs: readonly FileJob[];
+  /** The hand-written stub files of each contract and agent in scope (by its source file), relative to the root. */
+  readonly stubFiles: ReadonlyMap<string, readonly string[]>;
+}
+
+/** adapt (+ stubs) → plan, for the contracts in scope. */
+const prepare = async (scope: Scope, options: GenerateOptions): Promise<Prepared> => {
+  const { project, only } = scope;
   // Adapters, and the hand-written stubs they call: a stub missing under --check stops here.
   const adapters = adapt(project, options).value;
-  const stubFiles = [...[...adapters.contracts.values()].map(adapterStubFile), ...agentStubFiles(project, options)];
-  const stubs = await maintainStubs(stubFiles, { root: options.root, check: options.check });
+  const inScope = (name: string | undefined): boolean => (only ? name !== undefined && only.has(name) : true);
+  const contracts = [...adapters.contracts.values()].filter((a) => inScope(a.contract.name));
+  const agents = only ? [] : (project.agents ?? []);
+  const contractStubs = contracts.map(adapterStubFile);
+  const agentStubs = only ? [] : agentStubFiles(project, options);
+  const stubs = await maintainStubs([...contractStubs, ...agentStubs], { root: options.root, check: options.check });
   const planned = plan(project, adapters, { package: options.package, tests: options.tests ?? true, dirs: options });
-  const diagnostics = sortDiagnostics([...compiled.diagnostics, ...stubs.diagnostics, ...planned.diagnostics]);
-  if (hasErrors(diagnostics)) return { diagnostics };
-  const jobs = planned.value;
+  return {
+    diagnostics: [...stubs.diagnostics, ...planned.diagnostics],
+    stubs: stubs.value,
+    jobs: planned.value.filter((job) => inScope(jobOwner(job))),
+    stubFiles: new Map([
+      ...contracts.map((a, i) => [a.contract.file, [contractStubs[i]!.file]] as const),
+      ...agents.map((agent, i) => [agent.file, [agentStubs[i]!.file]] as const),
+    ]),
+  };
+};
+
+/** Files emitted but not yet formatted and written: enough to keep every worker busy, few enough to hold. */
+const IN_FLIGHT = 32;
+
+/** emit → format → write of every job, a file at a time (the tree is never held in memory); formatting runs in workers. */
+const produce = async (project: Project, jobs: readonly FileJob[], writer: TreeWriter, options: GenerateOptions, cacheDir: string | undefined): Promise<void> => {
+  const { emitFile } = await import("./emit/emit.js");
   const source = relative(options.root, options.idlDir).split(sep).join("/") || ".";
-  const emitted = await emit(project, jobs, source);
   // `--check` reads cached formatting but writes nothing, not even to the cache.
-  const cache = createFormatCache(findCacheDir(options.root), { readOnly: options.check });
-  const formatted = await format(emitted.value, cache);
-  // The package's build output carries the headers it was compiled from, but is not treaty's to remove.
-  const skip = options.package ? [PACKAGE_BUILD_DIR] : [];
-  const written = write(options.outDir, formatted.value, { check: options.check, skip });
-  return { diagnostics, report: written.value, project, stubs: stubs.value };
+  const pool = createFormatPool(createFormatCache(cacheDir, { readOnly: options.check }));
+  const owners = new Set(jobs.map(jobOwner).filter((o) => o !== undefined));
+  const done = new Set<string>();
+  const inFlight = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  try {
+    for (const job of jobs) {
+      if (failure) break;
+      const emitted = await emitFile(project, job, source);
+      const task: Promise<void> = pool
+        .format(emitted)
+        .then((contents) => writer.put(emitted.path, contents))
+        .catch((error: unknown) => void (failure ??= { error }))
+        .finally(() => inFlight.delete(task));
+      inFlight.add(task);
+      if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
+      const owner = jobOwner(job);
+      if (owner !== undefined && !done.has(owner)) {
+        done.add(owner);
+        options.onProgress?.({ phase: "emitting", done: done.size - 1, total: owners.size });
+      }
+    }
+    await Promise.all(inFlight);
+  } finally {
+    await pool.close();
+  }
+  if (failure) throw failure.error;
+  options.onProgress?.({ phase: "writing", done: owners.size, total: owners.size });
+};
+
+/** Diagnostics by the source file they belong to (a contract's own file, or one of its stub files); undefined: the project's. */
+const attribute = (diagnostics: readonly Diagnostic[], owners: ReadonlyMap<string, string>): Map<string | undefined, Diagnostic[]> => {
+  const byOwner = new Map<string | undefined, Diagnostic[]>();
+  for (const d of diagnostics) {
+    const owner = d.loc ? owners.get(d.loc.file) : undefined;
+    byOwner.set(owner, [...(byOwner.get(owner) ?? []), d]);
+  }
+  return byOwner;
+};
+
+const countsOf = (nodes: Readonly<Record<string, NodeRecord>>): { contracts: number; versions: number } => {
+  const contracts = Object.values(nodes).filter((n) => !n.agent);
+  return { contracts: contracts.length, versions: contracts.reduce((n, c) => n + c.versions, 0) };
+};
+
+/** Records of the contracts and agents a run regenerated. */
+const recordNodes = (project: Project, prepared: Prepared, diagnostics: readonly Diagnostic[], hashes: ReadonlyMap<string, string>, options: GenerateOptions, only?: ReadonlySet<string>): Map<string, NodeRecord> => {
+  const reached = reachedSources(project);
+  const owners = new Map<string, string>();
+  const records = new Map<string, NodeRecord>();
+  const outputs = new Map<string, string[]>();
+  for (const job of prepared.jobs) {
+    const owner = jobOwner(job);
+    if (owner !== undefined) outputs.set(owner, [...(outputs.get(owner) ?? []), job.path]);
+  }
+  for (const contract of project.contracts) {
+    if (only && !only.has(contract.name)) continue;
+    owners.set(contract.file, contract.file);
+    for (const file of prepared.stubFiles.get(contract.file) ?? []) owners.set(file, contract.file);
+  }
+  for (const agent of only ? [] : (project.agents ?? [])) {
+    owners.set(agent.file, agent.file);
+    for (const file of prepared.stubFiles.get(agent.file) ?? []) owners.set(file, agent.file);
+  }
+  const byOwner = attribute(diagnostics, owners);
+  const stubHashes = (source: string): Record<string, string | null> =>
+    Object.fromEntries((prepared.stubFiles.get(source) ?? []).map((f) => [f, fileHash(join(options.root, f))]));
+  for (const contract of project.contracts) {
+    if (only && !only.has(contract.name)) continue;
+    const stubs = stubHashes(contract.file);
+    records.set(contract.file, {
+      hash: hashes.get(contract.file)!,
+      name: contract.name,
+      agent: false,
+      deps: reached.get(contract.file) ?? [],
+      stubs,
+      outputs: outputs.get(contract.name) ?? [],
+      diagnostics: byOwner.get(contract.file) ?? [],
+      versions: contract.versions.length,
+    });
+  }
+  for (const agent of only ? [] : (project.agents ?? [])) {
+    records.set(agent.file, { hash: hashes.get(agent.file)!, name: agent.name, agent: true, deps: [], stubs: stubHashes(agent.file), outputs: [], diagnostics: byOwner.get(agent.file) ?? [], versions: 0 });
+  }
+  // A source that declares neither has no record: the next run finds the sources and records differ, and runs in full.
+  return records;
+};
+
+export const generate = async (options: GenerateOptions): Promise<GenerateResult> => {
+  // What a killed run left is finished or undone first, so this run starts from a whole tree.
+  if (!options.check) recoverInterrupted(options.outDir);
+  options.onProgress?.({ phase: "reading", done: 0, total: 0 });
+  const read = readSources(options.root, options.idlDir);
+  if (hasErrors(read.diagnostics)) return { diagnostics: sortDiagnostics(read.diagnostics) };
+  const sources = read.value;
+  const hashes = new Map(sources.map((s) => [s.path, contentHash(s.text)]));
+  const cacheDir = findCacheDir(options.root);
+  const key = manifestKey(options);
+  const manifest = readManifest(cacheDir, options.outDir, key);
+  const dirty = manifest && dirtySources(manifest, hashes, options);
+  if (manifest && dirty) {
+    const result = dirty.size === 0 ? unchangedResult(manifest) : await generateChanged(manifest, dirty, sources, hashes, options, cacheDir, key);
+    if (result) return result;
+  }
+  return generateAll(sources, hashes, options, cacheDir, key);
+};
+
+/** Every contract regenerated; the output directory listed for files to remove. */
+const generateAll = async (sources: readonly RawSource[], hashes: ReadonlyMap<string, string>, options: GenerateOptions, cacheDir: string | undefined, key: string): Promise<GenerateResult> => {
+  options.onProgress?.({ phase: "compiling", done: 0, total: sources.length });
+  const compiled = compileSources(sources, options.llm);
+  const project = compiled.value;
+  if (!project || hasErrors(compiled.diagnostics)) return { diagnostics: compiled.diagnostics };
+  const prepared = await prepare({ project }, options);
+  const diagnostics = sortDiagnostics([...compiled.diagnostics, ...prepared.diagnostics]);
+  if (hasErrors(diagnostics)) return { diagnostics };
+  const writer = createTreeWriter(options.outDir, { check: options.check, skip: options.package ? [PACKAGE_BUILD_DIR] : [] });
+  try {
+    await produce(project, prepared.jobs, writer, options, cacheDir);
+  } catch (error) {
+    writer.abort();
+    throw error;
+  }
+  const report = writer.commit();
+  const records = recordNodes(project, prepared, diagnostics, hashes, options);
+  if (!options.check) {
+    const nodes = Object.fromEntries(records);
+    const recorded = new Set([...records.values()].flatMap((r) => r.diagnostics));
+    writeManifest(cacheDir, options.outDir, {
+      key,
+      nodes,
+      project: { outputs: prepared.jobs.filter((j) => jobOwner(j) === undefined).map((j) => j.path), diagnostics: diagnostics.filter((d) => !recorded.has(d)) },
+      stamps: Object.fromEntries(writer.stamps()),
+    });
+  }
+  const counts = { contracts: project.contracts.length, versions: project.contracts.reduce((n, c) => n + c.versions.length, 0) };
+  return { diagnostics, report, project, stubs: prepared.stubs, counts, regenerated: project.contracts.length };
+};
+
+/**
+ * The sources whose outputs must be regenerated: changed themselves or in a contract they reach,
+ * their stub files changed, or an output no longer as written. Undefined: only a full run is
+ * sure to be right (files added or removed, the project's own files changed, agents involved).
+ */
+const dirtySources = (manifest: Manifest, hashes: ReadonlyMap<string, string>, options: GenerateOptions): Set<string> | undefined => {
+  const nodes = new Map(Object.entries(manifest.nodes));
+  if (nodes.size !== hashes.size || [...hashes.keys()].some((path) => !nodes.has(path))) return undefined;
+  const current = (path: string): boolean => {
+    const stamp = manifest.stamps[path];
+    return stamp !== undefined && Object.hasOwn(manifest.stamps, path) && holds(join(options.outDir, path), stamp, manifest.writtenAt);
+  };
+  if (!manifest.project.outputs.every(current) || !dirsHold(options.outDir, manifest)) return undefined;
+  const dirty = new Set<string>();
+  for (const [path, node] of nodes) {
+    const stale =
+      node.hash !== hashes.get(path) ||
+      node.deps.some((dep) => nodes.get(dep)?.hash !== hashes.get(dep) || !hashes.has(dep)) ||
+      Object.entries(node.stubs).some(([file, hash]) => fileHash(join(options.root, file)) !== hash) ||
+      !node.outputs.every(current);
+    if (stale) dirty.add(path);
+  }
+  // Agents read any contract, and the project's diagnostics belong to no file: both need the whole project.
+  if (dirty.size > 0 && (manifest.project.diagnostics.length > 0 || [...nodes.values()].some((n) => n.agent))) return undefined;
+  return dirty;
+};
+
+/** A rerun that finds every input as the manifest has it and every output as it wrote it. */
+const unchangedResult = (manifest: Manifest): GenerateResult => {
+  const nodes = Object.values(manifest.nodes);
+  return {
+    diagnostics: sortDiagnostics([...nodes.flatMap((n) => n.diagnostics), ...manifest.project.diagnostics]),
+    report: { created: [], updated: [], removed: [], unchanged: nodes.reduce((n, node) => n + node.outputs.length, manifest.project.outputs.length) },
+    stubs: [],
+    counts: countsOf(manifest.nodes),
+    regenerated: 0,
+  };
+};
+
+/**
+ * Regenerates the `dirty` contracts only, compiling them with the contracts they reach. Undefined
+ * when the change reaches beyond them (a name changed, a new reference, an error, a diagnostic
+ * located elsewhere): then a full run decides, so its diagnostics are exactly a full run's.
+ */
+const generateChanged = async (
+  manifest: Manifest,
+  dirty: ReadonlySet<string>,
+  sources: readonly RawSource[],
+  hashes: ReadonlyMap<string, string>,
+  options: GenerateOptions,
+  cacheDir: string | undefined,
+  key: string,
+): Promise<GenerateResult | undefined> => {
+  const loaded = new Set(dirty);
+  for (const path of dirty) for (const dep of manifest.nodes[path]!.deps) loaded.add(dep);
+  options.onProgress?.({ phase: "compiling", done: 0, total: loaded.size });
+  const compiled = compileSources(sources.filter((s) => loaded.has(s.path)), options.llm);
+  const project = compiled.value;
+  if (!project || hasErrors(compiled.diagnostics) || project.agents) return undefined;
+  const only = new Set(project.contracts.filter((c) => dirty.has(c.file)).map((c) => c.name));
+  const renamed = project.contracts.some((c) => dirty.has(c.file) && manifest.nodes[c.file]!.name !== c.name);
+  // A new reference to a contract not compiled here was an error above (unknown-contract): full run.
+  if (only.size !== dirty.size || renamed) return undefined;
+  const prepared = await prepare({ project, only }, options);
+  const all = [...compiled.diagnostics, ...prepared.diagnostics];
+  // The contracts compiled only because a changed one reaches them report what they reported before.
+  const placed = (d: Diagnostic): boolean => d.loc !== undefined && (loaded.has(d.loc.file) || [...prepared.stubFiles.values()].some((files) => files.includes(d.loc!.file)));
+  if (hasErrors(all) || !all.every(placed)) return undefined;
+  const fresh = all.filter((d) => !loaded.has(d.loc!.file) || dirty.has(d.loc!.file));
+  const writer = createTreeWriter(options.outDir, { check: options.check });
+  for (const [path, node] of Object.entries(manifest.nodes)) {
+    if (!dirty.has(path)) for (const output of node.outputs) writer.keep(output, manifest.stamps[output]!);
+  }
+  for (const output of manifest.project.outputs) writer.keep(output, manifest.stamps[output]!);
+  try {
+    await produce(project, prepared.jobs, writer, options, cacheDir);
+  } catch (error) {
+    writer.abort();
+    throw error;
+  }
+  const report = writer.commit([...dirty].flatMap((path) => manifest.nodes[path]!.outputs));
+  const records = recordNodes(project, prepared, fresh, hashes, options, only);
+  const nodes = { ...manifest.nodes, ...Object.fromEntries(records) };
+  if (!options.check) writeManifest(cacheDir, options.outDir, { key, nodes, project: manifest.project, stamps: Object.fromEntries(writer.stamps()) });
+  const diagnostics = sortDiagnostics([...Object.entries(manifest.nodes).filter(([path]) => !dirty.has(path)).flatMap(([, n]) => n.diagnostics), ...fresh]);
+  return { diagnostics, report, stubs: prepared.stubs, counts: countsOf(nodes), regenerated: only.size };
 };

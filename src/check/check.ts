@@ -194,7 +194,7 @@ const checkVersion = (project: Project, contract: Contract, version: ResolvedVer
 };
 
 /** The contracts each contract's fields reference (`other@N`), at any version. */
-const contractRefs = (contract: Contract): string[] => {
+export const contractRefs = (contract: Contract): string[] => {
   const names = new Set<string>();
   const visit = (type: TypeNode): void => {
     if (type.kind === "contract") names.add(type.contract);

@@ -6,6 +6,8 @@ import { formatReport } from "../diagnostics/report.js";
 
 export interface CliIo {
   readonly cwd: string;
+  /** stderr is a terminal a person watches (not CI): long work may show a progress line there. */
+  readonly interactive?: boolean;
   stdout(text: string): void;
   stderr(text: string): void;
 }

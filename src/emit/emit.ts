@@ -1,4 +1,3 @@
-import type { StageResult } from "../diagnostics/diagnostic.js";
 import type { Project } from "../ir/model.js";
 import type { FileJob } from "../plan/plan.js";
 import { emitAdapters } from "./adapters.js";
@@ -14,7 +13,12 @@ import { emitTypeBox } from "./typebox.js";
 import { emitTypes } from "./types.js";
 import { emitValidator } from "./validator.js";
 
-const emitOne = (project: Project, job: FileJob, source: string): EmittedFile | Promise<EmittedFile> => {
+/**
+ * Renders one planned file. `source` names the IDL directory in the root index's header. The
+ * pipeline imports this stage only when something is to be emitted: its emitters load the heavy
+ * dependencies (json-schema-to-typescript), which a run that finds everything current never needs.
+ */
+export const emitFile = (project: Project, job: FileJob, source: string): EmittedFile | Promise<EmittedFile> => {
   switch (job.kind) {
     case "types":
       return emitTypes(project, job.contract, job.version);
@@ -51,10 +55,4 @@ const emitOne = (project: Project, job: FileJob, source: string): EmittedFile | 
     case "package-tsconfig":
       return emitPackageTsconfig(job.package, job.layout);
   }
-};
-
-/** Renders every planned file. `source` names the IDL directory in the root index's header. */
-export const emit = async (project: Project, jobs: readonly FileJob[], source: string): Promise<StageResult<EmittedFile[]>> => {
-  const files = await Promise.all(jobs.map((job) => emitOne(project, job, source)));
-  return { value: files, diagnostics: [] };
 };

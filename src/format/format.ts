@@ -4,21 +4,27 @@ import { formatKey, type FormatCache } from "./format-cache.js";
 import { prettierFormat } from "./prettier-format.js";
 
 /**
- * Formats every file with prettier's fixed options. Prettier is most of a run's cost (linear in
- * the code's size), so each distinct file is formatted once and then served from `cache`.
+ * One file formatted with prettier's fixed options. Prettier is most of a cold run's cost (linear
+ * in the code's size), so a file is formatted once and then served from `cache`.
  */
-export const format = async (files: readonly EmittedFile[], cache: FormatCache): Promise<StageResult<EmittedFile[]>> => {
-  const keys = files.map(formatKey);
-  const formatted = new Map<string, string>();
-  for (const [i, file] of files.entries()) {
-    const key = keys[i]!;
-    if (formatted.has(key)) continue;
-    let contents = cache.get(key);
-    if (contents === undefined) {
-      contents = await prettierFormat(file.contents, file.language);
-      cache.set(key, contents);
-    }
-    formatted.set(key, contents);
+export const formatFile = async (file: EmittedFile, cache: FormatCache): Promise<string> => {
+  const key = formatKey(file);
+  let contents = cache.get(key);
+  if (contents === undefined) {
+    contents = await prettierFormat(file.contents, file.language);
+    cache.set(key, contents);
   }
-  return { value: files.map((file, i) => ({ ...file, contents: formatted.get(keys[i]!)! })), diagnostics: [] };
+  return contents;
+};
+
+/** Formats every file (see `formatFile`); files with the same contents are formatted once. */
+export const format = async (files: readonly EmittedFile[], cache: FormatCache): Promise<StageResult<EmittedFile[]>> => {
+  const formatted = new Map<string, string>();
+  const value: EmittedFile[] = [];
+  for (const file of files) {
+    const key = `${file.language}\0${file.contents}`;
+    if (!formatted.has(key)) formatted.set(key, await formatFile(file, cache));
+    value.push({ ...file, contents: formatted.get(key)! });
+  }
+  return { value, diagnostics: [] };
 };

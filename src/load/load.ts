@@ -40,8 +40,15 @@ export const parseSource = (path: string, text: string): StageResult<SourceFile>
   return { value: file, diagnostics };
 };
 
-/** Reads and parses every `*.yaml` under `idlDir`, in a stable order. */
-export const load = (root: string, idlDir: string): StageResult<SourceFile[]> => {
+/** A contract file's text, before parsing. */
+export interface RawSource {
+  /** As `SourceFile.path`. */
+  readonly path: string;
+  readonly text: string;
+}
+
+/** Reads every `*.yaml` under `idlDir`, in a stable order. */
+export const readSources = (root: string, idlDir: string): StageResult<RawSource[]> => {
   const display = (path: string): string => relative(root, path).split(sep).join("/");
   let paths: string[];
   try {
@@ -53,12 +60,24 @@ export const load = (root: string, idlDir: string): StageResult<SourceFile[]> =>
   if (paths.length === 0) {
     return { value: [], diagnostics: [createDiagnostic("no-contracts", undefined, { dir: display(idlDir) || "." })] };
   }
+  return { value: paths.map((path) => ({ path: display(path), text: readFileSync(path, "utf8") })), diagnostics: [] };
+};
+
+/** Parses read sources. */
+export const parseSources = (sources: readonly RawSource[]): StageResult<SourceFile[]> => {
   const files: SourceFile[] = [];
   const diagnostics: Diagnostic[] = [];
-  for (const path of paths) {
-    const parsed = parseSource(display(path), readFileSync(path, "utf8"));
+  for (const source of sources) {
+    const parsed = parseSource(source.path, source.text);
     files.push(parsed.value);
     diagnostics.push(...parsed.diagnostics);
   }
   return { value: files, diagnostics };
+};
+
+/** Reads and parses every `*.yaml` under `idlDir`, in a stable order. */
+export const load = (root: string, idlDir: string): StageResult<SourceFile[]> => {
+  const read = readSources(root, idlDir);
+  if (read.diagnostics.length > 0) return { value: [], diagnostics: read.diagnostics };
+  return parseSources(read.value);
 };

@@ -45,6 +45,24 @@ export type FileJob =
   | { readonly kind: "agent"; readonly path: string; readonly agent: Agent; readonly code: string }
   | { readonly kind: "package-json" | "package-tsconfig"; readonly path: string; readonly package: GeneratedPackage; readonly layout: PackageLayout };
 
+/** The contract a file belongs to (it is regenerated with it); undefined for the project's own files. */
+export const jobOwner = (job: FileJob): string | undefined => {
+  switch (job.kind) {
+    case "adapters":
+      return job.adapters.contract.name;
+    case "tests":
+      return job.cases.contract.name;
+    case "index":
+    case "agents-index":
+    case "agent":
+    case "package-json":
+    case "package-tsconfig":
+      return undefined;
+    default:
+      return job.contract.name;
+  }
+};
+
 const VERSION_FILES = [
   ["types", "types.ts"],
   ["schema", "schema.ts"],

@@ -1,0 +1,162 @@
+// `generate` replaces generated/ as a whole or not at all: a child killed (SIGKILL, by its pid) at
+// many moments leaves the old tree, the new one, or a committed change that the next run finishes
+// first; after that the tree is exactly the clean old or clean new one, with nothing left behind.
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, sep } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { recoverInterrupted, stagingDir } from "../../src/write/write.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+const CLI = join(ROOT, "dist/cli/main.js");
+const scratch = mkdtempSync(join(tmpdir(), "treaty-kill-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Each file of `dir` by its hash (the staging directory is a sibling, never inside). */
+const hashes = (dir: string): Record<string, string> =>
+  existsSync(dir)
+    ? Object.fromEntries(
+        readdirSync(dir, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => [relative(dir, join(e.parentPath, e.name)).split(sep).join("/"), createHash("sha256").update(readFileSync(join(e.parentPath, e.name))).digest("hex")])
+          .sort(([a], [b]) => (a! < b! ? -1 : 1)),
+      )
+    : {};
+
+/** Runs `args` under node in `cwd`, killing it by its pid after `ms` (never, if undefined); resolves when it has exited. */
+const runKilledAfter = (args: string[], cwd: string, ms: number | undefined): Promise<number | null> =>
+  new Promise((done) => {
+    const child = spawn(process.execPath, args, { cwd, stdio: "ignore" });
+    const timer = ms === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), ms);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      done(code);
+    });
+  });
+
+const timed = async (run: () => Promise<unknown>): Promise<number> => {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+};
+
+/**
+ * Kills `start` at `points` moments spread over its uninterrupted duration; after each, the tree is
+ * the old or new one or a commit is pending, and after recovery exactly the old or the new one.
+ */
+const killAtManyPoints = async (options: {
+  reset: () => void;
+  start: (ms: number | undefined) => Promise<unknown>;
+  outDir: string;
+  old: Record<string, string>;
+  new: Record<string, string>;
+  points: number;
+}): Promise<{ old: number; new: number; committed: number }> => {
+  const seen = { old: 0, new: 0, committed: 0 };
+  options.reset();
+  const duration = await timed(() => options.start(undefined));
+  expect(hashes(options.outDir)).toEqual(options.new);
+  for (let i = 0; i < options.points; i++) {
+    options.reset();
+    await options.start((duration * (i + 0.5)) / options.points);
+    const after = hashes(options.outDir);
+    const committed = existsSync(join(stagingDir(options.outDir), "commit.json"));
+    if (!committed) expect([options.old, options.new]).toContainEqual(after);
+    recoverInterrupted(options.outDir);
+    const recovered = hashes(options.outDir);
+    expect([options.old, options.new]).toContainEqual(recovered);
+    expect(existsSync(stagingDir(options.outDir))).toBe(false);
+    if (committed) seen.committed++;
+    else if (JSON.stringify(recovered) === JSON.stringify(options.old)) seen.old++;
+    else seen.new++;
+  }
+  return seen;
+};
+
+it("a killed generate leaves the old tree or the new one", async () => {
+  const project = join(scratch, "project");
+  const idl = (which: "old" | "new"): void => {
+    rmSync(join(project, "idl"), { recursive: true, force: true });
+    cpSync(join(ROOT, "test/fixtures/good-refs-strip/idl"), join(project, "idl/demo"), { recursive: true });
+    cpSync(join(ROOT, "test/fixtures/good-adapters/idl"), join(project, "idl"), { recursive: true });
+    cpSync(join(ROOT, "idl/tools"), join(project, "idl/tools"), { recursive: true });
+    if (which === "new") {
+      // A change to every contract: most generated files differ.
+      for (const entry of readdirSync(join(project, "idl"), { recursive: true, withFileTypes: true }).filter((e) => e.name.endsWith(".yaml"))) {
+        const path = join(entry.parentPath, entry.name);
+        writeFileSync(path, readFileSync(path, "utf8").replace(/^summary: (.*)$/m, "summary: $1 (edited)"));
+      }
+    }
+  };
+  const generate = (ms?: number) => runKilledAfter([CLI, "generate"], project, ms);
+  const outDir = join(project, "generated");
+  idl("new");
+  await generate();
+  const newTree = hashes(outDir);
+  idl("old");
+  await generate();
+  const oldTree = hashes(outDir);
+  const oldCopy = join(scratch, "old-tree");
+  cpSync(outDir, oldCopy, { recursive: true });
+  const differing = Object.keys(newTree).filter((p) => newTree[p] !== oldTree[p]);
+  expect(differing.length).toBeGreaterThan(20);
+
+  const seen = await killAtManyPoints({
+    reset: () => {
+      idl("new");
+      rmSync(outDir, { recursive: true, force: true });
+      cpSync(oldCopy, outDir, { recursive: true });
+    },
+    start: generate,
+    outDir,
+    old: oldTree,
+    new: newTree,
+    points: 12,
+  });
+  expect(seen.old).toBeGreaterThan(0);
+  // The next run starts from what recovery left and finishes the job.
+  await generate();
+  expect(hashes(outDir)).toEqual(newTree);
+}, 300_000);
+
+it("a writer killed while it stages, commits or moves files leaves the old tree or the new one", async () => {
+  // Hundreds of files, so that kills land in every phase, moves and removals included.
+  const script = join(scratch, "writer.mjs");
+  writeFileSync(
+    script,
+    `import { createTreeWriter } from ${JSON.stringify(join(ROOT, "dist/write/write.js"))};
+const [outDir, version] = process.argv.slice(2);
+const writer = createTreeWriter(outDir, { check: false });
+for (let i = 0; i < 600; i++) {
+  if (version === "new" && i % 10 === 0) continue; // removed in the new tree
+  writer.put(\`d\${i % 40}/f\${i}.ts\`, \`// @generated by treaty v0.1.0\\nexport const v = "\${version === "new" && i % 3 === 0 ? "new" : "old"}\${i}";\\n\`);
+}
+writer.commit();
+`,
+  );
+  const outDir = join(scratch, "tree");
+  const write = (version: string, ms?: number) => runKilledAfter([script, outDir, version], scratch, ms);
+  await write("new");
+  const newTree = hashes(outDir);
+  rmSync(outDir, { recursive: true });
+  await write("old");
+  const oldTree = hashes(outDir);
+  const oldCopy = join(scratch, "old-writer-tree");
+  cpSync(outDir, oldCopy, { recursive: true });
+
+  const seen = await killAtManyPoints({
+    reset: () => {
+      rmSync(outDir, { recursive: true, force: true });
+      cpSync(oldCopy, outDir, { recursive: true });
+    },
+    start: (ms) => write("new", ms),
+    outDir,
+    old: oldTree,
+    new: newTree,
+    points: 12,
+  });
+  expect(seen.old).toBeGreaterThan(0);
+  expect(seen.committed + seen.new).toBeGreaterThan(0);
+}, 300_000);
