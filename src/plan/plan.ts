@@ -51,6 +51,7 @@ export const jobOwner = (job: FileJob): string | undefined => {
     case "adapters":
       return job.adapters.contract.name;
     case "tests":
+    case "test-cases":
       return job.cases.contract.name;
     case "index":
     case "agents-index":
