@@ -29,6 +29,7 @@ export const DIAGNOSTIC_CODES = {
   "empty-union": { severity: "error", message: "union needs at least one variant" },
   "union-tag-conflict": { severity: "error", message: "variant '{variant}' declares the tag field '{tag}' itself" },
   "field-key-on-type": { severity: "error", message: "'{key}' applies to a whole field, not to {where}: set it on the field itself{note}" },
+  "limit-exceeded": { severity: "error", message: "{what} is {actual}; treaty allows at most {max}" },
   "recursive-type": { severity: "error", message: "type '{name}' contains itself ({path}); recursive types are not supported" },
   // enums
   "empty-enum": { severity: "error", message: "enum '{name}' has no values" },
