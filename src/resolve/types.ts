@@ -9,6 +9,7 @@ import {
   type UnionVariant,
 } from "../ir/model.js";
 import { IDL_LIMITS } from "./limits.js";
+import { patternVerdict } from "./pattern-safety.js";
 import type { Entry, Reader } from "./reader.js";
 
 export interface TypeScope {
@@ -210,10 +211,13 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
           if (pattern === undefined) break;
           try {
             new RegExp(pattern, "u");
-            out[key] = pattern;
           } catch (error) {
             r.report("invalid-pattern", entry.value, { detail: (error as Error).message });
+            break;
           }
+          const unsafe = patternVerdict(pattern);
+          if (unsafe === undefined) out[key] = pattern;
+          else r.report("unsafe-pattern", entry.value, { pattern, why: unsafe });
           break;
         }
         case "format": {
