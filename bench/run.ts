@@ -21,6 +21,7 @@ import { check, errors } from "../generated/task.result/v1_2/validator.js";
 import { check as checkV2_0 } from "../generated/task.result/v2_0/validator.js";
 import { TaskResultV1_2Schema } from "../generated/task.result/v1_2/schema.js";
 import { benchCodegen, printCodegen } from "./codegen.js";
+import { benchCompileSize, printCompileSize } from "./compile-size.js";
 import { handWrittenCheck } from "./hand-written.js";
 import { benchPipeline, printPipeline } from "./pipeline.js";
 import { benchStore, printStore } from "./store.js";
@@ -158,6 +159,7 @@ rmSync(out, { recursive: true, force: true });
 // `0` skips it.
 const contracts = Number(process.argv[2] ?? 1000);
 if (contracts > 0) printCodegen(contracts, benchCodegen(contracts));
+printCompileSize(benchCompileSize());
 printStore(benchStore());
 printPipeline(await benchPipeline());
 if (sink < 0) console.log(sink);
