@@ -72,8 +72,8 @@ const run = (command: CompileSizeRun["command"], fields: number): CompileSizeRun
   }
 };
 
-export const benchCompileSize = (sizes: readonly number[] = COMPILE_SIZES): CompileSizeRun[] =>
-  (["check", "generate"] as const).flatMap((command) => sizes.map((fields) => run(command, fields)));
+export const benchCompileSize = (sizes: readonly number[] = COMPILE_SIZES, commands: readonly CompileSizeRun["command"][] = ["check", "generate"]): CompileSizeRun[] =>
+  commands.flatMap((command) => sizes.map((fields) => run(command, fields)));
 
 export const printCompileSize = (runs: readonly CompileSizeRun[]): void => {
   console.log(`\ncompile cost by contract size (one contract, two versions; growth = per-field cost ÷ the smallest's, 1.00 is linear)`);
@@ -91,6 +91,8 @@ export const printCompileSize = (runs: readonly CompileSizeRun[]): void => {
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const sizes = process.argv.length > 2 ? process.argv.slice(2).map(Number) : COMPILE_SIZES;
-  printCompileSize(benchCompileSize(sizes));
+  // `npx tsx bench/compile-size.ts [check|generate] [sizes...]`
+  const args = process.argv.slice(2);
+  const commands = args[0] === "check" || args[0] === "generate" ? [args.shift() as CompileSizeRun["command"]] : undefined;
+  printCompileSize(benchCompileSize(args.length > 0 ? args.map(Number) : COMPILE_SIZES, commands));
 }
