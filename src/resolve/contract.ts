@@ -20,7 +20,7 @@ import { compareVersions } from "../ir/names.js";
 import type { SourceFile } from "../load/load.js";
 import { applyChange, type VersionModel } from "./changes.js";
 import { createReader, type Entry, type Reader } from "./reader.js";
-import { checkNameLength } from "./limits.js";
+import { checkNameLength, IDL_LIMITS } from "./limits.js";
 import { ALL_CONSTRAINTS, createTypeParser, REPLACEABLE_CONSTRAINTS, type TypeParser } from "./types.js";
 
 const TOP_KEYS = [
@@ -370,6 +370,12 @@ export const resolveContract = (file: SourceFile, llm: Contract["llm"]): { contr
     const match = VERSION.exec(version);
     if (!match) {
       r.report("bad-version-key", entry.keyNode, { version });
+      continue;
+    }
+    const [major, minor] = [match[1]!, match[2]!]; // no leading zeros: the longer is the larger
+    const largest = major.length > minor.length || (major.length === minor.length && major > minor) ? major : minor;
+    if (Number(largest) > IDL_LIMITS.versionNumber) {
+      r.report("limit-exceeded", entry.keyNode, { what: `the MAJOR or MINOR of version ${version}`, actual: largest, max: IDL_LIMITS.versionNumber });
       continue;
     }
     if (declared.includes(version)) {

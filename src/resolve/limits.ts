@@ -8,6 +8,8 @@ export const IDL_LIMITS = {
   depth: 64,
   /** Characters in a contract or agent name: it names generated files, which file systems cap at 255 bytes. */
   nameLength: 128,
+  /** A version's MAJOR and MINOR: each names generated folders and is compared as a number. */
+  versionNumber: 999_999,
   /** `minLength`, `maxLength`, `minItems`, `maxItems`: the longest array JavaScript can hold (2^32 − 1). */
   count: 2 ** 32 - 1,
   /** `min`, `max`, `exclusiveMin`, `exclusiveMax` of an `int`: the integers a JavaScript number holds exactly. */
