@@ -39,6 +39,8 @@ export interface ContractFuzzOptions {
   readonly generateEvery: number;
   /** Run the CLI's `generate` on every nth mutant; 0: never. */
   readonly cliEvery: number;
+  /** Called after every 500 mutants. */
+  readonly onProgress?: (report: ContractFuzzReport) => void;
 }
 
 export interface ContractFuzzReport {
@@ -150,6 +152,7 @@ export const fuzzContracts = async (options: ContractFuzzOptions): Promise<Contr
         if (cli) found(cli.slice(0, cli.indexOf(":")) as Finding["kind"], `CLI generate: ${cli}`);
       }
       rmSync(project, { recursive: true, force: true });
+      if (report.mutants % 500 === 0) options.onProgress?.(report);
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -30,6 +30,7 @@ const contracts = await fuzzContracts({
   seconds,
   generateEvery: Number(values["generate-every"]),
   cliEvery: Number(values["cli-every"]),
+  onProgress: (r) => console.error(`  ${r.mutants} mutants, ${r.findings.length} findings, ${((performance.now() - started) / 1000).toFixed(0)} s`),
 });
 console.log(
   `contracts: ${contracts.mutants} mutants (seed ${seed}), ${contracts.compiled} compiled, ${contracts.generated} generated in-process, ${contracts.spawned} through the CLI; slowest compile ${(contracts.slowestMs / 1000).toFixed(2)} s; ${contracts.findings.length} findings`,
