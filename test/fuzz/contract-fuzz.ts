@@ -49,6 +49,8 @@ export interface ContractFuzzReport {
   readonly generated: number;
   readonly spawned: number;
   readonly slowestMs: number;
+  /** CLI runs that took over HANG_MS the first time and finished the second. */
+  readonly slowCli: number;
   readonly findings: Finding[];
 }
 
@@ -84,10 +86,19 @@ const filesOf = (dir: string): Record<string, string> =>
 
 const hasFiles = (dir: string): boolean => existsSync(dir) && readdirSync(dir, { recursive: true }).length > 0;
 
-// A finding as "kind: detail", or undefined.
-const runCliGenerate = (project: string, out: string): string | undefined => {
-  const child = spawnSync(process.execPath, ["--max-old-space-size=1536", CLI, "generate", "--out", out], { cwd: project, encoding: "utf8", timeout: HANG_MS, killSignal: "SIGKILL" });
-  if (child.error || child.signal) return `hang: killed after ${HANG_MS / 1000} s (${child.signal ?? child.error?.message})`;
+const spawnGenerate = (project: string, out: string, timeout: number) =>
+  spawnSync(process.execPath, ["--max-old-space-size=1536", CLI, "generate", "--out", out], { cwd: project, encoding: "utf8", timeout, killSignal: "SIGKILL" });
+
+// A finding as "kind: detail", or undefined. A run killed at HANG_MS runs again with six times as
+// long: on a loaded machine a cold generate can take longer, and only one that never ends is a hang.
+const runCliGenerate = (project: string, out: string, slow: () => void): string | undefined => {
+  let child = spawnGenerate(project, out, HANG_MS);
+  if (child.error || child.signal) {
+    rmSync(out, { recursive: true, force: true });
+    child = spawnGenerate(project, out, HANG_MS * 6);
+    if (child.error || child.signal) return `hang: killed after ${HANG_MS / 1000} s and again after ${(HANG_MS * 6) / 1000} s (${child.signal ?? child.error?.message})`;
+    slow();
+  }
   if (child.status !== 0 && child.status !== 1) return `exit: status ${child.status}: ${child.stderr.split("\n").slice(0, 3).join(" | ")}`;
   const lines = child.stderr.split("\n").filter((l) => l !== "" && !l.startsWith("treaty: "));
   const bad = lines.find((line) => !TEXT_LINE.test(line) || UNPRINTABLE.test(line));
@@ -101,7 +112,7 @@ export const fuzzContracts = async (options: ContractFuzzOptions): Promise<Contr
   const seeds = contractSeeds();
   const donors = seeds.map((s) => parseDocument(s.text, { uniqueKeys: false }));
   const scratch = mkdtempSync(join(tmpdir(), "treaty-fuzz-"));
-  const report = { mutants: 0, compiled: 0, generated: 0, spawned: 0, slowestMs: 0, findings: [] as Finding[] };
+  const report = { mutants: 0, compiled: 0, generated: 0, spawned: 0, slowestMs: 0, slowCli: 0, findings: [] as Finding[] };
   const deadline = performance.now() + options.seconds * 1000;
   try {
     for (let i = 0; i < options.count && performance.now() < deadline; i++) {
@@ -148,7 +159,7 @@ export const fuzzContracts = async (options: ContractFuzzOptions): Promise<Contr
       }
       if (options.cliEvery > 0 && i % options.cliEvery === 0) {
         report.spawned++;
-        const cli = runCliGenerate(project, out);
+        const cli = runCliGenerate(project, out, () => report.slowCli++);
         if (cli) found(cli.slice(0, cli.indexOf(":")) as Finding["kind"], `CLI generate: ${cli}`);
       }
       rmSync(project, { recursive: true, force: true });
