@@ -21,6 +21,7 @@ import { check, errors } from "../generated/task.result/v1_2/validator.js";
 import { check as checkV2_0 } from "../generated/task.result/v2_0/validator.js";
 import { TaskResultV1_2Schema } from "../generated/task.result/v1_2/schema.js";
 import { benchCodegen, printCodegen } from "./codegen.js";
+import { benchCompileSize, printCompileSize } from "./compile-size.js";
 import { handWrittenCheck } from "./hand-written.js";
 import { benchPipeline, printPipeline } from "./pipeline.js";
 import { benchStore, printStore } from "./store.js";
@@ -158,6 +159,7 @@ rmSync(out, { recursive: true, force: true });
 // `npx tsx bench/run.ts 100` for a quick look, `0` skips it.
 const contracts = process.argv[2] === undefined ? [100, 1000] : [Number(process.argv[2])].filter((n) => n > 0);
 for (const count of contracts) printCodegen(benchCodegen(count));
+printCompileSize(benchCompileSize());
 printStore(benchStore());
 printPipeline(await benchPipeline());
 if (sink < 0) console.log(sink);

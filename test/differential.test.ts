@@ -11,6 +11,7 @@ import type { Issue } from "../src/runtime/index.js";
 import { contractDir, versionId } from "../src/ir/names.js";
 import { compile } from "../src/pipeline.js";
 import { arbitraryFor, mutated } from "./support/arbitrary.js";
+import { rulesHold } from "./support/rules-hold.js";
 import { targets } from "./support/targets.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
@@ -22,26 +23,6 @@ interface Validator {
   check(value: unknown): boolean;
   errors(value: unknown): Issue[];
 }
-
-/**
- * Rules the schema could not express stand in its `x-treaty-rules` annotation (every `before`, and
- * rules over fields of different objects); evaluate those here, independently of treaty's code.
- */
-type AnnotatedRule = { before?: [string, string]; exclusive?: string[]; requires?: { if: string; then: string[] } };
-const rulesHold = (schema: Record<string, unknown>, value: unknown): boolean => {
-  const rules = (schema["x-treaty-rules"] as AnnotatedRule[] | undefined) ?? [];
-  const get = (path: string): unknown =>
-    path.split(".").reduce<unknown>((v, k) => (typeof v === "object" && v !== null && !Array.isArray(v) && Object.hasOwn(v, k) ? (v as Record<string, unknown>)[k] : undefined), value);
-  return rules.every((rule) => {
-    if (rule.before) {
-      const [a, b] = rule.before.map(get);
-      return typeof a !== "string" || typeof b !== "string" || Date.parse(a) < Date.parse(b);
-    }
-    if (rule.exclusive) return rule.exclusive.filter((p) => get(p) !== undefined).length <= 1;
-    if (rule.requires) return get(rule.requires.if) === undefined || rule.requires.then.every((p) => get(p) !== undefined);
-    return true;
-  });
-};
 
 for (const target of targets) {
   const project = compile({ root: target.root, idlDir: join(target.root, "idl") }).value!;

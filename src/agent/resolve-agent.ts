@@ -12,6 +12,7 @@ import {
 } from "../ir/model.js";
 import type { SourceFile } from "../load/load.js";
 import { parseRule } from "../resolve/contract.js";
+import { checkNameLength } from "../resolve/limits.js";
 import { createReader, type Entry, type Reader } from "../resolve/reader.js";
 
 /** How the loader tells an agent file from a contract file. */
@@ -132,7 +133,7 @@ export const resolveAgent = (file: SourceFile): { agent: Agent | undefined; read
   const name = text("agent");
   if (name !== undefined && !AGENT_NAME.test(name)) {
     r.report("invalid-name", top.get("agent")!.value, { what: "agent name", name, rule: "dotted lower-case words (booking.offer_builder)" });
-  }
+  } else if (name !== undefined) checkNameLength(r, top.get("agent")!.value, "agent name", name);
   const tool = text("tool");
   if (tool !== undefined && !TOOL_NAME.test(tool)) r.report("invalid-name", top.get("tool")!.value, { what: "tool name", name: tool, rule: String(TOOL_NAME) });
   const input = top.has("input") ? contractRef(r, top.get("input")!.value, "input contract") : undefined;

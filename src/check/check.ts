@@ -5,6 +5,7 @@ import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnost
 import { didYouMean } from "../diagnostics/suggest.js";
 import type { Contract, Field, JsonValue, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
 import { contractTypeName } from "../ir/names.js";
+import { IDL_LIMITS } from "../resolve/limits.js";
 import { bumpRules } from "./bump-rules.js";
 
 /** The type a dotted path leads to at `version`, walking inline objects and named types. */
@@ -220,8 +221,70 @@ const findContractCycles = (project: Project): Diagnostic[] => {
   return diagnostics;
 };
 
+/**
+ * Fields nested deeper than the IDL allows once named types and contract references are expanded,
+ * as emitters print them (resolve bounds each type as written). Each named type and contract major
+ * is measured once, so this is linear in the project.
+ */
+const findTooDeep = (project: Project): Diagnostic[] => {
+  const byName = new Map(project.contracts.map((c) => [c.name, c]));
+  const majors = new Map<string, number>();
+  const fieldsDepth = (fields: readonly Field[], version: ResolvedVersion, named: Map<string, number>): number =>
+    fields.reduce((deepest, f) => Math.max(deepest, depthOf(f.type, version, named)), 0);
+  // A type's containers (list, map, object, union, named object, contract payload) from here to its deepest leaf.
+  const depthOf = (type: TypeNode, version: ResolvedVersion, named: Map<string, number>): number => {
+    switch (type.kind) {
+      case "list":
+      case "map":
+        return 1 + depthOf(type.of, version, named);
+      case "object":
+        return 1 + fieldsDepth(type.fields, version, named);
+      case "union":
+        return 1 + type.variants.reduce((deepest, v) => Math.max(deepest, depthOf(v.type, version, named)), 0);
+      case "named": {
+        const known = named.get(type.name);
+        if (known !== undefined) return known;
+        named.set(type.name, 0); // a recursive type is reported as such; measure it once round
+        const depth = 1 + fieldsDepth(version.types.get(type.name)?.fields ?? [], version, named);
+        named.set(type.name, depth);
+        return depth;
+      }
+      case "contract": {
+        const key = `${type.contract}@${type.major}`;
+        const known = majors.get(key);
+        if (known !== undefined) return known;
+        majors.set(key, 0);
+        const versions = byName.get(type.contract)?.versions.filter((v) => v.major === type.major) ?? [];
+        const depth = 1 + versions.reduce((deepest, v) => Math.max(deepest, fieldsDepth(v.fields, v, new Map())), 0);
+        majors.set(key, depth);
+        return depth;
+      }
+      default:
+        return 0;
+    }
+  };
+  const diagnostics: Diagnostic[] = [];
+  for (const contract of project.contracts) {
+    for (const version of contract.versions) {
+      const named = new Map<string, number>();
+      for (const field of version.fields) {
+        const depth = depthOf(field.type, version, named);
+        if (depth <= IDL_LIMITS.depth) continue;
+        diagnostics.push(
+          createDiagnostic("limit-exceeded", field.loc, {
+            what: `the nesting of '${field.name}' with its named types and contracts expanded`,
+            actual: `${depth} levels`,
+            max: `${IDL_LIMITS.depth} levels`,
+          }),
+        );
+      }
+    }
+  }
+  return diagnostics;
+};
+
 export const check = (project: Project): StageResult<Project> => {
-  const diagnostics: Diagnostic[] = findContractCycles(project);
+  const diagnostics: Diagnostic[] = [...findContractCycles(project), ...findTooDeep(project)];
   const byName = new Map<string, Contract>();
   const byTypeName = new Map<string, Contract>();
   for (const contract of project.contracts) {

@@ -26,10 +26,12 @@ export const DIAGNOSTIC_CODES = {
   "unknown-format": { severity: "error", message: "format '{name}' is not one of {known}{suggestion}" },
   "constraint-not-applicable": { severity: "error", message: "'{key}' does not apply to type {type}{suggestion}" },
   "invalid-pattern": { severity: "error", message: "pattern is not a valid regular expression: {detail}" },
+  "unsafe-pattern": { severity: "error", message: "pattern '{pattern}' {why}; validators run it on untrusted input, so write one that matches in linear time (no repeated part that can match the same text in two ways)" },
   "min-above-max": { severity: "error", message: "{min} ({minValue}) is above {max} ({maxValue})" },
   "empty-union": { severity: "error", message: "union needs at least one variant" },
   "union-tag-conflict": { severity: "error", message: "variant '{variant}' declares the tag field '{tag}' itself" },
   "field-key-on-type": { severity: "error", message: "'{key}' applies to a whole field, not to {where}: set it on the field itself{note}" },
+  "limit-exceeded": { severity: "error", message: "{what} is {actual}; treaty allows at most {max}" },
   "recursive-type": { severity: "error", message: "type '{name}' contains itself ({path}); recursive types are not supported" },
   // enums
   "empty-enum": { severity: "error", message: "enum '{name}' has no values" },

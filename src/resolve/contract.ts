@@ -20,6 +20,7 @@ import { compareVersions } from "../ir/names.js";
 import type { SourceFile } from "../load/load.js";
 import { applyChange, type VersionModel } from "./changes.js";
 import { createReader, type Entry, type Reader } from "./reader.js";
+import { checkNameLength, IDL_LIMITS } from "./limits.js";
 import { ALL_CONSTRAINTS, createTypeParser, REPLACEABLE_CONSTRAINTS, type TypeParser } from "./types.js";
 
 const TOP_KEYS = [
@@ -339,7 +340,7 @@ export const resolveContract = (file: SourceFile, llm: Contract["llm"]): { contr
   const name = text("contract");
   if (name !== undefined && !CONTRACT_NAME.test(name)) {
     r.report("invalid-name", top.get("contract")!.value, { what: "contract name", name, rule: "dotted lower-case words (task.result)" });
-  }
+  } else if (name !== undefined) checkNameLength(r, top.get("contract")!.value, "contract name", name);
   const kind = top.has("kind") ? r.oneOf(top.get("kind")!.value, "'kind'", CONTRACT_KINDS) : undefined;
   const effect = top.has("effect") ? r.oneOf(top.get("effect")!.value, "'effect'", COMMAND_EFFECTS) : undefined;
   if (effect !== undefined && kind !== "command") r.report("effect-not-command", top.get("effect")!.keyNode, { kind: kind ?? "not set" });
@@ -369,6 +370,12 @@ export const resolveContract = (file: SourceFile, llm: Contract["llm"]): { contr
     const match = VERSION.exec(version);
     if (!match) {
       r.report("bad-version-key", entry.keyNode, { version });
+      continue;
+    }
+    const [major, minor] = [match[1]!, match[2]!]; // no leading zeros: the longer is the larger
+    const largest = major.length > minor.length || (major.length === minor.length && major > minor) ? major : minor;
+    if (Number(largest) > IDL_LIMITS.versionNumber) {
+      r.report("limit-exceeded", entry.keyNode, { what: `the MAJOR or MINOR of version ${version}`, actual: largest, max: IDL_LIMITS.versionNumber });
       continue;
     }
     if (declared.includes(version)) {

@@ -101,7 +101,17 @@ export const createReader = (file: SourceFile): Reader => {
         ? (value as (typeof values)[number])
         : invalid(node, where, `one of ${values.join(", ")}`);
     },
-    json: (node) => (node === null ? null : (node.toJSON() as JsonValue)),
+    // With the document, so that an alias is the value it names; yaml refuses (throws) an alias
+    // that would expand exponentially (a "billion laughs"), which is an error at the value.
+    json: (node) => {
+      if (node === null) return null;
+      try {
+        return node.toJS(file.doc, { maxAliasCount: 100 }) as JsonValue;
+      } catch (error) {
+        report("invalid-value", node, { where: "this value", expected: `written out, not expanded from aliases this far (${(error as Error).message})` });
+        return null;
+      }
+    },
     lintIgnores: (node) => {
       const ignores = new Map<string, { reason: string; loc: SourceLocation }>();
       for (const entry of reader.entries(node, "lint") ?? []) {

@@ -8,6 +8,8 @@ import {
   type TypeNode,
   type UnionVariant,
 } from "../ir/model.js";
+import { IDL_LIMITS } from "./limits.js";
+import { patternVerdict } from "./pattern-safety.js";
 import type { Entry, Reader } from "./reader.js";
 
 export interface TypeScope {
@@ -66,6 +68,9 @@ const REF = /^ref<([a-z][a-z0-9+.-]*)>$/;
 const CONTRACT_REF = /^([a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)@(\d+)$/;
 
 export const createTypeParser = (r: Reader, scope: TypeScope) => {
+  /** How many types `build` is inside: every nested list, map, object or union passes through it. */
+  let depth = 0;
+
   const kindOfExpression = (expr: string, node: Node): TypeNode | string | undefined => {
     if ((BUILTIN_TYPES as readonly string[]).includes(expr)) return expr;
     const ref = REF.exec(expr);
@@ -90,6 +95,19 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
    * `owner` is the node diagnostics about missing keys point at.
    */
   const build = (typeNode: Node | null, constraints: readonly Entry[], owner: Node): TypeNode | undefined => {
+    if (depth > IDL_LIMITS.depth) {
+      r.report("limit-exceeded", typeNode ?? owner, { what: "the nesting of this type", actual: `deeper than ${IDL_LIMITS.depth} levels`, max: `${IDL_LIMITS.depth} levels` });
+      return undefined;
+    }
+    depth++;
+    try {
+      return buildType(typeNode, constraints, owner);
+    } finally {
+      depth--;
+    }
+  };
+
+  const buildType = (typeNode: Node | null, constraints: readonly Entry[], owner: Node): TypeNode | undefined => {
     if (isMap(typeNode)) {
       const nested = parseTypeSpec(typeNode);
       for (const c of constraints) r.report("constraint-not-applicable", c.keyNode, { key: c.key, type: "given as a mapping", suggestion: "; put it inside the `type:` mapping" });
@@ -161,9 +179,12 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
         case "minLength":
         case "maxLength":
         case "minItems":
-        case "maxItems":
-          out[key] = r.count(entry.value, where);
+        case "maxItems": {
+          const value = r.count(entry.value, where);
+          if (value !== undefined && value > IDL_LIMITS.count) r.report("limit-exceeded", entry.value, { what: where, actual: value, max: `${IDL_LIMITS.count} (2^32 − 1)` });
+          else out[key] = value;
           break;
+        }
         case "min":
         case "max":
         case "exclusiveMin":
@@ -171,6 +192,10 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
           const value = r.number(entry.value, where);
           if (value !== undefined && kind === "int" && !Number.isInteger(value) && (key === "min" || key === "max")) {
             r.report("invalid-value", entry.value, { where, expected: "an integer for an int field" });
+          }
+          if (value !== undefined && kind === "int" && Math.abs(value) > IDL_LIMITS.integer) {
+            r.report("limit-exceeded", entry.value, { what: `the size of ${where} of an int`, actual: value, max: `${IDL_LIMITS.integer} (2^53 − 1, the largest integer a JavaScript number holds exactly)` });
+            break;
           }
           out[key] = value;
           break;
@@ -186,10 +211,13 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
           if (pattern === undefined) break;
           try {
             new RegExp(pattern, "u");
-            out[key] = pattern;
           } catch (error) {
             r.report("invalid-pattern", entry.value, { detail: (error as Error).message });
+            break;
           }
+          const unsafe = patternVerdict(pattern);
+          if (unsafe === undefined) out[key] = pattern;
+          else r.report("unsafe-pattern", entry.value, { pattern, why: unsafe });
           break;
         }
         case "format": {

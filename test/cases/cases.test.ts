@@ -91,7 +91,7 @@ describe("a version without a value to mutate from", () => {
       "versions:",
       '  "1.0":',
       "    fields:",
-      "      code: { type: string, maxLength: 10, pattern: \"^(?!X)[A-Z]+$\" }",
+      "      code: { type: string, maxLength: 10, pattern: \"^[A-Z]+\\\\b$\" }",
       "",
     ].join("\n"),
   });

@@ -40,7 +40,7 @@ const CONTRACTS: Readonly<Record<string, readonly string[]>> = {
     "      trigger: bool",
     "      opts:",
     "        optional: true",
-    '        type: { type: object, fields: { level: { type: int, optional: true }, code: { type: string, pattern: "^(?!X)[A-Z]+$" } } }',
+    '        type: { type: object, fields: { level: { type: int, optional: true }, code: { type: string, pattern: "^[A-Z]+\\\\b$" } } }',
     "    rules:",
     "      - requires: { if: trigger, then: [opts.level] }",
   ],
