@@ -1,5 +1,5 @@
 // The runtime that generated code imports as "treaty/runtime". Small and dependency-free.
-export { type Issue, escapePointer } from "./issue.js";
+export { type Issue, MAX_ISSUES, capIssues, escapePointer, truncated } from "./issue.js";
 export { codePointLength } from "./code-point-length.js";
 export { isMultipleOf } from "./multiple-of.js";
 export { hasDuplicates, jsonEqual } from "./unique.js";
