@@ -292,6 +292,9 @@ export const compileValidator = (
       return [`function is_${base}(v: unknown): boolean {`, `  return ${test};`, "}"].join("\n");
     });
 
+  /** The first statement of a function reading fields of the object `v`: only its own count. */
+  const ownFields = (): string => `v = ${runtime("ownView")}(v);`;
+
   /** `errors` stops a loop over payload entries once it holds MAX_ISSUES issues. */
   const stopAtCap = (): string => `if (out.length >= ${runtime("MAX_ISSUES")}) return;`;
 
@@ -334,6 +337,7 @@ export const compileValidator = (
       const escape = runtime("escapePointer");
       return [
         `function is_${base}(v: any): boolean {`,
+        `  ${ownFields()}`,
         "  for (const k in v) {",
         "    const x = v[k];",
         `    if (!(${checkExpr(value, "x", false)})) return false;`,
@@ -342,6 +346,7 @@ export const compileValidator = (
         "}",
         "",
         `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+        `  ${ownFields()}`,
         "  for (const k in v) {",
         `    ${stopAtCap()}`,
         "    const x = v[k];",
@@ -405,13 +410,14 @@ export const compileValidator = (
             `if (unknown > ${most}) out.push(${runtime("truncated")}(p, unknown - ${most}, "unknown fields", ${lit(unknownExpected)}));`,
           ]
         : [];
+      const own = ownFields();
       return [
         `function is_${base}(v: any): boolean {`,
-        ...indent([...isLines, ...unknownKeys("return false;"), "return true;"]),
+        ...indent([own, ...isLines, ...unknownKeys("return false;"), "return true;"]),
         "}",
         "",
         `function err_${base}(v: any, p: string, out: Issue[]): void {`,
-        ...indent([...errLines, ...unknownErrors]),
+        ...indent([own, ...errLines, ...unknownErrors]),
         "}",
       ].join("\n");
     });
@@ -430,6 +436,7 @@ export const compileValidator = (
       const expected = oneOf(u.variants.map((v) => v.value));
       return [
         `function is_${base}(v: any): boolean {`,
+        `  ${ownFields()}`,
         `  switch (${tag}) {`,
         ...variants.flatMap(({ value, deep }) => [`    case ${lit(value)}:`, `      return ${deep ? `is_${deep}(v)` : "true"};`]),
         "    default:",
@@ -438,6 +445,7 @@ export const compileValidator = (
         "}",
         "",
         `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+        `  ${ownFields()}`,
         `  switch (${tag}) {`,
         ...variants.flatMap(({ value, deep }) => [`    case ${lit(value)}:`, ...(deep ? [`      err_${deep}(v, p, out);`] : []), "      break;"]),
         "    default:",
@@ -479,7 +487,7 @@ export const compileValidator = (
 
   const versionEntry = (scope: Scope): Entry => {
     const object = hoistObject(scope, rootFields(scope.contract, scope.version), [], `${scope.prefix}root`, `${scope.prefix}root`);
-    const rules = hoistRules(hoister, scope.version.rules, scope.prefix);
+    const rules = hoistRules(hoister, scope.version.rules, scope.prefix, ownFields);
     const bases = [object, rules].filter((b): b is string => b !== undefined);
     return {
       check: (x) => (bases.length === 0 ? "true" : bases.map((b) => `is_${b}(${x})`).join(" && ")),

@@ -3,6 +3,7 @@ export { type Issue, MAX_ISSUES, capIssues, escapePointer, truncated } from "./i
 export { codePointLength } from "./code-point-length.js";
 export { isMultipleOf } from "./multiple-of.js";
 export { hasDuplicates, jsonEqual } from "./unique.js";
+export { ownView, snapshot } from "./snapshot.js";
 export { canonicalHash, canonicalJson } from "./canonical-json.js";
 export { rebuildRecord } from "./rebuild-record.js";
 export { recordOfEntries } from "./record-of-entries.js";

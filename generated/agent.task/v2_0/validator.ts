@@ -7,6 +7,7 @@ import {
   codePointLength,
   escapePointer,
   hasDuplicates,
+  ownView,
   truncated,
 } from "treaty/runtime";
 
@@ -15,6 +16,7 @@ function issue(path: string, code: string, message: string, expected: string): I
 }
 
 function is_root(v: any): boolean {
+  v = ownView(v);
   const f0 = v.contract;
   if (!(f0 !== undefined && f0 === "agent.task")) return false;
   const f1 = v.version;
@@ -98,6 +100,7 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(
@@ -304,6 +307,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
 const re_root_task_id = new RegExp("^[A-Z]+-[0-9]+$", "u");
 
 function is_root_inputs(v: any): boolean {
+  v = ownView(v);
   const f0 = v.artifact_refs;
   if (!(
     f0 !== undefined &&
@@ -335,6 +339,7 @@ function is_root_inputs(v: any): boolean {
 }
 
 function err_root_inputs(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.artifact_refs;
   if (f0 === undefined)
     out.push(issue(p + "/artifact_refs", "required", "missing field: expected array", "array"));
@@ -517,6 +522,7 @@ function is_TaskConstraint(v: unknown): boolean {
 }
 
 function is_root_budget(v: any): boolean {
+  v = ownView(v);
   const f0 = v.deadline_ms;
   if (!(f0 !== undefined && Number.isInteger(f0) && f0 >= 1 && f0 <= 86400000)) return false;
   for (const k in v) {
@@ -531,6 +537,7 @@ function is_root_budget(v: any): boolean {
 }
 
 function err_root_budget(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.deadline_ms;
   if (f0 === undefined)
     out.push(issue(p + "/deadline_ms", "required", "missing field: expected integer", "integer"));
@@ -578,14 +585,30 @@ const re_root_output_contract = new RegExp("^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)
 
 /** True when `value` is a valid agent.task 2.0 payload. Never throws. */
 export function check(value: unknown): value is AgentTaskV2_0 {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
+  // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
+  try {
+    return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
+  } catch {
+    return false;
+  }
 }
 
 /** Every way `value` fails agent.task 2.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-    out.push(issue("", "type", "wrong type: expected object", "object"));
-  else err_root(value, "", out);
+  try {
+    if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
+      out.push(issue("", "type", "wrong type: expected object", "object"));
+    else err_root(value, "", out);
+  } catch {
+    out.push(
+      issue(
+        "",
+        "parse",
+        "unreadable value: a getter or Proxy threw, or the value is cyclic",
+        "a JSON value",
+      ),
+    );
+  }
   return capIssues(out);
 }

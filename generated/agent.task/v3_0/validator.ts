@@ -7,6 +7,7 @@ import {
   codePointLength,
   escapePointer,
   hasDuplicates,
+  ownView,
   truncated,
 } from "treaty/runtime";
 
@@ -15,6 +16,7 @@ function issue(path: string, code: string, message: string, expected: string): I
 }
 
 function is_root(v: any): boolean {
+  v = ownView(v);
   const f0 = v.contract;
   if (!(f0 !== undefined && f0 === "agent.task")) return false;
   const f1 = v.version;
@@ -105,6 +107,7 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(
@@ -318,6 +321,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
 const re_root_task_id = new RegExp("^[A-Z]+-[0-9]+$", "u");
 
 function is_root_inputs(v: any): boolean {
+  v = ownView(v);
   const f0 = v.artifact_refs;
   if (!(
     f0 !== undefined &&
@@ -349,6 +353,7 @@ function is_root_inputs(v: any): boolean {
 }
 
 function err_root_inputs(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.artifact_refs;
   if (f0 === undefined)
     out.push(issue(p + "/artifact_refs", "required", "missing field: expected array", "array"));
@@ -531,6 +536,7 @@ function is_TaskConstraint(v: unknown): boolean {
 }
 
 function is_root_budget(v: any): boolean {
+  v = ownView(v);
   const f0 = v.max_model_calls;
   if (!(f0 === undefined || (Number.isInteger(f0) && f0 >= 0 && f0 <= 1000))) return false;
   const f1 = v.deadline_s;
@@ -548,6 +554,7 @@ function is_root_budget(v: any): boolean {
 }
 
 function err_root_budget(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.max_model_calls;
   if (f0 !== undefined) {
     if (!Number.isInteger(f0))
@@ -617,6 +624,7 @@ function err_root_budget(v: any, p: string, out: Issue[]): void {
 const re_root_output_contract = new RegExp("^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*\\.v[0-9]+$", "u");
 
 function is_root_callback(v: any): boolean {
+  v = ownView(v);
   const f0 = v.mode;
   if (!(f0 !== undefined && is_CallbackMode(f0))) return false;
   for (const k in v) {
@@ -631,6 +639,7 @@ function is_root_callback(v: any): boolean {
 }
 
 function err_root_callback(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.mode;
   if (f0 === undefined)
     out.push(
@@ -675,11 +684,13 @@ function is_CallbackMode(v: unknown): boolean {
 }
 
 function is_rules(v: any): boolean {
+  v = ownView(v);
   if (v.callback !== undefined && at_budget_max_model_calls(v) === undefined) return false;
   return true;
 }
 
 function err_rules(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   if (v.callback !== undefined) {
     if (at_budget_max_model_calls(v) === undefined)
       out.push(
@@ -702,23 +713,39 @@ function at_budget_max_model_calls(v: any): any {
 
 /** True when `value` is a valid agent.task 3.0 payload. Never throws. */
 export function check(value: unknown): value is AgentTaskV3_0 {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    !Array.isArray(value) &&
-    is_root(value) &&
-    is_rules(value)
-  );
+  // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
+  try {
+    return (
+      typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      is_root(value) &&
+      is_rules(value)
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** Every way `value` fails agent.task 3.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-    out.push(issue("", "type", "wrong type: expected object", "object"));
-  else {
-    err_root(value, "", out);
-    err_rules(value, "", out);
+  try {
+    if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
+      out.push(issue("", "type", "wrong type: expected object", "object"));
+    else {
+      err_root(value, "", out);
+      err_rules(value, "", out);
+    }
+  } catch {
+    out.push(
+      issue(
+        "",
+        "parse",
+        "unreadable value: a getter or Proxy threw, or the value is cyclic",
+        "a JSON value",
+      ),
+    );
   }
   return capIssues(out);
 }

@@ -6,6 +6,7 @@ import {
   capIssues,
   codePointLength,
   escapePointer,
+  ownView,
   truncated,
 } from "treaty/runtime";
 
@@ -14,6 +15,7 @@ function issue(path: string, code: string, message: string, expected: string): I
 }
 
 function is_root(v: any): boolean {
+  v = ownView(v);
   const f0 = v.contract;
   if (!(f0 !== undefined && f0 === "booking.offer_selection")) return false;
   const f1 = v.version;
@@ -44,6 +46,7 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(
@@ -180,14 +183,30 @@ function err_root_passenger_names(v: any, p: string, out: Issue[]): void {
 
 /** True when `value` is a valid booking.offer_selection 1.0 payload. Never throws. */
 export function check(value: unknown): value is BookingOfferSelectionV1_0 {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
+  // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
+  try {
+    return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
+  } catch {
+    return false;
+  }
 }
 
 /** Every way `value` fails booking.offer_selection 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-    out.push(issue("", "type", "wrong type: expected object", "object"));
-  else err_root(value, "", out);
+  try {
+    if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
+      out.push(issue("", "type", "wrong type: expected object", "object"));
+    else err_root(value, "", out);
+  } catch {
+    out.push(
+      issue(
+        "",
+        "parse",
+        "unreadable value: a getter or Proxy threw, or the value is cyclic",
+        "a JSON value",
+      ),
+    );
+  }
   return capIssues(out);
 }

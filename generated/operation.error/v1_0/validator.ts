@@ -6,6 +6,7 @@ import {
   capIssues,
   codePointLength,
   escapePointer,
+  ownView,
   truncated,
 } from "treaty/runtime";
 
@@ -14,6 +15,7 @@ function issue(path: string, code: string, message: string, expected: string): I
 }
 
 function is_root(v: any): boolean {
+  v = ownView(v);
   const f0 = v.contract;
   if (!(f0 !== undefined && f0 === "operation.error")) return false;
   const f1 = v.version;
@@ -89,6 +91,7 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(
@@ -331,6 +334,7 @@ function is_ErrorClass(v: unknown): boolean {
 }
 
 function is_root_details(v: any): boolean {
+  v = ownView(v);
   for (const k in v) {
     const x = v[k];
     if (!(
@@ -343,6 +347,7 @@ function is_root_details(v: any): boolean {
 }
 
 function err_root_details(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   for (const k in v) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[k];
@@ -366,14 +371,30 @@ const re_root_trace_id = new RegExp("^TRACE-[A-Za-z0-9-]+$", "u");
 
 /** True when `value` is a valid operation.error 1.0 payload. Never throws. */
 export function check(value: unknown): value is OperationErrorV1_0 {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
+  // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
+  try {
+    return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
+  } catch {
+    return false;
+  }
 }
 
 /** Every way `value` fails operation.error 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-    out.push(issue("", "type", "wrong type: expected object", "object"));
-  else err_root(value, "", out);
+  try {
+    if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
+      out.push(issue("", "type", "wrong type: expected object", "object"));
+    else err_root(value, "", out);
+  } catch {
+    out.push(
+      issue(
+        "",
+        "parse",
+        "unreadable value: a getter or Proxy threw, or the value is cyclic",
+        "a JSON value",
+      ),
+    );
+  }
   return capIssues(out);
 }

@@ -6,6 +6,7 @@ import {
   capIssues,
   codePointLength,
   escapePointer,
+  ownView,
   truncated,
 } from "treaty/runtime";
 
@@ -14,6 +15,7 @@ function issue(path: string, code: string, message: string, expected: string): I
 }
 
 function is_root(v: any): boolean {
+  v = ownView(v);
   const f0 = v.contract;
   if (!(f0 !== undefined && f0 === "task.result")) return false;
   const f1 = v.version;
@@ -60,6 +62,7 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(
@@ -174,6 +177,7 @@ function is_TaskStatus(v: unknown): boolean {
 }
 
 function is_root_result(v: any): boolean {
+  v = ownView(v);
   const f0 = v.artifact_ref;
   if (!(f0 !== undefined && typeof f0 === "string" && re_root_result_artifact_ref.test(f0)))
     return false;
@@ -201,6 +205,7 @@ function is_root_result(v: any): boolean {
 }
 
 function err_root_result(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.artifact_ref;
   if (f0 === undefined)
     out.push(
@@ -320,6 +325,7 @@ function err_root_result_claims(v: any, p: string, out: Issue[]): void {
 }
 
 function is_Claim(v: any): boolean {
+  v = ownView(v);
   const f0 = v.claim_id;
   if (!(
     f0 !== undefined &&
@@ -359,6 +365,7 @@ function is_Claim(v: any): boolean {
 }
 
 function err_Claim(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.claim_id;
   if (f0 === undefined)
     out.push(issue(p + "/claim_id", "required", "missing field: expected string", "string"));
@@ -507,6 +514,7 @@ function err_Claim_evidence_refs(v: any, p: string, out: Issue[]): void {
 const re_Claim_evidence_refs_item = new RegExp("^src://.+", "u");
 
 function is_root_quality(v: any): boolean {
+  v = ownView(v);
   const f0 = v.verification;
   if (!(f0 !== undefined && is_Verification(f0))) return false;
   const f1 = v.unresolved_items;
@@ -530,6 +538,7 @@ function is_root_quality(v: any): boolean {
 }
 
 function err_root_quality(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.verification;
   if (f0 === undefined)
     out.push(
@@ -648,14 +657,30 @@ function err_root_quality_unresolved_items(v: any, p: string, out: Issue[]): voi
 
 /** True when `value` is a valid task.result 1.1 payload. Never throws. */
 export function check(value: unknown): value is TaskResultV1_1 {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
+  // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
+  try {
+    return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
+  } catch {
+    return false;
+  }
 }
 
 /** Every way `value` fails task.result 1.1 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-    out.push(issue("", "type", "wrong type: expected object", "object"));
-  else err_root(value, "", out);
+  try {
+    if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
+      out.push(issue("", "type", "wrong type: expected object", "object"));
+    else err_root(value, "", out);
+  } catch {
+    out.push(
+      issue(
+        "",
+        "parse",
+        "unreadable value: a getter or Proxy threw, or the value is cyclic",
+        "a JSON value",
+      ),
+    );
+  }
   return capIssues(out);
 }

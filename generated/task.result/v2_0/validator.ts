@@ -6,6 +6,7 @@ import {
   capIssues,
   codePointLength,
   escapePointer,
+  ownView,
   truncated,
 } from "treaty/runtime";
 
@@ -14,6 +15,7 @@ function issue(path: string, code: string, message: string, expected: string): I
 }
 
 function is_root(v: any): boolean {
+  v = ownView(v);
   const f0 = v.contract;
   if (!(f0 !== undefined && f0 === "task.result")) return false;
   const f1 = v.version;
@@ -70,6 +72,7 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(
@@ -193,6 +196,7 @@ function is_TaskStatus(v: unknown): boolean {
 }
 
 function is_root_result(v: any): boolean {
+  v = ownView(v);
   const f0 = v.artifact_ref;
   if (!(f0 !== undefined && typeof f0 === "string" && re_root_result_artifact_ref.test(f0)))
     return false;
@@ -220,6 +224,7 @@ function is_root_result(v: any): boolean {
 }
 
 function err_root_result(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.artifact_ref;
   if (f0 === undefined)
     out.push(
@@ -339,6 +344,7 @@ function err_root_result_claims(v: any, p: string, out: Issue[]): void {
 }
 
 function is_Claim(v: any): boolean {
+  v = ownView(v);
   const f0 = v.claim_id;
   if (!(
     f0 !== undefined &&
@@ -378,6 +384,7 @@ function is_Claim(v: any): boolean {
 }
 
 function err_Claim(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.claim_id;
   if (f0 === undefined)
     out.push(issue(p + "/claim_id", "required", "missing field: expected string", "string"));
@@ -526,6 +533,7 @@ function err_Claim_evidence_refs(v: any, p: string, out: Issue[]): void {
 const re_Claim_evidence_refs_item = new RegExp("^src://.+", "u");
 
 function is_root_quality(v: any): boolean {
+  v = ownView(v);
   const f0 = v.verification;
   if (!(f0 !== undefined && is_Verification(f0))) return false;
   const f1 = v.unresolved_items;
@@ -549,6 +557,7 @@ function is_root_quality(v: any): boolean {
 }
 
 function err_root_quality(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.verification;
   if (f0 === undefined)
     out.push(
@@ -666,6 +675,7 @@ function err_root_quality_unresolved_items(v: any, p: string, out: Issue[]): voi
 }
 
 function is_root_usage(v: any): boolean {
+  v = ownView(v);
   const f0 = v.model_calls;
   if (!(f0 !== undefined && Number.isInteger(f0) && f0 >= 0)) return false;
   const f1 = v.tool_calls;
@@ -683,6 +693,7 @@ function is_root_usage(v: any): boolean {
 }
 
 function err_root_usage(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.model_calls;
   if (f0 === undefined)
     out.push(issue(p + "/model_calls", "required", "missing field: expected integer", "integer"));
@@ -729,14 +740,30 @@ function err_root_usage(v: any, p: string, out: Issue[]): void {
 
 /** True when `value` is a valid task.result 2.0 payload. Never throws. */
 export function check(value: unknown): value is TaskResultV2_0 {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
+  // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
+  try {
+    return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
+  } catch {
+    return false;
+  }
 }
 
 /** Every way `value` fails task.result 2.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-    out.push(issue("", "type", "wrong type: expected object", "object"));
-  else err_root(value, "", out);
+  try {
+    if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
+      out.push(issue("", "type", "wrong type: expected object", "object"));
+    else err_root(value, "", out);
+  } catch {
+    out.push(
+      issue(
+        "",
+        "parse",
+        "unreadable value: a getter or Proxy threw, or the value is cyclic",
+        "a JSON value",
+      ),
+    );
+  }
   return capIssues(out);
 }

@@ -6,6 +6,7 @@ import {
   codePointLength,
   escapePointer,
   isDateTime,
+  ownView,
   truncated,
 } from "treaty/runtime";
 
@@ -14,6 +15,7 @@ function issue(path: string, code: string, message: string, expected: string): I
 }
 
 function is_root(v: any): boolean {
+  v = ownView(v);
   const f0 = v.contract;
   if (!(f0 !== undefined && f0 === "tool.publish_post.command")) return false;
   const f1 = v.version;
@@ -72,6 +74,7 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(
@@ -269,6 +272,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
 const re_root_operation_id = new RegExp("^OP-[A-Za-z0-9-]+$", "u");
 
 function is_root_resource(v: any): boolean {
+  v = ownView(v);
   const f0 = v.channel_id;
   if (!(
     f0 !== undefined &&
@@ -289,6 +293,7 @@ function is_root_resource(v: any): boolean {
 }
 
 function err_root_resource(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.channel_id;
   if (f0 === undefined)
     out.push(issue(p + "/channel_id", "required", "missing field: expected string", "string"));
@@ -346,6 +351,7 @@ function is_PublishMode(v: unknown): boolean {
 }
 
 function is_root_expected_state(v: any): boolean {
+  v = ownView(v);
   const f0 = v.draft_version;
   if (!(f0 !== undefined && Number.isInteger(f0) && f0 >= 1)) return false;
   for (const k in v) {
@@ -360,6 +366,7 @@ function is_root_expected_state(v: any): boolean {
 }
 
 function err_root_expected_state(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   const f0 = v.draft_version;
   if (f0 === undefined)
     out.push(issue(p + "/draft_version", "required", "missing field: expected integer", "integer"));
@@ -393,6 +400,7 @@ function err_root_expected_state(v: any, p: string, out: Issue[]): void {
 }
 
 function is_rules(v: any): boolean {
+  v = ownView(v);
   {
     const a = v.publish_at;
     const b = v.unpublish_at;
@@ -403,6 +411,7 @@ function is_rules(v: any): boolean {
 }
 
 function err_rules(v: any, p: string, out: Issue[]): void {
+  v = ownView(v);
   {
     const a = v.publish_at;
     const b = v.unpublish_at;
@@ -420,23 +429,39 @@ function err_rules(v: any, p: string, out: Issue[]): void {
 
 /** True when `value` is a valid tool.publish_post.command 1.0 payload. Never throws. */
 export function check(value: unknown): value is ToolPublishPostCommandV1_0 {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    !Array.isArray(value) &&
-    is_root(value) &&
-    is_rules(value)
-  );
+  // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
+  try {
+    return (
+      typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      is_root(value) &&
+      is_rules(value)
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** Every way `value` fails tool.publish_post.command 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-    out.push(issue("", "type", "wrong type: expected object", "object"));
-  else {
-    err_root(value, "", out);
-    err_rules(value, "", out);
+  try {
+    if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
+      out.push(issue("", "type", "wrong type: expected object", "object"));
+    else {
+      err_root(value, "", out);
+      err_rules(value, "", out);
+    }
+  } catch {
+    out.push(
+      issue(
+        "",
+        "parse",
+        "unreadable value: a getter or Proxy threw, or the value is cyclic",
+        "a JSON value",
+      ),
+    );
   }
   return capIssues(out);
 }
