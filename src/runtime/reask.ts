@@ -22,9 +22,9 @@ const INDEX = /^(0|[1-9][0-9]*)$/;
 const NOWHERE: Step = { next: [], named: false };
 
 /** Where any of `steps` leads; a segment is named if any of them names it. */
-const merge = (steps: readonly Step[]): Step => ({ next: steps.flatMap((s) => s.next), named: steps.some((s) => s.named) });
+const merge = (steps: readonly Step[]): Step => (steps.length === 1 ? steps[0]! : { next: steps.flatMap((s) => s.next), named: steps.some((s) => s.named) });
 
-const unescapeSegment = (segment: string): string => segment.replace(/~1/g, "/").replace(/~0/g, "~");
+const unescapeSegment = (segment: string): string => (segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment);
 
 /** A step into an object position's fields; `tag` is a union's tag field, which variants do not list. */
 const stepIntoFields = (at: Position, node: ShapeNode, segment: string, tag?: string): Step => {
@@ -57,7 +57,9 @@ const locate = (pointer: string, shape: VersionShape | undefined): { readonly pr
   if (!pointer.startsWith("/")) return { printed: "*", masked: true, at: [] };
   const printed: string[] = [];
   for (const raw of pointer.slice(1).split("/")) {
-    const { next, named } = merge(at.map((position) => step(position, unescapeSegment(raw))));
+    const segment = unescapeSegment(raw);
+    // One position is the common case (no union or contract reference on the way): no arrays to merge.
+    const { next, named } = at.length === 1 ? step(at[0]!, segment) : merge(at.map((position) => step(position, segment)));
     printed.push(named ? raw : "*");
     at = next;
   }

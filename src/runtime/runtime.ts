@@ -231,14 +231,28 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
 
   /** The failure of `kind` at the version read so far; issues from a validator point into the payload, so they are masked by the shape they point into. */
   const fail = (run: Run, kind: FailureKind, facts: Omit<Fault, "ok" | "kind"> = {}): RuntimeFailure => {
-    const failed = createFailure(kind, { contract: run.contract, version: run.version, shape: run.shape, ...facts, attempt: run.attempt }, run.stamp);
-    const failure: RuntimeFailure = run.traceId === undefined ? { ...failed, repairs: run.repairs } : { ...failed, repairs: run.repairs, traceId: run.traceId };
+    // Fact by fact, not by spread: a failing decode's cost is mostly building its failure.
+    const failed = createFailure(
+      kind,
+      {
+        contract: run.contract,
+        version: "version" in facts ? facts.version : run.version,
+        shape: "shape" in facts ? facts.shape : run.shape,
+        issues: facts.issues,
+        known: facts.known,
+        attempt: run.attempt,
+      },
+      run.stamp,
+    );
+    const failure = failed as Failure & { repairs: readonly RepairFlag[]; traceId?: string };
+    failure.repairs = run.repairs;
+    if (run.traceId !== undefined) failure.traceId = run.traceId;
     emit(run, failure.stage, failure, failure.issues);
     return failure;
   };
 
   /** A registry fault, stamped by this runtime. */
-  const faulted = (run: Run, { kind, ...facts }: Fault): RuntimeFailure => fail(run, kind, facts);
+  const faulted = (run: Run, fault: Fault): RuntimeFailure => fail(run, fault.kind, fault);
 
   const parse = (run: Run, input: unknown): Step<unknown> => {
     if (typeof input !== "string") {
