@@ -112,19 +112,19 @@ type Row = readonly [name: string, base?: string];
 const table = (title: string, results: ReadonlyMap<string, number[]>, rows: readonly Row[]): void => {
   const rounds = [...results.values()][0]!.length;
   console.log(`\n${title}`);
-  console.log(`${"".padEnd(46)}${"ops/s".padStart(13)}${"ns/op".padStart(11)}${"ratio".padStart(9)}  spread over ${rounds} rounds  (vs)`);
+  console.log(`${"".padEnd(46)}${"ops/s".padStart(13)}${"ns/op".padStart(11)}${"ratio".padStart(11)}  spread over ${rounds} rounds  (vs)`);
   for (const [name, base] of rows) {
     const ops = results.get(name)!;
     const ns = 1e9 / median(ops);
     const head = `${name.padEnd(46)}${Math.round(median(ops)).toLocaleString("en-US").padStart(13)}${(ns < 1e4 ? ns.toFixed(0) : ns.toExponential(2)).padStart(11)}`;
     if (base === undefined || base === name) {
-      console.log(`${head}${"1.00×".padStart(9)}`);
+      console.log(`${head}${"1.00×".padStart(11)}`);
       continue;
     }
     const against = results.get(base)!;
     const ratios = ops.map((o, i) => against[i]! / o).sort((a, b) => a - b);
     const spread = `${ratios[0]!.toFixed(2)}–${ratios[ratios.length - 1]!.toFixed(2)}`;
-    console.log(`${head}${`${median(ratios).toFixed(2)}×`.padStart(9)}  ${spread.padEnd(22)}${base}`);
+    console.log(`${head}${`${median(ratios).toFixed(2)}×`.padStart(11)}  ${spread.padEnd(22)}${base}`);
   }
 };
 
