@@ -1,6 +1,7 @@
 // The message that asks a producer (an LLM) to try again. It is built from issue codes, `expected`
 // and the shape only, never from the payload: a path segment the shape does not name (an undeclared
-// key, a key of a map under a sensitive field) prints as `*`, since such a key may itself be data.
+// key, a map's key unless the map declares its keys names, any key under a sensitive field) prints
+// as `*`, since such a key may itself be data.
 import type { Issue } from "./issue.js";
 import { own, objectFields, type ShapeNode, type VersionShape } from "./shape.js";
 
@@ -40,7 +41,8 @@ const step = (at: Position, segment: string): Step => {
     case "list":
       return INDEX.test(segment) ? { next: [{ ...at, node: node.of }], named: true } : NOWHERE;
     case "map":
-      return { next: [{ ...at, node: node.of }], named: !at.sensitive };
+      // A key is data unless the contract declares the map's keys names (`keys: { sensitivity: none }`).
+      return { next: [{ ...at, node: node.of }], named: !at.sensitive && node.keysVisible === true };
     case "union":
       return merge(Object.values(node.variants).map((variant) => stepIntoFields(at, variant, segment, node.tag)));
     case "contract":

@@ -113,7 +113,9 @@ const redactList = (value: readonly unknown[], node: ShapeNode, context: Context
 const redactRecord = (value: Record<string, unknown>, node: ShapeNode, context: Context): unknown => {
   switch (node.kind) {
     case "map":
-      return Object.fromEntries(Object.keys(value).map((key) => [key, redactNode(value[key], node.of, context)]));
+      // A key may be data: unless the contract declares the keys names, each becomes its pii
+      // marker (stable, so equal keys stay equal across records, and distinct ones distinct).
+      return Object.fromEntries(Object.keys(value).map((key) => [node.keysVisible ? key : context.hash(key), redactNode(value[key], node.of, context)]));
     case "union": {
       const tag = value[node.tag];
       const variant = typeof tag === "string" ? own(node.variants, tag) : undefined;

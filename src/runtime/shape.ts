@@ -17,7 +17,8 @@ export type ShapeNode =
   | { readonly kind: "object"; readonly fields: ShapeFields }
   | { readonly kind: "named"; readonly name: string }
   | { readonly kind: "list"; readonly of: ShapeNode; readonly maxItems?: number }
-  | { readonly kind: "map"; readonly of: ShapeNode }
+  /** `keysVisible`: the IDL's `keys: { sensitivity: none }`; without it a map's keys are masked everywhere. */
+  | { readonly kind: "map"; readonly of: ShapeNode; readonly keysVisible?: true }
   | {
       readonly kind: "union";
       readonly tag: string;
