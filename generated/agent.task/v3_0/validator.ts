@@ -16,8 +16,9 @@ function issue(path: string, code: string, message: string, expected: string): I
 }
 
 function is_root(v: any): boolean {
-  v = ownView(v);
   const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return is_root(ownView(v));
   if (!(f0 !== undefined && f0 === "agent.task")) return false;
   const f1 = v.version;
   if (!(f1 !== undefined && f1 === "3.0")) return false;
@@ -321,8 +322,9 @@ function err_root(v: any, p: string, out: Issue[]): void {
 const re_root_task_id = new RegExp("^[A-Z]+-[0-9]+$", "u");
 
 function is_root_inputs(v: any): boolean {
-  v = ownView(v);
   const f0 = v.artifact_refs;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return is_root_inputs(ownView(v));
   if (!(
     f0 !== undefined &&
     Array.isArray(f0) &&
@@ -536,8 +538,9 @@ function is_TaskConstraint(v: unknown): boolean {
 }
 
 function is_root_budget(v: any): boolean {
-  v = ownView(v);
   const f0 = v.max_model_calls;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return is_root_budget(ownView(v));
   if (!(f0 === undefined || (Number.isInteger(f0) && f0 >= 0 && f0 <= 1000))) return false;
   const f1 = v.deadline_s;
   if (!(f1 !== undefined && Number.isInteger(f1) && f1 >= 1 && f1 <= 86400)) return false;
@@ -624,8 +627,9 @@ function err_root_budget(v: any, p: string, out: Issue[]): void {
 const re_root_output_contract = new RegExp("^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*\\.v[0-9]+$", "u");
 
 function is_root_callback(v: any): boolean {
-  v = ownView(v);
   const f0 = v.mode;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return is_root_callback(ownView(v));
   if (!(f0 !== undefined && is_CallbackMode(f0))) return false;
   for (const k in v) {
     switch (k) {

@@ -14,8 +14,9 @@ function issue(path: string, code: string, message: string, expected: string): I
 }
 
 function is_root(v: any): boolean {
-  v = ownView(v);
   const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return is_root(ownView(v));
   if (!(f0 !== undefined && f0 === "booking.offers")) return false;
   const f1 = v.version;
   if (!(f1 !== undefined && f1 === "1.0")) return false;
@@ -148,8 +149,9 @@ function err_root_offers(v: any, p: string, out: Issue[]): void {
 }
 
 function is_Offer(v: any): boolean {
-  v = ownView(v);
   const f0 = v.offer_id;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return is_Offer(ownView(v));
   if (!(f0 !== undefined && typeof f0 === "string" && re_Offer_offer_id.test(f0))) return false;
   const f1 = v.cabin;
   if (!(f1 !== undefined && is_Cabin(f1))) return false;

@@ -15,8 +15,9 @@ function issue(path: string, code: string, message: string, expected: string): I
 }
 
 function is_root(v: any): boolean {
-  v = ownView(v);
   const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return is_root(ownView(v));
   if (!(f0 !== undefined && f0 === "task.result")) return false;
   const f1 = v.version;
   if (!(f1 !== undefined && f1 === "2.0")) return false;
@@ -196,8 +197,9 @@ function is_TaskStatus(v: unknown): boolean {
 }
 
 function is_root_result(v: any): boolean {
-  v = ownView(v);
   const f0 = v.artifact_ref;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return is_root_result(ownView(v));
   if (!(f0 !== undefined && typeof f0 === "string" && re_root_result_artifact_ref.test(f0)))
     return false;
   const f1 = v.summary;
@@ -344,8 +346,9 @@ function err_root_result_claims(v: any, p: string, out: Issue[]): void {
 }
 
 function is_Claim(v: any): boolean {
-  v = ownView(v);
   const f0 = v.claim_id;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return is_Claim(ownView(v));
   if (!(
     f0 !== undefined &&
     typeof f0 === "string" &&
@@ -533,8 +536,9 @@ function err_Claim_evidence_refs(v: any, p: string, out: Issue[]): void {
 const re_Claim_evidence_refs_item = new RegExp("^src://.+", "u");
 
 function is_root_quality(v: any): boolean {
-  v = ownView(v);
   const f0 = v.verification;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return is_root_quality(ownView(v));
   if (!(f0 !== undefined && is_Verification(f0))) return false;
   const f1 = v.unresolved_items;
   if (!(
@@ -675,8 +679,9 @@ function err_root_quality_unresolved_items(v: any, p: string, out: Issue[]): voi
 }
 
 function is_root_usage(v: any): boolean {
-  v = ownView(v);
   const f0 = v.model_calls;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return is_root_usage(ownView(v));
   if (!(f0 !== undefined && Number.isInteger(f0) && f0 >= 0)) return false;
   const f1 = v.tool_calls;
   if (!(f1 !== undefined && Number.isInteger(f1) && f1 >= 0)) return false;

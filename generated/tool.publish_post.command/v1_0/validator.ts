@@ -15,8 +15,9 @@ function issue(path: string, code: string, message: string, expected: string): I
 }
 
 function is_root(v: any): boolean {
-  v = ownView(v);
   const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return is_root(ownView(v));
   if (!(f0 !== undefined && f0 === "tool.publish_post.command")) return false;
   const f1 = v.version;
   if (!(f1 !== undefined && f1 === "1.0")) return false;
@@ -272,8 +273,9 @@ function err_root(v: any, p: string, out: Issue[]): void {
 const re_root_operation_id = new RegExp("^OP-[A-Za-z0-9-]+$", "u");
 
 function is_root_resource(v: any): boolean {
-  v = ownView(v);
   const f0 = v.channel_id;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return is_root_resource(ownView(v));
   if (!(
     f0 !== undefined &&
     typeof f0 === "string" &&
@@ -351,8 +353,9 @@ function is_PublishMode(v: unknown): boolean {
 }
 
 function is_root_expected_state(v: any): boolean {
-  v = ownView(v);
   const f0 = v.draft_version;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return is_root_expected_state(ownView(v));
   if (!(f0 !== undefined && Number.isInteger(f0) && f0 >= 1)) return false;
   for (const k in v) {
     switch (k) {
