@@ -1,5 +1,7 @@
 // `npm run bench`: throughput of treaty's generated validator on the seed's task.result 1.2 payload,
-// against a hand-written validator and peers (Ajv, TypeBox's compiler, Zod 4), all in this process,
+// against a hand-written validator and peers (Ajv, TypeBox's compiler, Zod 4, typia), all in this
+// process, contenders interleaved round by round and each ratio taken within its round (DESIGN.md §9),
+// plus `errors` and `decode` on hostile payloads against `check` on the largest valid one,
 // plus the runtime's whole `decode` (parse to canonical model, no hooks or sinks) against `check` alone
 // and `decode(..., { from: "openai" })` against plain decode,
 // plus the wall time and peak memory of `treaty generate` on 100 and 1,000 synthetic contracts (bench/codegen.ts),
@@ -20,19 +22,23 @@ import { registry } from "../generated/index.js";
 import { check, errors } from "../generated/task.result/v1_2/validator.js";
 import { check as checkV2_0 } from "../generated/task.result/v2_0/validator.js";
 import { TaskResultV1_2Schema } from "../generated/task.result/v1_2/schema.js";
+import { check as checkAgentTask, errors as errorsAgentTask } from "../generated/agent.task/v3_0/validator.js";
 import { benchCodegen, printCodegen } from "./codegen.js";
 import { benchCompileSize, printCompileSize } from "./compile-size.js";
 import { handWrittenCheck } from "./hand-written.js";
 import { benchPipeline, printPipeline } from "./pipeline.js";
 import { benchStore, printStore } from "./store.js";
+import { loadTypia } from "./typia.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
-const contract = parse(readFileSync(join(ROOT, "idl/task/task.result.yaml"), "utf8")) as {
-  examples: { version: string; valid?: Record<string, unknown> }[];
+/** The first valid example of `version` in a contract file of idl/. */
+const example = (file: string, version: string): Record<string, unknown> => {
+  const contract = parse(readFileSync(join(ROOT, "idl", file), "utf8")) as { examples: { version: string; valid?: Record<string, unknown> }[] };
+  return contract.examples.find((e) => e.version === version && e.valid)!.valid!;
 };
-const valid = contract.examples.find((e) => e.version === "1.2" && e.valid)!.valid!;
+const valid = example("task/task.result.yaml", "1.2");
 const invalid = structuredClone(valid) as { result: { claims: { claim_id: string }[] } };
 invalid.result.claims[0]!.claim_id = "claim-1"; // one nested error
 
@@ -64,24 +70,66 @@ const zodSchema = z.strictObject({
 });
 
 let sink = 0;
-/** Median ops/s over rounds of a fixed time budget each. */
-const measure = (fn: () => unknown): number => {
-  const rounds: number[] = [];
-  for (let round = 0; round < 7; round++) {
-    let iterations = 0;
-    const start = process.hrtime.bigint();
-    const deadline = start + 200_000_000n;
-    let now = start;
-    while (now < deadline) {
-      for (let i = 0; i < 1000; i++) if (fn()) sink++;
-      iterations += 1000;
-      now = process.hrtime.bigint();
+
+/**
+ * Ops/s of each contender per round: every round runs each once, for `budgetMs`, in an order
+ * rotated round by round, so a burst of load on this shared machine hits a round's contenders
+ * alike and a ratio taken within the round cancels it.
+ */
+const race = (contenders: ReadonlyMap<string, () => unknown>, rounds: number, budgetMs: number): Map<string, number[]> => {
+  const names = [...contenders.keys()];
+  const perRound = new Map(names.map((name) => [name, [] as number[]]));
+  const budget = BigInt(budgetMs * 1e6);
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + round) % names.length]!;
+      const fn = contenders.get(name)!;
+      let iterations = 0;
+      let batch = 1;
+      const start = process.hrtime.bigint();
+      let now = start;
+      while (now - start < budget) {
+        for (let i = 0; i < batch; i++) if (fn()) sink++;
+        iterations += batch;
+        if (batch < 1024) batch *= 2;
+        now = process.hrtime.bigint();
+      }
+      perRound.get(name)!.push(iterations / (Number(now - start) / 1e9));
     }
-    rounds.push(iterations / (Number(now - start) / 1e9));
   }
-  rounds.sort((a, b) => a - b);
-  return rounds[3]!;
+  return perRound;
 };
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** A printed row: `name` against `base` (another contender of the same race), or alone. */
+type Row = readonly [name: string, base?: string];
+
+/** Median ops/s, and the median and spread (min–max over rounds) of base ops/s ÷ ops/s within each round. */
+const table = (title: string, results: ReadonlyMap<string, number[]>, rows: readonly Row[]): void => {
+  const rounds = [...results.values()][0]!.length;
+  console.log(`\n${title}`);
+  console.log(`${"".padEnd(46)}${"ops/s".padStart(13)}${"ns/op".padStart(11)}${"ratio".padStart(11)}  spread over ${rounds} rounds  (vs)`);
+  for (const [name, base] of rows) {
+    const ops = results.get(name)!;
+    const ns = 1e9 / median(ops);
+    const head = `${name.padEnd(46)}${Math.round(median(ops)).toLocaleString("en-US").padStart(13)}${(ns < 1e4 ? ns.toFixed(0) : ns.toExponential(2)).padStart(11)}`;
+    if (base === undefined || base === name) {
+      console.log(`${head}${"1.00×".padStart(11)}`);
+      continue;
+    }
+    const against = results.get(base)!;
+    const ratios = ops.map((o, i) => against[i]! / o).sort((a, b) => a - b);
+    const spread = `${ratios[0]!.toFixed(2)}–${ratios[ratios.length - 1]!.toFixed(2)}`;
+    console.log(`${head}${`${median(ratios).toFixed(2)}×`.padStart(11)}  ${spread.padEnd(22)}${base}`);
+  }
+};
+
+const typia = await loadTypia();
 
 // Sanity: every contender must agree on both payloads before its speed means anything.
 const contenders: [string, (v: unknown) => boolean][] = [
@@ -90,6 +138,7 @@ const contenders: [string, (v: unknown) => boolean][] = [
   ["Ajv", (v) => ajvCheck(v) as boolean],
   ["TypeBox Compile", (v) => typeboxCheck.Check(v)],
   ["Zod 4 safeParse", (v) => zodSchema.safeParse(v).success],
+  ...(typeof typia === "string" ? [] : [["typia equals", typia] as [string, (v: unknown) => boolean]]),
 ];
 for (const [name, fn] of contenders) {
   if (!fn(valid) || fn(invalid)) throw new Error(`${name} disagrees on the bench payloads`);
@@ -98,38 +147,10 @@ if (errors(invalid).length !== 1) throw new Error("treaty errors should report e
 const runtime = createRuntime(registry);
 const decode = (v: unknown): boolean => runtime.decode("task.result", v).ok;
 if (!decode(valid) || decode(invalid)) throw new Error("runtime decode disagrees on the bench payloads");
-
-for (const [, fn] of [...contenders, ["runtime decode", decode] as const]) measure(() => fn(valid)); // warm up every JIT path first
-const base = measure(() => handWrittenCheck(valid));
-const rows: [string, number][] = [
-  ["hand-written check (valid)", base],
-  ["treaty check (valid)", measure(() => check(valid))],
-  ["treaty errors (1 nested error)", measure(() => errors(invalid).length)],
-  ["runtime decode 1.2 → 2.0 (valid)", measure(() => decode(valid))],
-  ["Ajv (valid)", measure(() => ajvCheck(valid))],
-  ["Ajv allErrors (1 nested error)", measure(() => !ajvErrors(invalid) && ajvErrors.errors!.length)],
-  ["TypeBox Compile Check (valid)", measure(() => typeboxCheck.Check(valid))],
-  ["Zod 4 safeParse (valid)", measure(() => zodSchema.safeParse(valid).success)],
-];
-
-console.log(`task.result 1.2, seed payload; ratio = hand-written ops/s ÷ ops/s (lower is better)\n`);
-console.log(`${"".padEnd(34)}${"ops/s".padStart(14)}${"ns/op".padStart(10)}${"ratio".padStart(9)}`);
-for (const [name, ops] of rows) {
-  console.log(`${name.padEnd(34)}${Math.round(ops).toLocaleString("en-US").padStart(14)}${(1e9 / ops).toFixed(0).padStart(10)}${(base / ops).toFixed(2).padStart(8)}×`);
-}
-// The ratio from back-to-back pairs, median of five: a loaded machine shifts both sides of a pair alike.
-const pairRatio = (slow: () => unknown, fast: () => unknown): number => {
-  const ratios = Array.from({ length: 5 }, () => measure(fast) / measure(slow)).sort((a, b) => a - b);
-  return ratios[2]!;
-};
-const decodeCost = pairRatio(() => decode(valid), () => check(valid));
 const decodedValid = runtime.decode("task.result", valid);
 if (!decodedValid.ok) throw new Error("the bench payload does not decode");
 const canonicalValid = registry.encode("task.result", decodedValid.value, "2.0");
 if (!canonicalValid.ok) throw new Error("the bench payload does not encode as 2.0");
-const canonicalCost = pairRatio(() => runtime.decode("task.result", canonicalValid.value).ok, () => checkV2_0(canonicalValid.value));
-console.log(`\nruntime decode costs ${decodeCost.toFixed(2)}× treaty check alone (1.2 payload read as 2.0; target: within 2×)`);
-console.log(`runtime decode costs ${canonicalCost.toFixed(2)}× treaty check alone on the same payload as 2.0 (no adapter)`);
 
 // Decoding an OpenAI reply: `from: "openai"` runs 1.2's null → absent mapping before validating.
 // The seed payload has both optional fields, so OpenAI writes it as it is; with `quality` absent,
@@ -140,10 +161,95 @@ const qualityNull = { ...valid, quality: null };
 if (!fromOpenAI(valid) || !decode(withoutQuality) || !fromOpenAI(qualityNull) || decode(qualityNull)) {
   throw new Error("decode from openai disagrees on the bench payloads");
 }
-const fromCost = pairRatio(() => fromOpenAI(valid), () => decode(valid));
-const nullCost = pairRatio(() => fromOpenAI(qualityNull), () => decode(withoutQuality));
-console.log(`runtime decode { from: "openai" } costs ${fromCost.toFixed(2)}× plain decode on the seed payload (no null to map)`);
-console.log(`runtime decode { from: "openai" } of the payload with quality: null costs ${nullCost.toFixed(2)}× plain decode of it without quality`);
+
+const ROUNDS = 15;
+const seed = race(
+  new Map<string, () => unknown>([
+    ["hand-written check (valid)", () => handWrittenCheck(valid)],
+    ["treaty check (valid)", () => check(valid)],
+    ["runtime decode 1.2 → 2.0 (valid)", () => decode(valid)],
+    ["treaty check 2.0 (valid)", () => checkV2_0(canonicalValid.value)],
+    ["runtime decode 2.0 (valid, no adapter)", () => runtime.decode("task.result", canonicalValid.value).ok],
+    ["decode { from: openai } (valid)", () => fromOpenAI(valid)],
+    ["decode (quality absent)", () => decode(withoutQuality)],
+    ["decode { from: openai } (quality: null)", () => fromOpenAI(qualityNull)],
+    ["hand-written check (1 nested error)", () => handWrittenCheck(invalid)],
+    ["treaty errors (1 nested error)", () => errors(invalid).length],
+    ["runtime decode (1 nested error)", () => decode(invalid)],
+    ["Ajv (valid)", () => ajvCheck(valid)],
+    ["Ajv allErrors (1 nested error)", () => !ajvErrors(invalid) && ajvErrors.errors!.length],
+    ["TypeBox Compile Check (valid)", () => typeboxCheck.Check(valid)],
+    ["Zod 4 safeParse (valid)", () => zodSchema.safeParse(valid).success],
+    ...(typeof typia === "string" ? [] : [["typia equals (valid)", () => typia(valid)] as [string, () => unknown]]),
+  ]),
+  ROUNDS,
+  40,
+);
+const hand = "hand-written check (valid)";
+const handInvalid = "hand-written check (1 nested error)";
+console.log(`task.result 1.2, seed payload; ratio = baseline ops/s ÷ ops/s in the same round, median (lower is better)`);
+const seedRows: Row[] = [
+  [hand],
+  ["treaty check (valid)", hand],
+  ["typia equals (valid)", hand],
+  ["TypeBox Compile Check (valid)", hand],
+  ["Ajv (valid)", hand],
+  ["Zod 4 safeParse (valid)", hand],
+  ["runtime decode 1.2 → 2.0 (valid)", hand],
+];
+table("validators against the hand-written check", seed, seedRows.filter(([name]) => seed.has(name)));
+if (typeof typia === "string") console.log(`typia equals: not run (${typia})`);
+table("failing payloads against the hand-written check of the same payload (targets: errors 2×, decode 10×)", seed, [
+  [handInvalid],
+  ["treaty errors (1 nested error)", handInvalid],
+  ["runtime decode (1 nested error)", handInvalid],
+  ["Ajv allErrors (1 nested error)", handInvalid],
+]);
+table("runtime decode against treaty check of the same payload (target: 1.5×)", seed, [
+  ["runtime decode 1.2 → 2.0 (valid)", "treaty check (valid)"],
+  ["runtime decode 2.0 (valid, no adapter)", "treaty check 2.0 (valid)"],
+  ["decode { from: openai } (valid)", "runtime decode 1.2 → 2.0 (valid)"],
+  ["decode { from: openai } (quality: null)", "decode (quality absent)"],
+]);
+
+// Hostile payloads (issue 14): what `errors` and `decode` cost on payloads far past the contract's
+// bounds, against `check` on the largest payload agent.task 3.0 allows (its refs, which have no
+// length bound, 100 characters long).
+const agentTask = example("agents/agent.task.yaml", "3.0");
+const largest = {
+  ...agentTask,
+  goal: "g".repeat(2000),
+  inputs: {
+    artifact_refs: Array.from({ length: 50 }, (_, i) => `artifact://${"a".repeat(90)}/${i}`),
+    evidence_refs: Array.from({ length: 200 }, (_, i) => `src://${"s".repeat(90)}/${i}`),
+  },
+};
+const manyDistinct = { ...agentTask, constraints: Array.from({ length: 10_000 }, (_, i) => ({ i })) };
+const manyKeys: Record<string, unknown> = { ...agentTask };
+for (let i = 0; i < 1_000_000; i++) manyKeys[`k${i}`] = i;
+if (!checkAgentTask(largest) || checkAgentTask(manyDistinct) || checkAgentTask(manyKeys)) throw new Error("agent.task check disagrees on the hostile payloads");
+const decodeTask = (v: unknown): boolean => runtime.decode("agent.task", v).ok;
+const hostile = race(
+  new Map<string, () => unknown>([
+    ["check (largest valid)", () => checkAgentTask(largest)],
+    ["errors (10,000 objects, maxItems 20, unique)", () => errorsAgentTask(manyDistinct).length],
+    ["decode (10,000 objects, maxItems 20, unique)", () => decodeTask(manyDistinct)],
+    ["check (1,000,000 unknown root keys)", () => checkAgentTask(manyKeys)],
+    ["errors (1,000,000 unknown root keys)", () => errorsAgentTask(manyKeys).length],
+    ["decode (1,000,000 unknown root keys)", () => decodeTask(manyKeys)],
+  ]),
+  3,
+  300,
+);
+const big = "check (largest valid)";
+table("agent.task 3.0, hostile payloads against check on the largest valid payload", hostile, [
+  [big],
+  ["errors (10,000 objects, maxItems 20, unique)", big],
+  ["decode (10,000 objects, maxItems 20, unique)", big],
+  ["check (1,000,000 unknown root keys)", big],
+  ["errors (1,000,000 unknown root keys)", "check (1,000,000 unknown root keys)"],
+  ["decode (1,000,000 unknown root keys)", "check (1,000,000 unknown root keys)"],
+]);
 
 const out = mkdtempSync(join(tmpdir(), "treaty-bench-"));
 const generateIdl = (): number => {

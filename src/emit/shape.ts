@@ -37,8 +37,11 @@ export const emitShape = (project: Project, contract: Contract, version: Resolve
       case "named":
         return [["kind", lit(type.kind)], ["name", lit(type.name)]];
       case "list":
+        // maxItems bounds what a record keeps of an oversized list (redact.ts).
+        return [["kind", lit("list")], ["of", printObject(node(type.of))], ...(type.maxItems === undefined ? [] : [["maxItems", String(type.maxItems)] as [string, string]])];
       case "map":
-        return [["kind", lit(type.kind)], ["of", printObject(node(type.of))]];
+        // Keys are masked in paths and records unless the contract declares them names (redact.ts, reask.ts).
+        return [["kind", lit("map")], ["of", printObject(node(type.of))], ...(type.keysVisible ? [["keysVisible", "true"] as [string, string]] : [])];
       case "object":
         return [["kind", lit("object")], ["fields", fields(type.fields)]];
       case "union":

@@ -34,6 +34,8 @@ interface Test {
   readonly code: string;
   readonly expected: string;
   readonly problem: string;
+  /** When it fails, `errors` examines the value no further (a string past `maxLength`). */
+  readonly last?: boolean;
 }
 
 /** How a value of one type is checked where it is used. */
@@ -46,6 +48,8 @@ interface Compiled {
   readonly tests: readonly Test[];
   /** The base of the hoisted is_/err_ pair checking the content; absent when anything goes. */
   readonly deep?: string;
+  /** When `errors` enters err_ without asking is_ (a list past maxItems, whose is_ would walk it all). */
+  readonly enter?: Expr;
 }
 
 interface Scope {
@@ -97,15 +101,18 @@ const block = (head: string, lines: readonly string[]): string[] => {
 
 /**
  * Statements pushing an issue for each way `x` (at `path`, a JS expression) fails `c`, none when
- * it passes. Containers are entered directly, so a failure deep down is walked once, not once
- * per level; `x` is never null here when the field is nullable.
+ * it passes; `x` is never null here when the field is nullable. A container is entered only when
+ * its allocation-free `is_` says it fails, so valid subtrees cost no path strings; a test marked
+ * `last` that fails ends the examination of `x`.
  */
 const reportLines = (c: Compiled, x: string, path: string, nullable: boolean): string[] => {
   const orNull = nullable ? " or null" : "";
-  const content = [
-    ...c.tests.map((t) => `if (!(${t.pass(x)})) ${pushIssue("out", path, t.code, c.guard ? t.expected : t.expected + orNull, t.problem)}`),
-    ...(c.deep ? [`err_${c.deep}(${x}, ${path}, out);`] : []),
-  ];
+  const failing = c.deep && `${c.enter ? `${c.enter(x)} || ` : ""}!is_${c.deep}(${x})`;
+  const tail = c.deep ? [`if (${failing}) err_${c.deep}(${x}, ${path}, out);`] : [];
+  const content = c.tests.reduceRight<string[]>((rest, t) => {
+    const report = `if (!(${t.pass(x)})) ${pushIssue("out", path, t.code, c.guard ? t.expected : t.expected + orNull, t.problem)}`;
+    return t.last && rest.length > 0 ? [report, ...block("else", rest)] : [report, ...rest];
+  }, tail);
   if (!c.guard) return content;
   const wrongType = `if (!(${c.guard(x)})) ${pushIssue("out", path, "type", c.label + orNull, "wrong type")}`;
   if (content.length === 0) return [wrongType];
@@ -156,11 +163,13 @@ export const compileValidator = (
     if (t.maxLength !== undefined) {
       const n = t.maxLength;
       const length = runtime("codePointLength");
+      // Past twice the bound in units it is too long in code points too: a huge string is never counted.
       tests.push({
-        pass: (x) => `(${x}.length <= ${n} || ${length}(${x}) <= ${n})`,
+        pass: (x) => `(${x}.length <= ${n} || (${x}.length <= ${2 * n} && ${length}(${x}) <= ${n}))`,
         code: "maxLength",
         expected: `string of at most ${count(n, "character")}`,
         problem: "too long",
+        last: true,
       });
     }
     if (t.pattern !== undefined) tests.push(patternTest(t.pattern, site));
@@ -203,8 +212,9 @@ export const compileValidator = (
     ...(t.maxItems !== undefined
       ? [{ pass: (x: string) => `${x}.length <= ${t.maxItems}`, code: "maxItems", expected: `array of at most ${count(t.maxItems, "item")}`, problem: "too many items" }]
       : []),
+    // Among the first maxItems only: past them the list fails anyway.
     ...(t.unique
-      ? [{ pass: (x: string) => `!${runtime("hasDuplicates")}(${x})`, code: "unique", expected: "array of unique items", problem: "duplicate items" }]
+      ? [{ pass: (x: string) => `!${runtime("hasDuplicates")}(${x}${t.maxItems === undefined ? "" : `, ${t.maxItems}`})`, code: "unique", expected: "array of unique items", problem: "duplicate items" }]
       : []),
   ];
 
@@ -227,7 +237,13 @@ export const compileValidator = (
           tests: [patternTest(refPattern(type.scheme), site)],
         };
       case "list":
-        return { guard: (x) => `Array.isArray(${x})`, label: "array", tests: listTests(type), deep: hoistItems(scope, type, site) };
+        return {
+          guard: (x) => `Array.isArray(${x})`,
+          label: "array",
+          tests: listTests(type),
+          deep: hoistItems(scope, type, site),
+          ...(type.maxItems !== undefined && { enter: (x: string) => `${x}.length > ${type.maxItems}` }),
+        };
       case "map":
         return { guard: isObject, label: "object", tests: [], deep: hoistValues(scope, type, site) };
       case "object":
@@ -276,9 +292,33 @@ export const compileValidator = (
       return [`function is_${base}(v: unknown): boolean {`, `  return ${test};`, "}"].join("\n");
     });
 
+  /** The first statement of a function reading fields of the object `v`: only its own count. */
+  const ownFields = (): string => `v = ${runtime("ownView")}(v);`;
+
+  /**
+   * In `is_<base>`, right after its first read of `v`: an object of another prototype is checked as
+   * its own view instead. After a read V8 knows `v`'s map and folds the prototype test into it,
+   * so a plain object pays nothing (a call to ownView up front cost check 40%).
+   */
+  const ownFieldsAfterRead = (base: string): string =>
+    `if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return is_${base}(${runtime("ownView")}(v));`;
+
+  /** `errors` stops a loop over payload entries once it holds MAX_ISSUES issues. */
+  const stopAtCap = (): string => `if (out.length >= ${runtime("MAX_ISSUES")}) return;`;
+
   const hoistItems = (scope: Scope, t: ListType, site: string): string =>
     hoister.hoist(undefined, site, (base) => {
       const item = compile(scope, t.of, `${site}_item`);
+      const max = t.maxItems;
+      // Items past maxItems are not examined: the maxItems issue already fails the list.
+      const bounded =
+        max === undefined
+          ? ["  for (let i = 0; i < v.length; i++) {"]
+          : [`  const n = v.length < ${max} ? v.length : ${max};`, "  for (let i = 0; i < n; i++) {"];
+      const rest =
+        max === undefined
+          ? []
+          : [`  if (v.length > ${max}) out.push(${runtime("truncated")}(p, v.length - ${max}, "items", ${lit(`array of at most ${count(max, "item")}`)}));`];
       return [
         `function is_${base}(v: any): boolean {`,
         "  for (let i = 0; i < v.length; i++) {",
@@ -289,10 +329,12 @@ export const compileValidator = (
         "}",
         "",
         `function err_${base}(v: any, p: string, out: Issue[]): void {`,
-        "  for (let i = 0; i < v.length; i++) {",
+        ...bounded,
+        `    ${stopAtCap()}`,
         "    const x = v[i];",
         ...indent(indent(reportLines(item, "x", `p + "/" + i`, false))),
         "  }",
+        ...rest,
         "}",
       ].join("\n");
     });
@@ -303,6 +345,7 @@ export const compileValidator = (
       const escape = runtime("escapePointer");
       return [
         `function is_${base}(v: any): boolean {`,
+        `  ${ownFields()}`,
         "  for (const k in v) {",
         "    const x = v[k];",
         `    if (!(${checkExpr(value, "x", false)})) return false;`,
@@ -311,7 +354,9 @@ export const compileValidator = (
         "}",
         "",
         `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+        `  ${ownFields()}`,
         "  for (const k in v) {",
+        `    ${stopAtCap()}`,
         "    const x = v[k];",
         ...indent(indent(reportLines(value, "x", `p + "/" + ${escape}(k)`, false))),
         "  }",
@@ -339,8 +384,9 @@ export const compileValidator = (
               "}",
             ]
           : [];
-      const isLines = compiled.flatMap(({ field, local, c }) => [
+      const isLines = compiled.flatMap(({ field, local, c }, i) => [
         `const ${local} = ${member("v", field.name)};`,
+        ...(i === 0 ? [ownFieldsAfterRead(base)] : []),
         field.optional
           ? `if (!(${local} === undefined || ${checkExpr(c, local, field.nullable !== undefined)})) return false;`
           : `if (!(${local} !== undefined && ${checkExpr(c, local, field.nullable !== undefined)})) return false;`,
@@ -359,14 +405,28 @@ export const compileValidator = (
         ];
       });
       const unknownExpected = known.length > 0 ? `one of the fields ${known.join(", ")}` : "no fields";
-      const unknown = reject ? pushIssue("out", `p + "/" + ${runtime("escapePointer")}(k)`, "unknown", unknownExpected, "unknown field") : "";
+      // An object holds at most as many keys as it declares: past that many unknown ones, the
+      // rest are counted, not examined.
+      const most = Math.max(known.length, 1);
+      const unknownErrors = reject
+        ? [
+            "let unknown = 0;",
+            ...unknownKeys(
+              [
+                `if (unknown++ < ${most}) ${pushIssue("out", `p + "/" + ${runtime("escapePointer")}(k)`, "unknown", unknownExpected, "unknown field")}`,
+              ].join(""),
+            ),
+            `if (unknown > ${most}) out.push(${runtime("truncated")}(p, unknown - ${most}, "unknown fields", ${lit(unknownExpected)}));`,
+          ]
+        : [];
+      const own = ownFields();
       return [
         `function is_${base}(v: any): boolean {`,
-        ...indent([...isLines, ...unknownKeys("return false;"), "return true;"]),
+        ...indent([...(compiled.length === 0 ? [own] : []), ...isLines, ...unknownKeys("return false;"), "return true;"]),
         "}",
         "",
         `function err_${base}(v: any, p: string, out: Issue[]): void {`,
-        ...indent([...errLines, ...unknownKeys(unknown)]),
+        ...indent([own, ...errLines, ...unknownErrors]),
         "}",
       ].join("\n");
     });
@@ -385,7 +445,9 @@ export const compileValidator = (
       const expected = oneOf(u.variants.map((v) => v.value));
       return [
         `function is_${base}(v: any): boolean {`,
-        `  switch (${tag}) {`,
+        `  const tag = ${tag};`,
+        `  ${ownFieldsAfterRead(base)}`,
+        "  switch (tag) {",
         ...variants.flatMap(({ value, deep }) => [`    case ${lit(value)}:`, `      return ${deep ? `is_${deep}(v)` : "true"};`]),
         "    default:",
         "      return false;",
@@ -393,6 +455,7 @@ export const compileValidator = (
         "}",
         "",
         `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+        `  ${ownFields()}`,
         `  switch (${tag}) {`,
         ...variants.flatMap(({ value, deep }) => [`    case ${lit(value)}:`, ...(deep ? [`      err_${deep}(v, p, out);`] : []), "      break;"]),
         "    default:",
@@ -434,7 +497,7 @@ export const compileValidator = (
 
   const versionEntry = (scope: Scope): Entry => {
     const object = hoistObject(scope, rootFields(scope.contract, scope.version), [], `${scope.prefix}root`, `${scope.prefix}root`);
-    const rules = hoistRules(hoister, scope.version.rules, scope.prefix);
+    const rules = hoistRules(hoister, scope.version.rules, scope.prefix, ownFields);
     const bases = [object, rules].filter((b): b is string => b !== undefined);
     return {
       check: (x) => (bases.length === 0 ? "true" : bases.map((b) => `is_${b}(${x})`).join(" && ")),
@@ -447,6 +510,7 @@ export const compileValidator = (
 
   const entry = versionEntry(scopeOf(contract, version));
   const entryErrors = entry.errors("value", '""', "out");
+  runtime("capIssues");
   return {
     declarations: hoister.declarations(),
     check: `${isObject("value")} && ${entry.check("value")}`,

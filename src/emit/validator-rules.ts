@@ -80,20 +80,21 @@ const compileRule = (rule: Rule, read: (path: string) => string): RuleCode => {
 
 /**
  * Hoists `is_<base>(v)` and `err_<base>(v, p, out)` for a version's rules, for a root `v` that is
- * already known to be an object; undefined when there are no rules.
+ * already known to be an object; undefined when there are no rules. `ownFields` is the statement
+ * that makes `v` a view of its own fields.
  */
-export const hoistRules = (hoister: Hoister, rules: readonly Rule[], prefix: string): string | undefined => {
+export const hoistRules = (hoister: Hoister, rules: readonly Rule[], prefix: string, ownFields: () => string): string | undefined => {
   if (rules.length === 0) return undefined;
   return hoister.hoist(`${prefix}rules`, `${prefix}rules`, (base) => {
     const read = createReader(hoister, prefix);
     const code = rules.map((rule) => compileRule(rule, read));
     return [
       `function is_${base}(v: any): boolean {`,
-      ...indent([...code.flatMap((c) => c.check), "return true;"]),
+      ...indent([ownFields(), ...code.flatMap((c) => c.check), "return true;"]),
       "}",
       "",
       `function err_${base}(v: any, p: string, out: Issue[]): void {`,
-      ...indent(code.flatMap((c) => c.errors)),
+      ...indent([ownFields(), ...code.flatMap((c) => c.errors)]),
       "}",
     ].join("\n");
   });

@@ -22,6 +22,6 @@ export const emitValidator = (project: Project, contract: Contract, version: Res
     rootType,
     declarations: [ISSUE_FUNCTION, ...code.declarations],
     check: code.check,
-    errors: indent(code.errors).join("\n"),
+    errors: indent(indent(code.errors)).join("\n"),
   });
 };

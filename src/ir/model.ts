@@ -61,6 +61,11 @@ export interface ListType {
 export interface MapType {
   readonly kind: "map";
   readonly of: TypeNode;
+  /**
+   * `keys: { sensitivity: none }`: the keys are names the contract chose, not data, so paths,
+   * issues, re-asks and records may show them. Absent: they are masked everywhere.
+   */
+  readonly keysVisible?: true;
 }
 
 export interface ObjectType {

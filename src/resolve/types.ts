@@ -43,7 +43,7 @@ export const CONSTRAINTS: Readonly<Record<string, readonly string[]>> = {
   int: NUMERIC_CONSTRAINTS,
   number: NUMERIC_CONSTRAINTS,
   list: ["of", "minItems", "maxItems", "unique"],
-  map: ["of"],
+  map: ["of", "keys"],
   object: ["fields"],
   union: ["tag", "variants"],
   const: ["value"],
@@ -147,7 +147,9 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
       case "map": {
         const of = need("of");
         const item = of && parseTypeSpec(of.value, "a map's values");
-        return item && { kind, of: item };
+        const keys = given.get("keys");
+        const visible = keys === undefined ? false : parseMapKeys(keys.value);
+        return item && (visible ? { kind, of: item, keysVisible: true } : { kind, of: item });
       }
       case "object": {
         const fields = need("fields");
@@ -168,6 +170,24 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
       }
     }
     return undefined;
+  };
+
+  /**
+   * A map's `keys: { sensitivity: none }`, the one setting a map's keys take: true when it says
+   * so. Keys are masked unless a contract declares them names rather than data.
+   */
+  const parseMapKeys = (node: Node | null): boolean => {
+    const where = "a map's 'keys'";
+    const entries = r.entries(node, where, ["sensitivity"]);
+    if (entries === undefined) return false;
+    const sensitivity = entries.find((e) => e.key === "sensitivity");
+    if (!sensitivity) {
+      r.report("missing-key", node!, { where, key: "sensitivity" });
+      return false;
+    }
+    if (isScalar(sensitivity.value) && sensitivity.value.value === "none") return true;
+    r.report("invalid-value", sensitivity.value, { where: "'sensitivity' of a map's keys", expected: "none (map keys are masked unless declared so)" });
+    return false;
   };
 
   /** Reads the scalar constraints of `kind` among `given`; structure keys are read by `build`. */

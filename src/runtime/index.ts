@@ -1,8 +1,9 @@
 // The runtime that generated code imports as "treaty/runtime". Small and dependency-free.
-export { type Issue, escapePointer } from "./issue.js";
+export { type Issue, MAX_ISSUES, capIssues, escapePointer, truncated } from "./issue.js";
 export { codePointLength } from "./code-point-length.js";
 export { isMultipleOf } from "./multiple-of.js";
 export { hasDuplicates, jsonEqual } from "./unique.js";
+export { ownView, snapshot } from "./snapshot.js";
 export { canonicalHash, canonicalJson } from "./canonical-json.js";
 export { rebuildRecord } from "./rebuild-record.js";
 export { recordOfEntries } from "./record-of-entries.js";

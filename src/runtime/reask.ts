@@ -1,6 +1,7 @@
 // The message that asks a producer (an LLM) to try again. It is built from issue codes, `expected`
 // and the shape only, never from the payload: a path segment the shape does not name (an undeclared
-// key, a key of a map under a sensitive field) prints as `*`, since such a key may itself be data.
+// key, a map's key unless the map declares its keys names, any key under a sensitive field) prints
+// as `*`, since such a key may itself be data.
 import type { Issue } from "./issue.js";
 import { own, objectFields, type ShapeNode, type VersionShape } from "./shape.js";
 
@@ -22,9 +23,9 @@ const INDEX = /^(0|[1-9][0-9]*)$/;
 const NOWHERE: Step = { next: [], named: false };
 
 /** Where any of `steps` leads; a segment is named if any of them names it. */
-const merge = (steps: readonly Step[]): Step => ({ next: steps.flatMap((s) => s.next), named: steps.some((s) => s.named) });
+const merge = (steps: readonly Step[]): Step => (steps.length === 1 ? steps[0]! : { next: steps.flatMap((s) => s.next), named: steps.some((s) => s.named) });
 
-const unescapeSegment = (segment: string): string => segment.replace(/~1/g, "/").replace(/~0/g, "~");
+const unescapeSegment = (segment: string): string => (segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment);
 
 /** A step into an object position's fields; `tag` is a union's tag field, which variants do not list. */
 const stepIntoFields = (at: Position, node: ShapeNode, segment: string, tag?: string): Step => {
@@ -40,7 +41,8 @@ const step = (at: Position, segment: string): Step => {
     case "list":
       return INDEX.test(segment) ? { next: [{ ...at, node: node.of }], named: true } : NOWHERE;
     case "map":
-      return { next: [{ ...at, node: node.of }], named: !at.sensitive };
+      // A key is data unless the contract declares the map's keys names (`keys: { sensitivity: none }`).
+      return { next: [{ ...at, node: node.of }], named: !at.sensitive && node.keysVisible === true };
     case "union":
       return merge(Object.values(node.variants).map((variant) => stepIntoFields(at, variant, segment, node.tag)));
     case "contract":
@@ -57,7 +59,9 @@ const locate = (pointer: string, shape: VersionShape | undefined): { readonly pr
   if (!pointer.startsWith("/")) return { printed: "*", masked: true, at: [] };
   const printed: string[] = [];
   for (const raw of pointer.slice(1).split("/")) {
-    const { next, named } = merge(at.map((position) => step(position, unescapeSegment(raw))));
+    const segment = unescapeSegment(raw);
+    // One position is the common case (no union or contract reference on the way): no arrays to merge.
+    const { next, named } = at.length === 1 ? step(at[0]!, segment) : merge(at.map((position) => step(position, segment)));
     printed.push(named ? raw : "*");
     at = next;
   }

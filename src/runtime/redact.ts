@@ -103,13 +103,19 @@ const redactNode = (value: unknown, node: ShapeNode, context: Context): unknown 
   return copy;
 };
 
-const redactList = (value: readonly unknown[], node: ShapeNode, context: Context): unknown =>
-  node.kind === "list" ? Array.from(value, (item) => redactNode(item, node.of, context)) : REDACTED;
+/** A list's items, no more than its maxItems: past them the payload failed anyway, and a record holds no more than the contract allows. */
+const redactList = (value: readonly unknown[], node: ShapeNode, context: Context): unknown => {
+  if (node.kind !== "list") return REDACTED;
+  const n = node.maxItems === undefined ? value.length : Math.min(value.length, node.maxItems);
+  return Array.from({ length: n }, (_, i) => redactNode(value[i], node.of, context));
+};
 
 const redactRecord = (value: Record<string, unknown>, node: ShapeNode, context: Context): unknown => {
   switch (node.kind) {
     case "map":
-      return Object.fromEntries(Object.keys(value).map((key) => [key, redactNode(value[key], node.of, context)]));
+      // A key may be data: unless the contract declares the keys names, each becomes its pii
+      // marker (stable, so equal keys stay equal across records, and distinct ones distinct).
+      return Object.fromEntries(Object.keys(value).map((key) => [node.keysVisible ? key : context.hash(key), redactNode(value[key], node.of, context)]));
     case "union": {
       const tag = value[node.tag];
       const variant = typeof tag === "string" ? own(node.variants, tag) : undefined;

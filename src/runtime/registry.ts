@@ -6,6 +6,7 @@ import { createFailure, createStamp, type Failure, type FailureFacts, type Failu
 import type { Issue } from "./issue.js";
 import type { VersionShape } from "./redact.js";
 import { isRecord } from "./is-record.js";
+import { readValue, UNREADABLE, UNREADABLE_ISSUE } from "./snapshot.js";
 
 /** One version as generated code registers it. */
 export interface VersionRegistration<T, C> {
@@ -282,7 +283,10 @@ export const createRegistry = <R extends Registrations>(contracts: R, options: R
   const decode = (contract: string, input: unknown, options: ReadOptions = AS_SENT): Decoded<unknown> | Failure => {
     const entry = lookupContract(contracts, contract);
     if ("ok" in entry) return failure(contract, entry);
-    const enveloped = readEnvelope(entry, input, options.version);
+    // Read once, into the copy that is validated and converted (see snapshot.ts).
+    const value = readValue(input);
+    if (value === UNREADABLE) return failure(contract, fault("unparseable", { issues: [UNREADABLE_ISSUE] }));
+    const enveloped = readEnvelope(entry, value, options.version);
     const read = enveloped.ok ? readFrom(enveloped, options.from) : enveloped;
     if (!read.ok) return failure(contract, read);
     const decoded = read.registration.check(read.value) ? toCanonical(read) : invalid(read, read.registration.errors(read.value));

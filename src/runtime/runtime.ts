@@ -23,6 +23,7 @@ import {
   type Registry,
 } from "./registry.js";
 import { repairJson, type RepairFlag } from "./repair.js";
+import { readValue, UNREADABLE, UNREADABLE_ISSUE } from "./snapshot.js";
 import { TREATY_VERSION } from "./version.js";
 import { endDecodeSpan, spanEvent, startDecodeSpan, wireTraceId, type SpanLike, type TraceEvent, type TracerLike } from "./trace.js";
 import { withRepair, type Attempted, type RepairDeps, type RepairLoop } from "./with-repair.js";
@@ -230,17 +231,35 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
 
   /** The failure of `kind` at the version read so far; issues from a validator point into the payload, so they are masked by the shape they point into. */
   const fail = (run: Run, kind: FailureKind, facts: Omit<Fault, "ok" | "kind"> = {}): RuntimeFailure => {
-    const failed = createFailure(kind, { contract: run.contract, version: run.version, shape: run.shape, ...facts, attempt: run.attempt }, run.stamp);
-    const failure: RuntimeFailure = run.traceId === undefined ? { ...failed, repairs: run.repairs } : { ...failed, repairs: run.repairs, traceId: run.traceId };
+    // Fact by fact, not by spread: a failing decode's cost is mostly building its failure.
+    const failed = createFailure(
+      kind,
+      {
+        contract: run.contract,
+        version: "version" in facts ? facts.version : run.version,
+        shape: "shape" in facts ? facts.shape : run.shape,
+        issues: facts.issues,
+        known: facts.known,
+        attempt: run.attempt,
+      },
+      run.stamp,
+    );
+    const failure = failed as Failure & { repairs: readonly RepairFlag[]; traceId?: string };
+    failure.repairs = run.repairs;
+    if (run.traceId !== undefined) failure.traceId = run.traceId;
     emit(run, failure.stage, failure, failure.issues);
     return failure;
   };
 
   /** A registry fault, stamped by this runtime. */
-  const faulted = (run: Run, { kind, ...facts }: Fault): RuntimeFailure => fail(run, kind, facts);
+  const faulted = (run: Run, fault: Fault): RuntimeFailure => fail(run, fault.kind, fault);
 
   const parse = (run: Run, input: unknown): Step<unknown> => {
-    if (typeof input !== "string") return parsed(run, input);
+    if (typeof input !== "string") {
+      // A value is read once, into the copy every later stage sees (see snapshot.ts).
+      const value = readValue(input);
+      return value === UNREADABLE ? fail(run, "unparseable", { issues: [UNREADABLE_ISSUE] }) : parsed(run, value);
+    }
     const read = repairJson(input);
     run.repairs = read.repairs;
     if (!read.ok || read.repairs.length > 0) metrics.count("repairsTried", run.contract);
@@ -371,16 +390,18 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
    */
   const quick = (contract: string, input: unknown, options: DecodeOptions): RuntimeResult<unknown> | undefined => {
     if (typeof input === "string" || options.traceId !== undefined || !Object.hasOwn(registry.contracts, contract)) return undefined;
+    const value = readValue(input);
+    if (value === UNREADABLE) return undefined;
     const entry = registry.contracts[contract]!;
-    const enveloped = readEnvelope(entry, input, options.version);
+    const enveloped = readEnvelope(entry, value, options.version);
     if (!enveloped.ok || !readsAll(entry, options) && !readable(entry, options.accept).includes(enveloped.readAs)) return undefined;
     const read = readFrom(enveloped, options.from);
     if (!read.ok || !read.registration.check(read.value)) return undefined;
     const decoded = toCanonical(read);
     if (!decoded.ok) return undefined;
     countTraffic(contract, read);
-    const { value, version, readAs, canonical, path, stripped, dropped, filled } = decoded;
-    return { ok: true, value, contract, version, readAs, canonical, path, stripped, dropped, filled, repairs: NO_REPAIRS };
+    const { version, readAs, canonical, path, stripped, dropped, filled } = decoded;
+    return { ok: true, value: decoded.value, contract, version, readAs, canonical, path, stripped, dropped, filled, repairs: NO_REPAIRS };
   };
 
   const decode = (contract: string, input: unknown, options: DecodeOptions = NO_OPTIONS): Outcome<unknown> | Promise<Outcome<unknown>> => {

@@ -1,6 +1,7 @@
 // What generated code tells the runtime about one version's payloads, for redaction and re-ask
 // messages: where each field sits, its sensitivity tag, and each enum's values with their meanings.
-// Nothing else of the schema (bounds, patterns) is here: the validator owns that.
+// Nothing else of the schema (bounds, patterns) is here, the validator owns that, but a list's
+// maxItems: a record keeps no more of a list than the contract allows.
 
 /** A field's `sensitivity` in the IDL. */
 export type Sensitivity = "pii" | "secret" | "internal";
@@ -15,7 +16,9 @@ export type ShapeNode =
   | { readonly kind: "enum"; readonly name: string }
   | { readonly kind: "object"; readonly fields: ShapeFields }
   | { readonly kind: "named"; readonly name: string }
-  | { readonly kind: "list" | "map"; readonly of: ShapeNode }
+  | { readonly kind: "list"; readonly of: ShapeNode; readonly maxItems?: number }
+  /** `keysVisible`: the IDL's `keys: { sensitivity: none }`; without it a map's keys are masked everywhere. */
+  | { readonly kind: "map"; readonly of: ShapeNode; readonly keysVisible?: true }
   | {
       readonly kind: "union";
       readonly tag: string;

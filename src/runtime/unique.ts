@@ -1,3 +1,5 @@
+import { canonicalJson } from "./canonical-json.js";
+
 /** Structural equality of JSON values (arrays by position, objects by own enumerable keys). */
 export const jsonEqual = (a: unknown, b: unknown): boolean => {
   if (a === b) return true;
@@ -21,20 +23,27 @@ export const jsonEqual = (a: unknown, b: unknown): boolean => {
   return true;
 };
 
-// Past this many items a Set beats comparing every pair (only used when all items are primitives).
-const PAIRWISE_LIMIT = 32;
-
-const allPrimitive = (items: readonly unknown[]): boolean => {
-  for (const item of items) if (typeof item === "object" && item !== null) return false;
-  return true;
-};
-
-/** True when two items of `items` are equal as JSON (`uniqueItems` fails). */
-export const hasDuplicates = (items: readonly unknown[]): boolean => {
-  const n = items.length;
+/**
+ * True when two of the first `limit` items of `items` are equal as JSON (`uniqueItems` fails), in
+ * time linear in their size: primitives by SameValueZero (which agrees with jsonEqual on them: NaN
+ * = NaN, 0 = -0), objects and arrays by their canonical JSON text, so key order does not matter.
+ * `limit` is the list's `maxItems`: past it the list fails anyway, and nothing more is examined.
+ */
+export const hasDuplicates = (items: readonly unknown[], limit: number = items.length): boolean => {
+  const n = Math.min(items.length, limit);
   if (n < 2) return false;
-  // SameValueZero (Set) agrees with jsonEqual on primitives: NaN = NaN and 0 = -0.
-  if (n > PAIRWISE_LIMIT && allPrimitive(items)) return new Set(items).size !== n;
-  for (let i = 1; i < n; i++) for (let j = 0; j < i; j++) if (jsonEqual(items[i], items[j])) return true;
+  const primitives = new Set<unknown>();
+  let texts: Set<string> | undefined;
+  for (let i = 0; i < n; i++) {
+    const item = items[i];
+    if (typeof item === "object" && item !== null) {
+      const text = canonicalJson(item);
+      if ((texts ??= new Set()).has(text)) return true;
+      texts.add(text);
+    } else {
+      if (primitives.has(item)) return true;
+      primitives.add(item);
+    }
+  }
   return false;
 };

@@ -190,7 +190,17 @@ const loose = contract(
   { unknownFields: "strip", envelope: "none" },
 );
 
-const project: Project = { contracts: [other, loose, ruled, shapes] };
+/** Bounds a hostile payload goes far past: a short unique list, an unbounded one, a map, a short string. */
+const bounded = contract("bounded", [
+  version("1.0", [
+    optional("items", { kind: "list", of: { kind: "object", fields: [field("n", { kind: "int" })] }, maxItems: 20, unique: true }),
+    optional("free", { kind: "list", of: { kind: "object", fields: [field("n", { kind: "int" })] }, unique: true }),
+    optional("counts", { kind: "map", of: { kind: "int" } }),
+    optional("code", str({ maxLength: 8, pattern: "^[0-9]+$" })),
+  ]),
+]);
+
+const project: Project = { contracts: [other, loose, ruled, shapes, bounded] };
 
 // ---- loading generated code --------------------------------------------------------------------
 
@@ -216,7 +226,7 @@ const load = async (c: Contract, v: ResolvedVersion = c.versions[0]!): Promise<V
   return (await import(pathToFileURL(path).href)) as Validator;
 };
 
-let V: { shapes: Validator; ruled: Validator; loose: Validator; other: Validator; other11: Validator };
+let V: { shapes: Validator; ruled: Validator; loose: Validator; other: Validator; other11: Validator; bounded: Validator };
 
 beforeAll(async () => {
   rmSync(TMP, { recursive: true, force: true });
@@ -226,6 +236,7 @@ beforeAll(async () => {
     loose: await load(loose),
     other: await load(other),
     other11: await load(other, other.versions[1]),
+    bounded: await load(bounded),
   };
 });
 
@@ -391,6 +402,8 @@ describe("emitValidator", () => {
       { path: "/tags", code: "maxItems" },
       { path: "/tags", code: "unique" },
       { path: "/tags/2", code: "type" },
+      // The fourth item, past maxItems 3, is not examined, and an issue says so.
+      { path: "/tags", code: "truncated" },
       { path: "/extra", code: "unknown" },
     ]);
   });
@@ -815,5 +828,78 @@ describe("agreement with Ajv on hand-written JSON Schemas", () => {
       const value = JSON.parse(json) as unknown;
       expect(V.loose.check(value), json).toBe(validate(value));
     }
+  });
+});
+
+// Issue 14: what `errors` examines of a payload is bounded by what the contract allows, and an
+// issue says what it left out. Reads are counted through getters, so these prove the bound, not a time.
+describe("errors on hostile payloads", () => {
+  const envelope = { contract: "bounded", version: "1.0" };
+  /** `count` distinct objects `{ n }` whose `n` counts its reads into `reads.n`. */
+  const counted = (count: number, reads: { n: number }) =>
+    Array.from({ length: count }, (_, i) => ({
+      get n() {
+        reads.n++;
+        return i;
+      },
+    }));
+
+  it("examines a list no further than its maxItems, unique included, and says how many it left", () => {
+    const reads = { n: 0 };
+    const value = { ...envelope, items: counted(10_000, reads) };
+    expect(V.bounded.check(value)).toBe(false);
+    const issues = V.bounded.errors(value);
+    expect(issues.map(({ path, code }) => ({ path, code }))).toEqual([
+      { path: "/items", code: "maxItems" },
+      { path: "/items", code: "truncated" },
+    ]);
+    expect(issues[1]!.message).toBe("not examined: 9980 more items");
+    // The first 20 items, read by the unique test, `is_` and `err_`: a few reads each, never 10,000.
+    expect(reads.n).toBeLessThanOrEqual(20 * 4);
+  });
+
+  it("finds duplicates by canonical JSON, whatever the key order, reading each item once", () => {
+    const reads = { n: 0 };
+    const items = counted(2_000, reads);
+    expect(V.bounded.check({ ...envelope, free: items })).toBe(true);
+    // check reads each `n` twice: once hashing, once validating. Pairs would read it 2,000 times.
+    expect(reads.n).toBe(2 * 2_000);
+    const twice = [{ n: 1, m: [1, { a: 1, b: 2 }] }, { m: [1, { b: 2, a: 1 }], n: 1 }];
+    expect(issuesOf(V.bounded, { ...envelope, free: twice })).toContainEqual({ path: "/free", code: "unique" });
+    expect(V.bounded.check({ ...envelope, free: [{ n: 1 }, { n: 2 }, { n: 1.5 }] })).toBe(false);
+    expect(issuesOf(V.bounded, { ...envelope, free: [{ n: 0 }, { n: -0 }] })).toContainEqual({ path: "/free", code: "unique" });
+  });
+
+  it("reports unknown keys up to the number the object declares, then counts the rest", () => {
+    const value: Record<string, unknown> = { ...envelope };
+    for (let i = 0; i < 100_000; i++) value[`k${i}`] = i;
+    const issues = V.bounded.errors(value);
+    const declared = 6; // contract, version and four fields
+    expect(issues.filter((i) => i.code === "unknown")).toHaveLength(declared);
+    expect(issues.at(-1)).toMatchObject({ path: "", code: "truncated", message: `not examined: ${100_000 - declared} more unknown fields` });
+  });
+
+  it("caps the issue list at MAX_ISSUES, then one truncated issue, and stops walking", async () => {
+    const { MAX_ISSUES } = await import("../../src/runtime/index.js");
+    const reads = { n: 0 };
+    const counts: Record<string, unknown> = {};
+    for (let i = 0; i < 10_000; i++) {
+      Object.defineProperty(counts, `c${i}`, {
+        enumerable: true,
+        get: () => {
+          reads.n++;
+          return "not an int";
+        },
+      });
+    }
+    const issues = V.bounded.errors({ ...envelope, counts });
+    expect(issues).toHaveLength(MAX_ISSUES + 1);
+    expect(issues.at(-1)).toMatchObject({ path: "", code: "truncated", expected: `at most ${MAX_ISSUES} issues` });
+    expect(reads.n).toBeLessThan(3 * MAX_ISSUES);
+  });
+
+  it("examines a string past its maxLength no further (its pattern is not run on it)", () => {
+    expect(issuesOf(V.bounded, { ...envelope, code: "x".repeat(1_000_000) })).toEqual([{ path: "/code", code: "maxLength" }]);
+    expect(issuesOf(V.bounded, { ...envelope, code: "x" })).toEqual([{ path: "/code", code: "pattern" }]);
   });
 });

@@ -80,6 +80,8 @@ for (const target of targets) {
                 const issues: Issue[] = [];
                 const back = fromProvider(value, issues);
                 for (const issue of issues.length > 0 ? issues : validator.errors(back)) {
+                  // `truncated` breaks no constraint: it says what errors() left unexamined past the others.
+                  if (issue.code === "truncated") continue;
                   if (!ledger.some((e) => e.constraint === issue.code && matches(e.path, issue.path))) {
                     expect.fail(`${issue.code} at ${issue.path} is not in the ledger: ${JSON.stringify(back)}`);
                   }

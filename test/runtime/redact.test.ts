@@ -39,6 +39,8 @@ const payload = () => ({
 });
 
 const text = (value: unknown): string => JSON.stringify(value);
+/** The unkeyed pii marker of a string, as a masked map key. */
+const markerOf = (key: string): string => `[pii:${createHash("sha256").update(JSON.stringify(key)).digest("hex").slice(0, 16)}]`;
 const leaks = (value: unknown, pattern: RegExp): string[] => text(value).match(pattern) ?? [];
 
 const SECRET_OR_PII = /SECRET-[a-z0-9-]*|PII-[a-z0-9-]*|pii-[0-9]+@example\.com|48\.85/g;
@@ -79,7 +81,9 @@ describe("redact on a valid payload", () => {
 
   it("redacts inside an internal field for internal readers too", () => {
     const out = redact(payload(), shape, INTERNAL) as Record<string, any>;
-    expect(out["reviewers"]).toEqual({ boss: { channel: "EMAIL", email: expect.stringMatching(/^\[pii:/), note: "INTERNAL-note-6" } });
+    // A map's keys may be data: reviewers does not declare them names, so `boss` is a marker.
+    expect(Object.keys(out["reviewers"])).toEqual([expect.stringMatching(/^\[pii:[0-9a-f]{16}\]$/)]);
+    expect(Object.values(out["reviewers"])).toEqual([{ channel: "EMAIL", email: expect.stringMatching(/^\[pii:/), note: "INTERNAL-note-6" }]);
     expect(out["login"]).toEqual({ method: "password", hint: "INTERNAL-hint" });
   });
 
@@ -177,13 +181,20 @@ describe("redact on what the shape does not describe", () => {
     (input.references.a as Record<string, unknown>)["contact"] = input;
     const out = redact(input, shape, INTERNAL);
     expect(leaks(out, SECRET_OR_PII)).toEqual([]);
-    expect(out).toEqual({ references: { a: { contact: REDACTED, since: 2000 } }, address: { city: "Paris", street: expect.stringMatching(/^\[pii:/) } });
+    expect(out).toEqual({ references: { [markerOf("a")]: { contact: REDACTED, since: 2000 } }, address: { city: "Paris", street: expect.stringMatching(/^\[pii:/) } });
   });
 
   it("keeps a map key `__proto__` as data", () => {
-    const out = redact(JSON.parse('{"references":{"__proto__":{"contact":{"channel":"PHONE","email":"e"},"since":2000}}}'), shape, PUBLIC) as any;
-    expect(Object.hasOwn(out.references, "__proto__")).toBe(true);
-    expect(Object.getPrototypeOf(out.references)).toBe(Object.prototype);
+    // history's maps declare `keys: { sensitivity: none }`: their keys are kept as they are.
+    const out = redact(JSON.parse('{"history":[{"__proto__":[{"contact":{"channel":"PHONE","email":"e"},"since":2000}]}]}'), shape, PUBLIC) as any;
+    expect(Object.hasOwn(out.history[0], "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(out.history[0])).toBe(Object.prototype);
+  });
+
+  it("masks a map's keys as markers unless the map declares them names", () => {
+    const out = redact({ references: { "alice@example.com": { since: 2000 }, "bob@example.com": { since: 2001 } }, history: [{ week: [] }] }, shape, PUBLIC) as any;
+    expect(out.references).toEqual({ [markerOf("alice@example.com")]: { since: 2000 }, [markerOf("bob@example.com")]: { since: 2001 } });
+    expect(out.history).toEqual([{ week: [] }]);
   });
 });
 

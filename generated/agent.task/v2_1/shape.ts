@@ -12,11 +12,11 @@ export const AgentTaskV2_1Shape: VersionShape = {
     inputs: {
       kind: "object",
       fields: {
-        artifact_refs: { kind: "list", of: { kind: "string" } },
-        evidence_refs: { kind: "list", of: { kind: "string" } },
+        artifact_refs: { kind: "list", of: { kind: "string" }, maxItems: 50 },
+        evidence_refs: { kind: "list", of: { kind: "string" }, maxItems: 200 },
       },
     },
-    constraints: { kind: "list", of: { kind: "enum", name: "TaskConstraint" } },
+    constraints: { kind: "list", of: { kind: "enum", name: "TaskConstraint" }, maxItems: 20 },
     budget: {
       kind: "object",
       fields: { deadline_ms: { kind: "number" }, max_model_calls: { kind: "number" } },

@@ -12,11 +12,11 @@ export const AgentTaskV3_0Shape: VersionShape = {
     inputs: {
       kind: "object",
       fields: {
-        artifact_refs: { kind: "list", of: { kind: "string" } },
-        evidence_refs: { kind: "list", of: { kind: "string" } },
+        artifact_refs: { kind: "list", of: { kind: "string" }, maxItems: 50 },
+        evidence_refs: { kind: "list", of: { kind: "string" }, maxItems: 200 },
       },
     },
-    constraints: { kind: "list", of: { kind: "enum", name: "TaskConstraint" } },
+    constraints: { kind: "list", of: { kind: "enum", name: "TaskConstraint" }, maxItems: 20 },
     budget: {
       kind: "object",
       fields: { max_model_calls: { kind: "number" }, deadline_s: { kind: "number" } },

@@ -7,7 +7,7 @@ export const BookingOfferSelectionV1_0Shape: VersionShape = {
     contract: { kind: "string" },
     version: { kind: "string" },
     offer_id: { kind: "string" },
-    passenger_names: { kind: "list", of: { kind: "string" }, sensitivity: "pii" },
+    passenger_names: { kind: "list", of: { kind: "string" }, maxItems: 9, sensitivity: "pii" },
   },
   types: {},
   enums: {},

@@ -6,7 +6,7 @@ export const BookingOffersV1_0Shape: VersionShape = {
   root: {
     contract: { kind: "string" },
     version: { kind: "string" },
-    offers: { kind: "list", of: { kind: "named", name: "Offer" } },
+    offers: { kind: "list", of: { kind: "named", name: "Offer" }, maxItems: 50 },
     confidence: { kind: "number" },
   },
   types: {

@@ -7,7 +7,7 @@ export const BookingTicketsV1_0Shape: VersionShape = {
     contract: { kind: "string" },
     version: { kind: "string" },
     order_id: { kind: "string" },
-    ticket_numbers: { kind: "list", of: { kind: "string" } },
+    ticket_numbers: { kind: "list", of: { kind: "string" }, maxItems: 9 },
     confidence: { kind: "number" },
   },
   types: {},

@@ -11,7 +11,7 @@ export const OperationErrorV1_0Shape: VersionShape = {
     class: { kind: "enum", name: "ErrorClass" },
     retryable: { kind: "boolean" },
     message_safe: { kind: "string" },
-    details: { kind: "map", of: { kind: "string" }, sensitivity: "internal" },
+    details: { kind: "map", of: { kind: "string" }, keysVisible: true, sensitivity: "internal" },
     source: { kind: "string" },
     trace_id: { kind: "string" },
   },

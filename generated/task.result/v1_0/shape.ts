@@ -13,7 +13,7 @@ export const TaskResultV1_0Shape: VersionShape = {
       fields: {
         artifact_ref: { kind: "string" },
         summary: { kind: "string", sensitivity: "internal" },
-        claims: { kind: "list", of: { kind: "named", name: "Claim" } },
+        claims: { kind: "list", of: { kind: "named", name: "Claim" }, maxItems: 500 },
       },
     },
   },
@@ -21,7 +21,7 @@ export const TaskResultV1_0Shape: VersionShape = {
     Claim: {
       claim_id: { kind: "string" },
       text: { kind: "string", sensitivity: "internal" },
-      evidence_refs: { kind: "list", of: { kind: "string" } },
+      evidence_refs: { kind: "list", of: { kind: "string" }, maxItems: 100 },
     },
   },
   enums: {

@@ -13,14 +13,14 @@ export const TaskResultV2_0Shape: VersionShape = {
       fields: {
         artifact_ref: { kind: "string" },
         summary: { kind: "string", sensitivity: "internal" },
-        claims: { kind: "list", of: { kind: "named", name: "Claim" } },
+        claims: { kind: "list", of: { kind: "named", name: "Claim" }, maxItems: 500 },
       },
     },
     quality: {
       kind: "object",
       fields: {
         verification: { kind: "enum", name: "Verification" },
-        unresolved_items: { kind: "list", of: { kind: "string" } },
+        unresolved_items: { kind: "list", of: { kind: "string" }, maxItems: 100 },
       },
     },
     usage: {
@@ -32,7 +32,7 @@ export const TaskResultV2_0Shape: VersionShape = {
     Claim: {
       claim_id: { kind: "string" },
       text: { kind: "string", sensitivity: "internal" },
-      evidence_refs: { kind: "list", of: { kind: "string" } },
+      evidence_refs: { kind: "list", of: { kind: "string" }, maxItems: 100 },
     },
   },
   enums: {

@@ -1,0 +1,122 @@
+// Issue 14, JS values: what `decode` checks is what it hands over (one snapshot, read once), a
+// getter or Proxy that throws is INVALID_INPUT and never an exception, and fields a value only
+// inherits are not its fields. Proved on the generated task.result validators and registry.
+import { describe, expect, it } from "vitest";
+import { registry } from "../../generated/index.js";
+import { check, errors } from "../../generated/task.result/v1_2/validator.js";
+import { createRegistry, createRuntime, snapshot, type DecodeRecord } from "treaty/runtime";
+
+const task = (): Record<string, unknown> => ({
+  contract: "task.result",
+  version: "1.2",
+  task_id: "TASK-123",
+  status: "SUCCESS",
+  result: { artifact_ref: "artifact://report/1", summary: "Done.", claims: [{ claim_id: "c1", text: "A claim.", evidence_refs: ["src://doc/1"] }] },
+});
+
+/** `target` with `status` SUCCESS on its first read and HACKED on every later one. */
+const turncoat = (target: Record<string, unknown>) => {
+  let reads = 0;
+  return new Proxy(target, { get: (t, key, receiver) => (key === "status" ? (reads++ === 0 ? "SUCCESS" : "HACKED") : Reflect.get(t, key, receiver)) });
+};
+
+const throwing = (target: Record<string, unknown>, trap: keyof ProxyHandler<object>) =>
+  new Proxy(target, {
+    [trap]: () => {
+      throw new Error("trap");
+    },
+  });
+
+const withThrowingGetter = (): Record<string, unknown> => {
+  const value = task();
+  Object.defineProperty(value, "task_id", {
+    enumerable: true,
+    get: () => {
+      throw new Error("getter");
+    },
+  });
+  return value;
+};
+
+describe.each([
+  ["runtime", () => createRuntime(registry)],
+  ["runtime with a persist sink", () => createRuntime(registry, { persist: { write: () => {} } })],
+  ["registry", () => createRegistry(registry.contracts)],
+])("%s decode of JS values", (_, make) => {
+  const decoder = make() as { decode(contract: string, input: unknown): { ok: boolean; value?: unknown; error?: { class: string; code: string } } };
+
+  it("returns the value it checked, not what a Proxy answers on a second read", () => {
+    const decoded = decoder.decode("task.result", turncoat(task()));
+    expect(decoded.ok).toBe(true);
+    const value = decoded.value as { status: string };
+    expect([value.status, value.status]).toEqual(["SUCCESS", "SUCCESS"]);
+  });
+
+  it("hands over a copy: changing the input afterwards changes nothing decoded", () => {
+    const input = task();
+    const decoded = decoder.decode("task.result", input);
+    (input["result"] as { summary: string }).summary = "changed";
+    expect((decoded.value as { result: { summary: string } }).result.summary).toBe("Done.");
+  });
+
+  it.each([
+    ["a throwing getter", withThrowingGetter],
+    ["a Proxy whose get throws", () => throwing(task(), "get")],
+    ["a Proxy whose ownKeys throws", () => throwing(task(), "ownKeys")],
+    ["a nested Proxy that throws", () => ({ ...task(), result: throwing({}, "ownKeys") })],
+    ["a cyclic value", () => {
+      const value = task();
+      (value["result"] as Record<string, unknown>)["self"] = value;
+      return value;
+    }],
+  ])("fails %s as INVALID_INPUT, never throwing", (_, value) => {
+    const decoded = decoder.decode("task.result", value());
+    expect(decoded.ok).toBe(false);
+    expect(decoded.error).toMatchObject({ class: "INVALID_INPUT", code: "UNPARSEABLE" });
+  });
+
+  it("does not count fields a value only inherits", () => {
+    expect(decoder.decode("task.result", Object.create(task())).ok).toBe(false);
+    // Own fields of an object of another prototype are its fields, as Ajv has it.
+    expect(decoder.decode("task.result", Object.assign(Object.create({ inherited: 1 }), task())).ok).toBe(true);
+  });
+});
+
+describe("generated check and errors on JS values", () => {
+  it("never throw on a throwing getter or Proxy: check is false, errors has a parse issue", () => {
+    for (const value of [withThrowingGetter(), throwing(task(), "get"), throwing(task(), "ownKeys"), throwing(task(), "getPrototypeOf")]) {
+      expect(check(value)).toBe(false);
+      expect(errors(value)).toContainEqual(expect.objectContaining({ path: "", code: "parse" }));
+    }
+  });
+
+  it("read only own fields: an object with inherited fields only fails, as in Ajv", () => {
+    expect(check(task())).toBe(true);
+    expect(check(Object.create(task()))).toBe(false);
+    expect(errors(Object.create(task()))).toContainEqual(expect.objectContaining({ path: "/contract", code: "required" }));
+    const nested = { ...task(), result: Object.create(task()["result"] as object) };
+    expect(check(nested)).toBe(false);
+  });
+
+  it("reject NaN and ±Infinity, which JSON cannot hold", () => {
+    for (const odd of [NaN, Infinity, -Infinity]) {
+      expect(check({ ...task(), usage: { model_calls: odd, tool_calls: 1 } })).toBe(false);
+    }
+  });
+});
+
+describe("snapshot", () => {
+  it("keeps an own __proto__ key as data, as JSON.parse does", () => {
+    const copy = snapshot(JSON.parse('{"__proto__": {"x": 1}, "a": [1, {"b": 2}]}')) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(["__proto__", "a"]);
+    expect(JSON.stringify(copy)).toBe('{"__proto__":{"x":1},"a":[1,{"b":2}]}');
+  });
+
+  it("persists the snapshot, not a second read", () => {
+    const records: DecodeRecord[] = [];
+    const runtime = createRuntime(registry, { persist: { write: (r) => records.push(r) } });
+    runtime.decode("task.result", turncoat(task()));
+    expect((records[0]!.payload as { status: string }).status).toBe("SUCCESS");
+  });
+});
