@@ -85,6 +85,8 @@ const FORMAT_CHECKS: Readonly<Record<StringFormat, string>> = {
 
 // Enums longer than this are looked up in a Set rather than compared value by value.
 const ENUM_CHAIN_LIMIT = 8;
+/** Objects with more keys than this check for unknown ones in a Set rather than a switch. */
+const WIDE_OBJECT = 32;
 
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
@@ -371,19 +373,24 @@ export const compileValidator = (
     return hoister.hoist(key, site, (base) => {
       const compiled = fields.map((field, i) => ({ field, local: `f${i}`, c: compile(scope, field.type, `${site}_${field.name}`) }));
       const known = [...extraKeys, ...fields.map((f) => f.name)];
+      // A switch compares a key with each case in turn: past a few dozen keys, a wide object would
+      // cost keys × fields, so its keys go in a Set built once with the module.
+      const keySet = reject && known.length > WIDE_OBJECT ? hoister.hoist(undefined, `keys_${base}`, (name) => `const ${name} = new Set<string>(${JSON.stringify(known)});`) : undefined;
       const unknownKeys = (onUnknown: string): string[] =>
-        reject
-          ? [
-              "for (const k in v) {",
-              "  switch (k) {",
-              ...known.map((k) => `    case ${lit(k)}:`),
-              ...(known.length > 0 ? ["      break;"] : []),
-              "    default:",
-              `      ${onUnknown}`,
-              "  }",
-              "}",
-            ]
-          : [];
+        !reject
+          ? []
+          : keySet !== undefined
+            ? ["for (const k in v) {", `  if (!${keySet}.has(k)) {`, `    ${onUnknown}`, "  }", "}"]
+            : [
+                "for (const k in v) {",
+                "  switch (k) {",
+                ...known.map((k) => `    case ${lit(k)}:`),
+                ...(known.length > 0 ? ["      break;"] : []),
+                "    default:",
+                `      ${onUnknown}`,
+                "  }",
+                "}",
+              ];
       const isLines = compiled.flatMap(({ field, local, c }, i) => [
         `const ${local} = ${member("v", field.name)};`,
         ...(i === 0 ? [ownFieldsAfterRead(base)] : []),

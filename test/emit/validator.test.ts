@@ -200,7 +200,12 @@ const bounded = contract("bounded", [
   ]),
 ]);
 
-const project: Project = { contracts: [other, loose, ruled, shapes, bounded] };
+/** Wider than a switch should serve: its unknown keys are looked up in a Set, at the root and in an inline object. */
+const WIDE = 40;
+const wideFields = Array.from({ length: WIDE }, (_, i) => field(`f${i}`, { kind: "int" }));
+const wide = contract("demo.wide", [version("1.0", [...wideFields, field("inner", { kind: "object", fields: wideFields })])], { envelope: "none" });
+
+const project: Project = { contracts: [other, loose, ruled, shapes, bounded, wide] };
 
 // ---- loading generated code --------------------------------------------------------------------
 
@@ -226,7 +231,7 @@ const load = async (c: Contract, v: ResolvedVersion = c.versions[0]!): Promise<V
   return (await import(pathToFileURL(path).href)) as Validator;
 };
 
-let V: { shapes: Validator; ruled: Validator; loose: Validator; other: Validator; other11: Validator; bounded: Validator };
+let V: { shapes: Validator; ruled: Validator; loose: Validator; other: Validator; other11: Validator; bounded: Validator; wide: Validator };
 
 beforeAll(async () => {
   rmSync(TMP, { recursive: true, force: true });
@@ -237,6 +242,7 @@ beforeAll(async () => {
     other: await load(other),
     other11: await load(other, other.versions[1]),
     bounded: await load(bounded),
+    wide: await load(wide),
   };
 });
 
@@ -833,6 +839,26 @@ describe("agreement with Ajv on hand-written JSON Schemas", () => {
 
 // Issue 14: what `errors` examines of a payload is bounded by what the contract allows, and an
 // issue says what it left out. Reads are counted through getters, so these prove the bound, not a time.
+describe("a wide object", () => {
+  const ints = Object.fromEntries(wideFields.map((f, i) => [f.name, i]));
+  const valid = { ...ints, inner: { ...ints } };
+
+  it("checks its unknown keys in a Set built once, not a switch over every field", () => {
+    const source = emitValidator(project, wide, wide.versions[0]!).contents;
+    expect(source.match(/new Set<string>\(/g)?.length).toBe(2);
+    expect(source).not.toContain('case "f39":');
+  });
+
+  it("accepts exactly the declared keys, at the root and inside", () => {
+    expect(V.wide.check(valid)).toBe(true);
+    expect(V.wide.errors(valid)).toEqual([]);
+    expect(V.wide.check({ ...valid, f40: 1 })).toBe(false);
+    expect(V.wide.errors({ ...valid, inner: { ...ints, extra: 1 } })).toEqual([expect.objectContaining({ path: "/inner/extra", code: "unknown" })]);
+    // A key an object inherits is no key of its own: neither declared nor unknown.
+    expect(V.wide.check({ ...valid, inner: Object.assign(Object.create({ stray: 1 }), ints) })).toBe(true);
+  });
+});
+
 describe("errors on hostile payloads", () => {
   const envelope = { contract: "bounded", version: "1.0" };
   /** `count` distinct objects `{ n }` whose `n` counts its reads into `reads.n`. */

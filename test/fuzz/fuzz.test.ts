@@ -25,8 +25,9 @@ describe("fuzz (short seeded run)", () => {
 
 // Crashes found whose fix lies outside the compiler's checks (see each PENDING.md).
 const FIXTURES = join(import.meta.dirname, "../fixtures");
-describe("pending fuzz findings", () => {
-  for (const name of readdirSync(FIXTURES).filter((c) => c.startsWith("pending-")).sort()) {
-    it.todo(`${name}: ${readFileSync(join(FIXTURES, name, "PENDING.md"), "utf8").split("\n")[0]}`);
-  }
-});
+const pending = readdirSync(FIXTURES).filter((c) => c.startsWith("pending-")).sort();
+if (pending.length > 0) {
+  describe("pending fuzz findings", () => {
+    for (const name of pending) it.todo(`${name}: ${readFileSync(join(FIXTURES, name, "PENDING.md"), "utf8").split("\n")[0]}`);
+  });
+}
