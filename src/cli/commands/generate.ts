@@ -9,18 +9,17 @@ import { fromCwd, plural, printDiagnostics, readConfig, type CliIo, type Command
 export const generateCommand: Command = {
   name: "generate",
   usage: `  treaty generate [--check | --watch] [--quiet] [--idl <dir>] [--out <dir>]
-      Compile every contract under --idl (default: idl) into --out (default: generated).
-      Files treaty no longer produces are removed; the directory changes as a whole, or is
-      left as it was. Only contracts whose files (or what they reference) changed since the
-      last run are compiled again. With --check, write nothing and exit 1 listing the files
-      that are stale. With --watch, generate again each time a contract or agent file is
-      saved, added or removed (or the config changes), printing each run's diagnostics and
-      going on; a run with errors writes nothing; Ctrl-C stops it. --quiet prints only
+      Compile every contract under --idl (default: idl) into --out (default: generated). Files
+      treaty no longer produces are removed; the directory changes as a whole, or is left as
+      it was. Only contracts whose files (or what they reference) changed since the last run
+      are compiled again. With --check, write nothing and exit 1 listing the files that are
+      stale. With --watch, generate again each time a contract or agent file is saved, added
+      or removed (or the config file it started with changes), printing each run's diagnostics
+      and going on; a run with errors writes nothing; Ctrl-C stops it. --quiet prints only
       diagnostics and what is stale; without it a terminal shows progress on long runs.
-      Defaults come from treaty.config.json or the 'treaty' key of package.json; its
-      'package' setting makes --out an npm package, 'tests: false' writes no generated
-      tests, and 'llm: { providers: [...] }' names the LLM providers of contracts that name
-      none.`,
+      Defaults come from treaty.config.json or the 'treaty' key of package.json; its 'package'
+      setting makes --out an npm package, 'tests: false' writes no generated tests, and 'llm:
+      { providers: [...] }' names the LLM providers of contracts that name none.`,
   options: {
     check: { type: "boolean" },
     watch: { type: "boolean", conflicts: { check: "--check writes nothing, --watch writes on every save" } },
