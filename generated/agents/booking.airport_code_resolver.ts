@@ -78,108 +78,27 @@ export const agent = {
   execute: code.execute,
   tools: {
     anthropic: {
+      ...bookingAirportQueryV1_0.llm.anthropic.tool,
       name: "airport_code_resolver",
       description:
         "Resolves an airport's name, city or code to its IATA code.\n\nA name or code of an airport to resolve to its IATA code.",
-      input_schema: {
-        description: "A name or code of an airport to resolve to its IATA code.",
-        type: "object",
-        properties: {
-          contract: {
-            description: "The contract this payload follows.",
-            const: "booking.airport_query",
-          },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          text: {
-            description:
-              'An airport\'s name, city or code as the traveller wrote it.\n\nExample: "Heathrow".\n\nMust also be: at least 1 character; at most 100 characters.',
-            type: "string",
-          },
-        },
-        required: ["contract", "version", "text"],
-        additionalProperties: false,
-      },
-      strict: true,
     },
     openai: {
-      type: "function",
+      ...bookingAirportQueryV1_0.llm.openai.tool,
       function: {
+        ...bookingAirportQueryV1_0.llm.openai.tool.function,
         name: "airport_code_resolver",
         description:
           "Resolves an airport's name, city or code to its IATA code.\n\nA name or code of an airport to resolve to its IATA code.",
-        parameters: {
-          description: "A name or code of an airport to resolve to its IATA code.",
-          type: "object",
-          properties: {
-            contract: {
-              description: "The contract this payload follows.",
-              const: "booking.airport_query",
-            },
-            version: { description: "The contract version this payload follows.", const: "1.0" },
-            text: {
-              description:
-                'An airport\'s name, city or code as the traveller wrote it.\n\nExample: "Heathrow".\n\nMust also be: at least 1 character; at most 100 characters.',
-              type: "string",
-            },
-          },
-          required: ["contract", "version", "text"],
-          additionalProperties: false,
-        },
-        strict: true,
       },
     },
     mcp: {
+      ...bookingAirportQueryV1_0.llm.mcp.tool,
       name: "airport_code_resolver",
-      title: "booking.airport_code_resolver",
       description:
         "Resolves an airport's name, city or code to its IATA code.\n\nA name or code of an airport to resolve to its IATA code.",
-      inputSchema: {
-        description: "A name or code of an airport to resolve to its IATA code.",
-        type: "object",
-        properties: {
-          contract: {
-            description: "The contract this payload follows.",
-            const: "booking.airport_query",
-          },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          text: {
-            description:
-              'An airport\'s name, city or code as the traveller wrote it.\n\nExample: "Heathrow".',
-            type: "string",
-            minLength: 1,
-            maxLength: 100,
-          },
-        },
-        required: ["contract", "version", "text"],
-        additionalProperties: false,
-      },
-      outputSchema: {
-        description: "The airport a query resolved to.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.airport" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          code: {
-            description: 'IATA code of the airport.\n\nExample: "LHR".',
-            type: "string",
-            pattern: "^[A-Z]{3}$",
-          },
-          name: {
-            description: 'The airport\'s name.\n\nExample: "London Heathrow".',
-            type: "string",
-            maxLength: 100,
-          },
-          confidence: {
-            description:
-              "How sure the resolver is that this is the airport meant.\n\nExample: 0.98.",
-            type: "number",
-            minimum: 0,
-            maximum: 1,
-          },
-        },
-        required: ["contract", "version", "code", "name", "confidence"],
-        additionalProperties: false,
-      },
+      title: "booking.airport_code_resolver",
+      outputSchema: bookingAirportV1_0.llm.mcp.tool.inputSchema,
       annotations: { readOnlyHint: true },
     },
   },

@@ -262,216 +262,27 @@ export const agent = {
   execute: code.execute,
   tools: {
     anthropic: {
+      ...bookingSearchV1_0.llm.anthropic.tool,
       name: "availability_search",
       description:
         "Searches the airlines for offers matching the trip.\n\nA search for flights with seats for sale.",
-      input_schema: {
-        description: "A search for flights with seats for sale.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.search" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          origin: {
-            description:
-              'IATA code of the departure airport.\n\nExample: "LHR".\n\nMust also be: matches the regular expression ^[A-Z]{3}$.',
-            type: "string",
-          },
-          destination: {
-            description:
-              'IATA code of the arrival airport.\n\nExample: "JFK".\n\nMust also be: matches the regular expression ^[A-Z]{3}$.',
-            type: "string",
-          },
-          departure_date: {
-            description: 'Day of departure.\n\nExample: "2030-05-01".',
-            type: "string",
-            format: "date",
-          },
-          cabin: {
-            description: "The cabin to search.",
-            anyOf: [
-              { const: "ECONOMY", description: "Economy cabin." },
-              { const: "BUSINESS", description: "Business cabin." },
-            ],
-          },
-          passengers: {
-            description:
-              "How many travel together.\n\nExample: 1.\n\nMust also be: at least 1; at most 9.",
-            type: "integer",
-          },
-        },
-        required: [
-          "contract",
-          "version",
-          "origin",
-          "destination",
-          "departure_date",
-          "cabin",
-          "passengers",
-        ],
-        additionalProperties: false,
-      },
-      strict: true,
     },
     openai: {
-      type: "function",
+      ...bookingSearchV1_0.llm.openai.tool,
       function: {
+        ...bookingSearchV1_0.llm.openai.tool.function,
         name: "availability_search",
         description:
           "Searches the airlines for offers matching the trip.\n\nA search for flights with seats for sale.",
-        parameters: {
-          description: "A search for flights with seats for sale.",
-          type: "object",
-          properties: {
-            contract: {
-              description: "The contract this payload follows.",
-              const: "booking.search",
-            },
-            version: { description: "The contract version this payload follows.", const: "1.0" },
-            origin: {
-              description: 'IATA code of the departure airport.\n\nExample: "LHR".',
-              type: "string",
-              pattern: "^[A-Z]{3}$",
-            },
-            destination: {
-              description: 'IATA code of the arrival airport.\n\nExample: "JFK".',
-              type: "string",
-              pattern: "^[A-Z]{3}$",
-            },
-            departure_date: {
-              description: 'Day of departure.\n\nExample: "2030-05-01".',
-              type: "string",
-              format: "date",
-            },
-            cabin: {
-              description: "The cabin to search.",
-              anyOf: [
-                { const: "ECONOMY", description: "Economy cabin." },
-                { const: "BUSINESS", description: "Business cabin." },
-              ],
-            },
-            passengers: {
-              description: "How many travel together.\n\nExample: 1.",
-              type: "integer",
-              minimum: 1,
-              maximum: 9,
-            },
-          },
-          required: [
-            "contract",
-            "version",
-            "origin",
-            "destination",
-            "departure_date",
-            "cabin",
-            "passengers",
-          ],
-          additionalProperties: false,
-        },
-        strict: true,
       },
     },
     mcp: {
+      ...bookingSearchV1_0.llm.mcp.tool,
       name: "availability_search",
-      title: "booking.availability_search",
       description:
         "Searches the airlines for offers matching the trip.\n\nA search for flights with seats for sale.",
-      inputSchema: {
-        description: "A search for flights with seats for sale.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.search" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          origin: {
-            description: 'IATA code of the departure airport.\n\nExample: "LHR".',
-            type: "string",
-            pattern: "^[A-Z]{3}$",
-          },
-          destination: {
-            description: 'IATA code of the arrival airport.\n\nExample: "JFK".',
-            type: "string",
-            pattern: "^[A-Z]{3}$",
-          },
-          departure_date: {
-            description: 'Day of departure.\n\nExample: "2030-05-01".',
-            type: "string",
-            format: "date",
-          },
-          cabin: {
-            description: "The cabin to search.",
-            anyOf: [
-              { const: "ECONOMY", description: "Economy cabin." },
-              { const: "BUSINESS", description: "Business cabin." },
-            ],
-          },
-          passengers: {
-            description: "How many travel together.\n\nExample: 1.",
-            type: "integer",
-            minimum: 1,
-            maximum: 9,
-          },
-        },
-        required: [
-          "contract",
-          "version",
-          "origin",
-          "destination",
-          "departure_date",
-          "cabin",
-          "passengers",
-        ],
-        additionalProperties: false,
-      },
-      outputSchema: {
-        description: "The offers a search found.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.offers" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          offers: {
-            description: "Offers in the airline's order.",
-            type: "array",
-            items: {
-              type: "object",
-              properties: {
-                offer_id: {
-                  description:
-                    "The airline's id of the offer; only ids a search returned may be booked.",
-                  type: "string",
-                  pattern: "^OF-[A-Z0-9]{6}$",
-                },
-                cabin: {
-                  description: "The cabin offered.",
-                  anyOf: [
-                    { const: "ECONOMY", description: "Economy cabin." },
-                    { const: "BUSINESS", description: "Business cabin." },
-                  ],
-                },
-                total: {
-                  description: "Price for all passengers, as a decimal string.",
-                  type: "string",
-                  pattern: "^[0-9]+\\.[0-9]{2}$",
-                },
-                currency: {
-                  description: "ISO 4217 code of the price.",
-                  type: "string",
-                  pattern: "^[A-Z]{3}$",
-                },
-              },
-              required: ["offer_id", "cabin", "total", "currency"],
-              additionalProperties: false,
-            },
-            maxItems: 50,
-          },
-          confidence: {
-            description: "How complete the search was.\n\nExample: 0.9.",
-            type: "number",
-            minimum: 0,
-            maximum: 1,
-          },
-        },
-        required: ["contract", "version", "offers", "confidence"],
-        additionalProperties: false,
-      },
+      title: "booking.availability_search",
+      outputSchema: bookingOffersV1_0.llm.mcp.tool.inputSchema,
       annotations: { readOnlyHint: true },
     },
   },

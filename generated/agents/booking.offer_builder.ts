@@ -153,130 +153,27 @@ export const agent = {
   execute: code.execute,
   tools: {
     anthropic: {
+      ...bookingOfferSelectionV1_0.llm.anthropic.tool,
       name: "offer_builder",
       description:
         "Holds an offer a search returned as an order, for the named passengers.\n\nThe offer to hold as an order, and who travels.",
-      input_schema: {
-        description: "The offer to hold as an order, and who travels.",
-        type: "object",
-        properties: {
-          contract: {
-            description: "The contract this payload follows.",
-            const: "booking.offer_selection",
-          },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          offer_id: {
-            description:
-              'An offer a search returned in this session.\n\nExample: "OF-ABC123".\n\nMust also be: matches the regular expression ^OF-[A-Z0-9]{6}$.',
-            type: "string",
-          },
-          passenger_names: {
-            description: "Names as on the passports.\n\nMust also be: at most 9 items.",
-            type: "array",
-            items: { type: "string", description: "Must also be: at most 100 characters." },
-            minItems: 1,
-          },
-        },
-        required: ["contract", "version", "offer_id", "passenger_names"],
-        additionalProperties: false,
-      },
-      strict: true,
     },
     openai: {
-      type: "function",
+      ...bookingOfferSelectionV1_0.llm.openai.tool,
       function: {
+        ...bookingOfferSelectionV1_0.llm.openai.tool.function,
         name: "offer_builder",
         description:
           "Holds an offer a search returned as an order, for the named passengers.\n\nThe offer to hold as an order, and who travels.",
-        parameters: {
-          description: "The offer to hold as an order, and who travels.",
-          type: "object",
-          properties: {
-            contract: {
-              description: "The contract this payload follows.",
-              const: "booking.offer_selection",
-            },
-            version: { description: "The contract version this payload follows.", const: "1.0" },
-            offer_id: {
-              description: 'An offer a search returned in this session.\n\nExample: "OF-ABC123".',
-              type: "string",
-              pattern: "^OF-[A-Z0-9]{6}$",
-            },
-            passenger_names: {
-              description: "Names as on the passports.",
-              type: "array",
-              items: { type: "string", description: "Must also be: at most 100 characters." },
-              minItems: 1,
-              maxItems: 9,
-            },
-          },
-          required: ["contract", "version", "offer_id", "passenger_names"],
-          additionalProperties: false,
-        },
-        strict: true,
       },
     },
     mcp: {
+      ...bookingOfferSelectionV1_0.llm.mcp.tool,
       name: "offer_builder",
-      title: "booking.offer_builder",
       description:
         "Holds an offer a search returned as an order, for the named passengers.\n\nThe offer to hold as an order, and who travels.",
-      inputSchema: {
-        description: "The offer to hold as an order, and who travels.",
-        type: "object",
-        properties: {
-          contract: {
-            description: "The contract this payload follows.",
-            const: "booking.offer_selection",
-          },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          offer_id: {
-            description: 'An offer a search returned in this session.\n\nExample: "OF-ABC123".',
-            type: "string",
-            pattern: "^OF-[A-Z0-9]{6}$",
-          },
-          passenger_names: {
-            description: "Names as on the passports.",
-            type: "array",
-            items: { type: "string", maxLength: 100 },
-            minItems: 1,
-            maxItems: 9,
-          },
-        },
-        required: ["contract", "version", "offer_id", "passenger_names"],
-        additionalProperties: false,
-      },
-      outputSchema: {
-        description: "An order holding an offer until it is ticketed or expires.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.order" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          order_id: {
-            description: 'The order\'s id.\n\nExample: "OR-ABCD1234".',
-            type: "string",
-            pattern: "^OR-[A-Z0-9]{8}$",
-          },
-          offer_id: {
-            description: 'The offer it holds.\n\nExample: "OF-ABC123".',
-            type: "string",
-            pattern: "^OF-[A-Z0-9]{6}$",
-          },
-          expires_at: {
-            description: 'When the hold lapses.\n\nExample: "2030-04-01T12:00:00Z".',
-            type: "string",
-            format: "date-time",
-          },
-          confidence: {
-            description: "How sure the builder is the order matches the offer.\n\nExample: 0.97.",
-            type: "number",
-            minimum: 0,
-            maximum: 1,
-          },
-        },
-        required: ["contract", "version", "order_id", "offer_id", "expires_at", "confidence"],
-        additionalProperties: false,
-      },
+      title: "booking.offer_builder",
+      outputSchema: bookingOrderV1_0.llm.mcp.tool.inputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false },
     },
   },

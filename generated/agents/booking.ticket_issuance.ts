@@ -140,127 +140,27 @@ export const agent = {
   execute: code.execute,
   tools: {
     anthropic: {
+      ...bookingTicketRequestV1_0.llm.anthropic.tool,
       name: "ticket_issuance",
       description:
         "Issues the tickets of an order, charging the traveller; it cannot be undone.\n\nIssue the tickets of an order; this charges the traveller and cannot be undone.",
-      input_schema: {
-        description:
-          "Issue the tickets of an order; this charges the traveller and cannot be undone.",
-        type: "object",
-        properties: {
-          contract: {
-            description: "The contract this payload follows.",
-            const: "booking.ticket_request",
-          },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          request_id: {
-            description:
-              'Stable id of this request; a retry with the same id never tickets twice.\n\nExample: "TR-1".\n\nMust also be: matches the regular expression ^TR-[A-Za-z0-9]{1,32}$.',
-            type: "string",
-          },
-          order_id: {
-            description:
-              'An order built in this session.\n\nExample: "OR-ABCD1234".\n\nMust also be: matches the regular expression ^OR-[A-Z0-9]{8}$.',
-            type: "string",
-          },
-        },
-        required: ["contract", "version", "request_id", "order_id"],
-        additionalProperties: false,
-      },
-      strict: true,
     },
     openai: {
-      type: "function",
+      ...bookingTicketRequestV1_0.llm.openai.tool,
       function: {
+        ...bookingTicketRequestV1_0.llm.openai.tool.function,
         name: "ticket_issuance",
         description:
           "Issues the tickets of an order, charging the traveller; it cannot be undone.\n\nIssue the tickets of an order; this charges the traveller and cannot be undone.",
-        parameters: {
-          description:
-            "Issue the tickets of an order; this charges the traveller and cannot be undone.",
-          type: "object",
-          properties: {
-            contract: {
-              description: "The contract this payload follows.",
-              const: "booking.ticket_request",
-            },
-            version: { description: "The contract version this payload follows.", const: "1.0" },
-            request_id: {
-              description:
-                'Stable id of this request; a retry with the same id never tickets twice.\n\nExample: "TR-1".',
-              type: "string",
-              pattern: "^TR-[A-Za-z0-9]{1,32}$",
-            },
-            order_id: {
-              description: 'An order built in this session.\n\nExample: "OR-ABCD1234".',
-              type: "string",
-              pattern: "^OR-[A-Z0-9]{8}$",
-            },
-          },
-          required: ["contract", "version", "request_id", "order_id"],
-          additionalProperties: false,
-        },
-        strict: true,
       },
     },
     mcp: {
+      ...bookingTicketRequestV1_0.llm.mcp.tool,
       name: "ticket_issuance",
-      title: "booking.ticket_issuance",
       description:
         "Issues the tickets of an order, charging the traveller; it cannot be undone.\n\nIssue the tickets of an order; this charges the traveller and cannot be undone.",
-      inputSchema: {
-        description:
-          "Issue the tickets of an order; this charges the traveller and cannot be undone.",
-        type: "object",
-        properties: {
-          contract: {
-            description: "The contract this payload follows.",
-            const: "booking.ticket_request",
-          },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          request_id: {
-            description:
-              'Stable id of this request; a retry with the same id never tickets twice.\n\nExample: "TR-1".',
-            type: "string",
-            pattern: "^TR-[A-Za-z0-9]{1,32}$",
-          },
-          order_id: {
-            description: 'An order built in this session.\n\nExample: "OR-ABCD1234".',
-            type: "string",
-            pattern: "^OR-[A-Z0-9]{8}$",
-          },
-        },
-        required: ["contract", "version", "request_id", "order_id"],
-        additionalProperties: false,
-      },
-      outputSchema: {
-        description: "The tickets issued for an order.",
-        type: "object",
-        properties: {
-          contract: { description: "The contract this payload follows.", const: "booking.tickets" },
-          version: { description: "The contract version this payload follows.", const: "1.0" },
-          order_id: {
-            description: 'The order ticketed.\n\nExample: "OR-ABCD1234".',
-            type: "string",
-            pattern: "^OR-[A-Z0-9]{8}$",
-          },
-          ticket_numbers: {
-            description: "One ticket number per passenger.",
-            type: "array",
-            items: { type: "string", pattern: "^TK-[0-9]{10}$" },
-            minItems: 1,
-            maxItems: 9,
-          },
-          confidence: {
-            description: "How sure the issuer is that every ticket was issued.\n\nExample: 0.99.",
-            type: "number",
-            minimum: 0,
-            maximum: 1,
-          },
-        },
-        required: ["contract", "version", "order_id", "ticket_numbers", "confidence"],
-        additionalProperties: false,
-      },
+      title: "booking.ticket_issuance",
+      outputSchema: bookingTicketsV1_0.llm.mcp.tool.inputSchema,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
   },

@@ -90,27 +90,33 @@ const payloadData = (module: string, at: Payload) => ({
   shape: new Code(`${module}.shape`),
 });
 
-/** The input contract's projections, renamed to the tool and described by the agent; MCP hints from the action. */
-const tools = (project: Project, agent: Agent, input: Payload, output: Payload): Record<string, JsonValue> => {
-  const result: Record<string, JsonValue> = {};
+/**
+ * The input contract's projections, renamed to the tool and described by the agent; MCP hints from
+ * the action. Each names the projection its contract version already exports (`llm.<provider>`)
+ * and says only what the agent changes, so the schema is written once, in the contract's llm.ts.
+ */
+const tools = (project: Project, agent: Agent, input: Payload, output: Payload, inputModule: string, outputModule: string): Record<string, Literal> => {
+  const result: Record<string, Literal> = {};
   for (const provider of TOOL_PROVIDERS.filter((p) => input.contract.llm.providers.includes(p))) {
     const projection = projectVersion(project, input.contract, input.version, provider).value;
     const description = paragraphs([agent.summary, agent.description, projection.description]) ?? agent.name;
-    const tool = projection.request["tool"] as Record<string, JsonValue>;
+    const tool = `${inputModule}.llm.${provider}.tool`;
+    const renamed = `name: ${JSON.stringify(agent.tool)}, description: ${JSON.stringify(description)}`;
     if (provider === "openai") {
-      result[provider] = { ...tool, function: { ...(tool["function"] as Record<string, JsonValue>), name: agent.tool, description } };
+      result[provider] = new Code(`{ ...${tool}, function: { ...${tool}.function, ${renamed} } }`);
       continue;
     }
-    result[provider] = { ...tool, name: agent.tool, description };
-    if (provider === "mcp") {
-      const { annotations: _fromContract, ...mcp } = result[provider] as Record<string, JsonValue>;
-      const idempotent = input.version.fields.some((f) => f.role === "idempotency_key");
-      const annotations: Record<string, JsonValue> = { readOnlyHint: agent.action === "query" };
-      if (agent.action !== "query") annotations["destructiveHint"] = agent.action === "mutation_irreversible";
-      if (idempotent) annotations["idempotentHint"] = true;
-      const outputSchema = output.contract.llm.providers.includes("mcp") ? projectVersion(project, output.contract, output.version, "mcp").value.schema : undefined;
-      result[provider] = { ...mcp, title: agent.name, ...(outputSchema ? { outputSchema } : {}), annotations };
+    if (provider !== "mcp") {
+      result[provider] = new Code(`{ ...${tool}, ${renamed} }`);
+      continue;
     }
+    const idempotent = input.version.fields.some((f) => f.role === "idempotency_key");
+    const annotations: Record<string, JsonValue> = { readOnlyHint: agent.action === "query" };
+    if (agent.action !== "query") annotations["destructiveHint"] = agent.action === "mutation_irreversible";
+    if (idempotent) annotations["idempotentHint"] = true;
+    // The output's MCP projection is the schema of what the tool returns.
+    const outputSchema = output.contract.llm.providers.includes("mcp") ? `, outputSchema: ${outputModule}.llm.mcp.tool.inputSchema` : "";
+    result[provider] = new Code(`{ ...${tool}, ${renamed}, title: ${JSON.stringify(agent.name)}${outputSchema}, annotations: ${print(annotations)} }`);
   }
   return result;
 };
@@ -168,7 +174,7 @@ export const emitAgent = (project: Project, agent: Agent, code: string): Emitted
       }
     }),
     execute: new Code("code.execute"),
-    tools: tools(project, agent, input, output),
+    tools: tools(project, agent, input, output, inputModule, outputModule),
   };
   return file.render("agent", {
     name: agent.name,
