@@ -101,8 +101,21 @@ const convertEnum = (from: Extract<TypeNode, { kind: "enum" }>, to: TypeNode, ct
   return values.every(accepts) ? SAME : narrowing(from, to, ctx);
 };
 
+/**
+ * An untagged union on either side: every source variant (or the source itself) must widen to a
+ * target variant (or the target itself); there is no conversion through a variant, so otherwise
+ * the value passes unchecked or a stub converts it.
+ */
+const convertOneOf = (from: TypeNode, to: TypeNode, ctx: ConvertContext): Conversion | undefined => {
+  const sources = from.kind === "oneOf" ? from.variants.map((v) => v.type) : [from];
+  const targets = to.kind === "oneOf" ? to.variants.map((v) => v.type) : [to];
+  const widening = sources.every((s) => targets.some((t) => convertType(s, t, ctx)?.kind === "same"));
+  return widening ? SAME : narrowing(from, to, ctx);
+};
+
 /** The conversion from `from` (a type of ctx.source) to `to` (of ctx.target); undefined when only a stub can do it. */
 export const convertType = (from: TypeNode, to: TypeNode, ctx: ConvertContext): Conversion | undefined => {
+  if (from.kind === "oneOf" || to.kind === "oneOf") return convertOneOf(from, to, ctx);
   const scalar = scalarWidens(from, to);
   if (scalar !== undefined) return scalar ? SAME : narrowing(from, to, ctx);
   switch (from.kind) {

@@ -103,6 +103,8 @@ export const describeType = (project: Project, located: Located): string => {
       return `an object {${type.fields.map((f) => f.name).join(", ")}}`;
     case "union":
       return `a union on '${type.tag}' (${type.variants.map((v) => v.value).join(" | ")})`;
+    case "oneOf":
+      return `one of ${type.variants.map((v) => describeType(project, { type: v.type, at: located.at })).join(" | ")}`;
     case "named":
     case "contract":
       return type.kind === "named" ? type.name : `${type.contract}@${type.major}`;
@@ -150,6 +152,11 @@ export const sameType = (project: Project, left: Located, right: Located): boole
           return w !== undefined && sameType(project, { type: v.type, at: a.at }, { type: w.type, at: b.at });
         })
       );
+    }
+    case "oneOf": {
+      // In order: the same variants, each the same type.
+      const other = (b.type as typeof a.type).variants;
+      return a.type.variants.length === other.length && a.type.variants.every((v, i) => sameType(project, { type: v.type, at: a.at }, { type: other[i]!.type, at: b.at }));
     }
     default:
       return true;

@@ -9,14 +9,38 @@ import { rootFields } from "../ir/envelope.js";
 import type { Contract, Field, JsonValue, ListType, NumericType, ResolvedVersion, Rule, StringType, TypeNode } from "../ir/model.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { escapePointer } from "../runtime/issue.js";
-import type { Made } from "../testing/cases-file.js";
+import { build, type Made } from "../testing/cases-file.js";
 import type { Edit, Expectation, MutationCase } from "./model.js";
 import { nonMatching, surrounded } from "./pattern-sample.js";
 import { isMultipleOf } from "../runtime/multiple-of.js";
+import { distinguishVariants, selectVariant, variantLabel, type VariantSelector } from "../ir/one-of-variants.js";
 import { fieldAtPath, instantOf, nearestFitting, nextDouble, stringOfLength, tooLong, type Synthesizer } from "./synthesize.js";
 
 /** The key added where unknown keys are rejected; any name the object does not declare would do. */
 export const UNKNOWN_KEY = "unexpected_key";
+
+/** Values tried, in order, for one an untagged union selects no variant for. */
+const NO_VARIANT_CANDIDATES: readonly JsonValue[] = [[], {}, "42", 42, 0.5, true, { [UNKNOWN_KEY]: true }];
+
+/** `value`, which sits at pointer `at`, with the edits at or below `at` applied; undefined when none is. */
+const editedAt = (value: JsonValue, at: string, edits: readonly Edit[]): { readonly value: JsonValue | undefined } | undefined => {
+  const mine = edits.filter((e) => pathOf(e) === at || pathOf(e).startsWith(`${at}/`));
+  if (mine.length === 0) return undefined;
+  let root: JsonValue | undefined = structuredClone(value);
+  for (const edit of mine) {
+    const to = ("remove" in edit ? undefined : "make" in edit ? build(edit.make) : edit.value) as JsonValue | undefined;
+    const keys = pathOf(edit).slice(at.length).split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
+    if (keys.length === 0) {
+      root = to;
+      continue;
+    }
+    const parent = keys.slice(0, -1).reduce<JsonValue | undefined>((v, k) => (isObject(v) || Array.isArray(v) ? (v as JsonObject)[k] : undefined), root);
+    if (!isObject(parent) && !Array.isArray(parent)) continue;
+    if (to === undefined) delete (parent as JsonObject)[keys.at(-1)!];
+    else (parent as JsonObject)[keys.at(-1)!] = to;
+  }
+  return { value: root };
+};
 
 /** The key of the entry put into an empty map. */
 const MAP_KEY = "key";
@@ -65,8 +89,23 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
   // While mutating values the base lacks: the edits that put them in, outermost first, and whether
   // an edge may still be expected to pass (not when a rule names the field: putting it in may break the rule).
   const inserted: { readonly edit: Edit; readonly edgesPass: boolean }[] = [];
-  const add = (title: string, edits: readonly Edit[], expect?: Expectation): void => {
+  // While mutating inside untagged union variants, outermost first: where each is, the variant
+  // being mutated, and its value there.
+  const unions: { readonly site: Site; readonly selectors: readonly VariantSelector[]; readonly index: number; readonly value: JsonValue }[] = [];
+  const add = (title: string, edits: readonly Edit[], given?: Expectation): void => {
+    let expect = given;
     if (expect === undefined && inserted.some((i) => !i.edgesPass)) return;
+    // A mutation that leaves its variant fails at the union: no variant is selected. One that
+    // selects another variant is left out (its verdict is that variant's).
+    for (const u of unions) {
+      const mutated = editedAt(u.value, u.site.path, edits);
+      if (mutated === undefined) continue;
+      const now = selectVariant(u.selectors, mutated.value);
+      if (now === u.index) continue;
+      if (now !== undefined || expect === undefined) return;
+      expect = { path: u.site.path, code: "union" };
+      break;
+    }
     // An edit replaced by a later one at the same path (another union variant put in) is left out.
     const later = [...inserted.map((i) => i.edit), ...edits];
     const insert = inserted.map((i) => i.edit).filter((edit, k) => !later.slice(k + 1).some((e) => pathOf(e) === pathOf(edit)));
@@ -105,9 +144,14 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
   const fieldsOf = (type: TypeNode): readonly Field[] | undefined =>
     type.kind === "object" ? type.fields : type.kind === "named" ? version.types.get(type.name)!.fields : undefined;
 
-  /** A value of another JSON type, and the code the validator reports for it. */
-  const wrongType = (type: TypeNode): { value: JsonValue; code: string } => {
+  /** A value of another JSON type, and the code the validator reports for it; for an untagged union, one no variant is selected for. */
+  const wrongType = (type: TypeNode): { value: JsonValue; code: string } | undefined => {
     switch (type.kind) {
+      case "oneOf": {
+        const selectors = distinguishVariants(type, version, contract.unknownFields === "reject").selectors;
+        const value = NO_VARIANT_CANDIDATES.find((candidate) => selectVariant(selectors, candidate) === undefined);
+        return value === undefined ? undefined : { value, code: "union" };
+      }
       case "string":
       case "timestamp":
       case "ref":
@@ -290,6 +334,24 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         }
         return;
       }
+      case "oneOf": {
+        // Each variant's value accepted, and mutated inside that variant: the base's own in place.
+        const selectors = distinguishVariants(type, version, contract.unknownFields === "reject").selectors;
+        const own = selectVariant(selectors, value);
+        const within = (index: number, at: JsonValue, mutate: () => void): void => {
+          unions.push({ site, selectors, index, value: at });
+          mutate();
+          unions.pop();
+        };
+        type.variants.forEach((variant, i) => {
+          if (i === own) return within(i, value, () => valueMutations(variant.type, value, site));
+          const made = synthesized(variant.type);
+          if (made === undefined) return;
+          accepts(site, `as variant ${variantLabel(type, i)}`, made);
+          insertedMutations(set(site, made), true, () => within(i, made, () => valueMutations(variant.type, made, site)));
+        });
+        return;
+      }
       case "bool":
       case "contract":
         return;
@@ -312,7 +374,7 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
       const present = Object.hasOwn(value, field.name);
       if (present && !field.optional) add(`rejects a missing ${at.name}`, [{ remove: at.path }], { path: at.path, code: "required" });
       const wrong = wrongType(field.type);
-      rejects(at, "of the wrong type", wrong.value, wrong.code);
+      if (wrong) rejects(at, "of the wrong type", wrong.value, wrong.code);
       const current = value[field.name];
       if (present && current !== null && current !== undefined) {
         if (field.nullable !== undefined) accepts(at, `null (${field.nullable})`, null);

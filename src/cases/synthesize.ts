@@ -196,6 +196,11 @@ export const createSynthesizer = (project: Project): Synthesizer => {
         const fields = variant.type.kind === "object" ? variant.type.fields : version.types.get(variant.type.name)!.fields;
         return objectOf(contract, version, fields, { [type.tag]: variant.value });
       }
+      case "oneOf": {
+        // The first variant a value can be built for.
+        const built = type.variants.map((v) => value(contract, version, v.type));
+        return built.find((b) => !("reason" in b)) ?? built[0]!;
+      }
       case "const":
         return { value: type.value };
       case "enum":

@@ -7,6 +7,7 @@ import type { Contract, Field, JsonValue, Project, ResolvedVersion, Rule, TypeNo
 import { contractTypeName } from "../ir/names.js";
 import { IDL_LIMITS } from "../resolve/limits.js";
 import { bumpRules } from "./bump-rules.js";
+import { findUnionOverlaps } from "./union-overlap.js";
 
 /** The type a dotted path leads to at `version`, walking inline objects and named types. */
 const fieldAtPath = (version: ResolvedVersion, path: string): Field | undefined => {
@@ -74,6 +75,8 @@ export const mismatch = (value: JsonValue, type: TypeNode, version: ResolvedVers
       }
       return undefined;
     }
+    case "oneOf":
+      return type.variants.some((v) => mismatch(value, v.type, version) === undefined) ? undefined : "expected a value of one of the union's variants";
     case "union":
     case "contract":
       return isObject ? undefined : "expected a mapping";
@@ -119,6 +122,7 @@ const findRecursion = (version: ResolvedVersion): Diagnostic[] => {
       case "object":
         return type.fields.flatMap((f) => typeRefs(f.type));
       case "union":
+      case "oneOf":
         return type.variants.flatMap((v) => typeRefs(v.type));
       default:
         return [];
@@ -176,6 +180,7 @@ const checkVersion = (project: Project, contract: Contract, version: ResolvedVer
     while (refs.length > 0) {
       const type = refs.pop()!;
       if (type.kind === "list" || type.kind === "map") refs.push(type.of);
+      if (type.kind === "oneOf") refs.push(...type.variants.map((v) => v.type));
       if (type.kind !== "contract") continue;
       const target = project.contracts.find((c) => c.name === type.contract);
       if (!target) {
@@ -190,7 +195,7 @@ const checkVersion = (project: Project, contract: Contract, version: ResolvedVer
       if (field.name === "contract" || field.name === "version") diagnostics.push(createDiagnostic("reserved-field", field.loc, { field: field.name }));
     }
   }
-  diagnostics.push(...checkRules(version, version.rules));
+  diagnostics.push(...checkRules(version, version.rules), ...findUnionOverlaps(contract, version));
   return [...diagnostics, ...findRecursion(version)];
 };
 
@@ -201,7 +206,7 @@ export const contractRefs = (contract: Contract): string[] => {
     if (type.kind === "contract") names.add(type.contract);
     else if (type.kind === "list" || type.kind === "map") visit(type.of);
     else if (type.kind === "object") type.fields.forEach((f) => visit(f.type));
-    else if (type.kind === "union") type.variants.forEach((v) => visit(v.type));
+    else if (type.kind === "union" || type.kind === "oneOf") type.variants.forEach((v) => visit(v.type));
   };
   for (const version of contract.versions) {
     version.fields.forEach((f) => visit(f.type));
@@ -240,6 +245,7 @@ const findTooDeep = (project: Project): Diagnostic[] => {
       case "object":
         return 1 + fieldsDepth(type.fields, version, named);
       case "union":
+      case "oneOf":
         return 1 + type.variants.reduce((deepest, v) => Math.max(deepest, depthOf(v.type, version, named)), 0);
       case "named": {
         const known = named.get(type.name);

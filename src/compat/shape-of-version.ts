@@ -86,6 +86,9 @@ const typeShape = (scope: Scope, node: TypeNode): Shape => {
       return objectShape(scope, node.fields);
     case "union":
       return unionShape(scope, node);
+    case "oneOf":
+      // Proved disjoint by `check`: exactly one variant matches, as JSON Schema `oneOf` says.
+      return { kind: "union", exclusive: true, variants: node.variants.map((variant) => ({ shape: { ...typeShape(scope, variant.type), loc: variant.loc } })) };
     case "const":
       return { kind: "enum", values: [{ value: node.value }] };
     case "enum":

@@ -29,6 +29,7 @@ export const DIAGNOSTIC_CODES = {
   "unsafe-pattern": { severity: "error", message: "pattern '{pattern}' {why}; validators run it on untrusted input, so write one that matches in linear time (no repeated part that can match the same text in two ways)" },
   "min-above-max": { severity: "error", message: "{min} ({minValue}) is above {max} ({maxValue})" },
   "empty-union": { severity: "error", message: "union needs at least one variant" },
+  "union-overlap": { severity: "error", message: "variants {first} and {second} of this union overlap: {why}; an untagged union needs variants no value satisfies both of" },
   "union-tag-conflict": { severity: "error", message: "variant '{variant}' declares the tag field '{tag}' itself" },
   "field-key-on-type": { severity: "error", message: "'{key}' applies to a whole field, not to {where}: set it on the field itself{note}" },
   "limit-exceeded": { severity: "error", message: "{what} is {actual}; treaty allows at most {max}" },

@@ -277,6 +277,8 @@ const typeSchema = (ctx: Context, scope: Scope, node: TypeNode, at: string | und
       return objectSchema(ctx, scope, node.fields, at);
     case "union":
       return { oneOf: node.variants.map((variant) => variantSchema(ctx, scope, node, variant)) };
+    case "oneOf":
+      return { oneOf: node.variants.map((variant) => typeSchema(ctx, scope, variant.type, undefined)) };
     case "const":
       return { const: node.value };
     case "enum":

@@ -50,6 +50,8 @@ export const emitShape = (project: Project, contract: Contract, version: Resolve
           ["tag", lit(type.tag)],
           ["variants", printObject(type.variants.map((v) => [v.value, printObject(node(v.type))]))],
         ];
+      case "oneOf":
+        return [["kind", lit("oneOf")], ["variants", `[${type.variants.map((v) => printObject(node(v.type))).join(", ")}]`]];
       case "contract":
         return [["kind", lit("contract")], ["versions", printObject(contractVersions(type.contract, type.major))]];
     }

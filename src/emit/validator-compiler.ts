@@ -6,6 +6,7 @@ import type {
   ListType,
   MapType,
   NumericType,
+  OneOfType,
   Project,
   ResolvedVersion,
   StringFormat,
@@ -18,6 +19,8 @@ import { childPath, indent, isObject, lit, member, oneOf, pushIssue } from "./va
 import { createHoister, type Hoister } from "./validator-hoister.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { hoistRules } from "./validator-rules.js";
+import { distinguishVariants } from "../ir/one-of-variants.js";
+import { selectorCode } from "./validator-one-of.js";
 
 // Turns the IR of one version into straight-line JS. Every type becomes a guard (its JSON type),
 // tests (its constraints) and, for containers, a hoisted pair of functions called once the guard
@@ -257,6 +260,8 @@ export const compileValidator = (
           tests: [],
           deep: hoistUnion(scope, type, site),
         };
+      case "oneOf":
+        return compileOneOf(scope, type, site);
       case "const": {
         const expected = lit(type.value);
         return { label: expected, tests: [{ pass: (x) => `${x} === ${expected}`, code: "const", expected, problem: "wrong constant" }] };
@@ -471,6 +476,35 @@ export const compileValidator = (
         "}",
       ].join("\n");
     });
+
+  /**
+   * An untagged union: the variant a value can be of is selected by cheap tests (its JSON type, a
+   * distinguishing field) and only that one is checked, so issues point inside it.
+   */
+  const compileOneOf = (scope: Scope, t: OneOfType, site: string): Compiled => {
+    let labels: string[] = [];
+    const deep = hoister.hoist(undefined, site, (base) => {
+      const { selectors, overlaps } = distinguishVariants(t, scope.version, scope.contract.unknownFields === "reject");
+      if (overlaps.length > 0) bug(`variants of ${site} overlap`);
+      const variants = t.variants.map((v, i) => ({ c: compile(scope, v.type, `${site}_${i + 1}`), select: selectorCode(selectors[i]!, "v") }));
+      labels = variants.map((v) => v.c.label);
+      const expected = labels.join(" | ");
+      return [
+        `function is_${base}(v: any): boolean {`,
+        ...variants.map(({ c, select }) => `  if (${select}) return ${checkExpr(c, "v", false)};`),
+        "  return false;",
+        "}",
+        "",
+        `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+        ...variants.flatMap(({ c, select }, i) => [`  ${i === 0 ? "" : "} else "}if (${select}) {`, ...indent(indent(reportLines(c, "v", "p", false)))]),
+        "  } else {",
+        `    ${pushIssue("out", "p", "union", expected, "matches no variant")}`,
+        "  }",
+        "}",
+      ].join("\n");
+    });
+    return { label: labels.join(" | "), tests: [], deep };
+  };
 
   /** `other@N`: any version of that major passes; issues come from the version that fits best. */
   const hoistContract = (ref: ContractRefType): string =>

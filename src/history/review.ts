@@ -89,6 +89,8 @@ const typeLabel = (type: TypeNode): string => {
       return `${type.kind} of ${typeLabel(type.of)}`;
     case "union":
       return `union on ${type.tag}`;
+    case "oneOf":
+      return type.variants.map((v) => typeLabel(v.type)).join(" | ");
     case "const":
       return `const ${JSON.stringify(type.value)}`;
     case "enum":

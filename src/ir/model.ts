@@ -88,6 +88,16 @@ export interface UnionVariant {
   readonly loc: SourceLocation;
 }
 
+/**
+ * An untagged union: a value is exactly one of the variants, which `check` proves disjoint (by JSON
+ * type, constant values, or a required field), so a validator selects the variant before checking it.
+ * Nested untagged unions are flattened into their parent by `resolve`.
+ */
+export interface OneOfType {
+  readonly kind: "oneOf";
+  readonly variants: readonly { readonly type: TypeNode; readonly loc: SourceLocation }[];
+}
+
 export interface ConstType {
   readonly kind: "const";
   readonly value: string | number | boolean;
@@ -122,6 +132,7 @@ export type TypeNode =
   | MapType
   | ObjectType
   | UnionType
+  | OneOfType
   | ConstType
   | EnumRefType
   | NamedRefType

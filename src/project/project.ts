@@ -232,6 +232,17 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
         dropped: [],
       };
     }
+    case "oneOf": {
+      // Every provider takes anyOf (OpenAI strict not oneOf); proved disjoint, it accepts what oneOf does.
+      const variants = node.variants.map((variant, i) => typeProjection(ctx, scope, variant.type, at, depth, field, i === 0 ? example : undefined));
+      const planned = variants.filter((variant) => variant.nulls);
+      return {
+        schema: { anyOf: variants.map((variant) => withWords(variant.schema, variant.dropped)) },
+        // A variant's mapping leaves a value of another variant as it is (its fields are not there).
+        nulls: planned.length > 0 ? { kind: "each", plans: planned.map((v) => v.nulls!) } : undefined,
+        dropped: [],
+      };
+    }
     case "const":
       return { schema: constSchema(ctx, node.value), dropped: [] };
     case "enum":

@@ -1,9 +1,10 @@
 // Type expressions and their constraints, from YAML to `TypeNode`.
-import { isMap, isScalar, type Node } from "yaml";
+import { isMap, isScalar, isSeq, type Node } from "yaml";
 import { didYouMean } from "../diagnostics/suggest.js";
 import {
   STRING_FORMATS,
   type Field,
+  type OneOfType,
   type Sensitivity,
   type TypeNode,
   type UnionVariant,
@@ -156,8 +157,12 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
         const parsed = fields && parseFields(fields.value, "fields");
         return parsed && { kind, fields: parsed };
       }
-      case "union":
+      case "union": {
+        // A list of variants is an untagged union; a mapping (tag value → variant) a tagged one.
+        const variants = given.get("variants");
+        if (variants && isSeq(variants.value)) return parseOneOf(given.get("tag"), variants);
         return parseUnion(need("tag"), need("variants"));
+      }
       case "const": {
         const entry = need("value");
         if (!entry) return undefined;
@@ -307,6 +312,31 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
       out.push({ value: entry.key, type, loc });
     }
     return out.length === entries.length ? { kind: "union", tag: tagName, variants: out } : undefined;
+  };
+
+  /** `variants:` as a list: each a type spec; an untagged union inside is flattened into this one. */
+  const parseOneOf = (tag: Entry | undefined, variants: Entry): OneOfType | undefined => {
+    if (tag) {
+      r.report("invalid-value", tag.keyNode, {
+        where: "'tag' beside a list of variants",
+        expected: "absent (a list of variants is an untagged union; a tagged union maps each tag value to its variant)",
+      });
+      return undefined;
+    }
+    const items = isSeq(variants.value) ? (variants.value.items as (Node | null)[]) : [];
+    if (items.length < 2) {
+      r.report("invalid-value", variants.keyNode, { where: "the variants of an untagged union", expected: "a list of at least 2 types" });
+      return undefined;
+    }
+    const out: OneOfType["variants"][number][] = [];
+    let complete = true;
+    for (const item of items) {
+      const type = parseTypeSpec(item, "a union variant");
+      if (!type) complete = false;
+      else if (type.kind === "oneOf") out.push(...type.variants);
+      else out.push({ type, loc: r.loc(item, variants.keyNode) });
+    }
+    return complete ? { kind: "oneOf", variants: out } : undefined;
   };
 
   /** `string`, `Claim`, or `{ type: list, of: Claim, minItems: 1 }`; `where` names it in diagnostics. */

@@ -45,6 +45,8 @@ const step = (at: Position, segment: string): Step => {
       return { next: [{ ...at, node: node.of }], named: !at.sensitive && node.keysVisible === true };
     case "union":
       return merge(Object.values(node.variants).map((variant) => stepIntoFields(at, variant, segment, node.tag)));
+    case "oneOf":
+      return merge(node.variants.map((variant) => step({ ...at, node: variant }, segment)));
     case "contract":
       return merge(Object.values(node.versions).map((shape) => stepIntoFields({ ...at, shape }, { kind: "object", fields: shape.root }, segment)));
     default:

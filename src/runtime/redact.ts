@@ -90,8 +90,32 @@ const redactContract = (value: Record<string, unknown>, versions: { readonly [ve
   return agreed(shapes.map((shape) => redactObject(value, shape.root, { ...context, shape })));
 };
 
+/** Whether `value` has the JSON type of `node`'s values (a variant of an untagged union it may be of). */
+const mayBe = (node: ShapeNode, value: unknown): boolean => {
+  switch (node.kind) {
+    case "string":
+    case "number":
+    case "boolean":
+      return typeof value === node.kind;
+    case "enum":
+      return typeof value === "string";
+    case "list":
+      return Array.isArray(value);
+    case "oneOf":
+      return node.variants.some((variant) => mayBe(variant, value));
+    default:
+      return isRecord(value);
+  }
+};
+
 const redactNode = (value: unknown, node: ShapeNode, context: Context): unknown => {
   if (value === null) return null;
+  if (node.kind === "oneOf") {
+    // The shape does not say which variant a value is of: every one it may be of redacts it, and
+    // only what they all keep is kept, so no variant's view leaks more.
+    const fitting = node.variants.filter((variant) => mayBe(variant, value));
+    return fitting.length === 0 ? REDACTED : agreed(fitting.map((variant) => redactNode(value, variant, context)));
+  }
   if (typeof value !== "object") {
     if (node.kind === "enum") return typeof value === "string" && Object.hasOwn(own(context.shape.enums, node.name) ?? {}, value) ? value : REDACTED;
     return typeof value === node.kind ? value : REDACTED;

@@ -25,6 +25,8 @@ export type ShapeNode =
       /** Tag value → the variant's fields (an `object` or a `named` node), without the tag field. */
       readonly variants: { readonly [value: string]: ShapeNode };
     }
+  /** An untagged union: a value is of exactly one of the variants. */
+  | { readonly kind: "oneOf"; readonly variants: readonly ShapeNode[] }
   | { readonly kind: "contract"; readonly versions: { readonly [version: string]: VersionShape } };
 
 /** A field: the value's node and, when the IDL tags it, its sensitivity. */

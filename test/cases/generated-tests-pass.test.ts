@@ -59,6 +59,17 @@ const CONTRACTS: Readonly<Record<string, readonly string[]>> = {
     "          sq: { fields: { side: { type: number, min: 0 } } }",
     "          circle: { fields: { radius: { type: int, min: 1, max: 9 }, label: { type: string, maxLength: 5 } } }",
   ],
+  // Untagged unions: by JSON type, by constants, by a constant field; mutations inside a variant
+  // that leave it expect the union's own issue.
+  "demo.oneof": [
+    "      id: { type: union, variants: [{ type: string, maxLength: 4 }, { type: int, min: 0 }] }",
+    "      level: { type: union, variants: [{ type: const, value: low }, { type: const, value: 3 }, { type: list, of: bool, maxItems: 2 }] }",
+    "      block:",
+    "        type: union",
+    "        variants:",
+    "          - { type: object, fields: { type: { type: const, value: text }, text: { type: string, maxLength: 5 } } }",
+    "          - { type: object, fields: { type: { type: const, value: image }, size: { type: int, max: 9 } } }",
+  ],
 };
 
 const idl = (name: string, fields: readonly string[]): string =>
@@ -145,6 +156,27 @@ describe("the generated tests of contracts without examples", () => {
     expect(titles).toContain("1.0 accepts fig.radius at max 9");
     expect(titles).toContain("1.0 rejects fig.radius above max 9");
     expect(titles).toContain("1.0 rejects fig.label above maxLength 5");
+  });
+});
+
+describe("the generated tests of untagged unions", () => {
+  it("accept a value of each variant, mutate inside each, and reject a value of no variant", () => {
+    const tests = results("demo.oneof");
+    for (const title of [
+      "1.0 accepts id as variant 2 (int)",
+      "1.0 rejects id above maxLength 4",
+      "1.0 rejects id below min 0",
+      "1.0 rejects id of the wrong type",
+      "1.0 accepts level as variant 3 (list)",
+      "1.0 accepts block as variant 2 (object)",
+      "1.0 rejects block.text above maxLength 5",
+      "1.0 rejects block.size above max 9",
+      "1.0 rejects block.type other than \"text\"",
+    ]) {
+      expect(tests.get(title), title).toBe("passed");
+    }
+    const cases = JSON.parse(readFileSync(join(dir, "generated/demo.oneof/demo.oneof.cases.json"), "utf8")) as CasesFile;
+    expect(cases.cases.find((c) => c.title === "rejects block.type other than \"text\"")?.expect).toEqual({ path: "/block", code: "union" });
   });
 });
 

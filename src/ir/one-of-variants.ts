@@ -1,0 +1,217 @@
+// The proof that an untagged union's variants are disjoint, and the cheap tests it yields: `check`
+// reports the pairs it cannot separate, validators select a variant with the tests and check only
+// that one, so their issues point inside it. Disjoint means: different JSON types (an integer is a
+// number too), constants and enum values none of which the other accepts, or, for two objects, a
+// required field whose type the other's field of that name excludes, or which the other (rejecting
+// unknown keys) cannot have. Anything finer (patterns, bounds) is not proved: it counts as overlap.
+import type { Field, OneOfType, ResolvedVersion, TypeNode } from "./model.js";
+
+/** A JSON value's sort: its JSON type, with numbers split so that `int` and `number` compare. */
+export type Sort = "string" | "integer" | "fraction" | "boolean" | "null" | "array" | "object";
+export type Primitive = string | number | boolean | null;
+
+/** The values a type may take, as far as the proof looks: their sorts and, if finite, the values. */
+export interface Atom {
+  readonly sorts: ReadonlySet<Sort>;
+  readonly values?: readonly Primitive[];
+}
+
+/**
+ * A test on a value: one of `values`; or, on an object, its field `field` present (with `atom`: and
+ * of that atom, or absent when `absentPasses`). `negate` turns it around.
+ */
+export type Test =
+  | { readonly kind: "values"; readonly values: readonly Primitive[]; readonly negate: boolean }
+  | { readonly kind: "field"; readonly field: string; readonly atom?: Atom; readonly absentPasses: boolean; readonly negate: boolean };
+
+/** How a validator selects one variant: a value of its sorts passing every test is of no other variant. */
+export interface VariantSelector {
+  readonly sorts: ReadonlySet<Sort>;
+  readonly tests: readonly Test[];
+}
+
+export interface Overlap {
+  /** 0-based variant indexes, first < second. */
+  readonly first: number;
+  readonly second: number;
+  readonly why: string;
+}
+
+interface Described extends Atom {
+  /** For an object: its declared fields, and whether it rejects others. */
+  readonly fields?: ReadonlyMap<string, { readonly required: boolean; readonly atom: Atom }>;
+  readonly closed?: boolean;
+}
+
+const SORT_WORDS: Readonly<Record<Sort, string>> = {
+  string: "strings",
+  integer: "integers",
+  fraction: "numbers with a fraction",
+  boolean: "booleans",
+  null: "null",
+  array: "arrays",
+  object: "objects",
+};
+
+export const sortOfValue = (value: Primitive): Sort =>
+  value === null ? "null" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "fraction") : (typeof value as "string" | "boolean");
+
+const sorts = (...list: Sort[]): ReadonlySet<Sort> => new Set(list);
+
+/** What the proof knows of a type at `version`; `closed` is whether objects reject unknown keys. */
+const describe = (type: TypeNode, version: ResolvedVersion, closed: boolean): Described => {
+  const objectOf = (fields: readonly Field[]): Described => ({
+    sorts: sorts("object"),
+    fields: new Map(fields.map((f) => [f.name, { required: !f.optional, atom: fieldAtom(f, version, closed) }])),
+    closed,
+  });
+  switch (type.kind) {
+    case "string":
+    case "timestamp":
+    case "ref":
+      return { sorts: sorts("string") };
+    case "int":
+      return { sorts: sorts("integer") };
+    case "number":
+      return { sorts: sorts("integer", "fraction") };
+    case "bool":
+      return { sorts: sorts("boolean") };
+    case "const":
+      return { sorts: sorts(sortOfValue(type.value)), values: [type.value] };
+    case "enum":
+      return { sorts: sorts("string"), values: version.enums.get(type.name)?.values.map((v) => v.name) ?? [] };
+    case "list":
+      return { sorts: sorts("array") };
+    case "map":
+    case "contract":
+      return { sorts: sorts("object") };
+    case "object":
+      return objectOf(type.fields);
+    case "named":
+      return objectOf(version.types.get(type.name)?.fields ?? []);
+    case "union": {
+      // Only its tag is looked at: the other fields differ by variant.
+      const tag: Atom = { sorts: sorts("string"), values: type.variants.map((v) => v.value) };
+      return { sorts: sorts("object"), fields: new Map([[type.tag, { required: true, atom: tag }]]), closed: false };
+    }
+    case "oneOf": {
+      const all = type.variants.map((v) => describe(v.type, version, closed));
+      return { sorts: new Set(all.flatMap((d) => [...d.sorts])) };
+    }
+  }
+};
+
+const fieldAtom = (field: Field, version: ResolvedVersion, closed: boolean): Atom => {
+  const { sorts: of, values } = describe(field.type, version, closed);
+  if (field.nullable === undefined) return values ? { sorts: of, values } : { sorts: of };
+  const withNull = new Set([...of, "null" as const]);
+  return values ? { sorts: withNull, values: [...values, null] } : { sorts: withNull };
+};
+
+const accepts = (atom: Atom, value: Primitive): boolean =>
+  atom.sorts.has(sortOfValue(value)) && (atom.values === undefined || atom.values.includes(value));
+
+/** Why some value is of both atoms; undefined when none is. */
+const atomOverlap = (a: Atom, b: Atom): string | undefined => {
+  const common = [...a.sorts].filter((s) => b.sorts.has(s));
+  if (common.length === 0) return undefined;
+  const finite = a.values ?? b.values;
+  if (finite !== undefined) {
+    const other = a.values ? b : a;
+    const shared = finite.find((value) => accepts(other, value));
+    return shared === undefined ? undefined : `both accept ${JSON.stringify(shared)}`;
+  }
+  return `both accept ${SORT_WORDS[common[0]!]}`;
+};
+
+/** A pair of tests, each passed by every value of its variant and failed by every value of the other, or why there is none. */
+const separate = (a: Described, b: Described): readonly [Test, Test] | string => {
+  const overlap = atomOverlap(a, b);
+  if (overlap === undefined) {
+    // Both tests positive where both sides are finite: a value of neither then selects nothing.
+    const values = (d: Described, other: Described): Test =>
+      d.values ? { kind: "values", values: d.values, negate: false } : { kind: "values", values: other.values!, negate: true };
+    return [values(a, b), values(b, a)];
+  }
+  if (!a.fields || !b.fields || [...a.sorts].some((s) => s !== "object") || [...b.sorts].some((s) => s !== "object")) return overlap;
+  /** A required field of `one` that tells it from `other`: [one's test, other's test]. */
+  const witness = (one: Described, other: Described): readonly [Test, Test] | undefined => {
+    for (const [field, mine] of one.fields!) {
+      if (!mine.required) continue;
+      const theirs = other.fields!.get(field);
+      if (theirs === undefined) {
+        if (other.closed) return [{ kind: "field", field, absentPasses: false, negate: false }, { kind: "field", field, absentPasses: false, negate: true }];
+      } else if (atomOverlap(mine.atom, theirs.atom) === undefined) {
+        return [
+          { kind: "field", field, atom: mine.atom, absentPasses: false, negate: false },
+          { kind: "field", field, atom: theirs.atom, absentPasses: !theirs.required, negate: false },
+        ];
+      }
+    }
+    return undefined;
+  };
+  const reversed = witness(b, a);
+  return (
+    witness(a, b) ??
+    (reversed && [reversed[1], reversed[0]]) ??
+    "both accept objects, and no required field of one is missing from the other or of a type the other's field excludes"
+  );
+};
+
+/** Whether `value` passes `test`. */
+const passes = (test: Test, value: unknown): boolean => {
+  const holds = (): boolean => {
+    if (test.kind === "values") return test.values.includes(value as Primitive);
+    const field = typeof value === "object" && value !== null && Object.hasOwn(value, test.field) ? (value as Record<string, unknown>)[test.field] : undefined;
+    if (field === undefined) return test.absentPasses;
+    return test.atom === undefined || (isPrimitive(field) ? accepts(test.atom, field) : test.atom.sorts.has(Array.isArray(field) ? "array" : "object"));
+  };
+  return holds() !== test.negate;
+};
+
+const isPrimitive = (value: unknown): value is Primitive => value === null || ["string", "number", "boolean"].includes(typeof value);
+
+/** The sort of any JSON value. */
+export const sortOf = (value: unknown): Sort => (isPrimitive(value) ? sortOfValue(value) : Array.isArray(value) ? "array" : "object");
+
+/** The index of the variant `selectors` select for `value`, if any: the one variant it can be of. */
+export const selectVariant = (selectors: readonly VariantSelector[], value: unknown): number | undefined => {
+  const index = selectors.findIndex((s) => s.sorts.has(sortOf(value)) && s.tests.every((t) => passes(t, value)));
+  return index < 0 ? undefined : index;
+};
+
+/**
+ * The selector of each variant of `type` at `version`, and every pair of variants the proof cannot
+ * tell apart (selectors are only sound when there is none).
+ */
+export const distinguishVariants = (
+  type: OneOfType,
+  version: ResolvedVersion,
+  closed: boolean,
+): { readonly selectors: readonly VariantSelector[]; readonly overlaps: readonly Overlap[] } => {
+  const described = type.variants.map((v) => describe(v.type, version, closed));
+  const tests: Test[][] = described.map(() => []);
+  const overlaps: Overlap[] = [];
+  for (let i = 0; i < described.length; i++) {
+    for (let j = i + 1; j < described.length; j++) {
+      const a = described[i]!;
+      const b = described[j]!;
+      if (![...a.sorts].some((s) => b.sorts.has(s))) continue; // the sort tests separate them
+      const pair = separate(a, b);
+      if (typeof pair === "string") overlaps.push({ first: i, second: j, why: pair });
+      else {
+        tests[i]!.push(pair[0]);
+        tests[j]!.push(pair[1]);
+      }
+    }
+  }
+  return { selectors: described.map((d, i) => ({ sorts: d.sorts, tests: tests[i]! })), overlaps };
+};
+
+/** A variant as a diagnostic names it: its position (1-based) and its type. */
+export const variantLabel = (type: OneOfType, index: number): string => {
+  const t = type.variants[index]!.type;
+  const what =
+    t.kind === "named" || t.kind === "enum" ? t.name : t.kind === "const" ? `const ${JSON.stringify(t.value)}` : t.kind === "oneOf" ? "union" : t.kind;
+  return `${index + 1} (${what})`;
+};
