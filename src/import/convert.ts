@@ -6,6 +6,8 @@
 import { createDiagnostic, type Diagnostic, type Params } from "../diagnostics/diagnostic.js";
 import type { DiagnosticCode } from "../diagnostics/codes.js";
 import { PLACEHOLDER_MEANING as PLACEHOLDER } from "../ir/names.js";
+import { distinguishDescribed } from "../ir/one-of-variants.js";
+import { describeBranch } from "./one-of.js";
 import { isSchemaObject, pointerSegments, type Schema, type SchemaSource } from "./source.js";
 
 /** A type as the IDL writes it in a mapping: `{ type: string, maxLength: 40 }`, `{ type: list, of: ... }`. */
@@ -266,8 +268,14 @@ class Converter {
     const nullable = types.includes("null") || (this.source.dialect === "openapi-3.0" && schema["nullable"] === true);
     const rest = types.filter((t) => t !== "null");
     if (rest.length > 1) {
-      this.notExpressible(`${pointer}/type`, `a value of type ${rest.join(" or ")}`, "the field is left out and the key is stripped as unknown");
-      return undefined;
+      // Types are disjoint but integer within number: an untagged union of each, keywords applying by type.
+      if (rest.includes("integer") && rest.includes("number")) {
+        this.notExpressible(`${pointer}/type`, `a value of type ${rest.join(" or ")} (an integer is a number too)`, "the field is left out and the key is stripped as unknown");
+        return undefined;
+      }
+      const variants = rest.map((kind) => this.typed(kind, schema, pointer, hint));
+      if (variants.some((v) => v === undefined)) return undefined;
+      return { type: { type: "union", variants: variants.map((v) => v!.type) }, ...(nullable && { nullable: true }) };
     }
     const kind = rest[0] ?? inferredType(schema);
     const converted = this.typed(kind, schema, pointer, hint);
@@ -348,10 +356,8 @@ class Converter {
       return isSchemaObject(v) ? { schema: v, pointer: at, name: undefined } : undefined;
     });
     const tag = resolved.every((v) => v !== undefined) ? commonTag(resolved.map((v) => v!.schema)) : undefined;
-    if (!tag) {
-      this.notExpressible(`${pointer}/${keyword}`, `${keyword === "anyOf" ? "an" : "a"} ${keyword} whose variants are not objects told apart by one required property of distinct string constants (untagged unions are not in the IDL yet)`, "the field is left out and the key is stripped as unknown");
-      return undefined;
-    }
+    // Variants that are all named definitions stay named (an untagged union of them), as does one no tag tells apart.
+    if (!tag || resolved.every((v) => v?.name !== undefined)) return this.untagged(variants, keyword, pointer, hint);
     const out: Record<string, unknown> = {};
     resolved.forEach((variant, i) => {
       const { schema: v, pointer: at, name } = variant!;
@@ -360,6 +366,39 @@ class Converter {
       out[tag.values[i]!] = { ...(describe(v) && { description: describe(v) }), fields };
     });
     return { type: { type: "union", tag: tag.property, variants: out } };
+  }
+
+  /**
+   * An untagged union, when its branches are provably disjoint (import/one-of.ts); branches that
+   * are only null make it nullable.
+   */
+  private untagged(variants: readonly unknown[], keyword: string, pointer: string, hint: string): Converted | undefined {
+    const at = `${pointer}/${keyword}`;
+    const isNull = (v: unknown): boolean => isSchemaObject(v) && v["type"] === "null" && Object.keys(v).every((k) => k === "type" || ANNOTATIONS.has(k));
+    const branches = variants.map((schema, i) => ({ schema, i })).filter((b) => !isNull(b.schema));
+    const nullable = branches.length < variants.length;
+    if (branches.length === 1) {
+      const only = this.type(branches[0]!.schema, `${at}/${branches[0]!.i}`, hint);
+      return only && { ...only, nullable: true };
+    }
+    const { overlaps } = distinguishDescribed(branches.map((b) => describeBranch(b.schema, (ref) => this.resolved(ref))));
+    const [overlap] = overlaps;
+    if (overlap) {
+      const [first, second] = [branches[overlap.first]!.i, branches[overlap.second]!.i];
+      this.notExpressible(at, `${keyword === "anyOf" ? "an" : "a"} ${keyword} whose variants ${first} and ${second} may both match one value (${overlap.why})`, "the field is left out and the key is stripped as unknown");
+      return undefined;
+    }
+    const converted = branches.map((b) => this.type(b.schema, `${at}/${b.i}`, `${hint}_${b.i + 1}`));
+    if (converted.some((c) => c === undefined)) return undefined;
+    return { type: { type: "union", variants: converted.map((c) => c!.type) }, ...((nullable || converted.some((c) => c!.nullable)) && { nullable: true }) };
+  }
+
+  /** The schema a local `$ref` points at, or undefined, saying nothing (the proof counts it as anything). */
+  private resolved(ref: string): unknown {
+    if (!ref.startsWith("#")) return undefined;
+    let node: unknown = this.source.document;
+    for (const segment of pointerSegments(ref)) node = isSchemaObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
+    return node;
   }
 
   private typed(kind: unknown, schema: Schema, pointer: string, hint: string): Converted | undefined {

@@ -37,7 +37,8 @@ export interface Overlap {
   readonly why: string;
 }
 
-interface Described extends Atom {
+/** What the proof knows of one variant. */
+export interface Described extends Atom {
   /** For an object: its declared fields, and whether it rejects others. */
   readonly fields?: ReadonlyMap<string, { readonly required: boolean; readonly atom: Atom }>;
   readonly closed?: boolean;
@@ -188,8 +189,11 @@ export const distinguishVariants = (
   type: OneOfType,
   version: ResolvedVersion,
   closed: boolean,
-): { readonly selectors: readonly VariantSelector[]; readonly overlaps: readonly Overlap[] } => {
-  const described = type.variants.map((v) => describe(v.type, version, closed));
+): { readonly selectors: readonly VariantSelector[]; readonly overlaps: readonly Overlap[] } =>
+  distinguishDescribed(type.variants.map((v) => describe(v.type, version, closed)));
+
+/** The same for variants described by another source (the importer's JSON Schema branches). */
+export const distinguishDescribed = (described: readonly Described[]): { readonly selectors: readonly VariantSelector[]; readonly overlaps: readonly Overlap[] } => {
   const tests: Test[][] = described.map(() => []);
   const overlaps: Overlap[] = [];
   for (let i = 0; i < described.length; i++) {

@@ -164,8 +164,8 @@ describe("treaty import on the command line", () => {
     const source = join(FIXTURE, "source.json");
     const first = await cli(["import", source, "--out", "idl/shop"], root);
     expect(first).toMatchObject({ status: 0 });
-    expect(first.stderr).toContain("treaty: imported 3 contracts into idl/shop");
-    expect(readdirSync(join(root, "idl/shop")).sort()).toEqual(["shop.line.yaml", "shop.money.yaml", "shop.order.yaml"]);
+    expect(first.stderr).toContain("treaty: imported 5 contracts into idl/shop");
+    expect(readdirSync(join(root, "idl/shop")).sort()).toEqual(["shop.image_content.yaml", "shop.line.yaml", "shop.money.yaml", "shop.order.yaml", "shop.text_content.yaml"]);
     // Again: every file exists, so nothing is written and each is named.
     const before = readFileSync(join(root, "idl/shop/shop.order.yaml"), "utf8");
     writeFileSync(join(root, "idl/shop/shop.order.yaml"), `${before}# edited\n`);

@@ -1,0 +1,57 @@
+// JSON Schema branches as the untagged-union proof (ir/one-of-variants.ts) sees them: a union is
+// imported only when its branches are provably disjoint, by JSON type, constants, or a required
+// property of a type the other branch's property excludes. Objects count as open (the contract
+// may strip unknown keys), so a missing property never separates two branches here.
+import type { Atom, Described, Primitive, Sort } from "../ir/one-of-variants.js";
+import { sortOfValue } from "../ir/one-of-variants.js";
+
+type Schema = Record<string, unknown>;
+
+const ALL_SORTS: readonly Sort[] = ["string", "integer", "fraction", "boolean", "null", "array", "object"];
+
+const SORTS_OF_TYPE: Readonly<Record<string, readonly Sort[]>> = {
+  string: ["string"],
+  integer: ["integer"],
+  number: ["integer", "fraction"],
+  boolean: ["boolean"],
+  null: ["null"],
+  array: ["array"],
+  object: ["object"],
+};
+
+const isSchema = (value: unknown): value is Schema => typeof value === "object" && value !== null && !Array.isArray(value);
+
+const isPrimitive = (value: unknown): value is Primitive => value === null || ["string", "number", "boolean"].includes(typeof value);
+
+/** `schema`'s atom: the sorts its `type` allows (all without one) and, with `const`/`enum`, its values. */
+const atomOf = (schema: unknown, resolve: (ref: string) => unknown, seen: ReadonlySet<unknown> = new Set()): Atom => {
+  if (!isSchema(schema) || seen.has(schema)) return { sorts: new Set(ALL_SORTS) };
+  const inner = new Set([...seen, schema]);
+  if (typeof schema["$ref"] === "string") return atomOf(resolve(schema["$ref"]), resolve, inner);
+  if ("const" in schema) return isPrimitive(schema["const"]) ? { sorts: new Set([sortOfValue(schema["const"])]), values: [schema["const"]] } : { sorts: new Set(["array", "object"] as Sort[]) };
+  if (Array.isArray(schema["enum"]) && schema["enum"].every(isPrimitive)) {
+    const values = schema["enum"] as Primitive[];
+    return { sorts: new Set(values.map(sortOfValue)), values };
+  }
+  for (const keyword of ["oneOf", "anyOf"]) {
+    const branches = schema[keyword];
+    if (Array.isArray(branches)) return { sorts: new Set(branches.flatMap((b) => [...atomOf(b, resolve, inner).sorts])) };
+  }
+  const types = Array.isArray(schema["type"]) ? schema["type"] : schema["type"] === undefined ? undefined : [schema["type"]];
+  if (types === undefined) return { sorts: new Set(schema["properties"] !== undefined ? (["object"] as Sort[]) : ALL_SORTS) };
+  return { sorts: new Set(types.flatMap((t) => SORTS_OF_TYPE[String(t)] ?? [])) };
+};
+
+/** A branch of a `oneOf`/`anyOf`, described with its required and declared properties when it is an object. */
+export const describeBranch = (schema: unknown, resolve: (ref: string) => unknown): Described => {
+  const target = isSchema(schema) && typeof schema["$ref"] === "string" ? resolve(schema["$ref"]) : schema;
+  const atom = atomOf(target, resolve);
+  if (!isSchema(target) || !isSchema(target["properties"]) || [...atom.sorts].some((s) => s !== "object")) return atom;
+  const required = new Set(Array.isArray(target["required"]) ? target["required"] : []);
+  const properties = target["properties"];
+  return {
+    ...atom,
+    fields: new Map(Object.keys(properties).map((name) => [name, { required: required.has(name), atom: atomOf(properties[name], resolve) }])),
+    closed: false,
+  };
+};
