@@ -79,6 +79,7 @@ versions:
         tag: kind
         variants: { circle: Circle, square: { fields: { side: number } } }
       marker: { type: const, value: 1 }
+      either: { type: union, variants: [string, { type: int, min: 0 }, Circle] }
       color: Color
       peer: { type: other.contract@2, deprecated: { since: "1.0", use: id } }
       doc: ref<artifact>
@@ -158,6 +159,9 @@ examples:
     ],
     ["an unknown type expression", withField("strng"), fieldPath, "pattern"],
     ["a list without `of`", withField({ type: "list" }), fieldPath, "required"],
+    ["a union with `tag` and a list of variants", withField({ type: "union", tag: "kind", variants: ["string", "int"] }), fieldPath, "anyOf"],
+    ["a union whose variants are a mapping without `tag`", withField({ type: "union", variants: { a: { fields: {} } } }), fieldPath, "anyOf"],
+    ["an untagged union of one variant", withField({ type: "union", variants: ["string"] }), `${fieldPath}/variants`, "minItems"],
     ["a shorthand type that needs constraints", withField("list"), fieldPath, "enum"],
     ["a default on a required field", withField({ type: "int", default: 1 }), fieldPath, "required"],
     [
