@@ -109,8 +109,7 @@ class Converter {
       this.notExpressible(pointer, `the reference ${JSON.stringify(ref)} (only references within the document are imported)`, "the field is left out");
       return undefined;
     }
-    let node: unknown = this.source.document;
-    for (const segment of pointerSegments(ref)) node = isSchemaObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
+    const node = this.resolved(ref);
     if (node === undefined) {
       this.notExpressible(pointer, `the reference ${ref}, which points at nothing`, "the field is left out");
       return undefined;

@@ -56,6 +56,8 @@ export const arbitraryPayload = (root: VersionShape): fc.Arbitrary<unknown> => {
               return fields(declared, shape, { [node.tag]: fc.constant(tag) });
             }),
           );
+        case "oneOf":
+          return fc.oneof(...node.variants.map((variant) => valueOf(variant, shape)));
         case "contract":
           return fc.constantFrom(...Object.entries(node.versions)).chain(([version, nested]) =>
             fields(nested.root, nested, "version" in nested.root ? { version: fc.constant(version) } : {}),
