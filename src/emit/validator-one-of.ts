@@ -23,13 +23,15 @@ const atomTest = (atom: Atom, x: string): string => (atom.values ? valuesTest(at
 
 const testCode = (test: Test, x: string): string => {
   if (test.kind === "values") return test.negate ? `!${valuesTest(test.values, x)}` : valuesTest(test.values, x);
+  // Own properties only, as the variants' checks read them: an inherited key selects nothing.
+  const own = `Object.hasOwn(${x}, ${JSON.stringify(test.field)})`;
   const field = member(x, test.field);
   const holds =
     test.atom === undefined
-      ? `${field} !== undefined`
+      ? `(${own} && ${field} !== undefined)`
       : test.absentPasses
-        ? `(${field} === undefined || ${atomTest(test.atom, field)})`
-        : `(${field} !== undefined && ${atomTest(test.atom, field)})`;
+        ? `(!${own} || ${field} === undefined || ${atomTest(test.atom, field)})`
+        : `(${own} && ${atomTest(test.atom, field)})`;
   return test.negate ? `!(${holds})` : holds;
 };
 
