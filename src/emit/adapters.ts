@@ -4,7 +4,7 @@
 import type { Contract, Field, ResolvedVersion } from "../ir/model.js";
 import type { ContractAdapters, Conversion, FieldPath, FieldPlan, Fill, Step, ValuePlan, VersionAdapters } from "../adapt/model.js";
 import { contractDir, rootTypeName, versionId } from "../ir/names.js";
-import { fieldAt } from "../resolve/changes.js";
+import { fieldAtSegments } from "../resolve/changes.js";
 import { escapePointer } from "../runtime/issue.js";
 import { createFileBuilder, type EmittedFile, type FileBuilder } from "./file-builder.js";
 import { printKey } from "./typebox.js";
@@ -119,7 +119,7 @@ const createAccess = (source: ResolvedVersion, guarded: ReadonlySet<string>) => 
   let code = "v";
   path.forEach((segment, i) => {
     const prefix = path.slice(0, i);
-    const parent = i > 0 ? fieldAt(source.fields, prefix.join(".")) : undefined;
+    const parent = i > 0 ? fieldAtSegments(source.fields, prefix) : undefined;
     const mayBeMissing = parent !== undefined && (parent.optional || parent.nullable !== undefined) && !guarded.has(prefix.join("."));
     code = member(code, segment, mayBeMissing);
   });
@@ -130,7 +130,7 @@ interface ValueScope extends StepScope {
   readonly guarded: ReadonlySet<string>;
 }
 
-const sourceField = (scope: ValueScope, path: FieldPath): Field => fieldAt(scope.source.fields, path.join("."))!;
+const sourceField = (scope: ValueScope, path: FieldPath): Field => fieldAtSegments(scope.source.fields, path)!;
 
 /** When the planned value is absent: a condition, undefined (never) or "always". */
 const absentWhen = (plan: ValuePlan, scope: ValueScope): string | undefined | "always" => {
@@ -140,7 +140,7 @@ const absentWhen = (plan: ValuePlan, scope: ValueScope): string | undefined | "a
     path.some((_, i) => {
       const key = path.slice(0, i + 1).join(".");
       if (scope.guarded.has(key)) return false;
-      const field = fieldAt(scope.source.fields, key)!;
+      const field = fieldAtSegments(scope.source.fields, path.slice(0, i + 1))!;
       return field.optional || (i < path.length - 1 && field.nullable !== undefined);
     });
   switch (plan.kind) {

@@ -45,10 +45,13 @@ const editAt = (report: ReportChange, version: string, fields: readonly Field[],
 };
 
 /** Finds a field by dotted path through inline objects. */
-export const fieldAt = (fields: readonly Field[], path: string): Field | undefined => {
+export const fieldAt = (fields: readonly Field[], path: string): Field | undefined => fieldAtSegments(fields, path.split("."));
+
+/** Finds a field by its names from the root, through inline objects (a name may contain `.`). */
+export const fieldAtSegments = (fields: readonly Field[], path: readonly string[]): Field | undefined => {
   let current: Field | undefined;
   let siblings = fields;
-  for (const name of path.split(".")) {
+  for (const name of path) {
     current = siblings.find((f) => f.name === name);
     if (!current) return undefined;
     siblings = current.type.kind === "object" ? current.type.fields : [];
