@@ -8,6 +8,7 @@ import {
   type TypeNode,
   type UnionVariant,
 } from "../ir/model.js";
+import { FIELD_NAME, FIELD_NAME_RULE } from "../ir/names.js";
 import { IDL_LIMITS } from "./limits.js";
 import { patternVerdict } from "./pattern-safety.js";
 import type { Entry, Reader } from "./reader.js";
@@ -63,10 +64,6 @@ const SENSITIVITIES: readonly Sensitivity[] = ["pii", "secret", "internal"];
 // Redaction works on fields: a sensitive list or map field is redacted whole.
 const SENSITIVITY_COVERS = " (on a list or map field it covers every item)";
 
-// Any name a protocol uses (`$schema`, `io.example/x`); control, format (bidi, zero-width) and
-// separator characters are refused, since a reader could not see them in the source.
-const NAME = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]+$/u;
-const NAME_RULE = "a non-empty string without control, format or line-separator characters";
 const REF = /^ref<([a-z][a-z0-9+.-]*)>$/;
 const CONTRACT_REF = /^([a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)@(\d+)$/;
 
@@ -396,8 +393,8 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     const fields: Field[] = [];
     let complete = true;
     for (const entry of entries) {
-      if (!NAME.test(entry.key)) {
-        r.report("invalid-name", entry.keyNode, { what: "field name", name: entry.key, rule: NAME_RULE });
+      if (!FIELD_NAME.test(entry.key)) {
+        r.report("invalid-name", entry.keyNode, { what: "field name", name: entry.key, rule: FIELD_NAME_RULE });
         complete = false;
         continue;
       }
