@@ -183,7 +183,7 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     const sensitivity = entries.find((e) => e.key === "sensitivity");
     const pattern = entries.find((e) => e.key === "pattern");
     if (!sensitivity && !pattern) {
-      r.report("missing-key", node!, { where, key: "sensitivity" });
+      r.report("missing-key", node!, { where, key: "sensitivity' or 'pattern" });
       return {};
     }
     const out: { visible?: boolean; pattern?: string } = {};
