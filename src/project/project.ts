@@ -6,6 +6,7 @@ import { rootFields } from "../ir/envelope.js";
 import type { Contract, EnumDef, Field, JsonValue, LlmProvider, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
 import { versionsOfMajor } from "../ir/names.js";
 import { refPattern } from "../ir/ref-pattern.js";
+import { escapePointer } from "../runtime/issue.js";
 import { ANTHROPIC_LIMITS } from "./limits/anthropic.js";
 import { GEMINI_LIMITS } from "./limits/gemini.js";
 import { MCP_LIMITS } from "./limits/mcp.js";
@@ -55,7 +56,7 @@ const nonEmpty = (items: readonly string[]): string[] | undefined => (items.leng
 
 const withPeriod = (text: string): string => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
-const child = (at: string, name: string): string => `${at}/${name}`;
+const child = (at: string, name: string): string => `${at}/${escapePointer(name)}`;
 
 /** A dotted field path of a rule as a JSON pointer from the payload root. */
 const pointer = (path: string): string => `/${path.split(".").join("/")}`;
