@@ -34,16 +34,18 @@ const isValidDay = (s: string): boolean => {
 export const isDate = (s: string): boolean => DATE.test(s) && isValidDay(s);
 
 /** RFC 3339 date-time with a required timezone, leap seconds included. */
-export const isDateTime = (s: string): boolean => {
-  if (!DATE_TIME.test(s) || !isValidDay(s)) return false;
-  const hr = digits(s, 11, 2);
-  const min = digits(s, 14, 2);
-  const secInt = digits(s, 17, 2);
-  let end = 19;
+export const isDateTime = (s: string): boolean => DATE_TIME.test(s) && isValidDay(s) && timeHolds(s, 11);
+
+/** The ranges of the `HH:MM:SS[.frac]zone` at `start` of `s`, which matched its pattern. */
+const timeHolds = (s: string, start: number): boolean => {
+  const hr = digits(s, start, 2);
+  const min = digits(s, start + 3, 2);
+  const secInt = digits(s, start + 6, 2);
+  let end = start + 8;
   if (s.charCodeAt(end) === 46 /* . */) do end++; while (s.charCodeAt(end) >= 48 && s.charCodeAt(end) <= 57);
   // Only a fraction on second 59 or 60 can change the comparisons with 60 and 61 below
   // (by rounding up); parse it exactly there, as ajv-formats does everywhere.
-  const sec = end > 19 && (secInt === 59 || secInt === 60) ? Number(s.slice(17, end)) : secInt;
+  const sec = end > start + 8 && (secInt === 59 || secInt === 60) ? Number(s.slice(start + 6, end)) : secInt;
   return zonedTimeHolds(s, end, hr, min, sec);
 };
 
@@ -130,13 +132,4 @@ export const isIpv6 = (s: string): boolean => IPV6.test(s);
 export const isDuration = (s: string): boolean => s !== "P" && DURATION.test(s);
 
 /** RFC 3339 full-time: a time of day with a required zone, leap seconds at 23:59 UTC only. */
-export const isTime = (s: string): boolean => {
-  if (!TIME.test(s)) return false;
-  const hr = digits(s, 0, 2);
-  const min = digits(s, 3, 2);
-  const secInt = digits(s, 6, 2);
-  let end = 8;
-  if (s.charCodeAt(end) === 46 /* . */) do end++; while (s.charCodeAt(end) >= 48 && s.charCodeAt(end) <= 57);
-  const sec = end > 8 && (secInt === 59 || secInt === 60) ? Number(s.slice(6, end)) : secInt;
-  return zonedTimeHolds(s, end, hr, min, sec);
-};
+export const isTime = (s: string): boolean => TIME.test(s) && timeHolds(s, 0);
