@@ -80,6 +80,10 @@ versions:
         variants: { circle: Circle, square: { fields: { side: number } } }
       marker: { type: const, value: 1 }
       either: { type: union, variants: [string, { type: int, min: 0 }, Circle] }
+      cleared: { type: const, value: null }
+      "$schema": { type: string, format: uri-template }
+      big: { type: string, format: int64 }
+      headers: { type: map, of: string, keys: { pattern: "^[a-z]+$" } }
       color: Color
       peer: { type: other.contract@2, deprecated: { since: "1.0", use: id } }
       doc: ref<artifact>

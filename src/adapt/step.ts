@@ -5,7 +5,7 @@
 import type { Change, Contract, Field, JsonValue, ResolvedVersion, SourceLocation } from "../ir/model.js";
 import { versionId } from "../ir/names.js";
 import type { VersionModel } from "../resolve/changes.js";
-import { fieldAt } from "../resolve/changes.js";
+import { fieldAt, fieldAtSegments } from "../resolve/changes.js";
 import { convertField, type ConvertContext } from "./convert.js";
 import { mapEnumValues } from "./enum-mapping.js";
 import type { Conversion, Direction, EnumTable, FieldPath, FieldPlan, Fill, Step, Stub, ValuePlan } from "./model.js";
@@ -43,7 +43,7 @@ const isObject = (value: JsonValue): value is { [key: string]: JsonValue } => ty
 
 const fieldsOf = (model: Pick<VersionModel, "fields">, path: FieldPath): readonly Field[] => {
   if (path.length === 0) return model.fields;
-  const field = fieldAt(model.fields, path.join("."));
+  const field = fieldAtSegments(model.fields, path);
   return field?.type.kind === "object" ? field.type.fields : [];
 };
 
@@ -132,7 +132,7 @@ const emptyHead = (declared: JsonValue | undefined, scalar: Field | undefined, l
 const applyToSlots = (slots: Slots, change: Change, direction: Direction, current: VersionModel, next: VersionModel, edge: string): void => {
   const up = direction === "up";
   const newField = (path: FieldPath, declared: JsonValue | undefined, why: string): Origin => {
-    const field = fieldAt(next.fields, path.join("."));
+    const field = fieldAtSegments(next.fields, path);
     if (declared !== undefined) return { kind: "constant", value: declared };
     if (field?.optional) return { kind: "absent" };
     return { kind: "pending", fill: { kind: "stub", why, loc: change.loc } };
@@ -292,7 +292,7 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
 
   type Declared = Pick<Field, "type" | "optional" | "nullable">;
   const planSource = (sourcePath: FieldPath, declared: Declared, path: FieldPath): ValuePlan => {
-    const from = fieldAt(source.fields, sourcePath.join("."));
+    const from = fieldAtSegments(source.fields, sourcePath);
     if (!from) throw new Error(`treaty bug: ${source.version} has no field ${sourcePath.join(".")}`);
     const conversion =
       convertField(from, { ...declared, optional: from.optional }, ctx) ??
@@ -323,7 +323,7 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
         return planSource(origin.path, declared, path);
       case "object": {
         if (declared.type.kind !== "object") return fillFor({ kind: "stub", why: `${quote(path)} changed shape`, loc: edge.loc }, path) ?? { kind: "absent" };
-        const guardField = origin.guard && fieldAt(source.fields, origin.guard.join("."));
+        const guardField = origin.guard && fieldAtSegments(source.fields, origin.guard);
         const guarded = guardField !== undefined && (guardField.optional || guardField.nullable !== undefined);
         const fields = planFields(origin.slots, declared.type.fields, path);
         return guarded ? { kind: "object", guard: origin.guard!, fields } : { kind: "object", fields };

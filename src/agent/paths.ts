@@ -5,6 +5,7 @@ import type { Params } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import type { AgentContractRef, Contract, Field, Project, ResolvedVersion, TypeNode } from "../ir/model.js";
 import { versionsOfMajor } from "../ir/names.js";
+import { unaddressableAt } from "../resolve/changes.js";
 
 /** A payload an agent reads or writes: the newest version of the major it names. */
 export interface Payload {
@@ -51,7 +52,8 @@ export const resolvePath = (project: Project, root: Payload, path: string): Path
   let at = root;
   let walked = "";
   let result: { type: Located; field: Field } | undefined;
-  for (const segment of pathSegments(path)) {
+  const segments = pathSegments(path);
+  for (const [depth, segment] of segments.entries()) {
     if (result) {
       if (result.type.type.kind !== "object") {
         return { ok: false, code: "not-an-object", params: { path: walked, field: segment.name } };
@@ -61,6 +63,8 @@ export const resolvePath = (project: Project, root: Payload, path: string): Path
     }
     const field = fields.find((f) => f.name === segment.name);
     walked = walked === "" ? segment.name : `${walked}.${segment.name}`;
+    const unaddressable = field ? undefined : unaddressableAt(fields, path.split(".").slice(depth).join("."));
+    if (unaddressable !== undefined) return { ok: false, code: "unaddressable-field", params: { path, name: unaddressable } };
     if (!field) {
       return { ok: false, code: "unknown-field", params: { path: walked, version: payloadLabel(at), suggestion: didYouMean(segment.name, fields.map((f) => f.name)) } };
     }

@@ -27,7 +27,8 @@ const AGENT_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 /** What every provider takes as a tool name (Anthropic's and OpenAI's rule; MCP's is wider). */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const CONTRACT_REF = /^([a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)@(0|[1-9][0-9]*)$/;
-const AGENT_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\[\])?(\.[A-Za-z_][A-Za-z0-9_]*(\[\])?)*$/;
+// A segment is any name without `.`, `[` or `]`: those are the path's own syntax.
+const AGENT_PATH = /^[^.[\]]+(\[\])?(\.[^.[\]]+(\[\])?)*$/;
 const CUSTOM_RULE = /^[a-z][A-Za-z0-9]*$/;
 
 const byKey = (entries: readonly Entry[]): Map<string, Entry> => new Map(entries.map((e) => [e.key, e]));

@@ -11,10 +11,10 @@ import { refPattern } from "../ir/ref-pattern.js";
 import { escapePointer } from "../runtime/issue.js";
 import { build, type Made } from "../testing/cases-file.js";
 import type { Edit, Expectation, MutationCase } from "./model.js";
-import { nonMatching, surrounded } from "./pattern-sample.js";
+import { nonMatching, samplePattern, surrounded } from "./pattern-sample.js";
 import { isMultipleOf } from "../runtime/multiple-of.js";
 import { distinguishVariants, selectVariant, variantLabel, type VariantSelector } from "../ir/one-of-variants.js";
-import { fieldAtPath, instantOf, nearestFitting, nextDouble, stringOfLength, tooLong, type Synthesizer } from "./synthesize.js";
+import { FORMAT_NEAR_MISSES, fieldAtPath, fitsString, instantOf, nearestFitting, nextDouble, stringOfLength, tooLong, type Synthesizer } from "./synthesize.js";
 
 /** The key added where unknown keys are rejected; any name the object does not declare would do. */
 export const UNKNOWN_KEY = "unexpected_key";
@@ -177,8 +177,8 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     return candidate;
   };
 
-  const otherConstant = (value: string | number | boolean): string | number | boolean =>
-    typeof value === "string" ? `${value}-other` : typeof value === "number" ? value + 1 : !value;
+  const otherConstant = (value: string | number | boolean | null): string | number | boolean =>
+    value === null ? false : typeof value === "string" ? `${value}-other` : typeof value === "number" ? value + 1 : !value;
 
   /** A string of `length` (made by `make`) accepted or rejected at `site`, or left out when too long to build. */
   const lengthCase = (site: Site, what: string, length: number, make: () => string | undefined, code?: string): void => {
@@ -211,6 +211,8 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
       if (around !== undefined) rejects(site, `with text around a match of ${t.pattern}`, around, "pattern");
     }
     if (t.format !== undefined) rejects(site, `that is not a valid ${t.format}`, `invalid ${t.format}`, "format");
+    const nearMiss = t.format === undefined ? undefined : FORMAT_NEAR_MISSES[t.format];
+    if (nearMiss !== undefined && fitsString(t, nearMiss)) rejects(site, `just outside ${t.format} (${nearMiss})`, nearMiss, "format");
   };
 
   const numericMutations = (t: NumericType, site: Site): void => {
@@ -306,13 +308,20 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         return;
       case "map": {
         const [first] = isObject(value) ? Object.keys(value).sort() : [];
+        const entry = first !== undefined ? (value as JsonObject)[first]! : synthesized(type.of);
+        if (type.keyPattern !== undefined && entry !== undefined) {
+          const bad = nonMatching(type.keyPattern);
+          if (bad !== undefined) rejects(child(site, bad), `as a key not matching ${type.keyPattern}`, entry, "key");
+        }
         if (first !== undefined) {
-          valueMutations(type.of, (value as JsonObject)[first]!, child(site, first));
+          valueMutations(type.of, entry!, child(site, first));
           return;
         }
-        // An empty map gets one entry to mutate.
-        const entry = synthesized(type.of);
-        if (entry !== undefined) insertedMutations(set(site, { [MAP_KEY]: entry }), true, () => valueMutations(type.of, entry, child(site, MAP_KEY)));
+        // An empty map gets one entry to mutate, under a key its pattern allows.
+        const key = type.keyPattern === undefined ? MAP_KEY : samplePattern(type.keyPattern);
+        if (entry !== undefined && key !== undefined && (type.keyPattern === undefined || new RegExp(type.keyPattern, "u").test(key))) {
+          insertedMutations(set(site, { [key]: entry }), true, () => valueMutations(type.of, entry, child(site, key)));
+        }
         return;
       }
       case "object":

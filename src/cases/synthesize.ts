@@ -19,6 +19,29 @@ export const FORMAT_SAMPLES: Readonly<Record<StringFormat, string>> = {
   uuid: "00000000-0000-4000-8000-000000000000",
   uri: "https://example.com/",
   email: "user@example.com",
+  "uri-template": "https://example.com/items/{id}{?page}",
+  byte: "dHJlYXR5",
+  int64: "9223372036854775807",
+  hostname: "api.example.com",
+  ipv4: "192.0.2.1",
+  ipv6: "2001:db8::1",
+  duration: "P1DT2H",
+  time: "12:00:00Z",
+};
+
+/**
+ * A string just outside a format, beside the obviously invalid one every format gets: where a
+ * checker is most likely to be too lenient (a range edge, a missing pad, a leap second off 23:59).
+ */
+export const FORMAT_NEAR_MISSES: Readonly<Partial<Record<StringFormat, string>>> = {
+  "uri-template": "https://example.com/items/{id",
+  byte: "dHJlYXR5d",
+  int64: "9223372036854775808",
+  hostname: "api-.example.com",
+  ipv4: "192.0.2.256",
+  ipv6: "2001:db8::1::1",
+  duration: "PT",
+  time: "12:00:60Z",
 };
 
 /**

@@ -5,6 +5,7 @@ import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnost
 import { didYouMean } from "../diagnostics/suggest.js";
 import type { Contract, Field, JsonValue, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
 import { contractTypeName } from "../ir/names.js";
+import { unaddressableAt } from "../resolve/changes.js";
 import { IDL_LIMITS } from "../resolve/limits.js";
 import { bumpRules } from "./bump-rules.js";
 import { findUnionOverlaps } from "./union-overlap.js";
@@ -142,7 +143,10 @@ export const checkRules = (version: ResolvedVersion, rules: readonly Rule[]): Di
     const paths = rule.kind === "before" ? [rule.first, rule.second] : rule.kind === "exclusive" ? rule.fields : [rule.if, ...rule.then];
     for (const path of paths) {
       const field = fieldAtPath(version, path);
-      if (!field) {
+      const unaddressable = field ? undefined : unaddressableAt(version.fields, path);
+      if (unaddressable !== undefined) {
+        diagnostics.push(createDiagnostic("unaddressable-field", rule.loc, { path, name: unaddressable }));
+      } else if (!field) {
         const siblings = fieldAtPath(version, path.split(".").slice(0, -1).join("."));
         const names = path.includes(".") ? (siblings?.type.kind === "object" ? siblings.type.fields.map((f) => f.name) : []) : version.fields.map((f) => f.name);
         diagnostics.push(createDiagnostic("unknown-field", rule.loc, { path, version: version.version, suggestion: didYouMean(path.split(".").pop()!, names) }));

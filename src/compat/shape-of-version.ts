@@ -81,7 +81,12 @@ const typeShape = (scope: Scope, node: TypeNode): Shape => {
         unique: node.unique ? true : undefined,
       });
     case "map":
-      return { kind: "object", properties: [], extra: { kind: "open", shape: typeShape(scope, node.of) } };
+      return defined({
+        kind: "object",
+        properties: [],
+        extra: { kind: "open", shape: typeShape(scope, node.of) },
+        propertyNames: node.keyPattern === undefined ? undefined : { kind: "string", pattern: node.keyPattern },
+      });
     case "object":
       return objectShape(scope, node.fields);
     case "union":

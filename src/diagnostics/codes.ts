@@ -53,6 +53,7 @@ export const DIAGNOSTIC_CODES = {
   "fields-and-changes": { severity: "error", message: "version {version} lists both fields and changes; use one" },
   "unknown-version": { severity: "error", message: "version '{version}' of '{contract}' is not defined{suggestion}" },
   "unknown-field": { severity: "error", message: "field '{path}' does not exist at {version}{suggestion}" },
+  "unaddressable-field": { severity: "error", message: "'{path}' cannot name the field '{name}': a dotted path splits names at '.' (and at '[]' in agent paths), so a field with either in its name cannot be addressed" },
   "field-exists": { severity: "error", message: "field '{path}' already exists at {version}" },
   "rename-target-exists": { severity: "error", message: "cannot rename '{from}' to '{to}': '{to}' already exists at {version}" },
   "rename-across-objects": { severity: "error", message: "rename '{from}' → '{to}' moves the field to another object; rename keeps the parent" },

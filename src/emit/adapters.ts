@@ -4,8 +4,11 @@
 import type { Contract, Field, ResolvedVersion } from "../ir/model.js";
 import type { ContractAdapters, Conversion, FieldPath, FieldPlan, Fill, Step, ValuePlan, VersionAdapters } from "../adapt/model.js";
 import { contractDir, rootTypeName, versionId } from "../ir/names.js";
-import { fieldAt } from "../resolve/changes.js";
+import { fieldAtSegments } from "../resolve/changes.js";
+import { escapePointer } from "../runtime/issue.js";
 import { createFileBuilder, type EmittedFile, type FileBuilder } from "./file-builder.js";
+import { printKey } from "./typebox.js";
+import { isInheritedKey, member } from "./validator-code.js";
 
 const RUNTIME = "treaty/runtime";
 
@@ -14,9 +17,12 @@ const q = (value: unknown): string => JSON.stringify(value);
 /** A JSON pointer as the body of a template literal: static (`/a/b`) or not (`${at}/b`). */
 type At = string;
 
-const atCode = (at: At): string => (at.includes("${") ? `\`${at}\`` : q(at));
+const atCode = (at: At): string => (/(^|[^\\])\$\{/.test(at) ? `\`${at}\`` : q(at.replace(/\\([\\`$])/g, "$1")));
 
-const pointer = (path: FieldPath): At => path.map((segment) => `/${segment}`).join("");
+/** A field name as one segment of an `At`: pointer-escaped, and escaped again for the template literal. */
+const segment = (name: string): At => escapePointer(name).replace(/[\\`]|\$\{/g, (c) => `\\${c}`);
+
+const pointer = (path: FieldPath): At => path.map((name) => `/${segment(name)}`).join("");
 
 interface StepScope {
   readonly b: FileBuilder;
@@ -91,7 +97,7 @@ const renderHelper = (conversion: Extract<Conversion, { kind: "object" | "union"
   const version = q(scope.sourceVersion);
   const lines: string[] = [];
   for (const name of conversion.dropped) {
-    lines.push(`  if (x.${name} !== undefined) log.dropped.push({ version: ${version}, path: \`\${at}/${name}\` });`);
+    lines.push(`  if (${member("x", name)} !== undefined) log.dropped.push({ version: ${version}, path: \`\${at}/${segment(name)}\` });`);
   }
   if (conversion.open) {
     scope.b.importValue(RUNTIME, "escapePointer");
@@ -99,10 +105,11 @@ const renderHelper = (conversion: Extract<Conversion, { kind: "object" | "union"
     lines.push(`  for (const key of Object.keys(x)) if (${known}) log.dropped.push({ version: ${version}, path: \`\${at}/\${escapePointer(key)}\` });`);
   }
   const entries = conversion.fields.map((f) => {
-    const access = `x.${f.name}`;
-    const value = convert(f.conversion, access, `\${at}/${f.name}`, scope, 1);
-    const nullSafe = f.nullable && value !== access ? `${access} === null ? null : ${value}` : value;
-    return f.optional ? `...(${access} === undefined ? {} : { ${f.name}: ${nullSafe} })` : `${f.name}: ${nullSafe}`;
+    const access = member("x", f.name);
+    const value = convert(f.conversion, access, `\${at}/${segment(f.name)}`, scope, 1);
+    const read = value === access && isInheritedKey(f.name) ? `${value}!` : value;
+    const nullSafe = f.nullable && value !== access ? `${access} === null ? null : ${value}` : read;
+    return f.optional ? `...(${access} === undefined ? {} : { ${printKey(f.name)}: ${nullSafe} })` : `${printKey(f.name)}: ${nullSafe}`;
   });
   return `\n${signature}\n${lines.map((l) => `${l}\n`).join("")}  return { ${entries.join(", ")} };\n}`;
 };
@@ -112,9 +119,9 @@ const createAccess = (source: ResolvedVersion, guarded: ReadonlySet<string>) => 
   let code = "v";
   path.forEach((segment, i) => {
     const prefix = path.slice(0, i);
-    const parent = i > 0 ? fieldAt(source.fields, prefix.join(".")) : undefined;
+    const parent = i > 0 ? fieldAtSegments(source.fields, prefix) : undefined;
     const mayBeMissing = parent !== undefined && (parent.optional || parent.nullable !== undefined) && !guarded.has(prefix.join("."));
-    code += `${mayBeMissing ? "?." : "."}${segment}`;
+    code = member(code, segment, mayBeMissing);
   });
   return code;
 };
@@ -123,7 +130,7 @@ interface ValueScope extends StepScope {
   readonly guarded: ReadonlySet<string>;
 }
 
-const sourceField = (scope: ValueScope, path: FieldPath): Field => fieldAt(scope.source.fields, path.join("."))!;
+const sourceField = (scope: ValueScope, path: FieldPath): Field => fieldAtSegments(scope.source.fields, path)!;
 
 /** When the planned value is absent: a condition, undefined (never) or "always". */
 const absentWhen = (plan: ValuePlan, scope: ValueScope): string | undefined | "always" => {
@@ -133,7 +140,7 @@ const absentWhen = (plan: ValuePlan, scope: ValueScope): string | undefined | "a
     path.some((_, i) => {
       const key = path.slice(0, i + 1).join(".");
       if (scope.guarded.has(key)) return false;
-      const field = fieldAt(scope.source.fields, key)!;
+      const field = fieldAtSegments(scope.source.fields, path.slice(0, i + 1))!;
       return field.optional || (i < path.length - 1 && field.nullable !== undefined);
     });
   switch (plan.kind) {
@@ -233,8 +240,10 @@ const objectCode = (fields: readonly FieldPlan[], path: FieldPath, scope: ValueS
     const fieldPath = [...path, field.name];
     const absent = absentWhen(field.value, scope);
     if (absent === "always") continue;
-    const value = valueCode(field.value, fieldPath, scope);
-    entries.push(absent === undefined ? `${field.name}: ${value}` : `...(${absent} ? {} : { ${field.name}: ${value} })`);
+    const code = valueCode(field.value, fieldPath, scope);
+    // An own-property read is `T | undefined` to TypeScript; `absent` has ruled undefined out.
+    const value = isInheritedKey(field.name) && code.endsWith(": undefined)") ? `${code}!` : code;
+    entries.push(absent === undefined ? `${printKey(field.name)}: ${value}` : `...(${absent} ? {} : { ${printKey(field.name)}: ${value} })`);
   }
   return `{ ${entries.join(", ")} }`;
 };

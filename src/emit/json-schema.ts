@@ -272,7 +272,11 @@ const typeSchema = (ctx: Context, scope: Scope, node: TypeNode, at: string | und
         uniqueItems: node.unique ? true : undefined,
       });
     case "map":
-      return { type: "object", additionalProperties: typeSchema(ctx, scope, node.of, undefined) };
+      return defined({
+        type: "object",
+        additionalProperties: typeSchema(ctx, scope, node.of, undefined),
+        propertyNames: node.keyPattern === undefined ? undefined : { pattern: node.keyPattern },
+      });
     case "object":
       return objectSchema(ctx, scope, node.fields, at);
     case "union":

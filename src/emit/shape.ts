@@ -4,6 +4,7 @@ import { rootTypeName, versionsOfMajor } from "../ir/names.js";
 import { createFileBuilder, type EmittedFile } from "./file-builder.js";
 import { moduleSpecifier, versionFilePath } from "./json-schema.js";
 import { printObject } from "./typebox.js";
+import { isInheritedKey } from "./validator-code.js";
 
 /** The exported const holding a version's shape. */
 export const shapeConstName = (contract: string, version: string): string => `${rootTypeName(contract, version)}Shape`;
@@ -32,7 +33,7 @@ export const emitShape = (project: Project, contract: Contract, version: Resolve
       case "bool":
         return [["kind", lit("boolean")]];
       case "const":
-        return [["kind", lit(typeof type.value)]];
+        return [["kind", lit(type.value === null ? "null" : typeof type.value)]];
       case "enum":
       case "named":
         return [["kind", lit(type.kind)], ["name", lit(type.name)]];
@@ -70,7 +71,9 @@ export const emitShape = (project: Project, contract: Contract, version: Resolve
   const field = (f: Field): [string, string] => {
     const entries = node(f.type);
     if (f.sensitivity) entries.push(["sensitivity", lit(f.sensitivity)]);
-    return [f.name, printObject(entries)];
+    // TypeScript types an object literal's `constructor` or `toString` by Object's own member, not
+    // by the index signature, so their literal kinds would widen to string.
+    return [f.name, isInheritedKey(f.name) ? `${printObject(entries)} as const` : printObject(entries)];
   };
   const fields = (list: readonly Field[]): string => printObject(list.map(field));
 

@@ -51,7 +51,8 @@ export const printTypeBox = (schema: JsonSchema, reference: (name: string) => st
     }
     if ("const" in node) {
       const { const: value, ...rest } = node;
-      return call("Literal", JSON.stringify(value), options(rest));
+      // TypeBox's literals are strings, numbers and booleans; `Type.Null` accepts what `const: null` does.
+      return value === null ? call("Null", options(rest)) : call("Literal", JSON.stringify(value), options(rest));
     }
     if (Array.isArray(node.enum)) {
       // Enum values are all strings, so `type: "string"` adds nothing to `enum`.

@@ -4,7 +4,7 @@
 import { escapePointer } from "../runtime/issue.js";
 
 /** A JS literal. */
-export const lit = (value: string | number | boolean): string => JSON.stringify(value);
+export const lit = (value: string | number | boolean | null): string => JSON.stringify(value);
 
 /** `expected` of an enum or a union tag. */
 export const oneOf = (values: readonly string[]): string => `one of ${values.join(", ")}`;
@@ -50,8 +50,15 @@ const INHERITED_KEYS = new Set([
   "valueOf",
 ]);
 
-/** Reads own property `key` of the object `obj` (an identifier); undefined when absent. */
-export const member = (obj: string, key: string): string => {
-  const access = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${obj}.${key}` : `${obj}[${lit(key)}]`;
-  return INHERITED_KEYS.has(key) ? `(Object.hasOwn(${obj}, ${lit(key)}) ? ${access} : undefined)` : access;
+/** Whether `key` names a property every ordinary object inherits (`constructor`, `__proto__`, ...). */
+export const isInheritedKey = (key: string): boolean => INHERITED_KEYS.has(key);
+
+/**
+ * Reads own property `key` of the object `obj` (a side-effect-free expression); undefined when
+ * absent. `chained`: `obj` may be undefined or null, read through `?.`.
+ */
+export const member = (obj: string, key: string, chained = false): string => {
+  const dot = chained ? "?." : ".";
+  const access = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${obj}${dot}${key}` : `${obj}${chained ? "?." : ""}[${lit(key)}]`;
+  return INHERITED_KEYS.has(key) ? `(${chained ? `${obj} != null && ` : ""}Object.hasOwn(${obj}, ${lit(key)}) ? ${access} : undefined)` : access;
 };

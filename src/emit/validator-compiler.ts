@@ -84,6 +84,14 @@ const FORMAT_CHECKS: Readonly<Record<StringFormat, string>> = {
   uuid: "isUuid",
   uri: "isUri",
   email: "isEmail",
+  "uri-template": "isUriTemplate",
+  byte: "isByte",
+  int64: "isInt64",
+  hostname: "isHostname",
+  ipv4: "isIpv4",
+  ipv6: "isIpv6",
+  duration: "isDuration",
+  time: "isTime",
 };
 
 // Enums longer than this are looked up in a Set rather than compared value by value.
@@ -350,10 +358,12 @@ export const compileValidator = (
     hoister.hoist(undefined, site, (base) => {
       const value = compile(scope, t.of, `${site}_value`);
       const escape = runtime("escapePointer");
+      const key = t.keyPattern === undefined ? undefined : patternTest(t.keyPattern, `${site}_key`);
       return [
         `function is_${base}(v: any): boolean {`,
         `  ${ownFields()}`,
         "  for (const k in v) {",
+        ...(key === undefined ? [] : [`    if (!${key.pass("k")}) return false;`]),
         "    const x = v[k];",
         `    if (!(${checkExpr(value, "x", false)})) return false;`,
         "  }",
@@ -364,6 +374,8 @@ export const compileValidator = (
         `  ${ownFields()}`,
         "  for (const k in v) {",
         `    ${stopAtCap()}`,
+        // The issue is at the entry, whose key is masked like every other map key in a path.
+        ...(key === undefined ? [] : [`    if (!${key.pass("k")}) ${pushIssue("out", `p + "/" + ${escape}(k)`, "key", `key matching ${t.keyPattern}`, "key pattern mismatch")}`]),
         "    const x = v[k];",
         ...indent(indent(reportLines(value, "x", `p + "/" + ${escape}(k)`, false))),
         "  }",

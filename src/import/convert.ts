@@ -5,9 +5,10 @@
 // source schema agree.
 import { createDiagnostic, type Diagnostic, type Params } from "../diagnostics/diagnostic.js";
 import type { DiagnosticCode } from "../diagnostics/codes.js";
-import { PLACEHOLDER_MEANING as PLACEHOLDER } from "../ir/names.js";
 import { distinguishDescribed } from "../ir/one-of-variants.js";
 import { describeBranch } from "./one-of.js";
+import { STRING_FORMATS } from "../ir/model.js";
+import { FIELD_NAME, FIELD_NAME_RULE, PLACEHOLDER_MEANING as PLACEHOLDER } from "../ir/names.js";
 import { isSchemaObject, pointerSegments, type Schema, type SchemaSource } from "./source.js";
 
 /** A type as the IDL writes it in a mapping: `{ type: string, maxLength: 40 }`, `{ type: list, of: ... }`. */
@@ -40,10 +41,9 @@ export interface ImportedContract {
   readonly exact: boolean;
 }
 
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const TYPE_NAME = /^[A-Z][A-Za-z0-9]*$/;
 /** The string formats the IDL has, by JSON Schema's name. */
-const FORMATS = new Set(["date-time", "date", "uuid", "uri", "email"]);
+const FORMATS: ReadonlySet<string> = new Set(STRING_FORMATS);
 /** Keywords that describe and never reject; carried where the IDL has a place (description), else ignored as validators ignore them. */
 const ANNOTATIONS = new Set(["$schema", "$id", "$comment", "$anchor", "title", "description", "examples", "example", "default", "deprecated", "readOnly", "writeOnly", "xml", "externalDocs", "discriminator", "$defs", "definitions"]);
 
@@ -158,7 +158,7 @@ class Converter {
       const at = `${property.pointer}`;
       if (!FIELD_NAME.test(key)) {
         this.open = true;
-        this.notExpressible(at, `the property name ${JSON.stringify(key)} (field names match ${FIELD_NAME})`, "the field is left out and the key is stripped as unknown");
+        this.notExpressible(at, `the property name ${JSON.stringify(key)} (field names are ${FIELD_NAME_RULE})`, "the field is left out and the key is stripped as unknown");
         continue;
       }
       const field = this.field(property.schema, at, `${name}_${key}`, !merged.required.has(key));
@@ -166,7 +166,8 @@ class Converter {
         this.open = true;
         continue;
       }
-      fields[key] = field;
+      // Defined, not assigned: a property `__proto__` is a field, not the object's prototype.
+      Object.defineProperty(fields, key, { value: field, enumerable: true, writable: true, configurable: true });
     }
     for (const key of merged.required) {
       if (!merged.properties.has(key)) this.notExpressible(`${pointer}/required`, `required property ${JSON.stringify(key)} with no schema in properties`, "it is not required");
@@ -276,7 +277,7 @@ class Converter {
       if (variants.some((v) => v === undefined)) return undefined;
       return { type: { type: "union", variants: variants.map((v) => v!.type) }, ...(nullable && { nullable: true }) };
     }
-    const kind = rest[0] ?? inferredType(schema);
+    const kind = rest[0] ?? (nullable && types.length > 0 ? "null" : inferredType(schema));
     const converted = this.typed(kind, schema, pointer, hint);
     return converted && (nullable ? { ...converted, nullable: true } : converted);
   }
@@ -319,8 +320,8 @@ class Converter {
 
   private constant(schema: Schema, pointer: string): Converted | undefined {
     const value = schema["const"];
-    if (!isScalarValue(value)) {
-      this.notExpressible(`${pointer}/const`, `const ${JSON.stringify(value)} (a const is a string, number or boolean)`, "the field is left out");
+    if (!isScalarValue(value) && value !== null) {
+      this.notExpressible(`${pointer}/const`, `const ${JSON.stringify(value)} (a const is a string, number, boolean or null)`, "the field is left out");
       return undefined;
     }
     return { type: { type: "const", value } };
@@ -333,6 +334,7 @@ class Converter {
       const name = this.namedEnum(pointer, nonNull as string[], schema, this.definitionName(pointer) ?? hint);
       return { type: name, ...(nonNull.length < values.length && { nullable: true }) };
     }
+    if (nonNull.length === 0 && values.length > 0) return { type: { type: "const", value: null } };
     if (nonNull.length === 1 && isScalarValue(nonNull[0])) return { type: { type: "const", value: nonNull[0] }, ...(nonNull.length < values.length && { nullable: true }) };
     this.notExpressible(`${pointer}/enum`, `an enum of ${values.map((v) => JSON.stringify(v)).join(", ")} (enums are distinct strings)`, "the field is left out");
     return undefined;
@@ -414,8 +416,7 @@ class Converter {
       case "object":
         return this.object(schema, pointer, hint);
       case "null":
-        this.notExpressible(pointer, "a value that can only be null", "the field is left out");
-        return undefined;
+        return { type: { type: "const", value: null } };
       default:
         this.notExpressible(pointer, `type ${JSON.stringify(kind)}`, "the field is left out");
         return undefined;
@@ -470,6 +471,16 @@ class Converter {
     return { type: out as IdlType };
   }
 
+  /** A map's `propertyNames: { pattern }` as its `keys: { pattern }`; any other key schema is reported. */
+  private keyPattern(schema: Schema, pointer: string): string | undefined {
+    const names = schema["propertyNames"];
+    if (names === undefined) return undefined;
+    const keywords = isSchemaObject(names) ? Object.keys(names).filter((k) => !ANNOTATIONS.has(k)) : [];
+    if (isSchemaObject(names) && typeof names["pattern"] === "string" && keywords.every((k) => k === "pattern" || (k === "type" && names["type"] === "string"))) return names["pattern"];
+    this.notExpressible(`${pointer}/propertyNames`, "propertyNames other than a pattern", "the constraint is left out: the imported contract accepts more");
+    return undefined;
+  }
+
   private object(schema: Schema, pointer: string, hint: string): Converted | undefined {
     const additional = schema["additionalProperties"];
     // Any object: under `unknown_fields: strip` an object of no fields is exactly that.
@@ -479,7 +490,8 @@ class Converter {
       return { type: { type: "object", fields: {} } };
     }
     if (schema["properties"] === undefined && isSchemaObject(additional)) {
-      for (const keyword of ["patternProperties", "propertyNames", "minProperties", "maxProperties"]) {
+      const keyPattern = this.keyPattern(schema, pointer);
+      for (const keyword of ["patternProperties", "minProperties", "maxProperties"]) {
         if (schema[keyword] !== undefined) this.notExpressible(`${pointer}/${keyword}`, keyword, "the constraint is left out: the imported contract accepts more");
       }
       const of = this.type(additional, `${pointer}/additionalProperties`, `${hint}_value`);
@@ -487,7 +499,7 @@ class Converter {
         if (of?.nullable) this.notExpressible(`${pointer}/additionalProperties`, "map values that may be null", "the field is left out and the key is stripped as unknown");
         return undefined;
       }
-      return { type: { type: "map", of: of.type } };
+      return { type: { type: "map", of: of.type, ...(keyPattern !== undefined && { keys: { pattern: keyPattern } }) } };
     }
     const name = this.definitionName(pointer);
     if (name !== undefined) {

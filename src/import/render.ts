@@ -31,10 +31,11 @@ export const renderContract = (contract: ImportedContract, source: SchemaSource,
       if (fitsOnOneLine(map) && map.items.some((pair) => isScalar(pair.key) && pair.key.value === "type")) map.flow = true;
     },
   });
-  // Keys that YAML would read as another type stay strings.
+  // Keys that YAML would read as another type stay strings; a protocol's names that are no
+  // identifiers (`$schema`, `io.example/x`) are quoted so they read as one name.
   visit(doc, {
     Scalar: (key, node) => {
-      if (key === "key" && typeof node.value === "string" && /^(\d+(\.\d+)?|true|false|null|yes|no|on|off|~)$/i.test(node.value)) node.type = "QUOTE_DOUBLE";
+      if (key === "key" && typeof node.value === "string" && (/^(\d+(\.\d+)?|true|false|null|yes|no|on|off|~)$/i.test(node.value) || /[^A-Za-z0-9_.-]/.test(node.value))) node.type = "QUOTE_DOUBLE";
     },
   });
   const header = [

@@ -10,8 +10,21 @@ export interface SourceLocation {
   readonly col: number;
 }
 
-export type StringFormat = "date-time" | "date" | "uuid" | "uri" | "email";
-export const STRING_FORMATS: readonly StringFormat[] = ["date-time", "date", "uuid", "uri", "email"];
+export type StringFormat =
+  | "date-time"
+  | "date"
+  | "uuid"
+  | "uri"
+  | "email"
+  | "uri-template"
+  | "byte"
+  | "int64"
+  | "hostname"
+  | "ipv4"
+  | "ipv6"
+  | "duration"
+  | "time";
+export const STRING_FORMATS: readonly StringFormat[] = ["date-time", "date", "uuid", "uri", "email", "uri-template", "byte", "int64", "hostname", "ipv4", "ipv6", "duration", "time"];
 
 export type Sensitivity = "pii" | "secret" | "internal";
 
@@ -66,6 +79,8 @@ export interface MapType {
    * issues, re-asks and records may show them. Absent: they are masked everywhere.
    */
   readonly keysVisible?: true;
+  /** `keys: { pattern }`: every key matches it (an ECMAScript pattern, `u` flag, not anchored). */
+  readonly keyPattern?: string;
 }
 
 export interface ObjectType {
@@ -100,7 +115,7 @@ export interface OneOfType {
 
 export interface ConstType {
   readonly kind: "const";
-  readonly value: string | number | boolean;
+  readonly value: string | number | boolean | null;
 }
 
 /** A reference to an enum of the contract, resolved per version in `ResolvedVersion.enums`. */
@@ -144,6 +159,7 @@ export interface Deprecation {
 }
 
 export interface Field {
+  /** Any non-empty printable string (`"$schema"`, `"io.example/x"`): emitters quote what is not an identifier. */
   readonly name: string;
   readonly type: TypeNode;
   readonly optional: boolean;

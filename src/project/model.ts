@@ -14,7 +14,9 @@ export type Keyword =
   | "exclusiveMaximum"
   | "multipleOf"
   | "maxItems"
-  | "uniqueItems";
+  | "uniqueItems"
+  /** A map's `keys: { pattern }` on an open object. */
+  | "propertyNames";
 
 /**
  * What one provider accepts, as data: every projection decision reads this table, so a provider's

@@ -6,6 +6,7 @@ import { rootFields } from "../ir/envelope.js";
 import type { Contract, EnumDef, Field, JsonValue, LlmProvider, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
 import { versionsOfMajor } from "../ir/names.js";
 import { refPattern } from "../ir/ref-pattern.js";
+import { escapePointer } from "../runtime/issue.js";
 import { ANTHROPIC_LIMITS } from "./limits/anthropic.js";
 import { GEMINI_LIMITS } from "./limits/gemini.js";
 import { MCP_LIMITS } from "./limits/mcp.js";
@@ -55,7 +56,7 @@ const nonEmpty = (items: readonly string[]): string[] | undefined => (items.leng
 
 const withPeriod = (text: string): string => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
-const child = (at: string, name: string): string => `${at}/${name}`;
+const child = (at: string, name: string): string => `${at}/${escapePointer(name)}`;
 
 /** A dotted field path of a rule as a JSON pointer from the payload root. */
 const pointer = (path: string): string => `/${path.split(".").join("/")}`;
@@ -154,8 +155,10 @@ const enumSchema = (ctx: Context, def: EnumDef): JsonSchema => {
   });
 };
 
-const constSchema = (ctx: Context, value: string | number | boolean): JsonSchema => {
+const constSchema = (ctx: Context, value: string | number | boolean | null): JsonSchema => {
   ctx.totals.chars += String(value).length;
+  // Every provider takes the null type; not every one takes `const`.
+  if (value === null) return { type: "null" };
   if (ctx.limits.const) return { const: value };
   const type = typeof value === "string" ? "string" : typeof value === "boolean" ? "boolean" : Number.isInteger(value) ? "integer" : "number";
   return { type, enum: [value] };
@@ -197,6 +200,13 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
     case "map": {
       // Written as entries, each value sits one object deeper.
       const values = typeProjection(ctx, scope, node.of, child(at, "*"), depth + (ctx.limits.closedObjects ? 2 : 1), field, undefined);
+      const keyPattern = node.keyPattern;
+      // A key pattern is the entries' `pattern` (closed objects), `propertyNames` where the provider
+      // takes it, else words; the validator reports a bad key as `key` at the entry.
+      const keyWords = keyPattern === undefined ? undefined : `each key matching ${keyPattern}`;
+      const keyKept = keyPattern !== undefined && (ctx.limits.closedObjects ? takes(ctx, "pattern") : ctx.limits.keywords.has("propertyNames"));
+      if (keyWords !== undefined && !keyKept) ctx.ledger.push({ path: child(at, "*"), constraint: "key", value: keyPattern!, words: keyWords });
+      const keyDropped = keyWords !== undefined && !keyKept ? [keyWords] : [];
       if (ctx.limits.closedObjects) {
         // Open keys cannot be said in a closed object: the map goes as a list of entries, which
         // the decode mapping turns back into the object; a key twice is its failure (`unique`).
@@ -204,17 +214,18 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
         ctx.totals.chars += "key".length + "value".length;
         const words = "each key at most once";
         ctx.ledger.push({ path: at === "" ? "/" : at, constraint: "unique", words });
-        const entry = { type: "object", properties: { key: { type: "string" }, value: withWords(values.schema, values.dropped) }, required: ["key", "value"], additionalProperties: false };
+        const key: JsonSchema = keyKept ? { type: "string", pattern: keyPattern! } : { type: "string" };
+        const entry = { type: "object", properties: { key, value: withWords(values.schema, values.dropped) }, required: ["key", "value"], additionalProperties: false };
         return {
           schema: { type: "array", description: "A map, written as a list of entries: one { key, value } per key.", items: entry },
           nulls: { kind: "entries", ...(values.nulls ? { inner: values.nulls } : {}) },
-          dropped: [words],
+          dropped: [words, ...keyDropped],
         };
       }
       return {
-        schema: { type: "object", additionalProperties: withWords(values.schema, values.dropped) },
+        schema: defined({ type: "object", additionalProperties: withWords(values.schema, values.dropped), propertyNames: keyKept ? { pattern: keyPattern! } : undefined }),
         nulls: values.nulls && { kind: "values", inner: values.nulls },
-        dropped: [],
+        dropped: keyDropped,
       };
     }
     case "object":

@@ -28,7 +28,7 @@ const editAt = (report: ReportChange, version: string, fields: readonly Field[],
     const index = siblings.findIndex((f) => f.name === name);
     const here = segments.slice(0, depth + 1).join(".");
     if (index < 0) {
-      report("unknown-field", { path: here, version, suggestion: didYouMean(name, siblings.map((f) => f.name)) });
+      reportMissing(report, version, siblings, segments, depth);
       return undefined;
     }
     const parent = siblings[index]!;
@@ -44,11 +44,29 @@ const editAt = (report: ReportChange, version: string, fields: readonly Field[],
   return walk(fields, 0);
 };
 
+/**
+ * The field among `siblings` whose name holds a path separator and starts what is left of a path
+ * (`rest`, from the segment that was not found): the field the path meant but cannot name.
+ */
+export const unaddressableAt = (siblings: readonly Field[], rest: string): string | undefined =>
+  siblings.find((f) => /[.[\]]/.test(f.name) && (rest === f.name || rest.startsWith(`${f.name}.`) || rest.startsWith(`${f.name}[`)))?.name;
+
+/** Reports the path that stops at `depth` of `segments` (dotted): unknown, or naming a field it cannot. */
+const reportMissing = (report: ReportChange, version: string, siblings: readonly Field[], segments: readonly string[], depth: number): void => {
+  const path = segments.join(".");
+  const unaddressable = unaddressableAt(siblings, segments.slice(depth).join("."));
+  if (unaddressable !== undefined) report("unaddressable-field", { path, name: unaddressable });
+  else report("unknown-field", { path: segments.slice(0, depth + 1).join("."), version, suggestion: didYouMean(segments[depth]!, siblings.map((f) => f.name)) });
+};
+
 /** Finds a field by dotted path through inline objects. */
-export const fieldAt = (fields: readonly Field[], path: string): Field | undefined => {
+export const fieldAt = (fields: readonly Field[], path: string): Field | undefined => fieldAtSegments(fields, path.split("."));
+
+/** Finds a field by its names from the root, through inline objects (a name may contain `.`). */
+export const fieldAtSegments = (fields: readonly Field[], path: readonly string[]): Field | undefined => {
   let current: Field | undefined;
   let siblings = fields;
-  for (const name of path.split(".")) {
+  for (const name of path) {
     current = siblings.find((f) => f.name === name);
     if (!current) return undefined;
     siblings = current.type.kind === "object" ? current.type.fields : [];

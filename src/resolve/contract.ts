@@ -32,7 +32,8 @@ const CHANGE_OPS = ["add", "remove", "rename", "require", "relax", "retype", "co
 const CONTRACT_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 const TYPE_NAME = /^[A-Z][A-Za-z0-9]*$/;
 const VERSION = /^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$/;
-const PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+// Names are any strings, so a segment is anything but the separator (a name with `.` has no path).
+const PATH = /^[^.]+(\.[^.]+)*$/;
 
 /** A scalar as written in the source (`1.0` rather than the number 1). */
 const sourceText = (node: Node | null): string | undefined => {

@@ -9,6 +9,7 @@ import {
   type TypeNode,
   type UnionVariant,
 } from "../ir/model.js";
+import { FIELD_NAME, FIELD_NAME_RULE } from "../ir/names.js";
 import { IDL_LIMITS } from "./limits.js";
 import { patternVerdict } from "./pattern-safety.js";
 import type { Entry, Reader } from "./reader.js";
@@ -64,7 +65,6 @@ const SENSITIVITIES: readonly Sensitivity[] = ["pii", "secret", "internal"];
 // Redaction works on fields: a sensitive list or map field is redacted whole.
 const SENSITIVITY_COVERS = " (on a list or map field it covers every item)";
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const REF = /^ref<([a-z][a-z0-9+.-]*)>$/;
 const CONTRACT_REF = /^([a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)@(\d+)$/;
 
@@ -149,8 +149,8 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
         const of = need("of");
         const item = of && parseTypeSpec(of.value, "a map's values");
         const keys = given.get("keys");
-        const visible = keys === undefined ? false : parseMapKeys(keys.value);
-        return item && (visible ? { kind, of: item, keysVisible: true } : { kind, of: item });
+        const { visible, pattern } = keys === undefined ? {} : parseMapKeys(keys.value);
+        return item && { kind, of: item, ...(visible && { keysVisible: true as const }), ...(pattern !== undefined && { keyPattern: pattern }) };
       }
       case "object": {
         const fields = need("fields");
@@ -167,10 +167,10 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
         const entry = need("value");
         if (!entry) return undefined;
         const value = isScalar(entry.value) ? entry.value.value : undefined;
-        if (typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) {
+        if (value === null || typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) {
           return { kind, value };
         }
-        r.report("invalid-value", entry.value, { where: "a const's value", expected: "a string, number or boolean" });
+        r.report("invalid-value", entry.value, { where: "a const's value", expected: "a string, number, boolean or null" });
         return undefined;
       }
     }
@@ -178,21 +178,28 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
   };
 
   /**
-   * A map's `keys: { sensitivity: none }`, the one setting a map's keys take: true when it says
-   * so. Keys are masked unless a contract declares them names rather than data.
+   * A map's `keys:`: `sensitivity: none` (keys are masked unless a contract declares them names
+   * rather than data) and/or a `pattern` every key matches, checked as a string's pattern is.
    */
-  const parseMapKeys = (node: Node | null): boolean => {
+  const parseMapKeys = (node: Node | null): { visible?: boolean; pattern?: string } => {
     const where = "a map's 'keys'";
-    const entries = r.entries(node, where, ["sensitivity"]);
-    if (entries === undefined) return false;
+    const entries = r.entries(node, where, ["sensitivity", "pattern"]);
+    if (entries === undefined) return {};
     const sensitivity = entries.find((e) => e.key === "sensitivity");
-    if (!sensitivity) {
-      r.report("missing-key", node!, { where, key: "sensitivity" });
-      return false;
+    const pattern = entries.find((e) => e.key === "pattern");
+    if (!sensitivity && !pattern) {
+      r.report("missing-key", node!, { where, key: "sensitivity' or 'pattern" });
+      return {};
     }
-    if (isScalar(sensitivity.value) && sensitivity.value.value === "none") return true;
-    r.report("invalid-value", sensitivity.value, { where: "'sensitivity' of a map's keys", expected: "none (map keys are masked unless declared so)" });
-    return false;
+    const out: { visible?: boolean; pattern?: string } = {};
+    if (pattern) {
+      const read = readConstraints("string", new Map([["pattern", pattern]]))["pattern"];
+      if (typeof read === "string") out.pattern = read;
+    }
+    if (!sensitivity) return out;
+    if (isScalar(sensitivity.value) && sensitivity.value.value === "none") out.visible = true;
+    else r.report("invalid-value", sensitivity.value, { where: "'sensitivity' of a map's keys", expected: "none (map keys are masked unless declared so)" });
+    return out;
   };
 
   /** Reads the scalar constraints of `kind` among `given`; structure keys are read by `build`. */
@@ -416,8 +423,8 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     const fields: Field[] = [];
     let complete = true;
     for (const entry of entries) {
-      if (!NAME.test(entry.key)) {
-        r.report("invalid-name", entry.keyNode, { what: "field name", name: entry.key, rule: String(NAME) });
+      if (!FIELD_NAME.test(entry.key)) {
+        r.report("invalid-name", entry.keyNode, { what: "field name", name: entry.key, rule: FIELD_NAME_RULE });
         complete = false;
         continue;
       }

@@ -7,7 +7,7 @@ export { ownView, snapshot } from "./snapshot.js";
 export { canonicalHash, canonicalJson } from "./canonical-json.js";
 export { rebuildRecord } from "./rebuild-record.js";
 export { recordOfEntries } from "./record-of-entries.js";
-export { isDate, isDateTime, isEmail, isUri, isUuid } from "./formats.js";
+export { isByte, isDate, isDateTime, isDuration, isEmail, isHostname, isInt64, isIpv4, isIpv6, isTime, isUri, isUriTemplate, isUuid } from "./formats.js";
 export {
   AgentNotImplemented,
   agentToTool,

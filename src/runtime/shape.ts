@@ -12,7 +12,7 @@ export type Sensitivity = "pii" | "secret" | "internal";
  * fine); `contract` is a payload of another contract, any of the versions it lists.
  */
 export type ShapeNode =
-  | { readonly kind: "string" | "number" | "boolean" }
+  | { readonly kind: "string" | "number" | "boolean" | "null" }
   | { readonly kind: "enum"; readonly name: string }
   | { readonly kind: "object"; readonly fields: ShapeFields }
   | { readonly kind: "named"; readonly name: string }

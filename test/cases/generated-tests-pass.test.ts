@@ -51,6 +51,24 @@ const CONTRACTS: Readonly<Record<string, readonly string[]>> = {
     "      long: { type: string, pattern: \"^L[a-z]+$\", maxLength: 300000 }",
     "      many: { type: list, of: { type: int, min: 1 }, maxItems: 999999 }",
   ],
+  // The protocols' formats, a null constant, names that are not identifiers (two every object
+  // inherits), and map keys with a pattern.
+  "demo.protocol": [
+    '      "$schema": { type: string, format: uri }',
+    "      template: { type: string, format: uri-template }",
+    "      payload: { type: string, format: byte }",
+    "      big_id: { type: string, format: int64 }",
+    "      host: { type: string, format: hostname }",
+    "      v4: { type: string, format: ipv4 }",
+    "      v6: { type: string, format: ipv6 }",
+    "      timeout: { type: string, format: duration }",
+    "      at_time: { type: string, format: time }",
+    "      nothing: { type: const, value: null }",
+    '      "__proto__": { type: string, maxLength: 5, optional: true }',
+    '      "constructor": { type: int, min: 1, optional: true }',
+    '      "io.example/with space": { type: bool, optional: true }',
+    '      headers: { type: map, of: { type: string, maxLength: 3 }, keys: { pattern: "^[a-z]+$", sensitivity: none } }',
+  ],
   "demo.fig": [
     "      fig:",
     "        type: union",
@@ -143,6 +161,22 @@ describe("the generated tests of contracts without examples", () => {
       expect(tests.get(`1.0 ${title}`), title).toBe("skipped");
     }
     for (const title of ["accepts long at maxLength 300000", "rejects long above maxLength 300000", "accepts many at maxItems 999999", "rejects many above maxItems 999999"]) {
+      expect(tests.get(`1.0 ${title}`), title).toBe("passed");
+    }
+  });
+
+  it("break each protocol format just outside it, a null constant, quoted names and a map key's pattern", () => {
+    const tests = results("demo.protocol");
+    for (const title of [
+      "rejects big_id just outside int64 (9223372036854775808)",
+      "rejects payload just outside byte (dHJlYXR5d)",
+      "rejects at_time just outside time (12:00:60Z)",
+      "rejects __proto__ above maxLength 5",
+      "rejects constructor below min 1",
+      "rejects io.example/with space of the wrong type",
+      "rejects headers.~ as a key not matching ^[a-z]+$",
+      "rejects headers.a above maxLength 3",
+    ]) {
       expect(tests.get(`1.0 ${title}`), title).toBe("passed");
     }
   });

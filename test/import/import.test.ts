@@ -70,13 +70,12 @@ describe("the IDL it writes", () => {
     const pointers = imported.diagnostics.map((d) => /(?:^|at )(#\/\S*)/.exec(d.message)?.[1]);
     expect(pointers).toEqual([
       "#/properties/id/type",
-      "#/properties/$schema",
       "#/properties/payload",
-      "#/properties/when/format",
       "#/properties/pair/items",
       "#/properties/either/oneOf",
       "#/properties/guarded/not",
       "#/properties/labels/patternProperties",
+      "#/properties/keyed/propertyNames",
       "#/definitions/Node/properties/children/items/$ref",
     ]);
     // The line and column are where the pointer's key is written in the source.

@@ -12,6 +12,7 @@ import { contractDir, versionId } from "../../src/ir/names.js";
 import { compile } from "../../src/pipeline.js";
 import type { Issue } from "../../src/runtime/index.js";
 import { arbitraryFor } from "../support/arbitrary.js";
+import { addInt64StringFormat } from "../support/int64-format.js";
 import { expectRefereesAccept } from "../support/referees.js";
 import { schemaOf, writeUnder } from "../support/provider-writer.js";
 import { targets } from "../support/targets.js";
@@ -54,8 +55,10 @@ for (const target of targets) {
             expectRefereesAccept(provider, projection);
             const schema = schemaOf(provider, projection);
 
-            const ajv = new Ajv2020({ strict: false, allErrors: true });
+            // ownProperties: a field named `constructor` is present only as the value's own key, as in JSON.
+            const ajv = new Ajv2020({ strict: false, allErrors: true, ownProperties: true });
             addFormats(ajv);
+            addInt64StringFormat(ajv);
             const projected = ajv.compile(schema);
             const ledger = projection.ledger as { path: string; constraint: string }[];
             const mapping = (llm["from"] as Record<string, ((v: unknown, issues: Issue[]) => unknown) | null>)[provider];

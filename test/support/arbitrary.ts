@@ -44,6 +44,34 @@ const stringArbitrary = (s: Schema): fc.Arbitrary<string> => {
     case "email":
       base = fc.emailAddress();
       break;
+    case "uri-template":
+      base = fc
+        .tuple(fc.webUrl(), fc.constantFrom("", "{id}", "{?page,limit}", "{/path*}", "{+base:10}"))
+        .map(([url, expression]) => url.replace(/[^A-Za-z0-9:/._~-]/g, "") + expression);
+      break;
+    case "byte":
+      base = fc.uint8Array({ maxLength: 24 }).map((bytes) => Buffer.from(bytes).toString("base64"));
+      break;
+    case "int64":
+      base = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String);
+      break;
+    case "hostname":
+      base = fc.domain();
+      break;
+    case "ipv4":
+      base = fc.ipV4();
+      break;
+    case "ipv6":
+      base = fc.ipV6();
+      break;
+    case "duration":
+      base = fc
+        .tuple(fc.nat(99), fc.nat(23), fc.nat(59), fc.boolean())
+        .map(([days, hours, minutes, weeks]) => (weeks ? `P${days}W` : `P${days}DT${hours}H${minutes}M`));
+      break;
+    case "time":
+      base = fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2000-01-02T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(11));
+      break;
     default:
       base =
         typeof s["pattern"] === "string"
@@ -100,7 +128,9 @@ export const arbitraryFor = (root: Schema, schema: Schema = root, depth = 0): fc
       const required = (schema["required"] as string[] | undefined) ?? [];
       const additional = schema["additionalProperties"];
       if (Object.keys(properties).length === 0 && typeof additional === "object" && additional !== null) {
-        return fc.dictionary(fc.string({ maxLength: 8 }), arbitraryFor(root, additional as Schema, depth + 1), { maxKeys: 3 });
+        const pattern = (schema["propertyNames"] as Schema | undefined)?.["pattern"];
+        const keys = typeof pattern === "string" ? fc.stringMatching(new RegExp(pattern, "u"), { maxLength: 8 }) : fc.string({ maxLength: 8 });
+        return fc.dictionary(keys, arbitraryFor(root, additional as Schema, depth + 1), { maxKeys: 3 });
       }
       // An optional property no value of which can be built (a minimum of billions) is left out.
       const buildable = Object.entries(properties).filter(([k, s]) => required.includes(k) || !tooLongToBuild(s));

@@ -4,6 +4,7 @@
 // object, walking into the `anyOf` branch the value is written in (Ajv decides which).
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { LlmProvider } from "../../src/ir/model.js";
+import { escapePointer } from "../../src/runtime/issue.js";
 
 type Schema = Record<string, unknown>;
 
@@ -49,8 +50,8 @@ export const writeUnder = (ajv: Ajv2020, schema: Schema, value: unknown, widened
   const sent: Record<string, unknown> = { ...value };
   const meant: Record<string, unknown> = { ...value };
   for (const [key, property] of Object.entries(schema["properties"] as Record<string, Schema>)) {
-    const pointer = `${at}/${key}`;
-    if (key in value) {
+    const pointer = `${at}/${escapePointer(key)}`;
+    if (Object.hasOwn(value, key)) {
       const written = value[key] === null ? { sent: null, meant: null } : writeUnder(ajv, property, value[key], widened, pointer);
       if (written === undefined) return undefined;
       sent[key] = written.sent;

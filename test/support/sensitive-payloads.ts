@@ -39,6 +39,8 @@ export const arbitraryPayload = (root: VersionShape): fc.Arbitrary<unknown> => {
           return fc.integer();
         case "boolean":
           return fc.boolean();
+        case "null":
+          return fc.constant(null);
         case "enum":
           return fc.constantFrom(...Object.keys(shape.enums[node.name]!));
         case "object":

@@ -1,3 +1,4 @@
+import { STRING_FORMATS } from "../../ir/model.js";
 import type { ProviderLimits } from "../model.js";
 
 // MCP 2025-11-25 `Tool` (tools/list): `inputSchema` is a JSON Schema object (2020-12 by default)
@@ -11,7 +12,8 @@ export const MCP_LIMITS: ProviderLimits = {
   closedObjects: false,
   const: true,
   enumMeanings: "anyOf",
-  keywords: new Set(["minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems", "uniqueItems"]),
+  keywords: new Set(["minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems", "uniqueItems", "propertyNames"]),
   maxMinItems: Number.POSITIVE_INFINITY,
-  formats: new Set(["date-time", "date", "uuid", "uri", "email"]),
+  // Any format: a tool's inputSchema is a JSON Schema its server checks.
+  formats: new Set(STRING_FORMATS),
 };
