@@ -6,7 +6,8 @@
 // the base value lacks, or one item of an empty list or map, is put in (synthesized) and mutated there.
 // Long values are described (`make`), and a bound's edge too long to build is left out, saying so.
 import { rootFields } from "../ir/envelope.js";
-import type { Contract, Field, JsonValue, ListType, NumericType, ResolvedVersion, Rule, StringType, TypeNode } from "../ir/model.js";
+import type { Contract, Field, JsonValue, ListType, NumericType, OpenObject, ResolvedVersion, Rule, StringType, TypeNode } from "../ir/model.js";
+import { objectPolicy } from "../ir/open-objects.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { escapePointer } from "../runtime/issue.js";
 import type { Made } from "../testing/cases-file.js";
@@ -102,8 +103,9 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     return "value" in made ? made.value : undefined;
   };
   const enumValues = (name: string): readonly string[] => version.enums.get(name)!.values.map((v) => v.name);
-  const fieldsOf = (type: TypeNode): readonly Field[] | undefined =>
-    type.kind === "object" ? type.fields : type.kind === "named" ? version.types.get(type.name)!.fields : undefined;
+  const objectOf = (type: TypeNode): (OpenObject & { readonly fields: readonly Field[] }) | undefined =>
+    type.kind === "object" ? type : type.kind === "named" ? version.types.get(type.name)! : undefined;
+  const fieldsOf = (type: TypeNode): readonly Field[] | undefined => objectOf(type)?.fields;
 
   /** A value of another JSON type, and the code the validator reports for it. */
   const wrongType = (type: TypeNode): { value: JsonValue; code: string } => {
@@ -273,7 +275,7 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
       }
       case "object":
       case "named":
-        if (isObject(value)) objectMutations(fieldsOf(type)!, [], value, site);
+        if (isObject(value)) objectMutations(fieldsOf(type)!, [], value, site, objectOf(type));
         return;
       case "union": {
         if (!isObject(value)) return;
@@ -281,11 +283,11 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         rejects(tag, `outside the variants of ${site.name || "the payload"}`, outsideEnum(type.variants.map((v) => v.value)), "tag");
         // The value's own variant in place; every other one put in (synthesized, with its tag) first.
         for (const variant of type.variants) {
-          const fields = fieldsOf(variant.type)!;
-          if (variant.value === value[type.tag]) objectMutations(fields, [type.tag], value, site);
+          const object = objectOf(variant.type)!;
+          if (variant.value === value[type.tag]) objectMutations(object.fields, [type.tag], value, site, object);
           else {
             const made = synthesized({ ...type, variants: [variant] });
-            if (isObject(made)) insertedMutations(set(site, made), true, () => objectMutations(fields, [type.tag], made, site));
+            if (isObject(made)) insertedMutations(set(site, made), true, () => objectMutations(object.fields, [type.tag], made, site, object));
           }
         }
         return;
@@ -306,7 +308,8 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     });
   };
 
-  const objectMutations = (fields: readonly Field[], extraKeys: readonly string[], value: JsonObject, site: Site): void => {
+  /** `object`: the named or inline object whose unknown-key policy applies (none for the root). */
+  const objectMutations = (fields: readonly Field[], extraKeys: readonly string[], value: JsonObject, site: Site, object?: OpenObject): void => {
     for (const field of fields) {
       const at = child(site, field.name);
       const present = Object.hasOwn(value, field.name);
@@ -319,12 +322,22 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         valueMutations(field.type, current, at);
       } else if (!present) absentFieldMutations(field, at);
     }
-    if (contract.unknownFields === "reject") {
-      let key = UNKNOWN_KEY;
-      const known = [...extraKeys, ...fields.map((f) => f.name)];
-      while (known.includes(key)) key += "_";
-      const at = child(site, key);
-      add(`rejects an unknown key ${site.name === "" ? "at the top level" : `in ${site.name}`}`, [set(at, true)], { path: at.path, code: "unknown" });
+    let key = UNKNOWN_KEY;
+    const known = [...extraKeys, ...fields.map((f) => f.name)];
+    while (known.includes(key)) key += "_";
+    const at = child(site, key);
+    const where = site.name === "" ? "at the top level" : `in ${site.name}`;
+    const policy = objectPolicy(contract, object);
+    if (policy.unknownFields === "reject") add(`rejects an unknown key ${where}`, [set(at, true)], { path: at.path, code: "unknown" });
+    // A kept key passes (decode keeps it: the generated round-trip tests see it come back); one of
+    // another type than `additional` fails.
+    if (policy.unknownFields === "keep") {
+      const made = policy.additional === undefined ? true : synthesized(policy.additional);
+      if (made !== undefined) add(`accepts an unknown key ${where} (kept)`, [set(at, made)]);
+      if (policy.additional !== undefined) {
+        const wrong = wrongType(policy.additional);
+        add(`rejects an unknown key ${where} of another type than additional`, [set(at, wrong.value)], { path: at.path, code: wrong.code });
+      }
     }
   };
 

@@ -30,6 +30,7 @@ export const DIAGNOSTIC_CODES = {
   "min-above-max": { severity: "error", message: "{min} ({minValue}) is above {max} ({maxValue})" },
   "empty-union": { severity: "error", message: "union needs at least one variant" },
   "union-tag-conflict": { severity: "error", message: "variant '{variant}' declares the tag field '{tag}' itself" },
+  "additional-needs-keep": { severity: "error", message: "'additional' types the unknown keys an object keeps, but this object has unknown_fields: {policy}; write unknown_fields: keep or leave it out (additional implies keep)" },
   "field-key-on-type": { severity: "error", message: "'{key}' applies to a whole field, not to {where}: set it on the field itself{note}" },
   "limit-exceeded": { severity: "error", message: "{what} is {actual}; treaty allows at most {max}" },
   "recursive-type": { severity: "error", message: "type '{name}' contains itself ({path}); recursive types are not supported" },

@@ -11,6 +11,7 @@ import {
 import { IDL_LIMITS } from "./limits.js";
 import { patternVerdict } from "./pattern-safety.js";
 import type { Entry, Reader } from "./reader.js";
+import { OPEN_OBJECT_KEYS, parseOpenObject } from "./open-objects.js";
 
 export interface TypeScope {
   readonly enums: ReadonlySet<string>;
@@ -44,7 +45,7 @@ export const CONSTRAINTS: Readonly<Record<string, readonly string[]>> = {
   number: NUMERIC_CONSTRAINTS,
   list: ["of", "minItems", "maxItems", "unique"],
   map: ["of", "keys"],
-  object: ["fields"],
+  object: ["fields", ...OPEN_OBJECT_KEYS],
   union: ["tag", "variants"],
   const: ["value"],
 };
@@ -154,7 +155,8 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
       case "object": {
         const fields = need("fields");
         const parsed = fields && parseFields(fields.value, "fields");
-        return parsed && { kind, fields: parsed };
+        const open = parseOpenObject(r, given.get("unknown_fields"), given.get("additional"), parseTypeSpec);
+        return parsed && open && { kind, fields: parsed, ...open };
       }
       case "union":
         return parseUnion(need("tag"), need("variants"));

@@ -20,7 +20,7 @@ export interface VersionRegistration<T, C> {
   errors(value: unknown): Issue[];
   toCanonical(value: T, log: AdaptLog): C;
   fromCanonical(value: C, log: AdaptLog): T;
-  /** For `unknown_fields: strip`: a copy without the keys the version does not declare. */
+  /** When an object of the version has `unknown_fields: strip`: a copy without the keys it does not declare (kept objects keep theirs). */
   strip?(value: T, log: AdaptLog): T;
   /** Sensitivity tags and enum meanings of this version, for redaction and re-ask messages. */
   readonly shape?: VersionShape;
@@ -37,7 +37,7 @@ export interface ContractRegistration {
   readonly name: string;
   readonly canonical: string;
   readonly envelope: "embedded" | "none";
-  readonly unknownFields: "reject" | "strip";
+  readonly unknownFields: "reject" | "strip" | "keep";
   // `any`: each version has its own payload type; the registry's signatures recover them.
   readonly versions: { readonly [version: string]: VersionRegistration<any, any> };
 }
@@ -201,7 +201,7 @@ export const readEnvelope = (entry: ContractRegistration, input: unknown, given?
   if (typeof version !== "string") return version;
   const readAs = Object.hasOwn(entry.versions, version)
     ? version
-    : entry.unknownFields === "strip"
+    : entry.unknownFields !== "reject"
       ? olderMinor(Object.keys(entry.versions), version)
       : undefined;
   if (readAs === undefined) return unsupported(entry);
