@@ -291,11 +291,12 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
       const loc = r.loc(entry.keyNode);
       let type: UnionVariant["type"] | undefined;
       if (isMap(entry.value)) {
-        const body = r.entries(entry.value, `variant '${entry.key}'`, ["fields", "description"]);
+        const body = r.entries(entry.value, `variant '${entry.key}'`, ["fields", "description", ...OPEN_OBJECT_KEYS]);
         const fieldsEntry = body?.find((e) => e.key === "fields");
         if (!fieldsEntry) r.report("missing-key", entry.value, { where: `variant '${entry.key}'`, key: "fields" });
         const fields = fieldsEntry && parseFields(fieldsEntry.value, "fields");
-        if (fields) type = { kind: "object", fields };
+        const open = parseOpenObject(r, body?.find((e) => e.key === "unknown_fields"), body?.find((e) => e.key === "additional"), parseTypeSpec);
+        if (fields && open) type = { kind: "object", fields, ...open };
       } else {
         const resolved = build(entry.value, [], entry.keyNode);
         if (resolved?.kind === "named") type = resolved;
