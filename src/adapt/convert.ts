@@ -79,11 +79,18 @@ const convertObject = (fromObject: ReturnType<typeof objectOf>, toObject: Return
   // Unknown keys: kept where both sides keep them; dropped (and logged) by a strip projection, or
   // where a kept object becomes one that does not keep them.
   const [from, to] = ctx.contract ? [objectPolicy(ctx.contract, fromObject).unknownFields, objectPolicy(ctx.contract, toObject).unknownFields] : [undefined, undefined];
-  if (from === "keep" && to === "keep") return { kind: "object", fields, dropped, open: false, keep: true };
+  if (from === "keep" && to === "keep") {
+    const known = [...new Set([...fields.map((f) => f.name), ...fromFields.map((f) => f.name), ...toFields.map((f) => f.name)])];
+    return { kind: "object", fields, dropped, open: false, keep: { known, unchecked: !keptKeysWiden(fromObject, ctx.source, toObject, ctx.target) } };
+  }
   return { kind: "object", fields, dropped, open: ctx.project || from === "keep" };
 };
 
-const isSameObject = (c: ObjectConversion): boolean => !c.open && c.dropped.length === 0 && c.fields.every((f) => f.conversion.kind === "same");
+const isSameObject = (c: ObjectConversion): boolean => !c.open && !c.keep?.unchecked && c.dropped.length === 0 && c.fields.every((f) => f.conversion.kind === "same");
+
+/** Every kept key's value of `from` is one `to` keeps: `to` has no `additional`, or `from`'s widens to it. */
+export const keptKeysWiden = (from: OpenObject, fromVersion: ResolvedVersion, to: OpenObject, toVersion: ResolvedVersion): boolean =>
+  to.additional === undefined || (from.additional !== undefined && widens(from.additional, fromVersion, to.additional, toVersion));
 
 
 const convertUnion = (from: Extract<TypeNode, { kind: "union" }>, to: TypeNode, ctx: ConvertContext): Conversion | undefined => {

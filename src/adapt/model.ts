@@ -60,8 +60,8 @@ export interface ObjectConversion {
   readonly dropped: readonly string[];
   /** Undeclared keys are dropped too (strip projections, a kept object into one that does not keep). */
   readonly open: boolean;
-  /** Undeclared keys are carried over unchanged (both objects `unknown_fields: keep`). */
-  readonly keep?: true;
+  /** Both objects `unknown_fields: keep`: their unknown keys are carried over unchanged. */
+  readonly keep?: KeptKeys;
 }
 
 /** What each value of an enum becomes in one step; values not listed stay as they are. */
@@ -83,7 +83,7 @@ export type ValuePlan =
   /** `of` when the source has it; otherwise the fill. */
   | { readonly kind: "fill"; readonly of: ValuePlan; readonly fill: Fill }
   /** An object assembled field by field; present when the source object at `guard` is. */
-  | { readonly kind: "object"; readonly guard?: FieldPath; readonly fields: readonly FieldPlan[]; readonly kept?: KeptKeys }
+  | { readonly kind: "object"; readonly guard?: FieldPath; readonly fields: readonly FieldPlan[]; readonly kept?: KeptKeys & { readonly source: FieldPath } }
   /** `of` as a one-item list. */
   | { readonly kind: "wrap"; readonly of: ValuePlan }
   /** The first item of the list `of`; `empty` when it has none (absent when undefined). */
@@ -95,8 +95,9 @@ export type ValuePlan =
 
 /** A kept object's unknown keys, carried over: the source object's own keys but `known` (either side's fields). */
 export interface KeptKeys {
-  readonly source: FieldPath;
   readonly known: readonly string[];
+  /** The target types them (`additional`) more narrowly than the source: its validator decides. */
+  readonly unchecked: boolean;
 }
 
 export type Fill = { readonly kind: "default"; readonly value: JsonValue } | { readonly kind: "stub"; readonly stub: Stub };
@@ -119,7 +120,7 @@ export interface Step {
   /** Source fields nothing carries over: reported as dropped when a payload has them. */
   readonly dropped: readonly FieldPath[];
   /** Under a contract-wide `unknown_fields: keep`, the root's unknown keys, carried over. */
-  readonly kept?: KeptKeys;
+  readonly kept?: KeptKeys & { readonly source: FieldPath };
   /** Declared defaults the step may put in, by target path, for tests and docs. */
   readonly defaults: readonly { readonly path: FieldPath; readonly value: JsonValue }[];
   readonly custom?: Extract<Stub, { kind: "custom" }>;

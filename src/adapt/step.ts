@@ -8,7 +8,7 @@ import { objectPolicy } from "../ir/open-objects.js";
 import { versionId } from "../ir/names.js";
 import type { VersionModel } from "../resolve/changes.js";
 import { fieldAt } from "../resolve/changes.js";
-import { convertField, type ConvertContext } from "./convert.js";
+import { convertField, keptKeysWiden, type ConvertContext } from "./convert.js";
 import { mapEnumValues } from "./enum-mapping.js";
 import type { Conversion, Direction, EnumTable, FieldPath, FieldPlan, Fill, KeptKeys, Step, Stub, ValuePlan } from "./model.js";
 import type { ReplayedChange } from "./replay.js";
@@ -329,7 +329,7 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
         const guarded = guardField !== undefined && (guardField.optional || guardField.nullable !== undefined);
         const fields = planFields(origin.slots, declared.type.fields, path);
         const sourceObject = guardField?.type.kind === "object" ? guardField.type : undefined;
-        const kept = sourceObject && keptKeysOf(contract, sourceObject, declared.type, origin.guard!);
+        const kept = sourceObject && keptKeysOf(contract, sourceObject, declared.type, origin.guard!, { source, target });
         const plan: ValuePlan = guarded ? { kind: "object", guard: origin.guard!, fields } : { kind: "object", fields };
         return kept ? { ...plan, kept } : plan;
       }
@@ -366,7 +366,7 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
     });
 
   const fields = planFields(slots.root, target.fields, []);
-  const kept = keptKeysOf(contract, { fields: rootFields(contract, source) }, { fields: rootFields(contract, target) }, []);
+  const kept = keptKeysOf(contract, { fields: rootFields(contract, source) }, { fields: rootFields(contract, target) }, [], { source, target });
   // What a custom step carries over is up to its code, so treaty names no drops for it.
   const dropped = custom ? [] : uncovered(source.fields, fields);
   const step: Step = {
@@ -380,15 +380,21 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
     defaults,
     ...(custom ? { custom } : {}),
     exact: !custom && !enumsLossy && dropped.length === 0 && fields.every((f) => isExact(f.value)),
-    unchecked: custom !== undefined || stubs.length > 0 || fields.some((f) => hasUnchecked(f.value)),
+    unchecked: custom !== undefined || stubs.length > 0 || kept?.unchecked === true || fields.some((f) => hasUnchecked(f.value)),
   };
   return { step, stubs: custom ? [custom, ...stubs] : stubs };
 };
 
 /** The unknown keys an object rebuilt field by field carries over: when both sides keep them. */
-const keptKeysOf = (contract: Contract, from: OpenObject & { readonly fields: readonly Field[] }, to: OpenObject & { readonly fields: readonly Field[] }, source: FieldPath): KeptKeys | undefined =>
+const keptKeysOf = (
+  contract: Contract,
+  from: OpenObject & { readonly fields: readonly Field[] },
+  to: OpenObject & { readonly fields: readonly Field[] },
+  source: FieldPath,
+  versions: { readonly source: ResolvedVersion; readonly target: ResolvedVersion },
+): (KeptKeys & { readonly source: FieldPath }) | undefined =>
   objectPolicy(contract, from).unknownFields === "keep" && objectPolicy(contract, to).unknownFields === "keep"
-    ? { source, known: [...new Set([...from.fields, ...to.fields].map((f) => f.name))] }
+    ? { source, known: [...new Set([...from.fields, ...to.fields].map((f) => f.name))], unchecked: !keptKeysWiden(from, versions.source, to, versions.target) }
     : undefined;
 
 /** Source paths a plan carries over whole. */
@@ -481,7 +487,7 @@ const conversionUnchecked = (c: Conversion): boolean => {
     case "map":
       return conversionUnchecked(c.value);
     case "object":
-      return c.fields.some((f) => conversionUnchecked(f.conversion));
+      return c.keep?.unchecked === true || c.fields.some((f) => conversionUnchecked(f.conversion));
     case "union":
       return c.variants.some((v) => conversionUnchecked(v.conversion));
     default:
@@ -494,7 +500,7 @@ const hasUnchecked = (plan: ValuePlan): boolean => {
     case "source":
       return conversionUnchecked(plan.conversion);
     case "object":
-      return plan.fields.some((f) => hasUnchecked(f.value));
+      return plan.kept?.unchecked === true || plan.fields.some((f) => hasUnchecked(f.value));
     case "fill":
       return hasUnchecked(plan.of) || plan.fill.kind === "stub";
     case "wrap":

@@ -99,7 +99,7 @@ const renderHelper = (conversion: Extract<Conversion, { kind: "object" | "union"
     lines.push(`  for (const key of Object.keys(x)) if (${known}) log.dropped.push({ version: ${version}, path: \`\${at}/\${escapePointer(key)}\` });`);
   }
   if (conversion.keep) scope.b.importValue(RUNTIME, "keptKeys");
-  const kept = conversion.keep ? [`...keptKeys(x, ${q([...new Set([...conversion.fields.map((f) => f.name), ...conversion.dropped])])})`] : [];
+  const kept = conversion.keep ? [`...keptKeys(x, ${q(conversion.keep.known)})`] : [];
   const entries = conversion.fields.map((f) => {
     const access = `x.${f.name}`;
     const value = convert(f.conversion, access, `\${at}/${f.name}`, scope, 1);
@@ -230,7 +230,7 @@ const headCode = (plan: Extract<ValuePlan, { kind: "head" }>, path: FieldPath, s
 };
 
 /** The spread of a kept object's unknown keys, first, so declared fields win. */
-const keptCode = (kept: KeptKeys | undefined, scope: ValueScope): string[] => {
+const keptCode = (kept: (KeptKeys & { readonly source: FieldPath }) | undefined, scope: ValueScope): string[] => {
   if (!kept) return [];
   scope.b.importValue(RUNTIME, "keptKeys");
   return [`...keptKeys(${createAccess(scope.source, scope.guarded)(kept.source)}, ${q(kept.known)})`];

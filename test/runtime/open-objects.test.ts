@@ -41,6 +41,19 @@ describe("decode and encode", () => {
     if (encoded.ok) expect(encoded.value.arguments).toEqual({ query: "treaty", filters: { lang: "en" }, "io.example/x": [1, 2] });
   });
 
+  it("a kept object a step rebuilds (list items whose field became a kept key) carries its other keys, and the canonical validator judges them", () => {
+    const v1_0 = { contract: "demo.tool", version: "1.0", name: "n", arguments: {}, steps: [{ n: 1, retries: 2, attempt: 3 }] };
+    const decoded = decode("demo.tool", structuredClone(v1_0));
+    expect(decoded).toMatchObject({ ok: true, dropped: [{ version: "1.0", path: "/steps/0/retries" }] });
+    if (decoded.ok) expect(decoded.value.steps).toEqual([{ n: 1, attempt: 3 }]);
+    // 1.1 types kept keys as integers: an old payload's string one fails there, not silently.
+    const failed = decode("demo.tool", { ...v1_0, steps: [{ n: 1, note: "x" }] });
+    expect(failed).toMatchObject({ ok: false, kind: "not-representable", issues: [{ path: "/steps/0/*", code: "type" }] });
+    // Going down, 1.1's integer keys are 1.0's kept keys (or its `retries` field) as they are.
+    const encoded = encode("demo.tool", { contract: "demo.tool", version: "1.1", name: "n", arguments: {}, steps: [{ n: 1, retries: 4, attempt: 5 }] }, "1.0");
+    expect(encoded).toMatchObject({ ok: true, value: { steps: [{ n: 1, retries: 4, attempt: 5 }] } });
+  });
+
   it("a `__proto__` key of a kept object stays an own data property, never a prototype", () => {
     const input = JSON.parse('{"contract":"demo.tool","version":"1.1","name":"n","arguments":{"__proto__":{"polluted":true}}}') as unknown;
     const decoded = decode("demo.tool", input);
