@@ -66,13 +66,13 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
   // While mutating values the base lacks: the edits that put them in, outermost first, and whether
   // an edge may still be expected to pass (not when a rule names the field: putting it in may break the rule).
   const inserted: { readonly edit: Edit; readonly edgesPass: boolean }[] = [];
-  const add = (title: string, edits: readonly Edit[], expect?: Expectation): void => {
+  const add = (title: string, edits: readonly Edit[], expect?: Expectation, roundTrip?: true): void => {
     if (expect === undefined && inserted.some((i) => !i.edgesPass)) return;
     // An edit replaced by a later one at the same path (another union variant put in) is left out.
     const later = [...inserted.map((i) => i.edit), ...edits];
     const insert = inserted.map((i) => i.edit).filter((edit, k) => !later.slice(k + 1).some((e) => pathOf(e) === pathOf(edit)));
     const all = [...insert, ...edits];
-    cases.push(expect === undefined ? { title, edits: all } : { title, edits: all, expect });
+    cases.push(expect === undefined ? { title, edits: all, ...(roundTrip && { roundTrip }) } : { title, edits: all, expect });
   };
   /** A case left out because its value would be too long to build. */
   const skipped = (title: string, skip: string, expect?: Expectation): void => {
@@ -333,7 +333,7 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     // another type than `additional` fails.
     if (policy.unknownFields === "keep") {
       const made = policy.additional === undefined ? true : synthesized(policy.additional);
-      if (made !== undefined) add(`accepts an unknown key ${where} (kept)`, [set(at, made)]);
+      if (made !== undefined) add(`accepts an unknown key ${where} and keeps it`, [set(at, made)], undefined, true);
       if (policy.additional !== undefined) {
         const wrong = wrongType(policy.additional);
         add(`rejects an unknown key ${where} of another type than additional`, [set(at, wrong.value)], { path: at.path, code: wrong.code });

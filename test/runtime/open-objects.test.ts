@@ -5,7 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { decode, encode } from "../fixtures/good-open-objects/expected/index.js";
 import { check, errors } from "../fixtures/good-open-objects/expected/demo.tool/v1_1/validator.js";
+import { registration } from "../fixtures/good-open-objects/expected/demo.tool/index.js";
 import { isJsonData, keptKeys } from "../../src/runtime/index.js";
+import { readCases } from "../../src/testing/index.js";
 
 const v1_1 = {
   contract: "demo.tool",
@@ -89,6 +91,28 @@ describe("validation of kept keys", () => {
   it("rejects an unknown key of a reject object with `unknown`, masked", () => {
     const failed = decode("demo.tool", { contract: "demo.tool", version: "1.1", name: "n", arguments: {}, limits: { "who@example.com": 1 } });
     expect(failed).toMatchObject({ ok: false, issues: [{ path: "/limits/*", code: "unknown" }] });
+  });
+});
+
+describe("the generated tests", () => {
+  const suite = readCases(registration, new URL("../fixtures/good-open-objects/expected/demo.tool/demo.tool.test.ts", import.meta.url).href, "./demo.tool.cases.json");
+  const cases = suite.groups.flatMap((g) => g.cases);
+
+  it("have, per object, an unknown key that fails (reject), one kept and round-tripped (keep), one of another type than additional", () => {
+    const names = cases.map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining([
+      "1.0–1.1 rejects an unknown key in limits",
+      "1.0–1.1 rejects an unknown key at the top level",
+      "1.0–1.1 accepts an unknown key in arguments and keeps it",
+      "1.1 accepts an unknown key in meta and keeps it",
+      "1.1 rejects an unknown key in meta of another type than additional",
+      "1.1 rejects an unknown key in steps[0] of another type than additional",
+    ]));
+    expect(names.some((n) => n.includes("unknown key in hints"))).toBe(false);
+  });
+
+  it("pass", () => {
+    for (const c of cases) c.run({ expect, skip: (note) => { throw new Error(`skipped: ${note}`); } });
   });
 });
 
