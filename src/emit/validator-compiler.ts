@@ -370,12 +370,11 @@ export const compileValidator = (
   /** Objects: declared fields, plus `extraKeys` checked elsewhere (a union's tag); unknown keys as `policy` says. */
   const hoistObject = (scope: Scope, fields: readonly Field[], extraKeys: readonly string[], site: string, policy: ObjectPolicy, key?: string): string | undefined => {
     const reject = policy.unknownFields === "reject";
-    const additional = policy.additional;
-    if (fields.length === 0 && policy.unknownFields === "strip") return undefined;
+    const keep = policy.unknownFields === "keep";
+    if (fields.length === 0 && !reject && !keep) return undefined;
     return hoister.hoist(key, site, (base) => {
       const compiled = fields.map((field, i) => ({ field, local: `f${i}`, c: compile(scope, field.type, `${site}_${field.name}`) }));
-      const extra = additional && compile(scope, additional, `${site}_additional`);
-      const keep = policy.unknownFields === "keep";
+      // Both look at every key: reject fails the unknown ones, keep checks their values.
       const checked = reject || keep;
       const known = [...extraKeys, ...fields.map((f) => f.name)];
       // A switch compares a key with each case in turn: past a few dozen keys, a wide object would
@@ -398,8 +397,11 @@ export const compileValidator = (
               ];
       // Values of kept unknown keys: of `additional`'s type, checked like a map's values at their
       // key, or else JSON data (they are handed over and written again as they are).
-      const kept: Compiled | undefined =
-        extra ?? (keep ? { label: "JSON value", tests: [{ pass: (x) => `${runtime("isJsonData")}(${x})`, code: "type", expected: "JSON value", problem: "not JSON data" }] } : undefined);
+      const kept: Compiled | undefined = !keep
+        ? undefined
+        : policy.additional
+          ? compile(scope, policy.additional, `${site}_additional`)
+          : { label: "JSON value", tests: [{ pass: (x) => `${runtime("isJsonData")}(${x})`, code: "type", expected: "JSON value", problem: "not JSON data" }] };
       const extraIs = kept ? ["const x = v[k];", `if (!(${checkExpr(kept, "x", false)})) return false;`] : ["return false;"];
       const extraErr = kept ? [stopAtCap(), "const x = v[k];", ...reportLines(kept, "x", `p + "/" + ${runtime("escapePointer")}(k)`, false)] : [];
       const isLines = compiled.flatMap(({ field, local, c }, i) => [
