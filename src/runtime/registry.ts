@@ -67,7 +67,7 @@ export interface Decoded<T> {
   readonly contract: string;
   /** The version the payload declared. */
   readonly version: string;
-  /** The version it was read as: a newer minor of a `strip` contract is read as the newest known one. */
+  /** The version it was read as: a newer minor of a `strip` or `keep` contract is read as the newest known one. */
   readonly readAs: string;
   readonly canonical: string;
   /** The adapter path: versions from `readAs` to `canonical`. */
@@ -132,7 +132,7 @@ export const versionIssue = (readable: readonly string[]): Issue => issue("/vers
 
 const VERSION = /^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$/;
 
-/** The newest known version of the same major below `version`, which a `strip` reader reads it as. */
+/** The newest known version of the same major below `version`, which a `strip` or `keep` reader reads it as. */
 const olderMinor = (known: readonly string[], version: string): string | undefined => {
   const match = VERSION.exec(version);
   if (!match) return undefined;
