@@ -64,6 +64,8 @@ enums:
   Color: { fallback: OTHER, values: { RED: Red., OTHER: Anything else. } }
 types:
   Circle: { fields: { r: { type: number, exclusiveMin: 0 } } }
+  Meta: { unknown_fields: keep, additional: { type: string, maxLength: 9 }, fields: { trace: string } }
+  Loose: { unknown_fields: strip, fields: { n: int } }
 versions:
   "1.0":
     status: draft
@@ -88,6 +90,8 @@ versions:
       peer: { type: other.contract@2, deprecated: { since: "1.0", use: id } }
       doc: ref<artifact>
       box: { type: { type: object, fields: { w: int } } }
+      args: { type: object, unknown_fields: keep, fields: { q: string } }
+      typed: { type: object, additional: int, fields: {} }
     rules:
       - before: [at, until]
       - exclusive: [at, n]
@@ -191,6 +195,14 @@ examples:
       (doc) => (doc["examples"] = [{ version: "1.0", invalid: {}, expect: { path: "/id", code: "bad" } }]),
       "/examples/0/expect/code",
       "enum",
+    ],
+    ["an unknown unknown_fields policy", (doc) => (doc["unknown_fields"] = "open"), "/unknown_fields", "enum"],
+    ["unknown_fields on a type other than object", withField({ type: "list", of: "string", unknown_fields: "keep" }), fieldPath, "propertyNames"],
+    [
+      "additional beside unknown_fields: reject",
+      withField({ type: "object", fields: {}, unknown_fields: "reject", additional: "int" }),
+      `${fieldPath}/unknown_fields`,
+      "const",
     ],
     ["an unknown compatibility level", (doc) => (doc["compatibility"] = "transitive"), "/compatibility", "enum"],
     ["a missing contract name", (doc) => delete doc["contract"], "", "required"],

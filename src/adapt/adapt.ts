@@ -6,6 +6,7 @@ import { mismatch } from "../check/check.js";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { Change, Contract, Field, JsonValue, Project, ResolvedVersion } from "../ir/model.js";
 import { rootFields } from "../ir/envelope.js";
+import { stripsAny } from "../ir/open-objects.js";
 import { contractDir } from "../ir/names.js";
 import { fieldAt, type VersionModel } from "../resolve/changes.js";
 import { projectType } from "./convert.js";
@@ -83,7 +84,7 @@ const adaptContract = (contract: Contract, options: AdaptOptions): ContractAdapt
     const descend = canonicalLine.slice(0, canonicalLine.indexOf(line[meet]!)).reverse();
     const toCanonical = [...climb.map((v) => down.get(v.version)!), ...descend.map((v) => up.get(v.version)!)];
     const fromCanonical = [...[...descend].reverse().map((v) => down.get(v.version)!), ...[...climb].reverse().map((v) => up.get(v.version)!)];
-    const strip = contract.unknownFields === "strip" ? projectType({ kind: "object", fields: rootFields(contract, version) }, version) : undefined;
+    const strip = stripsAny(contract, version) ? projectType({ kind: "object", fields: rootFields(contract, version) }, version, contract) : undefined;
     return {
       version,
       path: [version.version, ...toCanonical.map((s) => s.target.version)],

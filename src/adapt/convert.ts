@@ -1,6 +1,7 @@
 // How a value of one type becomes a value of another, decided from the two types: a widening
 // needs nothing, enum values go through the step's table, objects drop what the target lacks.
-import type { Field, ObjectType, ResolvedVersion, TypeNode } from "../ir/model.js";
+import type { Contract, Field, ObjectType, OpenObject, ResolvedVersion, TypeNode } from "../ir/model.js";
+import { objectPolicy } from "../ir/open-objects.js";
 import type { Conversion, Direction, ObjectConversion } from "./model.js";
 import { listBoundsWiden, scalarWidens } from "./widen.js";
 
@@ -10,8 +11,10 @@ export interface ConvertContext {
   readonly direction: Direction;
   /** In a step with a `custom` change, what cannot be derived passes unchecked to the custom code. */
   readonly custom: boolean;
-  /** Strip projections rebuild every object and drop the keys it does not declare. */
+  /** Strip projections rebuild every object and drop the keys it does not declare (but in kept objects). */
   readonly project: boolean;
+  /** The contract's unknown-key policy; absent in a widening check, where no object is rebuilt. */
+  readonly contract?: Pick<Contract, "unknownFields">;
   /** The conversion of enum `name` (same name on both sides); undefined when a stub must do it. */
   enumConversion(name: string): Conversion | undefined;
 }
@@ -19,9 +22,9 @@ export interface ConvertContext {
 const SAME: Conversion = { kind: "same" };
 const UNCHECKED: Conversion = { kind: "unchecked" };
 
-const objectFields = (type: TypeNode, version: ResolvedVersion): readonly Field[] | undefined => {
-  if (type.kind === "object") return type.fields;
-  if (type.kind === "named") return version.types.get(type.name)?.fields;
+const objectOf = (type: TypeNode, version: ResolvedVersion): (OpenObject & { readonly fields: readonly Field[] }) | undefined => {
+  if (type.kind === "object") return type;
+  if (type.kind === "named") return version.types.get(type.name);
   return undefined;
 };
 
@@ -57,7 +60,9 @@ export const convertField = (from: Field, to: Pick<Field, "type" | "optional" | 
   return narrowing(from.type, to.type, ctx) && UNCHECKED;
 };
 
-const convertObject = (fromFields: readonly Field[], toFields: readonly Field[], ctx: ConvertContext, tag?: string): ObjectConversion | undefined => {
+const convertObject = (fromObject: ReturnType<typeof objectOf>, toObject: ReturnType<typeof objectOf>, ctx: ConvertContext, tag?: string): ObjectConversion | undefined => {
+  if (!fromObject || !toObject) return undefined;
+  const [fromFields, toFields] = [fromObject.fields, toObject.fields];
   const fields: ObjectConversion["fields"][number][] = [];
   for (const to of toFields) {
     const from = fromFields.find((f) => f.name === to.name);
@@ -71,10 +76,22 @@ const convertObject = (fromFields: readonly Field[], toFields: readonly Field[],
   }
   if (tag !== undefined) fields.unshift({ name: tag, optional: false, nullable: false, conversion: SAME });
   const dropped = fromFields.filter((f) => !toFields.some((t) => t.name === f.name)).map((f) => f.name);
-  return { kind: "object", fields, dropped, open: ctx.project };
+  // Unknown keys: kept where both sides keep them; dropped (and logged) by a strip projection, or
+  // where a kept object becomes one that does not keep them.
+  const [from, to] = ctx.contract ? [objectPolicy(ctx.contract, fromObject).unknownFields, objectPolicy(ctx.contract, toObject).unknownFields] : [undefined, undefined];
+  if (from === "keep" && to === "keep") {
+    const known = [...new Set([...fields.map((f) => f.name), ...fromFields.map((f) => f.name), ...toFields.map((f) => f.name)])];
+    return { kind: "object", fields, dropped, open: false, keep: { known, unchecked: !keptKeysWiden(fromObject, ctx.source, toObject, ctx.target) } };
+  }
+  return { kind: "object", fields, dropped, open: ctx.project || from === "keep" };
 };
 
-const isSameObject = (c: ObjectConversion): boolean => !c.open && c.dropped.length === 0 && c.fields.every((f) => f.conversion.kind === "same");
+const isSameObject = (c: ObjectConversion): boolean => !c.open && !c.keep?.unchecked && c.dropped.length === 0 && c.fields.every((f) => f.conversion.kind === "same");
+
+/** Every kept key's value of `from` is one `to` keeps: `to` has no `additional`, or `from`'s widens to it. */
+export const keptKeysWiden = (from: OpenObject, fromVersion: ResolvedVersion, to: OpenObject, toVersion: ResolvedVersion): boolean =>
+  to.additional === undefined || (from.additional !== undefined && widens(from.additional, fromVersion, to.additional, toVersion));
+
 
 const convertUnion = (from: Extract<TypeNode, { kind: "union" }>, to: TypeNode, ctx: ConvertContext): Conversion | undefined => {
   if (to.kind !== "union" || to.tag !== from.tag) return narrowing(from, to, ctx);
@@ -82,9 +99,7 @@ const convertUnion = (from: Extract<TypeNode, { kind: "union" }>, to: TypeNode, 
   let unchecked = false;
   for (const variant of from.variants) {
     const target = to.variants.find((v) => v.value === variant.value);
-    const fromFields = objectFields(variant.type, ctx.source);
-    const toFields = target && objectFields(target.type, ctx.target);
-    const conversion = fromFields && toFields && convertObject(fromFields, toFields, ctx, from.tag);
+    const conversion = target && convertObject(objectOf(variant.type, ctx.source), objectOf(target.type, ctx.target), ctx, from.tag);
     if (conversion) variants.push({ value: variant.value, conversion });
     else if (narrowing(from, to, ctx)) unchecked = true;
     else return undefined;
@@ -136,9 +151,7 @@ export const convertType = (from: TypeNode, to: TypeNode, ctx: ConvertContext): 
     }
     case "object":
     case "named": {
-      const fromFields = objectFields(from, ctx.source);
-      const toFields = objectFields(to, ctx.target);
-      const conversion = fromFields && toFields && convertObject(fromFields, toFields, ctx);
+      const conversion = convertObject(objectOf(from, ctx.source), objectOf(to, ctx.target), ctx);
       if (!conversion) return narrowing(from, to, ctx);
       return isSameObject(conversion) ? SAME : conversion;
     }
@@ -152,12 +165,13 @@ export const convertType = (from: TypeNode, to: TypeNode, ctx: ConvertContext): 
 };
 
 /** A strip projection: `type` onto itself, rebuilding objects without the keys they do not declare. */
-export const projectType = (type: ObjectType, version: ResolvedVersion): Conversion =>
+export const projectType = (type: ObjectType, version: ResolvedVersion, contract: Pick<Contract, "unknownFields">): Conversion =>
   convertType(type, type, {
     source: version,
     target: version,
     direction: "up",
     custom: false,
     project: true,
+    contract,
     enumConversion: () => SAME,
   })!;

@@ -58,8 +58,10 @@ export interface ObjectConversion {
   }[];
   /** Declared source fields the target does not have: reported as dropped when present. */
   readonly dropped: readonly string[];
-  /** Undeclared keys are dropped too (strip projections). */
+  /** Undeclared keys are dropped too (strip projections, a kept object into one that does not keep). */
   readonly open: boolean;
+  /** Both objects `unknown_fields: keep`: their unknown keys are carried over unchanged. */
+  readonly keep?: KeptKeys;
 }
 
 /** What each value of an enum becomes in one step; values not listed stay as they are. */
@@ -81,7 +83,7 @@ export type ValuePlan =
   /** `of` when the source has it; otherwise the fill. */
   | { readonly kind: "fill"; readonly of: ValuePlan; readonly fill: Fill }
   /** An object assembled field by field; present when the source object at `guard` is. */
-  | { readonly kind: "object"; readonly guard?: FieldPath; readonly fields: readonly FieldPlan[] }
+  | { readonly kind: "object"; readonly guard?: FieldPath; readonly fields: readonly FieldPlan[]; readonly kept?: KeptKeys & { readonly source: FieldPath } }
   /** `of` as a one-item list. */
   | { readonly kind: "wrap"; readonly of: ValuePlan }
   /** The first item of the list `of`; `empty` when it has none (absent when undefined). */
@@ -90,6 +92,13 @@ export type ValuePlan =
   /** `of`, which the target requires but the source may lack (going down a `relax`): the target's validator decides. */
   | { readonly kind: "unchecked"; readonly of: ValuePlan }
   | Fill;
+
+/** A kept object's unknown keys, carried over: the source object's own keys but `known` (either side's fields). */
+export interface KeptKeys {
+  readonly known: readonly string[];
+  /** The target types them (`additional`) more narrowly than the source: its validator decides. */
+  readonly unchecked: boolean;
+}
 
 export type Fill = { readonly kind: "default"; readonly value: JsonValue } | { readonly kind: "stub"; readonly stub: Stub };
 
@@ -110,6 +119,8 @@ export interface Step {
   readonly fields: readonly FieldPlan[];
   /** Source fields nothing carries over: reported as dropped when a payload has them. */
   readonly dropped: readonly FieldPath[];
+  /** Under a contract-wide `unknown_fields: keep`, the root's unknown keys, carried over. */
+  readonly kept?: KeptKeys & { readonly source: FieldPath };
   /** Declared defaults the step may put in, by target path, for tests and docs. */
   readonly defaults: readonly { readonly path: FieldPath; readonly value: JsonValue }[];
   readonly custom?: Extract<Stub, { kind: "custom" }>;

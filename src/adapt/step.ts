@@ -2,13 +2,15 @@
 // replayed on a tree of slots that remember where each value comes from (a source path, a
 // default, a stub); the target's fields are then planned from the slots, with a conversion
 // wherever the source type differs from the target type.
-import type { Change, Contract, Field, JsonValue, ResolvedVersion, SourceLocation } from "../ir/model.js";
+import type { Change, Contract, Field, JsonValue, OpenObject, ResolvedVersion, SourceLocation } from "../ir/model.js";
+import { rootFields } from "../ir/envelope.js";
+import { objectPolicy } from "../ir/open-objects.js";
 import { versionId } from "../ir/names.js";
 import type { VersionModel } from "../resolve/changes.js";
 import { fieldAt, fieldAtSegments } from "../resolve/changes.js";
-import { convertField, type ConvertContext } from "./convert.js";
+import { convertField, keptKeysWiden, type ConvertContext } from "./convert.js";
 import { mapEnumValues } from "./enum-mapping.js";
-import type { Conversion, Direction, EnumTable, FieldPath, FieldPlan, Fill, Step, Stub, ValuePlan } from "./model.js";
+import type { Conversion, Direction, EnumTable, FieldPath, FieldPlan, Fill, KeptKeys, Step, Stub, ValuePlan } from "./model.js";
 import type { ReplayedChange } from "./replay.js";
 
 /** A value the step must put in: a declared default, or a stub when there is none. */
@@ -271,7 +273,7 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
     tables.set(name, conversion);
     return conversion;
   };
-  const ctx: ConvertContext = { source, target, direction, custom: custom !== undefined, project: false, enumConversion };
+  const ctx: ConvertContext = { source, target, direction, custom: custom !== undefined, project: false, contract, enumConversion };
 
   const defaults: { path: FieldPath; value: JsonValue }[] = [];
   const fillFor = (pending: Pending, path: FieldPath): Fill | undefined => {
@@ -326,7 +328,10 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
         const guardField = origin.guard && fieldAtSegments(source.fields, origin.guard);
         const guarded = guardField !== undefined && (guardField.optional || guardField.nullable !== undefined);
         const fields = planFields(origin.slots, declared.type.fields, path);
-        return guarded ? { kind: "object", guard: origin.guard!, fields } : { kind: "object", fields };
+        const sourceObject = guardField?.type.kind === "object" ? guardField.type : undefined;
+        const kept = sourceObject && keptKeysOf(contract, sourceObject, declared.type, origin.guard!, { source, target });
+        const plan: ValuePlan = guarded ? { kind: "object", guard: origin.guard!, fields } : { kind: "object", fields };
+        return kept ? { ...plan, kept } : plan;
       }
       case "constant":
         defaults.push({ path, value: origin.value });
@@ -361,6 +366,7 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
     });
 
   const fields = planFields(slots.root, target.fields, []);
+  const kept = keptKeysOf(contract, { fields: rootFields(contract, source) }, { fields: rootFields(contract, target) }, [], { source, target });
   // What a custom step carries over is up to its code, so treaty names no drops for it.
   const dropped = custom ? [] : uncovered(source.fields, fields);
   const step: Step = {
@@ -370,13 +376,26 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
     target,
     fields,
     dropped,
+    ...(kept ? { kept } : {}),
     defaults,
     ...(custom ? { custom } : {}),
     exact: !custom && !enumsLossy && dropped.length === 0 && fields.every((f) => isExact(f.value)),
-    unchecked: custom !== undefined || stubs.length > 0 || fields.some((f) => hasUnchecked(f.value)),
+    unchecked: custom !== undefined || stubs.length > 0 || kept?.unchecked === true || fields.some((f) => hasUnchecked(f.value)),
   };
   return { step, stubs: custom ? [custom, ...stubs] : stubs };
 };
+
+/** The unknown keys an object rebuilt field by field carries over: when both sides keep them. */
+const keptKeysOf = (
+  contract: Contract,
+  from: OpenObject & { readonly fields: readonly Field[] },
+  to: OpenObject & { readonly fields: readonly Field[] },
+  source: FieldPath,
+  versions: { readonly source: ResolvedVersion; readonly target: ResolvedVersion },
+): (KeptKeys & { readonly source: FieldPath }) | undefined =>
+  objectPolicy(contract, from).unknownFields === "keep" && objectPolicy(contract, to).unknownFields === "keep"
+    ? { source, known: [...new Set([...from.fields, ...to.fields].map((f) => f.name))], unchecked: !keptKeysWiden(from, versions.source, to, versions.target) }
+    : undefined;
 
 /** Source paths a plan carries over whole. */
 const coveredPaths = (plans: readonly FieldPlan[]): FieldPath[] => {
@@ -468,7 +487,7 @@ const conversionUnchecked = (c: Conversion): boolean => {
     case "map":
       return conversionUnchecked(c.value);
     case "object":
-      return c.fields.some((f) => conversionUnchecked(f.conversion));
+      return c.keep?.unchecked === true || c.fields.some((f) => conversionUnchecked(f.conversion));
     case "union":
       return c.variants.some((v) => conversionUnchecked(v.conversion));
     default:
@@ -481,7 +500,7 @@ const hasUnchecked = (plan: ValuePlan): boolean => {
     case "source":
       return conversionUnchecked(plan.conversion);
     case "object":
-      return plan.fields.some((f) => hasUnchecked(f.value));
+      return plan.kept?.unchecked === true || plan.fields.some((f) => hasUnchecked(f.value));
     case "fill":
       return hasUnchecked(plan.of) || plan.fill.kind === "stub";
     case "wrap":

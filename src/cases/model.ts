@@ -20,6 +20,8 @@ export type MutationCase = ({ readonly edits: readonly Edit[] } | Skipped) & {
   readonly title: string;
   /** Absent: the edited value must still pass (a bound's edge, a null where null is allowed). */
   readonly expect?: Expectation;
+  /** It must also decode and encode back unchanged (a kept unknown key). */
+  readonly roundTrip?: true;
 };
 
 /** The value mutations start from: the version's first valid example, or one treaty synthesized. */

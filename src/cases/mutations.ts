@@ -6,7 +6,8 @@
 // the base value lacks, or one item of an empty list or map, is put in (synthesized) and mutated there.
 // Long values are described (`make`), and a bound's edge too long to build is left out, saying so.
 import { rootFields } from "../ir/envelope.js";
-import type { Contract, Field, JsonValue, ListType, NumericType, ResolvedVersion, Rule, StringType, TypeNode } from "../ir/model.js";
+import type { Contract, Field, JsonValue, ListType, NumericType, OpenObject, ResolvedVersion, Rule, StringType, TypeNode } from "../ir/model.js";
+import { objectPolicy } from "../ir/open-objects.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { escapePointer } from "../runtime/issue.js";
 import { build, type Made } from "../testing/cases-file.js";
@@ -92,7 +93,7 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
   // While mutating inside untagged union variants, outermost first: where each is, the variant
   // being mutated, and its value there.
   const unions: { readonly site: Site; readonly selectors: readonly VariantSelector[]; readonly index: number; readonly value: JsonValue }[] = [];
-  const add = (title: string, edits: readonly Edit[], given?: Expectation): void => {
+  const add = (title: string, edits: readonly Edit[], given?: Expectation, roundTrip?: true): void => {
     let expect = given;
     if (expect === undefined && inserted.some((i) => !i.edgesPass)) return;
     // A mutation that leaves its variant fails at the union: no variant is selected. One that
@@ -110,7 +111,7 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     const later = [...inserted.map((i) => i.edit), ...edits];
     const insert = inserted.map((i) => i.edit).filter((edit, k) => !later.slice(k + 1).some((e) => pathOf(e) === pathOf(edit)));
     const all = [...insert, ...edits];
-    cases.push(expect === undefined ? { title, edits: all } : { title, edits: all, expect });
+    cases.push(expect === undefined ? { title, edits: all, ...(roundTrip && { roundTrip }) } : { title, edits: all, expect });
   };
   /** A case left out because its value would be too long to build. */
   const skipped = (title: string, skip: string, expect?: Expectation): void => {
@@ -141,14 +142,15 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     return "value" in made ? made.value : undefined;
   };
   const enumValues = (name: string): readonly string[] => version.enums.get(name)!.values.map((v) => v.name);
-  const fieldsOf = (type: TypeNode): readonly Field[] | undefined =>
-    type.kind === "object" ? type.fields : type.kind === "named" ? version.types.get(type.name)!.fields : undefined;
+  const objectOf = (type: TypeNode): (OpenObject & { readonly fields: readonly Field[] }) | undefined =>
+    type.kind === "object" ? type : type.kind === "named" ? version.types.get(type.name)! : undefined;
+  const fieldsOf = (type: TypeNode): readonly Field[] | undefined => objectOf(type)?.fields;
 
   /** A value of another JSON type, and the code the validator reports for it; for an untagged union, one no variant is selected for. */
   const wrongType = (type: TypeNode): { value: JsonValue; code: string } | undefined => {
     switch (type.kind) {
       case "oneOf": {
-        const selectors = distinguishVariants(type, version, contract.unknownFields === "reject").selectors;
+        const selectors = distinguishVariants(type, version, contract).selectors;
         const value = NO_VARIANT_CANDIDATES.find((candidate) => selectVariant(selectors, candidate) === undefined);
         return value === undefined ? undefined : { value, code: "union" };
       }
@@ -326,7 +328,7 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
       }
       case "object":
       case "named":
-        if (isObject(value)) objectMutations(fieldsOf(type)!, [], value, site);
+        if (isObject(value)) objectMutations(fieldsOf(type)!, [], value, site, objectOf(type));
         return;
       case "union": {
         if (!isObject(value)) return;
@@ -334,18 +336,18 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         rejects(tag, `outside the variants of ${site.name || "the payload"}`, outsideEnum(type.variants.map((v) => v.value)), "tag");
         // The value's own variant in place; every other one put in (synthesized, with its tag) first.
         for (const variant of type.variants) {
-          const fields = fieldsOf(variant.type)!;
-          if (variant.value === value[type.tag]) objectMutations(fields, [type.tag], value, site);
+          const object = objectOf(variant.type)!;
+          if (variant.value === value[type.tag]) objectMutations(object.fields, [type.tag], value, site, object);
           else {
             const made = synthesized({ ...type, variants: [variant] });
-            if (isObject(made)) insertedMutations(set(site, made), true, () => objectMutations(fields, [type.tag], made, site));
+            if (isObject(made)) insertedMutations(set(site, made), true, () => objectMutations(object.fields, [type.tag], made, site, object));
           }
         }
         return;
       }
       case "oneOf": {
         // Each variant's value accepted, and mutated inside that variant: the base's own in place.
-        const selectors = distinguishVariants(type, version, contract.unknownFields === "reject").selectors;
+        const selectors = distinguishVariants(type, version, contract).selectors;
         const own = selectVariant(selectors, value);
         const within = (index: number, at: JsonValue, mutate: () => void): void => {
           unions.push({ site, selectors, index, value: at });
@@ -377,7 +379,8 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     });
   };
 
-  const objectMutations = (fields: readonly Field[], extraKeys: readonly string[], value: JsonObject, site: Site): void => {
+  /** `object`: the named or inline object whose unknown-key policy applies (none for the root). */
+  const objectMutations = (fields: readonly Field[], extraKeys: readonly string[], value: JsonObject, site: Site, object?: OpenObject): void => {
     for (const field of fields) {
       const at = child(site, field.name);
       const present = Object.hasOwn(value, field.name);
@@ -390,12 +393,22 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         valueMutations(field.type, current, at);
       } else if (!present) absentFieldMutations(field, at);
     }
-    if (contract.unknownFields === "reject") {
-      let key = UNKNOWN_KEY;
-      const known = [...extraKeys, ...fields.map((f) => f.name)];
-      while (known.includes(key)) key += "_";
-      const at = child(site, key);
-      add(`rejects an unknown key ${site.name === "" ? "at the top level" : `in ${site.name}`}`, [set(at, true)], { path: at.path, code: "unknown" });
+    let key = UNKNOWN_KEY;
+    const known = [...extraKeys, ...fields.map((f) => f.name)];
+    while (known.includes(key)) key += "_";
+    const at = child(site, key);
+    const where = site.name === "" ? "at the top level" : `in ${site.name}`;
+    const policy = objectPolicy(contract, object);
+    if (policy.unknownFields === "reject") add(`rejects an unknown key ${where}`, [set(at, true)], { path: at.path, code: "unknown" });
+    // A kept key passes (decode keeps it: the generated round-trip tests see it come back); one of
+    // another type than `additional` fails.
+    if (policy.unknownFields === "keep") {
+      const made = policy.additional === undefined ? true : synthesized(policy.additional);
+      if (made !== undefined) add(`accepts an unknown key ${where} and keeps it`, [set(at, made)], undefined, true);
+      if (policy.additional !== undefined) {
+        const wrong = wrongType(policy.additional);
+        if (wrong) add(`rejects an unknown key ${where} of another type than additional`, [set(at, wrong.value)], { path: at.path, code: wrong.code });
+      }
     }
   };
 

@@ -121,7 +121,7 @@ const findRecursion = (version: ResolvedVersion): Diagnostic[] => {
       case "map":
         return typeRefs(type.of);
       case "object":
-        return type.fields.flatMap((f) => typeRefs(f.type));
+        return [...type.fields.flatMap((f) => typeRefs(f.type)), ...(type.additional ? typeRefs(type.additional) : [])];
       case "union":
       case "oneOf":
         return type.variants.flatMap((v) => typeRefs(v.type));
@@ -129,8 +129,13 @@ const findRecursion = (version: ResolvedVersion): Diagnostic[] => {
         return [];
     }
   };
+  // `additional` is a type the object's values take as its fields' are.
+  const namedRefs = (name: string): string[] => {
+    const named = version.types.get(name);
+    return named ? [...named.fields.flatMap((f) => typeRefs(f.type)), ...(named.additional ? typeRefs(named.additional) : [])] : [];
+  };
   for (const named of version.types.values()) {
-    const cycle = cycleThrough(named.name, (name) => version.types.get(name)?.fields.flatMap((f) => typeRefs(f.type)) ?? []);
+    const cycle = cycleThrough(named.name, namedRefs);
     if (cycle) diagnostics.push(createDiagnostic("recursive-type", named.loc, { name: named.name, path: cycle.join(" → ") }));
   }
   return diagnostics;

@@ -6,7 +6,6 @@ import { distinguishVariants, variantLabel } from "../ir/one-of-variants.js";
 /** A `union-overlap` at the later variant of each pair no test separates, in the version's fields and named types. */
 export const findUnionOverlaps = (contract: Contract, version: ResolvedVersion): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
-  const closed = contract.unknownFields === "reject";
   const visit = (type: TypeNode): void => {
     switch (type.kind) {
       case "list":
@@ -18,7 +17,7 @@ export const findUnionOverlaps = (contract: Contract, version: ResolvedVersion):
         return type.variants.forEach((v) => visit(v.type));
       case "oneOf":
         type.variants.forEach((v) => visit(v.type));
-        for (const overlap of distinguishVariants(type, version, closed).overlaps) {
+        for (const overlap of distinguishVariants(type, version, contract).overlaps) {
           diagnostics.push(
             createDiagnostic("union-overlap", type.variants[overlap.second]!.loc, {
               first: variantLabel(type, overlap.first),

@@ -1,14 +1,30 @@
 // Imports one resolved contract version (IR) into the compatibility model. The envelope is left
 // out: its `version` constant differs by design (it selects the reader), so it is no difference.
-import type { Contract, EnumDef, Field, NumericType, ResolvedVersion, Rule, TypeNode, UnionType } from "../ir/model.js";
+import type { Contract, EnumDef, Field, NumericType, OpenObject, ResolvedVersion, Rule, TypeNode, UnionType } from "../ir/model.js";
+import { objectPolicy } from "../ir/open-objects.js";
 import { defined, stricterBound } from "./intersect.js";
 import type { Bound, EnumShape, NumberShape, ObjectShape, Openness, Shape, ShapeRule } from "./shape.js";
 
 interface Scope {
+  readonly contract: Contract;
   readonly version: ResolvedVersion;
-  /** Every object of the contract follows its `unknown_fields` policy. */
-  readonly extra: Openness;
 }
+
+/**
+ * An object's `unknown_fields` as the engine models it: reject is closed, strip ignores, and keep
+ * is open (a writer passes its unknown keys on, a reader accepts them) with `additional`'s shape or any.
+ */
+const openness = (scope: Scope, object?: OpenObject): Openness => {
+  const policy = objectPolicy(scope.contract, object);
+  switch (policy.unknownFields) {
+    case "reject":
+      return { kind: "closed" };
+    case "strip":
+      return { kind: "strip" };
+    case "keep":
+      return { kind: "open", shape: policy.additional === undefined ? { kind: "any" } : typeShape(scope, policy.additional) };
+  }
+};
 
 const bound = (inclusive: number | undefined, exclusive: number | undefined, upper: boolean): Bound | undefined =>
   stricterBound(
@@ -41,10 +57,10 @@ const lookup = <T>(map: ReadonlyMap<string, T>, name: string): T => {
   return found;
 };
 
-const objectShape = (scope: Scope, fields: readonly Field[]): ObjectShape => ({
+const objectShape = (scope: Scope, fields: readonly Field[], object?: OpenObject): ObjectShape => ({
   kind: "object",
   properties: fields.map((field) => ({ name: field.name, required: !field.optional, shape: fieldShape(scope, field) })),
-  extra: scope.extra,
+  extra: openness(scope, object),
 });
 
 /** Every variant declares the tag as a constant, as the emitted JSON Schema does. */
@@ -53,9 +69,9 @@ const unionShape = (scope: Scope, node: UnionType): Shape => ({
   tag: node.tag,
   exclusive: true,
   variants: node.variants.map((variant) => {
-    const fields = variant.type.kind === "object" ? variant.type.fields : lookup(scope.version.types, variant.type.name).fields;
+    const object = variant.type.kind === "object" ? variant.type : lookup(scope.version.types, variant.type.name);
     const tag: Field = { name: node.tag, type: { kind: "const", value: variant.value }, optional: false, loc: variant.loc };
-    return { key: variant.value, shape: { ...objectShape(scope, [tag, ...fields]), loc: variant.loc } };
+    return { key: variant.value, shape: { ...objectShape(scope, [tag, ...object.fields], object), loc: variant.loc } };
   }),
 });
 
@@ -88,7 +104,7 @@ const typeShape = (scope: Scope, node: TypeNode): Shape => {
         propertyNames: node.keyPattern === undefined ? undefined : { kind: "string", pattern: node.keyPattern },
       });
     case "object":
-      return objectShape(scope, node.fields);
+      return objectShape(scope, node.fields, node);
     case "union":
       return unionShape(scope, node);
     case "oneOf":
@@ -100,7 +116,7 @@ const typeShape = (scope: Scope, node: TypeNode): Shape => {
       return enumShape(lookup(scope.version.enums, node.name));
     case "named": {
       const type = lookup(scope.version.types, node.name);
-      return defined({ ...objectShape(scope, type.fields), description: type.description, loc: type.loc });
+      return defined({ ...objectShape(scope, type.fields, type), description: type.description, loc: type.loc });
     }
     case "contract":
       return { kind: "contract", contract: node.contract, major: node.major };
@@ -131,7 +147,7 @@ const shapeRule = (rule: Rule): ShapeRule => {
 
 /** The payload of `version` (without the envelope) as the engine compares it. */
 export const shapeOfVersion = (contract: Contract, version: ResolvedVersion): Shape => {
-  const scope: Scope = { version, extra: { kind: contract.unknownFields === "reject" ? "closed" : "strip" } };
+  const scope: Scope = { contract, version };
   const rules = version.rules.map(shapeRule);
   return defined({ ...objectShape(scope, version.fields), rules: rules.length > 0 ? rules : undefined, loc: version.loc });
 };

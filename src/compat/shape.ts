@@ -81,7 +81,8 @@ export interface ArrayShape extends ShapeBase {
  * What an object does with keys it does not declare.
  * closed: writers never write them, readers reject them (`unknown_fields: reject`, `additionalProperties: false`);
  * strip: writers never write them, readers ignore them (`unknown_fields: strip`);
- * open: writers may write them with values of `shape`, readers accept those (JSON Schema's default: any).
+ * open: writers may write them with values of `shape`, readers accept those (JSON Schema's default: any;
+ *   `unknown_fields: keep`, with `additional`'s shape).
  */
 export type Openness =
   | { readonly kind: "closed" }

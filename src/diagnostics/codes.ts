@@ -31,6 +31,7 @@ export const DIAGNOSTIC_CODES = {
   "empty-union": { severity: "error", message: "union needs at least one variant" },
   "union-overlap": { severity: "error", message: "variants {first} and {second} of this union overlap: {why}; an untagged union needs variants no value satisfies both of" },
   "union-tag-conflict": { severity: "error", message: "variant '{variant}' declares the tag field '{tag}' itself" },
+  "additional-needs-keep": { severity: "error", message: "'additional' types the unknown keys an object keeps, but this object has unknown_fields: {policy}; write unknown_fields: keep or leave it out (additional implies keep)" },
   "field-key-on-type": { severity: "error", message: "'{key}' applies to a whole field, not to {where}: set it on the field itself{note}" },
   "limit-exceeded": { severity: "error", message: "{what} is {actual}; treaty allows at most {max}" },
   "recursive-type": { severity: "error", message: "type '{name}' contains itself ({path}); recursive types are not supported" },
@@ -122,7 +123,7 @@ export const DIAGNOSTIC_CODES = {
   // treaty import (JSON Schema and OpenAPI into the IDL)
   "import-not-a-schema": { severity: "error", message: "{file} is not a schema document (it holds {got}); treaty import reads a JSON Schema or an OpenAPI description" },
   "import-not-expressible": { severity: "warning", message: "{what} at {pointer} cannot be written in treaty's IDL: {consequence}" },
-  "import-recursive": { severity: "warning", message: "{pointer} refers back to {name}, which contains it; recursive types are not in the IDL: the field that refers back is left out and its key stripped as unknown" },
+  "import-recursive": { severity: "warning", message: "{pointer} refers back to {name}, which contains it; recursive types are not in the IDL: the field that refers back is left out and its key kept unchecked, as an unknown one" },
   "import-root-not-object": { severity: "error", message: "{pointer} ({name}) is not an object schema; a contract's payload is an object: import the definitions that use it" },
   "import-unknown-definition": { severity: "error", message: "the source has no definition '{name}'{suggestion}" },
   "import-no-root": { severity: "error", message: "{file} has no root schema and no definitions ($defs, definitions or components.schemas) to import" },

@@ -2,7 +2,7 @@
 // reversed), and per version the chain of steps to the canonical version and back. Everything
 // is decided by the adapt stage; this renders it as straight-line code.
 import type { Contract, Field, ResolvedVersion } from "../ir/model.js";
-import type { ContractAdapters, Conversion, FieldPath, FieldPlan, Fill, Step, ValuePlan, VersionAdapters } from "../adapt/model.js";
+import type { ContractAdapters, Conversion, FieldPath, FieldPlan, Fill, KeptKeys, Step, ValuePlan, VersionAdapters } from "../adapt/model.js";
 import { contractDir, rootTypeName, versionId } from "../ir/names.js";
 import { fieldAtSegments } from "../resolve/changes.js";
 import { escapePointer } from "../runtime/issue.js";
@@ -104,6 +104,8 @@ const renderHelper = (conversion: Extract<Conversion, { kind: "object" | "union"
     const known = conversion.fields.map((f) => `key !== ${q(f.name)}`).join(" && ") || "true";
     lines.push(`  for (const key of Object.keys(x)) if (${known}) log.dropped.push({ version: ${version}, path: \`\${at}/\${escapePointer(key)}\` });`);
   }
+  if (conversion.keep) scope.b.importValue(RUNTIME, "keptKeys");
+  const kept = conversion.keep ? [`...keptKeys(x, ${q(conversion.keep.known)})`] : [];
   const entries = conversion.fields.map((f) => {
     const access = member("x", f.name);
     const value = convert(f.conversion, access, `\${at}/${segment(f.name)}`, scope, 1);
@@ -111,7 +113,7 @@ const renderHelper = (conversion: Extract<Conversion, { kind: "object" | "union"
     const nullSafe = f.nullable && value !== access ? `${access} === null ? null : ${value}` : read;
     return f.optional ? `...(${access} === undefined ? {} : { ${printKey(f.name)}: ${nullSafe} })` : `${printKey(f.name)}: ${nullSafe}`;
   });
-  return `\n${signature}\n${lines.map((l) => `${l}\n`).join("")}  return { ${entries.join(", ")} };\n}`;
+  return `\n${signature}\n${lines.map((l) => `${l}\n`).join("")}  return { ${[...kept, ...entries].join(", ")} };\n}`;
 };
 
 /** Walks source paths: `?.` after a segment that may be absent or null, unless a guard made it present. */
@@ -183,7 +185,7 @@ const valueCode = (plan: ValuePlan, path: FieldPath, scope: ValueScope): string 
     }
     case "object": {
       const inner: ValueScope = plan.guard ? { ...scope, guarded: new Set([...scope.guarded, plan.guard.join(".")]) } : scope;
-      const literal = objectCode(plan.fields, path, inner);
+      const literal = objectCode(plan.fields, path, inner, keptCode(plan.kept, scope));
       return plan.guard && sourceField(scope, plan.guard).nullable !== undefined ? `${access(plan.guard)} === null ? null : ${literal}` : literal;
     }
     case "constant":
@@ -234,6 +236,13 @@ const headCode = (plan: Extract<ValuePlan, { kind: "head" }>, path: FieldPath, s
   return sourceField(scope, of.path).nullable !== undefined ? `${list} === null ? null : ${value}` : value;
 };
 
+/** The spread of a kept object's unknown keys, first, so declared fields win. */
+const keptCode = (kept: (KeptKeys & { readonly source: FieldPath }) | undefined, scope: ValueScope): string[] => {
+  if (!kept) return [];
+  scope.b.importValue(RUNTIME, "keptKeys");
+  return [`...keptKeys(${createAccess(scope.source, scope.guarded)(kept.source)}, ${q(kept.known)})`];
+};
+
 const objectCode = (fields: readonly FieldPlan[], path: FieldPath, scope: ValueScope, envelope: readonly string[] = []): string => {
   const entries = [...envelope];
   for (const field of fields) {
@@ -277,7 +286,7 @@ const renderStep = (adapters: ContractAdapters, step: Step, b: FileBuilder): str
     );
   }
   const envelope = contract.envelope === "embedded" ? [`contract: ${q(contract.name)}`, `version: ${q(step.target.version)}`] : [];
-  const literal = objectCode(step.fields, [], scope, envelope);
+  const literal = objectCode(step.fields, [], scope, [...keptCode(step.kept, scope), ...envelope]);
   const body = step.custom
     ? [`const draft = ${literal} as ${target};`, `return ${step.custom.name}.${step.direction === "up" ? "upgrade" : "downgrade"}(v, draft);`]
     : [`return ${literal};`];

@@ -15,6 +15,7 @@ import type {
 } from "../ir/model.js";
 import { contractDir, contractTypeName, rootTypeName, versionId, versionsOfMajor } from "../ir/names.js";
 import { refPattern } from "../ir/ref-pattern.js";
+import { objectPolicy, type ObjectPolicy } from "../ir/open-objects.js";
 import { generatedComment, type EmittedFile } from "./file-builder.js";
 
 /** A JSON Schema (2020-12) as a plain object; key order is the order it is printed in. */
@@ -184,7 +185,7 @@ const namedSchema = (ctx: Context, scope: Scope, name: string): JsonSchema => {
   const type: NamedType = lookup(scope.version.types, name, "type");
   return reference(ctx, scope.prefix + name, scope.origin, () => ({
     ...defined({ title: scope.prefix + name, description: type.description?.trim() }),
-    ...objectSchema(ctx, scope, type.fields, undefined),
+    ...objectSchema(ctx, scope, type.fields, undefined, objectPolicy(scope.contract, type)),
   }));
 };
 
@@ -198,7 +199,7 @@ const rootSchema = (ctx: Context, scope: Scope): JsonSchema => {
   return defined({
     title: rootTypeName(scope.contract.name, scope.version.version),
     description: contractDescription(scope.contract),
-    ...objectSchema(ctx, scope, fields, ""),
+    ...objectSchema(ctx, scope, fields, "", objectPolicy(scope.contract)),
     "x-treaty-rules": nonEmpty(recorded.map(ruleAnnotation)),
   });
 };
@@ -223,17 +224,14 @@ const contractSchema = (ctx: Context, ref: ContractRefType): JsonSchema => {
 };
 
 const variantSchema = (ctx: Context, scope: Scope, union: UnionType, variant: UnionVariant): JsonSchema => {
-  const fields =
-    variant.type.kind === "object"
-      ? variant.type.fields
-      : lookup(scope.version.types, variant.type.name, "type").fields;
+  const object = variant.type.kind === "object" ? variant.type : lookup(scope.version.types, variant.type.name, "type");
   const tag: Field = {
     name: union.tag,
     type: { kind: "const", value: variant.value },
     optional: false,
     loc: variant.loc,
   };
-  return objectSchema(ctx, scope, [tag, ...fields], undefined);
+  return objectSchema(ctx, scope, [tag, ...object.fields], undefined, objectPolicy(scope.contract, object));
 };
 
 /** `at`: the dotted path of this node when only inline objects lead to it from the root. */
@@ -278,7 +276,7 @@ const typeSchema = (ctx: Context, scope: Scope, node: TypeNode, at: string | und
         propertyNames: node.keyPattern === undefined ? undefined : { pattern: node.keyPattern },
       });
     case "object":
-      return objectSchema(ctx, scope, node.fields, at);
+      return objectSchema(ctx, scope, node.fields, at, objectPolicy(scope.contract, node));
     case "union":
       return { oneOf: node.variants.map((variant) => variantSchema(ctx, scope, node, variant)) };
     case "oneOf":
@@ -317,7 +315,8 @@ const fieldSchema = (ctx: Context, scope: Scope, field: Field, at: string | unde
     : { anyOf: [schema, { type: "null" }], ...annotations };
 };
 
-const objectSchema = (ctx: Context, scope: Scope, fields: readonly Field[], at: string | undefined): JsonSchema =>
+/** `policy`: reject closes the object; strip and keep leave it open; keep's `additional` types the rest. */
+const objectSchema = (ctx: Context, scope: Scope, fields: readonly Field[], at: string | undefined, policy: ObjectPolicy): JsonSchema =>
   defined({
     type: "object",
     // fromEntries defines own properties, so a field named `__proto__` stays a field.
@@ -328,7 +327,10 @@ const objectSchema = (ctx: Context, scope: Scope, fields: readonly Field[], at: 
       ]),
     ),
     required: nonEmpty(fields.filter((field) => !field.optional).map((field) => field.name)),
-    additionalProperties: scope.contract.unknownFields === "reject" ? false : undefined,
+    additionalProperties:
+      policy.unknownFields === "reject" ? false : policy.additional === undefined ? undefined : typeSchema(ctx, scope, policy.additional, undefined),
+    // JSON Schema cannot tell keep from strip (both accept unknown keys); types.ts and readers of the schema can.
+    "x-treaty-unknown-fields": policy.unknownFields === "keep" ? "keep" : undefined,
     ...ruleKeywords(at === undefined ? [] : (scope.rulesAt.get(at) ?? [])),
   });
 

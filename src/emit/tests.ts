@@ -20,7 +20,7 @@ const uniqueTitles = (): ((title: string) => string) => {
 };
 
 /** A case of one version, before the versions alike are merged. */
-type Entry = (CaseValue | Skipped) & { readonly title: string; readonly expect?: Expectation };
+type Entry = (CaseValue | Skipped) & { readonly title: string; readonly expect?: Expectation; readonly roundTrip?: true };
 
 /** One version's cases, before they are merged with the other versions' alike. */
 const versionEntries = (v: VersionCases): Entry[] => {

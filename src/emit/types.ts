@@ -45,6 +45,9 @@ const isTypeless = (key: string, value: unknown): boolean =>
 const typeSchema = (schema: JsonSchema, reference: (name: string) => JsonSchema): JsonSchema => {
   const name = refName(schema);
   const kept = Object.fromEntries(Object.entries(schema).filter(([key, value]) => !isTypeless(key, value)));
+  // A kept object's unknown keys: `[k: string]: unknown`, whatever `additional` says, since TypeScript
+  // requires every declared property to be assignable to an index signature's type.
+  if (schema["x-treaty-unknown-fields"] === "keep") kept["additionalProperties"] = true;
   return {
     ...(name === undefined ? {} : reference(name)),
     ...mapSubschemas(kept, (subschema) => typeSchema(subschema, reference)),

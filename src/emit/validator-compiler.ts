@@ -18,6 +18,7 @@ import { contractTypeName, rootTypeName, versionsOfMajor } from "../ir/names.js"
 import { childPath, indent, isObject, lit, member, oneOf, pushIssue } from "./validator-code.js";
 import { createHoister, type Hoister } from "./validator-hoister.js";
 import { refPattern } from "../ir/ref-pattern.js";
+import { objectPolicy, type ObjectPolicy } from "../ir/open-objects.js";
 import { hoistRules } from "./validator-rules.js";
 import { distinguishVariants } from "../ir/one-of-variants.js";
 import { selectorCode } from "./validator-one-of.js";
@@ -260,7 +261,7 @@ export const compileValidator = (
       case "map":
         return { guard: isObject, label: "object", tests: [], deep: hoistValues(scope, type, site) };
       case "object":
-        return withDeep({ guard: isObject, label: "object", tests: [] }, hoistObject(scope, type.fields, [], site));
+        return withDeep({ guard: isObject, label: "object", tests: [] }, hoistObject(scope, type.fields, [], site, objectPolicy(scope.contract, type)));
       case "union":
         return {
           guard: isObject,
@@ -283,7 +284,7 @@ export const compileValidator = (
       case "named": {
         const named = scope.version.types.get(type.name) ?? bug(`type ${type.name} is not resolved`);
         const key = `${scope.prefix}type:${type.name}`;
-        return withDeep({ guard: isObject, label: `${type.name} object`, tests: [] }, hoistObject(scope, named.fields, [], `${scope.prefix}${type.name}`, key));
+        return withDeep({ guard: isObject, label: `${type.name} object`, tests: [] }, hoistObject(scope, named.fields, [], `${scope.prefix}${type.name}`, objectPolicy(scope.contract, named), key));
       }
       case "contract":
         return { guard: isObject, label: `${type.contract}@${type.major} payload`, tests: [], deep: hoistContract(type) };
@@ -383,31 +384,43 @@ export const compileValidator = (
       ].join("\n");
     });
 
-  /** Objects: declared fields, plus `extraKeys` checked elsewhere (a union's tag). */
-  const hoistObject = (scope: Scope, fields: readonly Field[], extraKeys: readonly string[], site: string, key?: string): string | undefined => {
-    const reject = scope.contract.unknownFields === "reject";
-    if (fields.length === 0 && !reject) return undefined;
+  /** Objects: declared fields, plus `extraKeys` checked elsewhere (a union's tag); unknown keys as `policy` says. */
+  const hoistObject = (scope: Scope, fields: readonly Field[], extraKeys: readonly string[], site: string, policy: ObjectPolicy, key?: string): string | undefined => {
+    const reject = policy.unknownFields === "reject";
+    const keep = policy.unknownFields === "keep";
+    if (fields.length === 0 && !reject && !keep) return undefined;
     return hoister.hoist(key, site, (base) => {
       const compiled = fields.map((field, i) => ({ field, local: `f${i}`, c: compile(scope, field.type, `${site}_${field.name}`) }));
+      // Both look at every key: reject fails the unknown ones, keep checks their values.
+      const checked = reject || keep;
       const known = [...extraKeys, ...fields.map((f) => f.name)];
       // A switch compares a key with each case in turn: past a few dozen keys, a wide object would
       // cost keys × fields, so its keys go in a Set built once with the module.
-      const keySet = reject && known.length > WIDE_OBJECT ? hoister.hoist(undefined, `keys_${base}`, (name) => `const ${name} = new Set<string>(${JSON.stringify(known)});`) : undefined;
-      const unknownKeys = (onUnknown: string): string[] =>
-        !reject
+      const keySet = checked && known.length > WIDE_OBJECT ? hoister.hoist(undefined, `keys_${base}`, (name) => `const ${name} = new Set<string>(${JSON.stringify(known)});`) : undefined;
+      const unknownKeys = (onUnknown: readonly string[]): string[] =>
+        !checked
           ? []
           : keySet !== undefined
-            ? ["for (const k in v) {", `  if (!${keySet}.has(k)) {`, `    ${onUnknown}`, "  }", "}"]
+            ? ["for (const k in v) {", `  if (!${keySet}.has(k)) {`, ...indent(indent(onUnknown)), "  }", "}"]
             : [
                 "for (const k in v) {",
                 "  switch (k) {",
                 ...known.map((k) => `    case ${lit(k)}:`),
                 ...(known.length > 0 ? ["      break;"] : []),
                 "    default:",
-                `      ${onUnknown}`,
+                ...indent(indent(indent(onUnknown))),
                 "  }",
                 "}",
               ];
+      // Values of kept unknown keys: of `additional`'s type, checked like a map's values at their
+      // key, or else JSON data (they are handed over and written again as they are).
+      const kept: Compiled | undefined = !keep
+        ? undefined
+        : policy.additional
+          ? compile(scope, policy.additional, `${site}_additional`)
+          : { label: "JSON value", tests: [{ pass: (x) => `${runtime("isJsonData")}(${x})`, code: "type", expected: "JSON value", problem: "not JSON data" }] };
+      const extraIs = kept ? ["const x = v[k];", `if (!(${checkExpr(kept, "x", false)})) return false;`] : ["return false;"];
+      const extraErr = kept ? [stopAtCap(), "const x = v[k];", ...reportLines(kept, "x", `p + "/" + ${runtime("escapePointer")}(k)`, false)] : [];
       const isLines = compiled.flatMap(({ field, local, c }, i) => [
         `const ${local} = ${member("v", field.name)};`,
         ...(i === 0 ? [ownFieldsAfterRead(base)] : []),
@@ -435,18 +448,16 @@ export const compileValidator = (
       const unknownErrors = reject
         ? [
             "let unknown = 0;",
-            ...unknownKeys(
-              [
-                `if (unknown++ < ${most}) ${pushIssue("out", `p + "/" + ${runtime("escapePointer")}(k)`, "unknown", unknownExpected, "unknown field")}`,
-              ].join(""),
-            ),
+            ...unknownKeys([
+              `if (unknown++ < ${most}) ${pushIssue("out", `p + "/" + ${runtime("escapePointer")}(k)`, "unknown", unknownExpected, "unknown field")}`,
+            ]),
             `if (unknown > ${most}) out.push(${runtime("truncated")}(p, unknown - ${most}, "unknown fields", ${lit(unknownExpected)}));`,
           ]
-        : [];
+        : unknownKeys(extraErr);
       const own = ownFields();
       return [
         `function is_${base}(v: any): boolean {`,
-        ...indent([...(compiled.length === 0 ? [own] : []), ...isLines, ...unknownKeys("return false;"), "return true;"]),
+        ...indent([...(compiled.length === 0 ? [own] : []), ...isLines, ...unknownKeys(extraIs), "return true;"]),
         "}",
         "",
         `function err_${base}(v: any, p: string, out: Issue[]): void {`,
@@ -459,11 +470,8 @@ export const compileValidator = (
   const hoistUnion = (scope: Scope, u: UnionType, site: string): string =>
     hoister.hoist(undefined, site, (base) => {
       const variants = u.variants.map((variant) => {
-        const fields =
-          variant.type.kind === "object"
-            ? variant.type.fields
-            : (scope.version.types.get(variant.type.name) ?? bug(`type ${variant.type.name} is not resolved`)).fields;
-        return { value: variant.value, deep: hoistObject(scope, fields, [u.tag], `${site}_${variant.value}`) };
+        const object = variant.type.kind === "object" ? variant.type : (scope.version.types.get(variant.type.name) ?? bug(`type ${variant.type.name} is not resolved`));
+        return { value: variant.value, deep: hoistObject(scope, object.fields, [u.tag], `${site}_${variant.value}`, objectPolicy(scope.contract, object)) };
       });
       const tag = member("v", u.tag);
       const expected = oneOf(u.variants.map((v) => v.value));
@@ -496,7 +504,7 @@ export const compileValidator = (
   const compileOneOf = (scope: Scope, t: OneOfType, site: string): Compiled => {
     let labels: string[] = [];
     const deep = hoister.hoist(undefined, site, (base) => {
-      const { selectors, overlaps } = distinguishVariants(t, scope.version, scope.contract.unknownFields === "reject");
+      const { selectors, overlaps } = distinguishVariants(t, scope.version, scope.contract);
       if (overlaps.length > 0) bug(`variants of ${site} overlap`);
       const variants = t.variants.map((v, i) => ({ c: compile(scope, v.type, `${site}_${i + 1}`), select: selectorCode(selectors[i]!, "v") }));
       labels = variants.map((v) => v.c.label);
@@ -549,7 +557,7 @@ export const compileValidator = (
     });
 
   const versionEntry = (scope: Scope): Entry => {
-    const object = hoistObject(scope, rootFields(scope.contract, scope.version), [], `${scope.prefix}root`, `${scope.prefix}root`);
+    const object = hoistObject(scope, rootFields(scope.contract, scope.version), [], `${scope.prefix}root`, objectPolicy(scope.contract), `${scope.prefix}root`);
     const rules = hoistRules(hoister, scope.version.rules, scope.prefix, ownFields);
     const bases = [object, rules].filter((b): b is string => b !== undefined);
     return {

@@ -1,13 +1,13 @@
 // JSON Schema → treaty's IDL. Each schema node becomes the IDL's nearest exact equivalent; what the
 // IDL cannot say is left out with a diagnostic at its JSON pointer, always in the direction that
-// accepts more (a constraint dropped, an unknown key stripped), never one that rejects what the
+// accepts more (a constraint dropped, a field left out whose key is then kept unchecked), never one that rejects what the
 // source accepts. So for everything imported without a diagnostic, the generated validator and the
 // source schema agree.
 import { createDiagnostic, type Diagnostic, type Params } from "../diagnostics/diagnostic.js";
 import type { DiagnosticCode } from "../diagnostics/codes.js";
 import { distinguishDescribed } from "../ir/one-of-variants.js";
 import { describeBranch } from "./one-of.js";
-import { STRING_FORMATS } from "../ir/model.js";
+import { STRING_FORMATS, type UnknownFields } from "../ir/model.js";
 import { FIELD_NAME, FIELD_NAME_RULE, PLACEHOLDER_MEANING as PLACEHOLDER } from "../ir/names.js";
 import { isSchemaObject, pointerSegments, type Schema, type SchemaSource } from "./source.js";
 
@@ -17,9 +17,15 @@ export type IdlType = { readonly type: string; readonly [key: string]: unknown }
 /** A field: its type's mapping plus the field's own keys; a bare type name when it has nothing else. */
 export type IdlField = IdlType | string;
 
-export interface IdlObject {
-  readonly description?: string;
+/** An object's own `unknown_fields` (elided where it is the contract's) and `additional`, then its fields. */
+export interface IdlObjectBody {
+  readonly unknown_fields?: UnknownFields;
+  readonly additional?: IdlType | string;
   readonly fields: Record<string, IdlField>;
+}
+
+export interface IdlObject extends IdlObjectBody {
+  readonly description?: string;
 }
 
 export interface IdlEnum {
@@ -33,7 +39,8 @@ export interface ImportedContract {
   /** Where its root is in the source. */
   readonly pointer: string;
   readonly description?: string;
-  readonly unknownFields: "reject" | "strip";
+  /** The root object's policy; objects that differ say their own. */
+  readonly unknownFields: UnknownFields;
   readonly enums: ReadonlyMap<string, IdlEnum>;
   readonly types: ReadonlyMap<string, IdlObject>;
   readonly fields: Record<string, IdlField>;
@@ -83,10 +90,8 @@ class Converter {
   private readonly enumOf = new Map<string, string>();
   /** Definitions being converted: a `$ref` back to one is recursion. */
   private readonly inProgress = new Set<string>();
-  /** Whether some object accepts keys it does not list, or something was left out of an object. */
-  open = false;
-  /** Pointers of objects that reject unknown keys. */
-  readonly closed: string[] = [];
+  /** Pointers of objects a property was left out of: their unknown keys must be kept, whatever the source says of others. */
+  private readonly leftOut = new Set<string>();
 
   constructor(
     private readonly source: SchemaSource,
@@ -133,10 +138,10 @@ class Converter {
     }
     const name = this.uniqueName(pascalCase(hint), (n) => this.types.has(n) || this.enums.has(n) || !TYPE_NAME.test(n));
     this.inProgress.add(pointer);
-    const fields = this.objectFields(schema, pointer, name);
+    const body = this.objectBody(schema, pointer, name);
     this.inProgress.delete(pointer);
     this.typeOf.set(pointer, name);
-    this.types.set(name, { ...(describe(schema) && { description: describe(schema) }), fields });
+    this.types.set(name, { ...(describe(schema) && { description: describe(schema) }), ...body });
     return name;
   }
 
@@ -149,6 +154,33 @@ class Converter {
     return name;
   }
 
+  /** An object schema as the IDL writes it: what it does with unknown keys, and its fields. */
+  objectBody(schema: Schema, pointer: string, name: string): IdlObjectBody {
+    const fields = this.objectFields(schema, pointer, name);
+    return { ...this.unknownKeys(schema, pointer, name), fields };
+  }
+
+  /**
+   * `additionalProperties` as the IDL says it: false rejects, absent or any value keeps (JSON
+   * Schema's default: the keys are data, passed on unchanged), a schema keeps them typed by
+   * `additional`. An object a property was left out of keeps its unknown keys unchecked, so the
+   * import never rejects what the source accepts.
+   */
+  unknownKeys(schema: Schema, pointer: string, hint: string): Omit<IdlObjectBody, "fields"> {
+    const additional = schema["additionalProperties"];
+    const leftOut = this.leftOut.has(pointer);
+    if (additional === false) return { unknown_fields: leftOut ? "keep" : "reject" };
+    if (acceptsAnything(additional)) return { unknown_fields: "keep" };
+    const at = `${pointer}/additionalProperties`;
+    if (leftOut) {
+      this.notExpressible(at, "typed additional properties in an object some of whose properties were left out", "unknown keys are kept unchecked");
+      return { unknown_fields: "keep" };
+    }
+    const of = this.type(additional, at, `${hint}_additional`);
+    if (of?.nullable) this.notExpressible(at, "additional properties that may be null", "unknown keys are kept unchecked");
+    return of === undefined || of.nullable ? { unknown_fields: "keep" } : { unknown_fields: "keep", additional: of.type };
+  }
+
   /** The fields of an object schema (its `properties`, `required` and, through `allOf`, its parts'). */
   objectFields(schema: Schema, pointer: string, name: string): Record<string, IdlField> {
     const merged = this.mergedObject(schema, pointer);
@@ -157,13 +189,13 @@ class Converter {
     for (const [key, property] of merged.properties) {
       const at = `${property.pointer}`;
       if (!FIELD_NAME.test(key)) {
-        this.open = true;
-        this.notExpressible(at, `the property name ${JSON.stringify(key)} (field names are ${FIELD_NAME_RULE})`, "the field is left out and the key is stripped as unknown");
+        this.leftOut.add(pointer);
+        this.notExpressible(at, `the property name ${JSON.stringify(key)} (field names are ${FIELD_NAME_RULE})`, "the field is left out and its key is kept unchecked, as an unknown one");
         continue;
       }
       const field = this.field(property.schema, at, `${name}_${key}`, !merged.required.has(key));
       if (field === undefined) {
-        this.open = true;
+        this.leftOut.add(pointer);
         continue;
       }
       // Defined, not assigned: a property `__proto__` is a field, not the object's prototype.
@@ -187,7 +219,7 @@ class Converter {
         const target = this.target(part["$ref"], `${at}/$ref`);
         if (target && isSchemaObject(target.schema) && !seen.has(target.pointer)) add(target.schema, target.pointer, new Set([...seen, target.pointer]));
       }
-      this.checkObjectKeywords(part, at);
+      this.checkObjectKeywords(part, at, at !== pointer);
       const props = part["properties"];
       if (isSchemaObject(props)) {
         for (const [key, value] of Object.entries(props)) {
@@ -203,14 +235,10 @@ class Converter {
     return { properties, required };
   }
 
-  private checkObjectKeywords(schema: Schema, pointer: string): void {
-    const additional = schema["additionalProperties"];
-    if (additional === false) this.closed.push(pointer);
-    else {
-      this.open = true;
-      if (!acceptsAnything(additional) && schema["properties"] !== undefined) {
-        this.notExpressible(`${pointer}/additionalProperties`, "typed additional properties beside declared ones", "unknown keys pass unchecked");
-      }
+  /** `part`: the schema is a part of an allOf, whose `additionalProperties` the merged object cannot take. */
+  private checkObjectKeywords(schema: Schema, pointer: string, part = false): void {
+    if (part && !acceptsAnything(schema["additionalProperties"])) {
+      this.notExpressible(`${pointer}/additionalProperties`, "additionalProperties in a part of an allOf", "unknown keys follow the merged object's own additionalProperties");
     }
     for (const keyword of ["oneOf", "anyOf", "not", "if", "enum", "const", "patternProperties", "propertyNames", "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "dependencies", "unevaluatedProperties"]) {
       if (schema[keyword] !== undefined) this.notExpressible(`${pointer}/${keyword}`, keyword, "the constraint is left out: the imported contract accepts more");
@@ -235,7 +263,7 @@ class Converter {
   /** The IDL type of a schema node. */
   type(schema: unknown, pointer: string, hint: string): Converted | undefined {
     if (schema === true || (isSchemaObject(schema) && Object.keys(schema).every((k) => ANNOTATIONS.has(k)))) {
-      this.notExpressible(pointer, "a value of any type", "the field is left out and the key is stripped as unknown");
+      this.notExpressible(pointer, "a value of any type", "the field is left out and its key is kept unchecked, as an unknown one");
       return undefined;
     }
     if (!isSchemaObject(schema)) {
@@ -260,7 +288,7 @@ class Converter {
         this.notExpressible(`${pointer}/allOf`, `allOf on a ${typeOf(schema)}`, "the field is left out");
         return undefined;
       }
-      return { type: { type: "object", fields: this.objectFields(schema, pointer, pascalCase(hint)) } };
+      return { type: { type: "object", ...this.objectBody(schema, pointer, pascalCase(hint)) } };
     }
     if ("const" in schema) return this.constant(schema, pointer);
     if (Array.isArray(schema["enum"])) return this.enumeration(schema, pointer, hint);
@@ -270,7 +298,7 @@ class Converter {
     if (rest.length > 1) {
       // Types are disjoint but integer within number: an untagged union of each, keywords applying by type.
       if (rest.includes("integer") && rest.includes("number")) {
-        this.notExpressible(`${pointer}/type`, `a value of type ${rest.join(" or ")} (an integer is a number too)`, "the field is left out and the key is stripped as unknown");
+        this.notExpressible(`${pointer}/type`, `a value of type ${rest.join(" or ")} (an integer is a number too)`, "the field is left out and its key is kept unchecked, as an unknown one");
         return undefined;
       }
       const variants = rest.map((kind) => this.typed(kind, schema, pointer, hint));
@@ -362,9 +390,9 @@ class Converter {
     const out: Record<string, unknown> = {};
     resolved.forEach((variant, i) => {
       const { schema: v, pointer: at, name } = variant!;
-      const fields = this.objectFields(v, at, name ?? `${hint}_${tag.values[i]}`);
-      delete fields[tag.property];
-      out[tag.values[i]!] = { ...(describe(v) && { description: describe(v) }), fields };
+      const body = this.objectBody(v, at, name ?? `${hint}_${tag.values[i]}`);
+      delete body.fields[tag.property];
+      out[tag.values[i]!] = { ...(describe(v) && { description: describe(v) }), ...body };
     });
     return { type: { type: "union", tag: tag.property, variants: out } };
   }
@@ -386,7 +414,7 @@ class Converter {
     const [overlap] = overlaps;
     if (overlap) {
       const [first, second] = [branches[overlap.first]!.i, branches[overlap.second]!.i];
-      this.notExpressible(at, `${keyword === "anyOf" ? "an" : "a"} ${keyword} whose variants ${first} and ${second} may both match one value (${overlap.why})`, "the field is left out and the key is stripped as unknown");
+      this.notExpressible(at, `${keyword === "anyOf" ? "an" : "a"} ${keyword} whose variants ${first} and ${second} may both match one value (${overlap.why})`, "the field is left out and its key is kept unchecked, as an unknown one");
       return undefined;
     }
     const converted = branches.map((b) => this.type(b.schema, `${at}/${b.i}`, `${hint}_${b.i + 1}`));
@@ -457,11 +485,11 @@ class Converter {
     }
     const of = items === undefined ? undefined : this.type(items, `${pointer}/items`, `${hint}_item`);
     if (!of) {
-      if (items === undefined) this.notExpressible(pointer, "a list of any values", "the field is left out and the key is stripped as unknown");
+      if (items === undefined) this.notExpressible(pointer, "a list of any values", "the field is left out and its key is kept unchecked, as an unknown one");
       return undefined;
     }
     if (of.nullable) {
-      this.notExpressible(`${pointer}/items`, "list items that may be null", "the field is left out and the key is stripped as unknown");
+      this.notExpressible(`${pointer}/items`, "list items that may be null", "the field is left out and its key is kept unchecked, as an unknown one");
       return undefined;
     }
     const out: Record<string, unknown> = { type: "list", of: of.type };
@@ -483,11 +511,10 @@ class Converter {
 
   private object(schema: Schema, pointer: string, hint: string): Converted | undefined {
     const additional = schema["additionalProperties"];
-    // Any object: under `unknown_fields: strip` an object of no fields is exactly that.
+    // Any object: an object of no fields that keeps every key is exactly that.
     if (schema["properties"] === undefined && schema["allOf"] === undefined && acceptsAnything(additional) && this.definitionName(pointer) === undefined) {
       this.checkObjectKeywords(schema, pointer);
-      this.open = true;
-      return { type: { type: "object", fields: {} } };
+      return { type: { type: "object", unknown_fields: "keep", fields: {} } };
     }
     if (schema["properties"] === undefined && isSchemaObject(additional)) {
       const keyPattern = this.keyPattern(schema, pointer);
@@ -496,7 +523,7 @@ class Converter {
       }
       const of = this.type(additional, `${pointer}/additionalProperties`, `${hint}_value`);
       if (!of || of.nullable) {
-        if (of?.nullable) this.notExpressible(`${pointer}/additionalProperties`, "map values that may be null", "the field is left out and the key is stripped as unknown");
+        if (of?.nullable) this.notExpressible(`${pointer}/additionalProperties`, "map values that may be null", "the field is left out and its key is kept unchecked, as an unknown one");
         return undefined;
       }
       return { type: { type: "map", of: of.type, ...(keyPattern !== undefined && { keys: { pattern: keyPattern } }) } };
@@ -506,9 +533,21 @@ class Converter {
       const named = this.namedType(pointer, schema, name);
       return named === undefined ? undefined : { type: named };
     }
-    return { type: { type: "object", fields: this.objectFields(schema, pointer, pascalCase(hint)) } };
+    return { type: { type: "object", ...this.objectBody(schema, pointer, pascalCase(hint)) } };
   }
 }
+
+/**
+ * Drops `unknown_fields` where it is the contract's (without `additional`, which says keep
+ * itself), from named types and from every inline object, variant and item below `node`.
+ */
+const elidePolicy = (node: unknown, contract: UnknownFields): void => {
+  if (Array.isArray(node)) node.forEach((item) => elidePolicy(item, contract));
+  if (typeof node !== "object" || node === null) return;
+  const record = node as Record<string, unknown>;
+  if ("fields" in record && record["unknown_fields"] === contract && record["additional"] === undefined) delete record["unknown_fields"];
+  Object.values(record).forEach((value) => elidePolicy(value, contract));
+};
 
 /** `additionalProperties` absent, `true` or `{}` (annotations only): any value. */
 const acceptsAnything = (schema: unknown): boolean => schema === undefined || schema === true || (isSchemaObject(schema) && Object.keys(schema).every((k) => ANNOTATIONS.has(k)));
@@ -576,18 +615,21 @@ export const convert = (source: SchemaSource, roots: readonly ImportRoot[]): { c
     });
     const schema = isSchemaObject(root.schema) ? root.schema : {};
     const hint = pascalCase(root.name.split(".").at(-1)!);
-    let fields: Record<string, IdlField> = {};
-    if (isObjectSchema(schema) || inferredType(schema) === "object") fields = converter.objectFields(schema, root.pointer, hint);
+    let body: IdlObjectBody = { unknown_fields: "reject", fields: {} };
+    if (isObjectSchema(schema) || inferredType(schema) === "object") body = converter.objectBody(schema, root.pointer, hint);
     else report("import-root-not-object", root.pointer, { pointer: root.pointer, name: root.name });
-    for (const pointer of converter.closed) {
-      if (converter.open) ++reported && report("import-not-expressible", pointer, { what: "an object that rejects unknown keys, in a contract whose other objects accept them", pointer, consequence: "its unknown keys are stripped as in the rest of the contract (unknown_fields is per contract in the IDL)" });
-    }
+    // The contract's policy is the root's (a payload's root has no `additional`: its keys are kept unchecked).
+    if (body.additional !== undefined) ++reported && report("import-not-expressible", `${root.pointer}/additionalProperties`, { what: "typed additional properties at a payload's root", pointer: `${root.pointer}/additionalProperties`, consequence: "unknown keys are kept unchecked" });
+    const unknownFields = body.unknown_fields ?? "keep";
+    const fields = body.fields;
+    for (const type of converter.types.values()) elidePolicy(type, unknownFields);
+    elidePolicy(fields, unknownFields);
     const description = describe(schema);
     return {
       name: root.name,
       pointer: root.pointer,
       ...(description && { description }),
-      unknownFields: converter.open ? "strip" : "reject",
+      unknownFields,
       enums: converter.enums,
       types: converter.types,
       fields,

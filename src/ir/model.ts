@@ -83,7 +83,21 @@ export interface MapType {
   readonly keyPattern?: string;
 }
 
-export interface ObjectType {
+/**
+ * What a reader does with keys an object does not declare: fail (`reject`), drop them on decode
+ * (`strip`), or carry them through validation, adapters and encode unchanged (`keep`).
+ */
+export type UnknownFields = "reject" | "strip" | "keep";
+export const UNKNOWN_FIELDS: readonly UnknownFields[] = ["reject", "strip", "keep"];
+
+/** An object's own unknown-key policy; absent: the contract's (`objectPolicy` in ir/open-objects.ts). */
+export interface OpenObject {
+  readonly unknownFields?: UnknownFields;
+  /** The type every unknown key's value must have; only with `unknownFields: "keep"` (resolve sets it). */
+  readonly additional?: TypeNode;
+}
+
+export interface ObjectType extends OpenObject {
   readonly kind: "object";
   readonly fields: readonly Field[];
 }
@@ -195,7 +209,7 @@ export interface EnumDef {
   readonly loc: SourceLocation;
 }
 
-export interface NamedType {
+export interface NamedType extends OpenObject {
   readonly name: string;
   readonly description?: string;
   readonly fields: readonly Field[];
@@ -316,8 +330,8 @@ export interface Contract {
   readonly effect?: CommandEffect;
   /** Lint rules turned off for the whole contract, each with its reason. */
   readonly lintIgnore?: LintIgnores;
-  /** What a reader does with keys it does not know. Applies to every object of the contract. */
-  readonly unknownFields: "reject" | "strip";
+  /** What a reader does with keys it does not know, in every object that does not set its own. */
+  readonly unknownFields: UnknownFields;
   /** What a minor version promises; breaks in a direction it does not promise are warnings with `--against`. */
   readonly compatibility: Compatibility;
   /** `embedded`: `contract` and `version` are constants in every payload. */

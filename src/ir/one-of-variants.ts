@@ -4,7 +4,8 @@
 // number too), constants and enum values none of which the other accepts, or, for two objects, a
 // required field whose type the other's field of that name excludes, or which the other (rejecting
 // unknown keys) cannot have. Anything finer (patterns, bounds) is not proved: it counts as overlap.
-import type { Field, OneOfType, ResolvedVersion, TypeNode } from "./model.js";
+import type { Contract, Field, OneOfType, OpenObject, ResolvedVersion, TypeNode } from "./model.js";
+import { objectPolicy } from "./open-objects.js";
 
 /** A JSON value's sort: its JSON type, with numbers split so that `int` and `number` compare. */
 export type Sort = "string" | "integer" | "fraction" | "boolean" | "null" | "array" | "object";
@@ -59,13 +60,20 @@ export const sortOfValue = (value: Primitive): Sort =>
 
 const sorts = (...list: Sort[]): ReadonlySet<Sort> => new Set(list);
 
-/** What the proof knows of a type at `version`; `closed` is whether objects reject unknown keys. */
-const describe = (type: TypeNode, version: ResolvedVersion, closed: boolean): Described => {
-  const objectOf = (fields: readonly Field[]): Described => ({
-    sorts: sorts("object"),
-    fields: new Map(fields.map((f) => [f.name, { required: !f.optional, atom: fieldAtom(f, version, closed) }])),
-    closed,
-  });
+/**
+ * What the proof knows of a type at `version`; an object is closed when its policy rejects unknown
+ * keys. A field's own type is described `shallow` (its JSON types and values): the proof looks one
+ * object deep, which also keeps it finite on recursive types.
+ */
+const describe = (type: TypeNode, version: ResolvedVersion, contract: Pick<Contract, "unknownFields">, shallow = false): Described => {
+  const objectOf = (object: (OpenObject & { readonly fields: readonly Field[] }) | undefined): Described =>
+    shallow
+      ? { sorts: sorts("object") }
+      : {
+          sorts: sorts("object"),
+          fields: new Map((object?.fields ?? []).map((f) => [f.name, { required: !f.optional, atom: fieldAtom(f, version, contract) }])),
+          closed: objectPolicy(contract, object).unknownFields === "reject",
+        };
   switch (type.kind) {
     case "string":
     case "timestamp":
@@ -87,23 +95,23 @@ const describe = (type: TypeNode, version: ResolvedVersion, closed: boolean): De
     case "contract":
       return { sorts: sorts("object") };
     case "object":
-      return objectOf(type.fields);
+      return objectOf(type);
     case "named":
-      return objectOf(version.types.get(type.name)?.fields ?? []);
+      return objectOf(version.types.get(type.name));
     case "union": {
       // Only its tag is looked at: the other fields differ by variant.
       const tag: Atom = { sorts: sorts("string"), values: type.variants.map((v) => v.value) };
       return { sorts: sorts("object"), fields: new Map([[type.tag, { required: true, atom: tag }]]), closed: false };
     }
     case "oneOf": {
-      const all = type.variants.map((v) => describe(v.type, version, closed));
+      const all = type.variants.map((v) => describe(v.type, version, contract, shallow));
       return { sorts: new Set(all.flatMap((d) => [...d.sorts])) };
     }
   }
 };
 
-const fieldAtom = (field: Field, version: ResolvedVersion, closed: boolean): Atom => {
-  const { sorts: of, values } = describe(field.type, version, closed);
+const fieldAtom = (field: Field, version: ResolvedVersion, contract: Pick<Contract, "unknownFields">): Atom => {
+  const { sorts: of, values } = describe(field.type, version, contract, true);
   if (field.nullable === undefined) return values ? { sorts: of, values } : { sorts: of };
   const withNull = new Set([...of, "null" as const]);
   return values ? { sorts: withNull, values: [...values, null] } : { sorts: withNull };
@@ -188,9 +196,9 @@ export const selectVariant = (selectors: readonly VariantSelector[], value: unkn
 export const distinguishVariants = (
   type: OneOfType,
   version: ResolvedVersion,
-  closed: boolean,
+  contract: Pick<Contract, "unknownFields">,
 ): { readonly selectors: readonly VariantSelector[]; readonly overlaps: readonly Overlap[] } =>
-  distinguishDescribed(type.variants.map((v) => describe(v.type, version, closed)));
+  distinguishDescribed(type.variants.map((v) => describe(v.type, version, contract)));
 
 /** The same for variants described by another source (the importer's JSON Schema branches). */
 export const distinguishDescribed = (described: readonly Described[]): { readonly selectors: readonly VariantSelector[]; readonly overlaps: readonly Overlap[] } => {

@@ -3,7 +3,8 @@
 // typed model only; the emitter prints the result, `compile` reports the diagnostics.
 import { createDiagnostic, formatDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import { rootFields } from "../ir/envelope.js";
-import type { Contract, EnumDef, Field, JsonValue, LlmProvider, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
+import type { Contract, EnumDef, Field, JsonValue, LlmProvider, OpenObject, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
+import { objectPolicy } from "../ir/open-objects.js";
 import { versionsOfMajor } from "../ir/names.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { escapePointer } from "../runtime/issue.js";
@@ -229,12 +230,12 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
       };
     }
     case "object":
-      return objectProjection(ctx, scope, node.fields, at, depth + 1, field, example);
+      return objectProjection(ctx, scope, node.fields, at, depth + 1, field, example, node);
     case "union": {
       const variants = node.variants.map((variant) => {
-        const fields = variant.type.kind === "object" ? variant.type.fields : lookup(scope.version.types, variant.type.name, "type").fields;
+        const object = variant.type.kind === "object" ? variant.type : lookup(scope.version.types, variant.type.name, "type");
         const tag: Field = { name: node.tag, type: { kind: "const", value: variant.value }, optional: false, loc: variant.loc };
-        return { value: variant.value, projected: objectProjection(ctx, scope, [tag, ...fields], at, depth + 1, field, undefined) };
+        return { value: variant.value, projected: objectProjection(ctx, scope, [tag, ...object.fields], at, depth + 1, field, undefined, object) };
       });
       const planned = variants.filter((variant) => variant.projected.nulls);
       return {
@@ -260,7 +261,7 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
       return { schema: enumSchema(ctx, lookup(scope.version.enums, node.name, "enum")), dropped: [] };
     case "named": {
       const type = lookup(scope.version.types, node.name, "type");
-      const projected = objectProjection(ctx, scope, type.fields, at, depth + 1, field, example);
+      const projected = objectProjection(ctx, scope, type.fields, at, depth + 1, field, example, type);
       return { ...projected, schema: defined({ description: type.description?.trim(), ...projected.schema }) };
     }
     case "contract": {
@@ -324,7 +325,8 @@ const fieldProjection = (ctx: Context, scope: Scope, field: Field, at: string, d
   return { schema: defined({ description, ...shaped }), nulls: projected.nulls, dropped: [], widened };
 };
 
-const objectProjection = (ctx: Context, scope: Scope, fields: readonly Field[], at: string, depth: number, owner: Field | undefined, example: unknown): Projected => {
+/** `object`: the named or inline object whose unknown-key policy applies (none for a payload's root). */
+const objectProjection = (ctx: Context, scope: Scope, fields: readonly Field[], at: string, depth: number, owner: Field | undefined, example: unknown, object?: OpenObject): Projected => {
   const { maxDepth, maxProperties, provider } = ctx.limits;
   if (maxDepth !== undefined && depth > maxDepth && ctx.totals.deepest <= maxDepth) {
     ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", owner?.loc ?? scope.version.loc, { provider, limit: "levels of object nesting", max: maxDepth, actual: `${depth} at ${at}`, fix: optOut(provider) }));
@@ -340,13 +342,20 @@ const objectProjection = (ctx: Context, scope: Scope, fields: readonly Field[], 
     return { field, ...fieldProjection(ctx, scope, field, child(at, field.name), depth, sample) };
   });
   const planned = projected.filter((p) => p.widened || p.nulls);
-  const closed = ctx.limits.closedObjects || scope.contract.unknownFields === "reject";
+  const policy = objectPolicy(scope.contract, object);
+  const closed = ctx.limits.closedObjects || policy.unknownFields === "reject";
+  // A provider that closes every object cannot let a model write the keys a kept object carries:
+  // the reply is still a valid value (it has none), and the ledger says what the model cannot write.
+  if (closed && policy.unknownFields === "keep") {
+    ctx.ledger.push({ path: at === "" ? "/" : at, constraint: "unknown_fields", words: "keys other than the declared fields are kept by the contract but cannot be written here" });
+  }
+  const additional = !closed && policy.additional !== undefined ? typeProjection(ctx, scope, policy.additional, child(at, "*"), depth, owner, undefined) : undefined;
   const schema = defined({
     type: "object",
     properties: Object.fromEntries(projected.map((p) => [p.field.name, p.schema])),
     // Strict OpenAI writes `required` on every object, even an empty one (openai-node's toStrictJsonSchema does).
     required: ctx.limits.allRequired ? fields.map((f) => f.name) : nonEmpty(fields.filter((f) => !f.optional).map((f) => f.name)),
-    additionalProperties: closed ? false : undefined,
+    additionalProperties: closed ? false : additional && withWords(additional.schema, additional.dropped),
   });
   return {
     schema,

@@ -38,7 +38,8 @@ const editAt = (report: ReportChange, version: string, fields: readonly Field[],
     }
     const inner = walk(parent.type.fields, depth + 1);
     if (!inner) return undefined;
-    const updated: Field = { ...parent, type: { kind: "object", fields: inner } };
+    // Only the fields change: the object keeps its own unknown-key policy.
+    const updated: Field = { ...parent, type: { ...parent.type, fields: inner } };
     return siblings.map((f, i) => (i === index ? updated : f));
   };
   return walk(fields, 0);

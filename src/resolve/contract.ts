@@ -6,6 +6,7 @@ import {
   COMPATIBILITY_LEVELS,
   CONTRACT_KINDS,
   LLM_PROVIDERS,
+  UNKNOWN_FIELDS,
   type LlmProvider,
   type Change,
   type Contract,
@@ -21,6 +22,7 @@ import type { SourceFile } from "../load/load.js";
 import { applyChange, type VersionModel } from "./changes.js";
 import { createReader, type Entry, type Reader } from "./reader.js";
 import { checkNameLength, IDL_LIMITS } from "./limits.js";
+import { OPEN_OBJECT_KEYS, parseOpenObject } from "./open-objects.js";
 import { ALL_CONSTRAINTS, createTypeParser, REPLACEABLE_CONSTRAINTS, type TypeParser } from "./types.js";
 
 const TOP_KEYS = [
@@ -84,18 +86,19 @@ const parseTypes = (r: Reader, entries: readonly Entry[], parser: TypeParser): M
   const types = new Map<string, NamedType>();
   for (const entry of entries) {
     const where = `type '${entry.key}'`;
-    const keys = byKey(r.entries(entry.value, where, ["description", "fields"]) ?? []);
+    const keys = byKey(r.entries(entry.value, where, ["description", "fields", ...OPEN_OBJECT_KEYS]) ?? []);
     const fieldsEntry = keys.get("fields");
     if (!fieldsEntry) {
       if (isMap(entry.value)) r.report("missing-key", entry.keyNode, { where, key: "fields" });
       continue;
     }
     const fields = parser.parseFields(fieldsEntry.value, `fields of ${where}`);
-    if (!fields) continue;
+    const open = parseOpenObject(r, keys.get("unknown_fields"), keys.get("additional"), parser.parseTypeSpec);
+    if (!fields || !open) continue;
     const description = keys.get("description");
     const descriptionText = description && r.string(description.value, `description of ${where}`);
     const loc = r.loc(entry.keyNode);
-    types.set(entry.key, descriptionText === undefined ? { name: entry.key, fields, loc } : { name: entry.key, description: descriptionText, fields, loc });
+    types.set(entry.key, descriptionText === undefined ? { name: entry.key, fields, ...open, loc } : { name: entry.key, description: descriptionText, fields, ...open, loc });
   }
   return types;
 };
@@ -345,7 +348,7 @@ export const resolveContract = (file: SourceFile, llm: Contract["llm"]): { contr
   const kind = top.has("kind") ? r.oneOf(top.get("kind")!.value, "'kind'", CONTRACT_KINDS) : undefined;
   const effect = top.has("effect") ? r.oneOf(top.get("effect")!.value, "'effect'", COMMAND_EFFECTS) : undefined;
   if (effect !== undefined && kind !== "command") r.report("effect-not-command", top.get("effect")!.keyNode, { kind: kind ?? "not set" });
-  const unknownFields = top.has("unknown_fields") ? r.oneOf(top.get("unknown_fields")!.value, "'unknown_fields'", ["reject", "strip"] as const) : "reject";
+  const unknownFields = top.has("unknown_fields") ? r.oneOf(top.get("unknown_fields")!.value, "'unknown_fields'", UNKNOWN_FIELDS) : "reject";
   const compatibility = top.has("compatibility") ? r.oneOf(top.get("compatibility")!.value, "'compatibility'", COMPATIBILITY_LEVELS) : "backward";
   const envelope = top.has("envelope") ? r.oneOf(top.get("envelope")!.value, "'envelope'", ["embedded", "none"] as const) : "embedded";
 

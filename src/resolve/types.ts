@@ -13,6 +13,7 @@ import { FIELD_NAME, FIELD_NAME_RULE } from "../ir/names.js";
 import { IDL_LIMITS } from "./limits.js";
 import { patternVerdict } from "./pattern-safety.js";
 import type { Entry, Reader } from "./reader.js";
+import { OPEN_OBJECT_KEYS, parseOpenObject } from "./open-objects.js";
 
 export interface TypeScope {
   readonly enums: ReadonlySet<string>;
@@ -46,7 +47,7 @@ export const CONSTRAINTS: Readonly<Record<string, readonly string[]>> = {
   number: NUMERIC_CONSTRAINTS,
   list: ["of", "minItems", "maxItems", "unique"],
   map: ["of", "keys"],
-  object: ["fields"],
+  object: ["fields", ...OPEN_OBJECT_KEYS],
   union: ["tag", "variants"],
   const: ["value"],
 };
@@ -155,7 +156,8 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
       case "object": {
         const fields = need("fields");
         const parsed = fields && parseFields(fields.value, "fields");
-        return parsed && { kind, fields: parsed };
+        const open = parseOpenObject(r, given.get("unknown_fields"), given.get("additional"), parseTypeSpec);
+        return parsed && open && { kind, fields: parsed, ...open };
       }
       case "union": {
         // A list of variants is an untagged union; a mapping (tag value → variant) a tagged one.
@@ -301,11 +303,12 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
       const loc = r.loc(entry.keyNode);
       let type: UnionVariant["type"] | undefined;
       if (isMap(entry.value)) {
-        const body = r.entries(entry.value, `variant '${entry.key}'`, ["fields", "description"]);
+        const body = r.entries(entry.value, `variant '${entry.key}'`, ["fields", "description", ...OPEN_OBJECT_KEYS]);
         const fieldsEntry = body?.find((e) => e.key === "fields");
         if (!fieldsEntry) r.report("missing-key", entry.value, { where: `variant '${entry.key}'`, key: "fields" });
         const fields = fieldsEntry && parseFields(fieldsEntry.value, "fields");
-        if (fields) type = { kind: "object", fields };
+        const open = parseOpenObject(r, body?.find((e) => e.key === "unknown_fields"), body?.find((e) => e.key === "additional"), parseTypeSpec);
+        if (fields && open) type = { kind: "object", fields, ...open };
       } else {
         const resolved = build(entry.value, [], entry.keyNode);
         if (resolved?.kind === "named") type = resolved;

@@ -20,7 +20,7 @@ export interface VersionRegistration<T, C> {
   errors(value: unknown): Issue[];
   toCanonical(value: T, log: AdaptLog): C;
   fromCanonical(value: C, log: AdaptLog): T;
-  /** For `unknown_fields: strip`: a copy without the keys the version does not declare. */
+  /** When an object of the version has `unknown_fields: strip`: a copy without the keys it does not declare (kept objects keep theirs). */
   strip?(value: T, log: AdaptLog): T;
   /** Sensitivity tags and enum meanings of this version, for redaction and re-ask messages. */
   readonly shape?: VersionShape;
@@ -37,7 +37,7 @@ export interface ContractRegistration {
   readonly name: string;
   readonly canonical: string;
   readonly envelope: "embedded" | "none";
-  readonly unknownFields: "reject" | "strip";
+  readonly unknownFields: "reject" | "strip" | "keep";
   // `any`: each version has its own payload type; the registry's signatures recover them.
   readonly versions: { readonly [version: string]: VersionRegistration<any, any> };
 }
@@ -67,7 +67,7 @@ export interface Decoded<T> {
   readonly contract: string;
   /** The version the payload declared. */
   readonly version: string;
-  /** The version it was read as: a newer minor of a `strip` contract is read as the newest known one. */
+  /** The version it was read as: a newer minor of a `strip` or `keep` contract is read as the newest known one. */
   readonly readAs: string;
   readonly canonical: string;
   /** The adapter path: versions from `readAs` to `canonical`. */
@@ -132,7 +132,7 @@ export const versionIssue = (readable: readonly string[]): Issue => issue("/vers
 
 const VERSION = /^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$/;
 
-/** The newest known version of the same major below `version`, which a `strip` reader reads it as. */
+/** The newest known version of the same major below `version`, which a `strip` or `keep` reader reads it as. */
 const olderMinor = (known: readonly string[], version: string): string | undefined => {
   const match = VERSION.exec(version);
   if (!match) return undefined;
@@ -201,7 +201,7 @@ export const readEnvelope = (entry: ContractRegistration, input: unknown, given?
   if (typeof version !== "string") return version;
   const readAs = Object.hasOwn(entry.versions, version)
     ? version
-    : entry.unknownFields === "strip"
+    : entry.unknownFields !== "reject"
       ? olderMinor(Object.keys(entry.versions), version)
       : undefined;
   if (readAs === undefined) return unsupported(entry);

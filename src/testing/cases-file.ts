@@ -31,12 +31,15 @@ export interface Skipped {
 
 /**
  * One check, run against each of `versions`: the value passes (no `expect`), or `errors()`
- * reports `expect` and `check()` agrees.
+ * reports `expect` and `check()` agrees. With `roundTrip`, a value that passes also decodes and
+ * encodes back to its version unchanged but for what decode strips (valid there, where the version's
+ * adapters are lossy; not tried where they may produce a value the canonical model rejects).
  */
 export type Case = (CaseValue | Skipped) & {
   readonly title: string;
   readonly versions: readonly string[];
   readonly expect?: Expectation;
+  readonly roundTrip?: true;
 };
 
 /**

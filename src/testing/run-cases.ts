@@ -3,6 +3,7 @@
 // test per case, `it(test.name, test.run)`. Nothing here imports vitest: each test runs in the
 // context the framework hands it (its `expect` and `skip`).
 import { readFileSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
 import { createRegistry, type ContractRegistration } from "../runtime/registry.js";
 import { build, type Case, type CasesFile, type CaseValue, type CompatibilityCase, type Edit } from "./cases-file.js";
 
@@ -122,10 +123,24 @@ export const readCases = (registration: ContractRegistration, moduleUrl: string,
     name: `${versionLabel(cases.versions, c.versions)} ${c.title}`,
     run: ({ expect, skip }) => {
       if ("skip" in c) return skip(c.skip);
-      const found = c.versions.flatMap((version) => withValue(c, version, (value) => problems(version, value, c.expect)));
+      const found = c.versions.flatMap((version) => withValue(c, version, (value) => [...problems(version, value, c.expect), ...(c.roundTrip ? roundTripProblems(version, value) : [])]));
       expect(found, found.join("; ")).toEqual([]);
     },
   });
+
+  /** What goes wrong reading `value` (valid at `version`) into the canonical model and writing it back there: anything but what it strips. */
+  const roundTripProblems = (version: string, value: unknown): string[] => {
+    // A path whose result may not fit the canonical model (it revalidates) may refuse the value by design.
+    if (validator(version).revalidate) return [];
+    const decoded = registry.decode(contract, structuredClone(value), { version });
+    if (!decoded.ok) return [`${version}: did not decode: ${JSON.stringify(decoded.error)}`];
+    const encoded = registry.encode(contract, decoded.value, version);
+    if (!encoded.ok) return [`${version}: did not encode back: ${JSON.stringify(encoded.error)}`];
+    if (!validator(version).lossless) return problems(version, encoded.value, undefined);
+    // What decode strips (unknown keys of strip objects) is all that may not come back.
+    const unchanged = withEdits(value, decoded.stripped.map((path): Edit => ({ remove: path })), (kept) => isDeepStrictEqual(encoded.value, kept));
+    return unchanged ? [] : [`${version}: came back as ${JSON.stringify(encoded.value)}`];
+  };
 
   const toCanonical = (value: unknown, version: string): unknown => {
     const decoded = registry.decode(contract, value, { version });

@@ -71,7 +71,7 @@ describe("the untagged-union proof", () => {
         const contract = project.contracts[0]!;
         const version = contract.versions[0]!;
         const union = version.fields.find((f) => f.name === "v")!.type as OneOfType;
-        const { selectors } = distinguishVariants(union, version, policy === "reject");
+        const { selectors } = distinguishVariants(union, version, contract);
         const schema = toJsonSchema(project, contract, version) as Record<string, any>;
         const field = { ...schema["properties"]["v"], $defs: schema["$defs"] };
         const validate = ajv.compile(field);

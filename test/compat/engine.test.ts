@@ -431,3 +431,37 @@ describe("the two importers agree", () => {
     expect(meaningful).toEqual([]);
   });
 });
+
+describe("contract versions: open objects", () => {
+  const meta = (policy: string, fields = "a: { type: string, maxLength: 5 }") => `      id: { type: string, maxLength: 20 }
+      meta:
+        type: object
+        ${policy}
+        fields: { ${fields} }
+`;
+  const pair = (older: string, newer: string) =>
+    brief(between(history(`  "1.0":\n    fields:\n${older}  "2.0":\n    fields:\n${newer}`), "1.0", "2.0"));
+
+  it("reject → keep opens the object: old readers refuse the keys new writers pass on (forward); the reverse breaks backward", () => {
+    expect(pair(meta("unknown_fields: reject"), meta("unknown_fields: keep"))).toEqual(["unknown-fields-opened /meta compatible/breaking"]);
+    expect(pair(meta("unknown_fields: keep"), meta("unknown_fields: reject"))).toEqual(["unknown-fields-closed /meta breaking/compatible"]);
+  });
+
+  // The engine ranks strip (reads any key) above keep (reads the keys' type): strip → keep "closes".
+  it("strip ↔ keep is compatible both ways: a stripping reader ignores what a keeping writer passes on", () => {
+    expect(pair(meta("unknown_fields: strip"), meta("unknown_fields: keep"))).toEqual(["unknown-fields-closed /meta compatible/compatible"]);
+    expect(pair(meta("unknown_fields: keep"), meta("unknown_fields: strip"))).toEqual(["unknown-fields-opened /meta compatible/compatible"]);
+  });
+
+  it("additional follows the value-type rules at /*", () => {
+    expect(pair(meta("additional: { type: int }"), meta("additional: { type: number }"))).toEqual(["type-widened /meta/* compatible/breaking"]);
+    expect(pair(meta("additional: { type: number }"), meta("additional: { type: int }"))).toEqual(["type-narrowed /meta/* breaking/compatible"]);
+    expect(pair(meta("unknown_fields: keep"), meta("additional: { type: int }"))).toEqual(["type-narrowed /meta/* breaking/compatible"]);
+  });
+
+  it("a field added to a kept object: old data may hold that key with any value (backward); typed by additional, only if the types differ", () => {
+    const added = "a: { type: string, maxLength: 5 }, b: { type: int, optional: true }";
+    expect(pair(meta("unknown_fields: keep"), meta("unknown_fields: keep", added))).toEqual([expect.stringMatching(/^field-added \/meta\/b breaking\/compatible$/)]);
+    expect(pair(meta("additional: { type: int }"), meta("additional: { type: int }", added))).toEqual([expect.stringMatching(/^field-added \/meta\/b compatible\/compatible$/)]);
+  });
+});

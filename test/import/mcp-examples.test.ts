@@ -1,7 +1,8 @@
 // The official MCP 2026-07-28 examples against the contracts `treaty import` writes from that
 // schema: the import only ever leaves out what the IDL cannot say in the direction that accepts
 // more, so every example of an imported type must pass its generated validator, as it passes Ajv
-// on the source schema. (That nothing is lost on decode waits for open objects that keep their keys.)
+// on the source schema; and, since open objects keep their unknown keys, each example decodes and
+// encodes back unchanged (nothing stripped) wherever its contract was imported whole.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -49,4 +50,22 @@ it("every official example of an imported MCP type passes its generated validato
   }
   expect(verdicts.length).toBeGreaterThan(90);
   expect(verdicts.filter((v) => !v.treaty || !v.ajv)).toEqual([]);
+
+  // decode → encode, through the generated registry, for the types imported without a diagnostic.
+  const exact = new Set(imported.value.filter((f) => f.exact).map((f) => f.contract));
+  const registry = (await import(pathToFileURL(join(root, "generated", "index.ts")).href)) as {
+    decode: (contract: string, value: unknown, options: { version: string }) => { ok: boolean; value?: unknown; stripped?: readonly string[] };
+    encode: (contract: string, value: unknown, version: string) => { ok: boolean; value?: unknown };
+  };
+  const trips: { file: string; decoded: unknown; stripped: readonly string[] | undefined; encoded: unknown }[] = [];
+  const expected: typeof trips = [];
+  for (const example of examples.filter((e) => exact.has(`mcp.${snakeCase(e.type)}`))) {
+    const contract = `mcp.${snakeCase(example.type)}`;
+    const decoded = registry.decode(contract, example.value, { version: "1.0" });
+    const encoded = decoded.ok ? registry.encode(contract, decoded.value, "1.0") : decoded;
+    trips.push({ file: example.file, decoded: decoded.value, stripped: decoded.stripped, encoded: encoded.value });
+    expected.push({ file: example.file, decoded: example.value, stripped: [], encoded: example.value });
+  }
+  expect(trips.length).toBeGreaterThan(15);
+  expect(trips).toEqual(expected);
 }, 240_000);

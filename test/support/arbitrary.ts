@@ -138,7 +138,14 @@ export const arbitraryFor = (root: Schema, schema: Schema = root, depth = 0): fc
         Object.fromEntries(buildable.map(([k, s]) => [k, arbitraryFor(root, s, depth + 1)])),
         { requiredKeys: required },
       );
-      return record;
+      // A kept object (`x-treaty-unknown-fields: keep`, or typed by `additionalProperties`) gets
+      // undeclared keys too, with values of that type (any JSON without one).
+      const kept = schema["x-treaty-unknown-fields"] === "keep" || (typeof additional === "object" && additional !== null);
+      if (!kept) return record;
+      // Scalars and one key at most: mutations pick among all of a value's paths, and should mostly hit declared ones.
+      const extraValue = typeof additional === "object" && additional !== null ? arbitraryFor(root, additional as Schema, depth + 1) : fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.boolean(), fc.constant(null));
+      const extraKey = fc.string({ maxLength: 8 }).filter((k) => !Object.hasOwn(properties, k));
+      return fc.tuple(record, fc.dictionary(extraKey, extraValue, { maxKeys: 1 })).map(([declared, extra]) => ({ ...extra, ...declared }));
     }
     default:
       return fc.jsonValue({ maxDepth: 2 });

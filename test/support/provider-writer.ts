@@ -46,7 +46,10 @@ export const writeUnder = (ajv: Ajv2020, schema: Schema, value: unknown, widened
     return { sent: entries.map(([key, w]) => ({ key, value: w!.sent })), meant: Object.fromEntries(entries.map(([key, w]) => [key, w!.meant])) };
   }
   if (!isRecord(value) || !isRecord(schema["properties"])) return { sent: value, meant: value };
-  // Keys the schema does not name stay, for Ajv to reject in a branch that is closed.
+  // A kept object's unknown keys cannot be written where the projection closes it (the ledger says
+  // so); in a union, the branch of another variant is closed to them and the next one is tried.
+  const declared = schema["properties"] as Record<string, Schema>;
+  if (schema["additionalProperties"] === false && Object.keys(value).some((key) => !Object.hasOwn(declared, key))) return undefined;
   const sent: Record<string, unknown> = { ...value };
   const meant: Record<string, unknown> = { ...value };
   for (const [key, property] of Object.entries(schema["properties"] as Record<string, Schema>)) {
