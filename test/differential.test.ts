@@ -14,6 +14,7 @@ import type { Issue } from "../src/runtime/index.js";
 import { contractDir, versionId } from "../src/ir/names.js";
 import { compile } from "../src/pipeline.js";
 import { arbitraryFor, mutated } from "./support/arbitrary.js";
+import { addJsonBounds } from "./support/json-bounds.js";
 import { rulesHold } from "./support/rules-hold.js";
 import { targets } from "./support/targets.js";
 
@@ -60,6 +61,7 @@ for (const target of targets) {
           // ownProperties: a key like `constructor` counts only when the payload itself has it, as in JSON.
           const ajv = new Ajv2020({ strict: false, allErrors: true, ownProperties: true });
           addFormats(ajv);
+          addJsonBounds(ajv);
           const ajvValidate = ajv.compile(schema);
           const reference = (v: unknown) => ajvValidate(v) && rulesHold(schema, v) && finite(v);
           const validator = (await import(join(dir, "validator.ts"))) as Validator;

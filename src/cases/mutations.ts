@@ -6,7 +6,8 @@
 // the base value lacks, or one item of an empty list or map, is put in (synthesized) and mutated there.
 // Long values are described (`make`), and a bound's edge too long to build is left out, saying so.
 import { rootFields } from "../ir/envelope.js";
-import type { Contract, Field, JsonValue, ListType, NumericType, ResolvedVersion, Rule, StringType, TypeNode } from "../ir/model.js";
+import type { Contract, Field, JsonType, JsonValue, ListType, NumericType, ResolvedVersion, Rule, StringType, TupleType, TypeNode } from "../ir/model.js";
+import { JSON_DEPTH_LIMIT } from "../runtime/json-value.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { escapePointer } from "../runtime/issue.js";
 import type { Made } from "../testing/cases-file.js";
@@ -105,9 +106,11 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
   const fieldsOf = (type: TypeNode): readonly Field[] | undefined =>
     type.kind === "object" ? type.fields : type.kind === "named" ? version.types.get(type.name)!.fields : undefined;
 
-  /** A value of another JSON type, and the code the validator reports for it. */
-  const wrongType = (type: TypeNode): { value: JsonValue; code: string } => {
+  /** A value of another JSON type, and the code the validator reports for it; none for `json`, which takes every type. */
+  const wrongType = (type: TypeNode): { value: JsonValue; code: string } | undefined => {
     switch (type.kind) {
+      case "json":
+        return undefined;
       case "string":
       case "timestamp":
       case "ref":
@@ -118,6 +121,7 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
       case "bool":
         return { value: "true", code: "type" };
       case "list":
+      case "tuple":
         return { value: {}, code: "type" };
       case "enum":
       case "const":
@@ -233,6 +237,47 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     else if ((t.maxItems ?? 1) >= 1) insertedMutations(set(site, [sample]), true, () => valueMutations(t.of, sample, item(site, 0)));
   };
 
+  /** Each `json` bound met and crossed by one level or one byte; the hard depth cap too when no maxDepth is declared. */
+  const jsonMutations = (t: JsonType, site: Site): void => {
+    // `levels` arrays, each the only item of the one around it: 2 bytes a level, so depth cases
+    // are made only where maxBytes leaves room for them.
+    const nested = (levels: number): JsonValue => {
+      let value: JsonValue = [];
+      for (let level = 1; level < levels; level++) value = [value];
+      return value;
+    };
+    const depthCases = (bound: number, code: string, what: string): void => {
+      if (t.maxBytes !== undefined && 2 * bound > t.maxBytes) return;
+      accepts(site, `nested to ${what}`, nested(bound));
+      rejects(site, `nested past ${what}`, nested(bound + 1), code);
+    };
+    if (t.maxDepth !== undefined) depthCases(t.maxDepth, "maxDepth", `maxDepth ${t.maxDepth}`);
+    else depthCases(JSON_DEPTH_LIMIT, "jsonDepth", `the depth limit ${JSON_DEPTH_LIMIT}`);
+    if (t.maxBytes !== undefined) {
+      const n = t.maxBytes;
+      // A string takes its length plus two quotes; below 2 bytes only a digit fits.
+      if (n < 2) {
+        accepts(site, `at maxBytes ${n}`, 0);
+        rejects(site, `above maxBytes ${n}`, 10, "maxBytes");
+      } else {
+        lengthCase(site, `at maxBytes ${n}`, n - 2, () => stringOfLength({ kind: "string" }, n - 2));
+        lengthCase(site, `above maxBytes ${n}`, n - 1, () => stringOfLength({ kind: "string" }, n - 1), "maxBytes");
+      }
+    }
+  };
+
+  /** A tuple one item short and one item long, then each position's own mutations. */
+  const tupleMutations = (t: TupleType, value: readonly JsonValue[], site: Site): void => {
+    if (value.length !== t.items.length) return;
+    rejects(site, "with an item missing", value.slice(0, -1), "minItems");
+    rejects(site, "with an extra item", [...value, value[0]!], "maxItems");
+    t.items.forEach((type, i) => {
+      const wrong = wrongType(type);
+      if (wrong) rejects(item(site, i), "of the wrong type", wrong.value, wrong.code);
+      valueMutations(type, value[i]!, item(site, i));
+    });
+  };
+
   /** Mutations of a present value of `type` at `site`, beyond its type. */
   const valueMutations = (type: TypeNode, value: JsonValue, site: Site): void => {
     switch (type.kind) {
@@ -259,6 +304,12 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         return;
       case "list":
         listMutations(type, value, site);
+        return;
+      case "json":
+        jsonMutations(type, site);
+        return;
+      case "tuple":
+        if (Array.isArray(value)) tupleMutations(type, value, site);
         return;
       case "map": {
         const [first] = isObject(value) ? Object.keys(value).sort() : [];
@@ -312,7 +363,7 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
       const present = Object.hasOwn(value, field.name);
       if (present && !field.optional) add(`rejects a missing ${at.name}`, [{ remove: at.path }], { path: at.path, code: "required" });
       const wrong = wrongType(field.type);
-      rejects(at, "of the wrong type", wrong.value, wrong.code);
+      if (wrong) rejects(at, "of the wrong type", wrong.value, wrong.code);
       const current = value[field.name];
       if (present && current !== null && current !== undefined) {
         if (field.nullable !== undefined) accepts(at, `null (${field.nullable})`, null);

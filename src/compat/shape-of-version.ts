@@ -2,7 +2,7 @@
 // out: its `version` constant differs by design (it selects the reader), so it is no difference.
 import type { Contract, EnumDef, Field, NumericType, ResolvedVersion, Rule, TypeNode, UnionType } from "../ir/model.js";
 import { defined, stricterBound } from "./intersect.js";
-import type { Bound, EnumShape, NumberShape, ObjectShape, Openness, Shape, ShapeRule } from "./shape.js";
+import { NEVER, type Bound, type EnumShape, type NumberShape, type ObjectShape, type Openness, type Shape, type ShapeRule } from "./shape.js";
 
 interface Scope {
   readonly version: ResolvedVersion;
@@ -82,6 +82,12 @@ const typeShape = (scope: Scope, node: TypeNode): Shape => {
       });
     case "map":
       return { kind: "object", properties: [], extra: { kind: "open", shape: typeShape(scope, node.of) } };
+    case "json":
+      return defined({ kind: "any", maxDepth: node.maxDepth, maxBytes: node.maxBytes });
+    case "tuple": {
+      const prefix = node.items.map((item) => typeShape(scope, item));
+      return { kind: "array", prefix, items: NEVER, minItems: prefix.length, maxItems: prefix.length };
+    }
     case "object":
       return objectShape(scope, node.fields);
     case "union":

@@ -130,6 +130,18 @@ const planLines = (plan: NullPlan, input: string, path: readonly PathPart[], ctx
         result,
       };
     }
+    case "positions": {
+      const copy = ctx.fresh();
+      const positions = plan.positions.flatMap(({ index, inner }) => {
+        const item = ctx.fresh();
+        const mapped = planLines(inner, item, [...path, { text: `/${index}` }], ctx);
+        return [`const ${item}: unknown = ${input}[${index}];`, ...mapped.lines, `if (${mapped.result} !== ${item}) (${copy} ??= ${input}.slice())[${index}] = ${mapped.result};`];
+      });
+      return {
+        lines: [declared, `if (Array.isArray(${input})) {`, `  let ${copy}: unknown[] | undefined;`, ...indent(positions), `  if (${copy}) ${result} = ${copy};`, "}"],
+        result,
+      };
+    }
     case "values": {
       const [replaced, key, item] = [ctx.fresh(), ctx.fresh(), ctx.fresh()];
       const mapped = planLines(plan.inner, item, [...path, { text: "/" }, { code: `escapePointer(${key})` }], ctx);

@@ -14,7 +14,9 @@ export type Keyword =
   | "exclusiveMaximum"
   | "multipleOf"
   | "maxItems"
-  | "uniqueItems";
+  | "uniqueItems"
+  /** A tuple's positions (2020-12); without it a tuple is an array of any of its item types. */
+  | "prefixItems";
 
 /**
  * What one provider accepts, as data: every projection decision reads this table, so a provider's
@@ -67,6 +69,8 @@ export interface LedgerEntry {
 export type NullPlan =
   | { readonly kind: "object"; readonly fields: readonly { readonly name: string; readonly widened: boolean; readonly inner?: NullPlan }[] }
   | { readonly kind: "items"; readonly inner: NullPlan }
+  /** A tuple: each listed position walked into with its own plan. */
+  | { readonly kind: "positions"; readonly positions: readonly { readonly index: number; readonly inner: NullPlan }[] }
   | { readonly kind: "values"; readonly inner: NullPlan }
   /** A map written as a list of `{ key, value }` entries (a closed-object provider cannot say open keys). */
   | { readonly kind: "entries"; readonly inner?: NullPlan }

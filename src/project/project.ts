@@ -3,7 +3,7 @@
 // typed model only; the emitter prints the result, `compile` reports the diagnostics.
 import { createDiagnostic, formatDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import { rootFields } from "../ir/envelope.js";
-import type { Contract, EnumDef, Field, JsonValue, LlmProvider, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
+import type { Contract, EnumDef, Field, JsonType, JsonValue, LlmProvider, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
 import { versionsOfMajor } from "../ir/names.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { ANTHROPIC_LIMITS } from "./limits/anthropic.js";
@@ -90,6 +90,24 @@ const WORDS: Record<string, (value: JsonValue) => string> = {
   maxItems: (n) => `at most ${count(n, "item")}`,
   unique: () => "no two items equal",
   format: (f) => `a valid ${String(f)} string`,
+  maxDepth: (n) => `nested at most ${count(n, "level")} deep`,
+  maxBytes: (n) => `at most ${count(n, "byte")} as JSON`,
+  json: () => "any JSON value, though only a string, number, boolean or null can be written here",
+};
+
+/**
+ * `json`: any value, said as the empty schema. Its bounds have no keyword anywhere, so they go to
+ * the ledger. A provider whose objects must all be closed cannot say an open object at all: it is
+ * told the scalars, a subset of what the contract accepts, and the ledger says so.
+ */
+const jsonProjection = (ctx: Context, at: string, node: JsonType): Projected => {
+  const closed = ctx.limits.closedObjects;
+  const base: JsonSchema = closed ? { anyOf: [{ type: "string" }, { type: "number" }, { type: "boolean" }, { type: "null" }] } : {};
+  return constrain(ctx, at, base, [
+    ["json", closed ? true : undefined, false],
+    ["maxDepth", closed ? undefined : node.maxDepth, false],
+    ["maxBytes", node.maxBytes, false],
+  ]);
 };
 
 /**
@@ -217,6 +235,26 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
         dropped: [],
       };
     }
+    case "json":
+      return jsonProjection(ctx, at, node);
+    case "tuple": {
+      const projected = node.items.map((item, i) => typeProjection(ctx, scope, item, child(at, String(i)), depth, field, undefined));
+      const items = projected.map((item) => withWords(item.schema, item.dropped));
+      const planned = projected.flatMap((item, index) => (item.nulls ? [{ index, inner: item.nulls }] : []));
+      const nulls: NullPlan | undefined = planned.length > 0 ? { kind: "positions", positions: planned } : undefined;
+      const n = items.length;
+      if (ctx.limits.keywords.has("prefixItems")) {
+        return { schema: { type: "array", prefixItems: items, items: false, minItems: n, maxItems: n }, nulls, dropped: [] };
+      }
+      // Without positions the array takes any item's type anywhere; the order goes to the ledger, in words.
+      const words = "item i matches the i-th of the item schemas";
+      ctx.ledger.push({ path: at === "" ? "/" : at, constraint: "prefixItems", words });
+      const listed = constrain(ctx, at, { type: "array", items: { anyOf: items } }, [
+        ["minItems", n, n <= ctx.limits.maxMinItems],
+        ["maxItems", n, takes(ctx, "maxItems")],
+      ]);
+      return { ...listed, nulls, dropped: [words, ...listed.dropped] };
+    }
     case "object":
       return objectProjection(ctx, scope, node.fields, at, depth + 1, field, example);
     case "union": {
@@ -298,7 +336,9 @@ const fieldProjection = (ctx: Context, scope: Scope, field: Field, at: string, d
   ]);
   const nullable = widened || field.nullable !== undefined;
   const alternatives = Array.isArray(schema.anyOf) && Object.keys(schema).length === 1 ? schema.anyOf : [schema];
-  const shaped = nullable ? { anyOf: [...alternatives, { type: "null" }] } : schema;
+  // A json field's scalars already take null.
+  const takesNull = alternatives.some((alternative) => isPlainObject(alternative) && alternative["type"] === "null" && Object.keys(alternative).length === 1);
+  const shaped = nullable ? (takesNull ? { anyOf: alternatives } : { anyOf: [...alternatives, { type: "null" }] }) : schema;
   return { schema: defined({ description, ...shaped }), nulls: projected.nulls, dropped: [], widened };
 };
 

@@ -11,7 +11,7 @@ export const MCP_LIMITS: ProviderLimits = {
   closedObjects: false,
   const: true,
   enumMeanings: "anyOf",
-  keywords: new Set(["minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems", "uniqueItems"]),
+  keywords: new Set(["minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems", "uniqueItems", "prefixItems"]),
   maxMinItems: Number.POSITIVE_INFINITY,
   formats: new Set(["date-time", "date", "uuid", "uri", "email"]),
 };
