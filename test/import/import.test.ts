@@ -71,7 +71,6 @@ describe("the IDL it writes", () => {
     expect(pointers).toEqual([
       "#/properties/id/type",
       "#/properties/$schema",
-      "#/properties/payload",
       "#/properties/when/format",
       "#/properties/pair/items",
       "#/properties/either/oneOf",
