@@ -238,22 +238,32 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
     case "json":
       return jsonProjection(ctx, at, node);
     case "tuple": {
-      const projected = node.items.map((item, i) => typeProjection(ctx, scope, item, child(at, String(i)), depth, field, undefined));
+      // Without `prefixItems` a tuple goes as a closed object keyed by position ("0", "1", ...),
+      // which says each position exactly; the decode mapping makes it the array again.
+      const positional = ctx.limits.keywords.has("prefixItems");
+      const inner = positional ? depth : depth + 1;
+      const projected = node.items.map((item, i) => typeProjection(ctx, scope, item, child(at, String(i)), inner, field, undefined));
       const items = projected.map((item) => withWords(item.schema, item.dropped));
-      const planned = projected.flatMap((item, index) => (item.nulls ? [{ index, inner: item.nulls }] : []));
-      const nulls: NullPlan | undefined = planned.length > 0 ? { kind: "positions", positions: planned } : undefined;
-      const n = items.length;
-      if (ctx.limits.keywords.has("prefixItems")) {
-        return { schema: { type: "array", prefixItems: items, items: false, minItems: n, maxItems: n }, nulls, dropped: [] };
+      const positions = projected.flatMap((item, index) => (item.nulls ? [{ index, inner: item.nulls }] : []));
+      const length = items.length;
+      if (positional) {
+        const nulls: NullPlan | undefined = positions.length > 0 ? { kind: "positions", object: false, length, positions } : undefined;
+        return { schema: { type: "array", prefixItems: items, items: false, minItems: length, maxItems: length }, nulls, dropped: [] };
       }
-      // Without positions the array takes any item's type anywhere; the order goes to the ledger, in words.
-      const words = "item i matches the i-th of the item schemas";
-      ctx.ledger.push({ path: at === "" ? "/" : at, constraint: "prefixItems", words });
-      const listed = constrain(ctx, at, { type: "array", items: { anyOf: items } }, [
-        ["minItems", n, n <= ctx.limits.maxMinItems],
-        ["maxItems", n, takes(ctx, "maxItems")],
-      ]);
-      return { ...listed, nulls, dropped: [words, ...listed.dropped] };
+      const keys = items.map((_, i) => String(i));
+      ctx.totals.properties += length;
+      ctx.totals.chars += keys.join("").length;
+      return {
+        schema: {
+          type: "object",
+          description: `A tuple of ${length} items, written as an object keyed by position ("0" is the first).`,
+          properties: Object.fromEntries(items.map((item, i) => [keys[i]!, item])),
+          required: keys,
+          additionalProperties: false,
+        },
+        nulls: { kind: "positions", object: true, length, positions },
+        dropped: [],
+      };
     }
     case "object":
       return objectProjection(ctx, scope, node.fields, at, depth + 1, field, example);
