@@ -15,6 +15,7 @@ import { contractDir, versionId } from "../src/ir/names.js";
 import { compile } from "../src/pipeline.js";
 import { arbitraryFor, mutated } from "./support/arbitrary.js";
 import { addInt64StringFormat } from "./support/int64-format.js";
+import { addJsonBounds } from "./support/json-bounds.js";
 import { rulesHold } from "./support/rules-hold.js";
 import { targets } from "./support/targets.js";
 
@@ -62,6 +63,7 @@ for (const target of targets) {
           const ajv = new Ajv2020({ strict: false, allErrors: true, ownProperties: true });
           addFormats(ajv);
           addInt64StringFormat(ajv);
+          addJsonBounds(ajv);
           const ajvValidate = ajv.compile(schema);
           const reference = (v: unknown) => ajvValidate(v) && rulesHold(schema, v) && finite(v);
           const validator = (await import(join(dir, "validator.ts"))) as Validator;

@@ -208,6 +208,18 @@ examples:
     ["a missing contract name", (doc) => delete doc["contract"], "", "required"],
   ];
 
+  it("accepts json and tuple fields, and rejects their keys elsewhere or a tuple without items", () => {
+    const field = (id: unknown) => ({ ...minimal(), versions: { "1.0": { fields: { id } } } });
+    expect(validate(field({ type: "json", maxDepth: 4, maxBytes: 1024 }))).toBe(true);
+    expect(validate(field("json"))).toBe(true);
+    expect(validate(field({ type: "tuple", items: ["string", { type: "int", min: 0 }] }))).toBe(true);
+    expect(validate(field({ type: "tuple" }))).toBe(false);
+    expect(validate(field({ type: "tuple", items: [] }))).toBe(false);
+    expect(validate(field({ type: "json", maxDepth: 0 }))).toBe(false);
+    expect(validate(field({ type: "string", maxDepth: 2 }))).toBe(false);
+    expect(validate(field({ type: "json", items: ["string"] }))).toBe(false);
+  });
+
   it.each(bad)("rejects %s", (_name, mutate, instancePath, keyword) => {
     const doc = minimal();
     mutate(doc);

@@ -3,7 +3,7 @@
 import type { Contract, Field, ObjectType, OpenObject, ResolvedVersion, TypeNode } from "../ir/model.js";
 import { objectPolicy } from "../ir/open-objects.js";
 import type { Conversion, Direction, ObjectConversion } from "./model.js";
-import { listBoundsWiden, scalarWidens } from "./widen.js";
+import { jsonWidens, listBoundsWiden, scalarWidens } from "./widen.js";
 
 export interface ConvertContext {
   readonly source: ResolvedVersion;
@@ -130,6 +130,7 @@ const convertOneOf = (from: TypeNode, to: TypeNode, ctx: ConvertContext): Conver
 
 /** The conversion from `from` (a type of ctx.source) to `to` (of ctx.target); undefined when only a stub can do it. */
 export const convertType = (from: TypeNode, to: TypeNode, ctx: ConvertContext): Conversion | undefined => {
+  if (to.kind === "json") return jsonWidens(from, to) ? SAME : narrowing(from, to, ctx);
   if (from.kind === "oneOf" || to.kind === "oneOf") return convertOneOf(from, to, ctx);
   const scalar = scalarWidens(from, to);
   if (scalar !== undefined) return scalar ? SAME : narrowing(from, to, ctx);
@@ -142,6 +143,12 @@ export const convertType = (from: TypeNode, to: TypeNode, ctx: ConvertContext): 
       if (!item) return undefined;
       if (!listBoundsWiden(from, to)) return narrowing(from, to, ctx);
       return item.kind === "same" ? SAME : { kind: "list", item };
+    }
+    case "tuple": {
+      if (to.kind !== "tuple" || to.items.length !== from.items.length) return narrowing(from, to, ctx);
+      const items = from.items.map((item, i) => convertType(item, to.items[i]!, ctx));
+      if (items.some((item) => item === undefined)) return undefined;
+      return items.every((item) => item!.kind === "same") ? SAME : { kind: "tuple", items: items as Conversion[] };
     }
     case "map": {
       if (to.kind !== "map") return narrowing(from, to, ctx);

@@ -41,6 +41,8 @@ export type Conversion =
   | { readonly kind: "unchecked" }
   | { readonly kind: "enum"; readonly table: EnumTable }
   | { readonly kind: "list"; readonly item: Conversion }
+  /** A tuple: each position converted on its own. */
+  | { readonly kind: "tuple"; readonly items: readonly Conversion[] }
   | { readonly kind: "map"; readonly value: Conversion }
   | ObjectConversion
   | { readonly kind: "union"; readonly tag: string; readonly variants: readonly { readonly value: string; readonly conversion: ObjectConversion }[] }

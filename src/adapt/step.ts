@@ -448,6 +448,8 @@ const conversionExact = (c: Conversion): boolean => {
       return c.table.reversible && !c.table.unchecked;
     case "list":
       return conversionExact(c.item);
+    case "tuple":
+      return c.items.every(conversionExact);
     case "map":
       return conversionExact(c.value);
     case "object":
@@ -484,6 +486,8 @@ const conversionUnchecked = (c: Conversion): boolean => {
       return c.table.unchecked || c.table.entries.some((e) => e.to.kind === "stub");
     case "list":
       return conversionUnchecked(c.item);
+    case "tuple":
+      return c.items.some(conversionUnchecked);
     case "map":
       return conversionUnchecked(c.value);
     case "object":

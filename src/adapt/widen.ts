@@ -1,6 +1,6 @@
 // Whether every value of one scalar type is a value of another: a retype or a constrain that
 // widens needs no code, one that narrows needs a person.
-import type { ConstType, ListType, NumericType, StringType, TypeNode } from "../ir/model.js";
+import type { ConstType, JsonType, ListType, NumericType, StringType, TypeNode } from "../ir/model.js";
 
 const within = (inner: number | undefined, outer: number | undefined, compare: (a: number, b: number) => boolean): boolean =>
   outer === undefined || (inner !== undefined && compare(inner, outer));
@@ -81,6 +81,15 @@ export const listBoundsWiden = (from: ListType, to: ListType): boolean =>
   (to.minItems ?? 0) <= (from.minItems ?? 0) &&
   (to.maxItems === undefined || (from.maxItems !== undefined && from.maxItems <= to.maxItems)) &&
   (!to.unique || from.unique === true);
+
+/**
+ * Every value of `from` is a value of the `json` type `to`: any value is JSON, so only `to`'s
+ * bounds can refuse one, and only a `json` within them is known to fit them.
+ */
+export const jsonWidens = (from: TypeNode, to: JsonType): boolean =>
+  from.kind === "json"
+    ? within(from.maxDepth, to.maxDepth, (a, b) => a <= b) && within(from.maxBytes, to.maxBytes, (a, b) => a <= b)
+    : to.maxDepth === undefined && to.maxBytes === undefined;
 
 /** Every value of the scalar `from` is a value of `to`; undefined when `from` is not a scalar. */
 export const scalarWidens = (from: TypeNode, to: TypeNode): boolean | undefined => {

@@ -103,6 +103,10 @@ export const describeType = (project: Project, located: Located): string => {
     case "list":
     case "map":
       return `a ${type.kind} of ${describeType(project, { type: type.of, at: located.at })}`;
+    case "json":
+      return "a JSON value";
+    case "tuple":
+      return `a tuple [${type.items.map((item) => describeType(project, { type: item, at: located.at })).join(", ")}]`;
     case "object":
       return `an object {${type.fields.map((f) => f.name).join(", ")}}`;
     case "union":
@@ -136,6 +140,14 @@ export const sameType = (project: Project, left: Located, right: Located): boole
     case "list":
     case "map":
       return sameType(project, { type: a.type.of, at: a.at }, { type: (b.type as typeof a.type).of, at: b.at });
+    case "json": {
+      const other = b.type as typeof a.type;
+      return a.type.maxDepth === other.maxDepth && a.type.maxBytes === other.maxBytes;
+    }
+    case "tuple": {
+      const other = (b.type as typeof a.type).items;
+      return a.type.items.length === other.length && a.type.items.every((item, i) => sameType(project, { type: item, at: a.at }, { type: other[i]!, at: b.at }));
+    }
     case "object": {
       const other = (b.type as typeof a.type).fields;
       return (

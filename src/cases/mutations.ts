@@ -6,8 +6,9 @@
 // the base value lacks, or one item of an empty list or map, is put in (synthesized) and mutated there.
 // Long values are described (`make`), and a bound's edge too long to build is left out, saying so.
 import { rootFields } from "../ir/envelope.js";
-import type { Contract, Field, JsonValue, ListType, NumericType, OpenObject, ResolvedVersion, Rule, StringType, TypeNode } from "../ir/model.js";
+import type { Contract, Field, JsonType, JsonValue, ListType, NumericType, OpenObject, ResolvedVersion, Rule, StringType, TupleType, TypeNode } from "../ir/model.js";
 import { objectPolicy } from "../ir/open-objects.js";
+import { JSON_DEPTH_LIMIT } from "../runtime/json-value.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { escapePointer } from "../runtime/issue.js";
 import { build, type Made } from "../testing/cases-file.js";
@@ -146,7 +147,7 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     type.kind === "object" ? type : type.kind === "named" ? version.types.get(type.name)! : undefined;
   const fieldsOf = (type: TypeNode): readonly Field[] | undefined => objectOf(type)?.fields;
 
-  /** A value of another JSON type, and the code the validator reports for it; for an untagged union, one no variant is selected for. */
+  /** A value of another JSON type, and the code the validator reports for it; for an untagged union, one no variant is selected for; none for `json`, which takes every type. */
   const wrongType = (type: TypeNode): { value: JsonValue; code: string } | undefined => {
     switch (type.kind) {
       case "oneOf": {
@@ -154,6 +155,8 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         const value = NO_VARIANT_CANDIDATES.find((candidate) => selectVariant(selectors, candidate) === undefined);
         return value === undefined ? undefined : { value, code: "union" };
       }
+      case "json":
+        return undefined;
       case "string":
       case "timestamp":
       case "ref":
@@ -164,6 +167,7 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
       case "bool":
         return { value: "true", code: "type" };
       case "list":
+      case "tuple":
         return { value: {}, code: "type" };
       case "enum":
       case "const":
@@ -281,6 +285,47 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     else if ((t.maxItems ?? 1) >= 1) insertedMutations(set(site, [sample]), true, () => valueMutations(t.of, sample, item(site, 0)));
   };
 
+  /** Each `json` bound met and crossed by one level or one byte; the hard depth cap too when no maxDepth is declared. */
+  const jsonMutations = (t: JsonType, site: Site): void => {
+    // `levels` arrays, each the only item of the one around it: 2 bytes a level, so depth cases
+    // are made only where maxBytes leaves room for them.
+    const nested = (levels: number): JsonValue => {
+      let value: JsonValue = [];
+      for (let level = 1; level < levels; level++) value = [value];
+      return value;
+    };
+    const depthCases = (bound: number, code: string, what: string): void => {
+      if (t.maxBytes !== undefined && 2 * bound > t.maxBytes) return;
+      accepts(site, `nested to ${what}`, nested(bound));
+      rejects(site, `nested past ${what}`, nested(bound + 1), code);
+    };
+    if (t.maxDepth !== undefined) depthCases(t.maxDepth, "maxDepth", `maxDepth ${t.maxDepth}`);
+    else depthCases(JSON_DEPTH_LIMIT, "jsonDepth", `the depth limit ${JSON_DEPTH_LIMIT}`);
+    if (t.maxBytes !== undefined) {
+      const n = t.maxBytes;
+      // A string takes its length plus two quotes; below 2 bytes only a digit fits.
+      if (n < 2) {
+        accepts(site, `at maxBytes ${n}`, 0);
+        rejects(site, `above maxBytes ${n}`, 10, "maxBytes");
+      } else {
+        lengthCase(site, `at maxBytes ${n}`, n - 2, () => stringOfLength({ kind: "string" }, n - 2));
+        lengthCase(site, `above maxBytes ${n}`, n - 1, () => stringOfLength({ kind: "string" }, n - 1), "maxBytes");
+      }
+    }
+  };
+
+  /** A tuple one item short and one item long, then each position's own mutations. */
+  const tupleMutations = (t: TupleType, value: readonly JsonValue[], site: Site): void => {
+    if (value.length !== t.items.length) return;
+    rejects(site, "with an item missing", value.slice(0, -1), "minItems");
+    rejects(site, "with an extra item", [...value, value[0]!], "maxItems");
+    t.items.forEach((type, i) => {
+      const wrong = wrongType(type);
+      if (wrong) rejects(item(site, i), "of the wrong type", wrong.value, wrong.code);
+      valueMutations(type, value[i]!, item(site, i));
+    });
+  };
+
   /** Mutations of a present value of `type` at `site`, beyond its type. */
   const valueMutations = (type: TypeNode, value: JsonValue, site: Site): void => {
     switch (type.kind) {
@@ -307,6 +352,12 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         return;
       case "list":
         listMutations(type, value, site);
+        return;
+      case "json":
+        jsonMutations(type, site);
+        return;
+      case "tuple":
+        if (Array.isArray(value)) tupleMutations(type, value, site);
         return;
       case "map": {
         const [first] = isObject(value) ? Object.keys(value).sort() : [];

@@ -210,6 +210,17 @@ export const createSynthesizer = (project: Project): Synthesizer => {
       }
       case "map":
         return { value: {} };
+      case "json":
+        return { value: null };
+      case "tuple": {
+        const items: JsonValue[] = [];
+        for (const item of type.items) {
+          const made = value(contract, version, item);
+          if ("reason" in made) return made;
+          items.push(made.value);
+        }
+        return { value: items };
+      }
       case "object":
         return objectOf(contract, version, type.fields);
       case "named":

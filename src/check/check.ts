@@ -7,6 +7,7 @@ import type { Contract, Field, JsonValue, Project, ResolvedVersion, Rule, TypeNo
 import { contractTypeName } from "../ir/names.js";
 import { unaddressableAt } from "../resolve/changes.js";
 import { IDL_LIMITS } from "../resolve/limits.js";
+import { jsonFault } from "../runtime/json-value.js";
 import { bumpRules } from "./bump-rules.js";
 import { findUnionOverlaps } from "./union-overlap.js";
 
@@ -57,6 +58,15 @@ export const mismatch = (value: JsonValue, type: TypeNode, version: ResolvedVers
       if (!isObject) return "expected a mapping";
       for (const item of Object.values(value)) {
         const problem = mismatch(item, type.of, version);
+        if (problem) return problem;
+      }
+      return undefined;
+    case "json":
+      return jsonFault(value, type.maxDepth, type.maxBytes) === undefined ? undefined : "expected a JSON value within its maxDepth and maxBytes";
+    case "tuple":
+      if (!Array.isArray(value) || value.length !== type.items.length) return `expected a list of ${type.items.length} items`;
+      for (const [i, item] of type.items.entries()) {
+        const problem = mismatch(value[i]!, item, version);
         if (problem) return problem;
       }
       return undefined;
@@ -120,6 +130,8 @@ const findRecursion = (version: ResolvedVersion): Diagnostic[] => {
       case "list":
       case "map":
         return typeRefs(type.of);
+      case "tuple":
+        return type.items.flatMap(typeRefs);
       case "object":
         return [...type.fields.flatMap((f) => typeRefs(f.type)), ...(type.additional ? typeRefs(type.additional) : [])];
       case "union":
@@ -190,6 +202,7 @@ const checkVersion = (project: Project, contract: Contract, version: ResolvedVer
       const type = refs.pop()!;
       if (type.kind === "list" || type.kind === "map") refs.push(type.of);
       if (type.kind === "oneOf") refs.push(...type.variants.map((v) => v.type));
+      if (type.kind === "tuple") refs.push(...type.items);
       if (type.kind !== "contract") continue;
       const target = project.contracts.find((c) => c.name === type.contract);
       if (!target) {
@@ -214,6 +227,7 @@ export const contractRefs = (contract: Contract): string[] => {
   const visit = (type: TypeNode): void => {
     if (type.kind === "contract") names.add(type.contract);
     else if (type.kind === "list" || type.kind === "map") visit(type.of);
+    else if (type.kind === "tuple") type.items.forEach(visit);
     else if (type.kind === "object") type.fields.forEach((f) => visit(f.type));
     else if (type.kind === "union" || type.kind === "oneOf") type.variants.forEach((v) => visit(v.type));
   };
@@ -251,6 +265,8 @@ const findTooDeep = (project: Project): Diagnostic[] => {
       case "list":
       case "map":
         return 1 + depthOf(type.of, version, named);
+      case "tuple":
+        return 1 + type.items.reduce((deepest, item) => Math.max(deepest, depthOf(item, version, named)), 0);
       case "object":
         return 1 + fieldsDepth(type.fields, version, named);
       case "union":

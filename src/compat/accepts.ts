@@ -1,6 +1,7 @@
 // Whether a shape accepts one concrete value: how the engine judges a fixed set of values (an enum,
 // a const) against an open type, and how intersections filter enum values.
 import type { JsonValue } from "../ir/model.js";
+import { jsonFault } from "../runtime/json-value.js";
 import { canonicalJson, type ArrayShape, type Bound, type NumberShape, type ObjectShape, type Shape, type StringShape } from "./shape.js";
 
 const codePoints = (s: string): number => [...s].length;
@@ -80,7 +81,7 @@ const acceptsObject = (shape: ObjectShape, value: { readonly [key: string]: Json
 const acceptsKind = (shape: Shape, value: JsonValue): boolean => {
   switch (shape.kind) {
     case "any":
-      return true;
+      return (shape.maxDepth === undefined && shape.maxBytes === undefined) || jsonFault(value, shape.maxDepth, shape.maxBytes) === undefined;
     case "never":
     case "contract":
       // A contract reference's versions are not in the shape; no value is proven to fit.

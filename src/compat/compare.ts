@@ -131,7 +131,10 @@ const fits = (ctx: Context, narrow: Shape, wide: Shape): boolean => {
 // ---- kinds without inner structure -------------------------------------------------------------
 
 const topDiffs = (at: At, o: Shape, n: Shape): Difference[] => {
-  if (o.kind === n.kind && (o.kind === "any" || o.kind === "never")) return [];
+  if (o.kind === "any" && n.kind === "any") {
+    return [...countDiffs(at, "maxDepth", o.maxDepth, n.maxDepth, false), ...countDiffs(at, "maxBytes", o.maxBytes, n.maxBytes, false)];
+  }
+  if (o.kind === n.kind && o.kind === "never") return [];
   if (n.kind === "any" || o.kind === "never") {
     return [widened(at, "type-widened", `${describe(o)} → ${describe(n)}: the new version accepts more`)];
   }

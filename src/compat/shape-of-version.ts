@@ -3,7 +3,7 @@
 import type { Contract, EnumDef, Field, NumericType, OpenObject, ResolvedVersion, Rule, TypeNode, UnionType } from "../ir/model.js";
 import { objectPolicy } from "../ir/open-objects.js";
 import { defined, stricterBound } from "./intersect.js";
-import type { Bound, EnumShape, NumberShape, ObjectShape, Openness, Shape, ShapeRule } from "./shape.js";
+import { NEVER, type Bound, type EnumShape, type NumberShape, type ObjectShape, type Openness, type Shape, type ShapeRule } from "./shape.js";
 
 interface Scope {
   readonly contract: Contract;
@@ -103,6 +103,12 @@ const typeShape = (scope: Scope, node: TypeNode): Shape => {
         extra: { kind: "open", shape: typeShape(scope, node.of) },
         propertyNames: node.keyPattern === undefined ? undefined : { kind: "string", pattern: node.keyPattern },
       });
+    case "json":
+      return defined({ kind: "any", maxDepth: node.maxDepth, maxBytes: node.maxBytes });
+    case "tuple": {
+      const prefix = node.items.map((item) => typeShape(scope, item));
+      return { kind: "array", prefix, items: NEVER, minItems: prefix.length, maxItems: prefix.length };
+    }
     case "object":
       return objectShape(scope, node.fields, node);
     case "union":

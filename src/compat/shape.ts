@@ -30,6 +30,9 @@ interface ShapeBase {
 
 export interface AnyShape extends ShapeBase {
   readonly kind: "any";
+  /** The IR's `json` bounds, which JSON Schema cannot state: levels of arrays and objects, UTF-8 bytes as JSON. */
+  readonly maxDepth?: number;
+  readonly maxBytes?: number;
 }
 
 /** Accepts nothing (JSON Schema `false`). */

@@ -30,6 +30,7 @@ export const DIAGNOSTIC_CODES = {
   "min-above-max": { severity: "error", message: "{min} ({minValue}) is above {max} ({maxValue})" },
   "empty-union": { severity: "error", message: "union needs at least one variant" },
   "union-overlap": { severity: "error", message: "variants {first} and {second} of this union overlap: {why}; an untagged union needs variants no value satisfies both of" },
+  "empty-tuple": { severity: "error", message: "tuple needs at least one item" },
   "union-tag-conflict": { severity: "error", message: "variant '{variant}' declares the tag field '{tag}' itself" },
   "additional-needs-keep": { severity: "error", message: "'additional' types the unknown keys an object keeps, but this object has unknown_fields: {policy}; write unknown_fields: keep or leave it out (additional implies keep)" },
   "field-key-on-type": { severity: "error", message: "'{key}' applies to a whole field, not to {where}: set it on the field itself{note}" },
@@ -86,6 +87,7 @@ export const DIAGNOSTIC_CODES = {
   "blob-not-ref": { severity: "warning", message: "'{field}' looks like content carried inline; pass it by reference (ref<scheme>)" },
   "no-owner": { severity: "warning", message: "contract '{name}' has no owner: nobody defines its semantics, versions and deprecation" },
   "placeholder-meaning": { severity: "warning", message: "{where} still says '{placeholder}': write what it means (treaty import left it for you)" },
+  "unbounded-json": { severity: "warning", message: "json '{field}' of a command has no maxDepth or maxBytes: a caller can send a value of any size; bound it" },
   "sensitive-value-in-schema": { severity: "warning", message: "{where} holds what looks like {what}; schemas and examples are sent to LLM providers" },
   "unknown-lint-rule": { severity: "error", message: "'{name}' is not a lint rule{suggestion}" },
   "lint-ignore-without-reason": { severity: "error", message: "turning off '{name}' needs a reason" },
@@ -146,5 +148,6 @@ export const LINT_RULES = [
   "no-owner",
   "sensitive-value-in-schema",
   "placeholder-meaning",
+  "unbounded-json",
 ] as const satisfies readonly DiagnosticCode[];
 export type LintRule = (typeof LINT_RULES)[number];

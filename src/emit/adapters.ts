@@ -74,6 +74,8 @@ const convert = (conversion: Conversion, input: string, at: At, scope: StepScope
       const [x, i] = [`x${depth}`, `i${depth}`];
       return `${input}.map((${x}: any, ${i}: number) => ${convert(conversion.item, x, `${at}/\${${i}}`, scope, depth + 1)})`;
     }
+    case "tuple":
+      return `[${conversion.items.map((item, i) => convert(item, `${input}[${i}]`, `${at}/${i}`, scope, depth + 1)).join(", ")}]`;
     case "map": {
       scope.b.importValue(RUNTIME, "escapePointer");
       const [k, x] = [`k${depth}`, `x${depth}`];

@@ -5,6 +5,7 @@ import type {
   ContractRefType,
   EnumDef,
   Field,
+  JsonType,
   NamedType,
   Project,
   ResolvedVersion,
@@ -275,6 +276,16 @@ const typeSchema = (ctx: Context, scope: Scope, node: TypeNode, at: string | und
         additionalProperties: typeSchema(ctx, scope, node.of, undefined),
         propertyNames: node.keyPattern === undefined ? undefined : { pattern: node.keyPattern },
       });
+    case "json":
+      return jsonSchemaOfJson(node);
+    case "tuple":
+      return {
+        type: "array",
+        prefixItems: node.items.map((item) => typeSchema(ctx, scope, item, undefined)),
+        items: false,
+        minItems: node.items.length,
+        maxItems: node.items.length,
+      };
     case "object":
       return objectSchema(ctx, scope, node.fields, at, objectPolicy(scope.contract, node));
     case "union":
@@ -290,6 +301,21 @@ const typeSchema = (ctx: Context, scope: Scope, node: TypeNode, at: string | und
     case "contract":
       return contractSchema(ctx, node);
   }
+};
+
+/**
+ * `json`: any value, so no keyword; the bounds JSON Schema cannot state are said in the description
+ * and kept under `x-treaty-json`, which also tells the TypeScript emitter to write `JsonValue`.
+ */
+const jsonSchemaOfJson = (node: JsonType): JsonSchema => {
+  const bounds = [
+    node.maxDepth === undefined ? undefined : `nested at most ${node.maxDepth} levels deep`,
+    node.maxBytes === undefined ? undefined : `at most ${node.maxBytes} bytes as JSON`,
+  ].filter((part) => part !== undefined);
+  return {
+    description: `Any JSON value${bounds.length > 0 ? `, ${bounds.join(", ")}` : ""}.`,
+    "x-treaty-json": defined({ maxDepth: node.maxDepth, maxBytes: node.maxBytes }),
+  };
 };
 
 const fieldDescription = (field: Field): string | undefined =>
@@ -383,7 +409,7 @@ export const mapSubschemas = (schema: JsonSchema, f: (subschema: JsonSchema) => 
   Object.fromEntries(
     Object.entries(schema).map(([key, value]) => {
       if ((key === "items" || key === "additionalProperties") && isSchema(value)) return [key, f(value)];
-      if ((key === "anyOf" || key === "oneOf") && Array.isArray(value))
+      if ((key === "anyOf" || key === "oneOf" || key === "prefixItems") && Array.isArray(value))
         return [key, value.map((item: JsonSchema) => f(item))];
       if (key === "properties" && isSchema(value))
         return [key, Object.fromEntries(Object.entries(value).map(([name, item]) => [name, f(item as JsonSchema)]))];

@@ -130,6 +130,38 @@ const planLines = (plan: NullPlan, input: string, path: readonly PathPart[], ctx
         result,
       };
     }
+    case "positions": {
+      const mappedAt = (index: number, item: string): { readonly lines: string[]; readonly result: string } => {
+        const inner = plan.positions.find((p) => p.index === index)?.inner;
+        return inner ? planLines(inner, item, [...path, { text: `/${index}` }], ctx) : { lines: [], result: item };
+      };
+      const indexes = Array.from({ length: plan.length }, (_, i) => i);
+      if (plan.object) {
+        // Keyed by position: every position is read, so the array is always a new one.
+        const reads = indexes.map((i) => ({ item: ctx.fresh(), i }));
+        const mapped = reads.map(({ item, i }) => ({ item, i, ...mappedAt(i, item) }));
+        return {
+          lines: [
+            declared,
+            `if (isRecord(${input})) {`,
+            ...indent(mapped.flatMap(({ item, i, lines }) => [`const ${item}: unknown = ${input}[${JSON.stringify(String(i))}];`, ...lines])),
+            `  ${result} = [${mapped.map((m) => m.result).join(", ")}];`,
+            "}",
+          ],
+          result,
+        };
+      }
+      const copy = ctx.fresh();
+      const positions = plan.positions.flatMap(({ index }) => {
+        const item = ctx.fresh();
+        const mapped = mappedAt(index, item);
+        return [`const ${item}: unknown = ${input}[${index}];`, ...mapped.lines, `if (${mapped.result} !== ${item}) (${copy} ??= ${input}.slice())[${index}] = ${mapped.result};`];
+      });
+      return {
+        lines: [declared, `if (Array.isArray(${input})) {`, `  let ${copy}: unknown[] | undefined;`, ...indent(positions), `  if (${copy}) ${result} = ${copy};`, "}"],
+        result,
+      };
+    }
     case "values": {
       const [replaced, key, item] = [ctx.fresh(), ctx.fresh(), ctx.fresh()];
       const mapped = planLines(plan.inner, item, [...path, { text: "/" }, { code: `escapePointer(${key})` }], ctx);

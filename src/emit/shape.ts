@@ -43,6 +43,10 @@ export const emitShape = (project: Project, contract: Contract, version: Resolve
       case "map":
         // Keys are masked in paths and records unless the contract declares them names (redact.ts, reask.ts).
         return [["kind", lit("map")], ["of", printObject(node(type.of))], ...(type.keysVisible ? [["keysVisible", "true"] as [string, string]] : [])];
+      case "json":
+        return [["kind", lit("json")]];
+      case "tuple":
+        return [["kind", lit("tuple")], ["items", `[${type.items.map((item) => printObject(node(item))).join(", ")}]`]];
       case "object":
         return [["kind", lit("object")], ["fields", fields(type.fields)]];
       case "union":

@@ -65,6 +65,7 @@ export const printTypeBox = (schema: JsonSchema, reference: (name: string) => st
       const members = ((anyOf ?? oneOf) as JsonSchema[]).map(print);
       return call("Union", `[${members.join(", ")}]`, options(rest));
     }
+    if ("x-treaty-json" in node) return call("Unknown", options(node));
     const { type, ...rest } = node;
     switch (type) {
       case "string":
@@ -78,6 +79,13 @@ export const printTypeBox = (schema: JsonSchema, reference: (name: string) => st
       case "null":
         return call("Null", options(rest));
       case "array": {
+        // TypeBox's Tuple writes draft-07 `items: [...]`: a tuple keeps 2020-12's `prefixItems` as emitted.
+        if (Array.isArray(rest.prefixItems)) {
+          const { prefixItems, ...tupleRest } = rest;
+          const items = (prefixItems as JsonSchema[]).map(print).join(", ");
+          const keywords = Object.entries(tupleRest).map(([key, value]) => [key, JSON.stringify(value)] as const);
+          return call("Unsafe", printObject([["type", JSON.stringify("array")], ["prefixItems", `[${items}]`], ...keywords]));
+        }
         const { items, ...arrayRest } = rest;
         return call("Array", print(items as JsonSchema), options(arrayRest));
       }

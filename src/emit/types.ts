@@ -41,16 +41,24 @@ const isTypeless = (key: string, value: unknown): boolean =>
   // With the `additionalProperties: false` option, only a map's value schema makes an index signature.
   (key === "additionalProperties" && typeof value === "boolean");
 
-/** The schema json-schema-to-typescript compiles: no `$ref` left, each replaced by `reference`. */
-const typeSchema = (schema: JsonSchema, reference: (name: string) => JsonSchema): JsonSchema => {
+/**
+ * The schema json-schema-to-typescript compiles: no `$ref` left, each replaced by `reference`; a
+ * `json` value as `json()` says; a tuple's `prefixItems`, which it does not read, as draft-07's
+ * `items: [...]`.
+ */
+const typeSchema = (schema: JsonSchema, reference: (name: string) => JsonSchema, json: () => JsonSchema): JsonSchema => {
+  if ("x-treaty-json" in schema) return { ...json(), ...(schema.description === undefined ? {} : { description: schema.description }) };
   const name = refName(schema);
-  const kept = Object.fromEntries(Object.entries(schema).filter(([key, value]) => !isTypeless(key, value)));
+  const { prefixItems, ...rest } = schema;
+  const tuple = Array.isArray(prefixItems) ? { items: prefixItems.map((item: JsonSchema) => typeSchema(item, reference, json)), additionalItems: false } : {};
+  const kept = Object.fromEntries(Object.entries(rest).filter(([key, value]) => !isTypeless(key, value) && !(Array.isArray(prefixItems) && key === "items")));
   // A kept object's unknown keys: `[k: string]: unknown`, whatever `additional` says, since TypeScript
   // requires every declared property to be assignable to an index signature's type.
   if (schema["x-treaty-unknown-fields"] === "keep") kept["additionalProperties"] = true;
   return {
     ...(name === undefined ? {} : reference(name)),
-    ...mapSubschemas(kept, (subschema) => typeSchema(subschema, reference)),
+    ...mapSubschemas(kept, (subschema) => typeSchema(subschema, reference, json)),
+    ...tuple,
   };
 };
 
@@ -80,13 +88,17 @@ export const emitTypes = async (
         return { tsType: name };
       }
       case "contract":
-        return typeSchema(def.schema, reference);
+        return typeSchema(def.schema, reference, json);
       default:
         throw new Error(`treaty bug: '${name}' is not reachable from ${contract.name}@${version.version}`);
     }
   };
+  const json = (): JsonSchema => {
+    file.importType("treaty/runtime", "JsonValue");
+    return { tsType: "JsonValue" };
+  };
   const declare = (name: string, schema: JsonSchema): Promise<string> =>
-    compile({ ...typeSchema(schema, reference), title: name }, name, COMPILE_OPTIONS);
+    compile({ ...typeSchema(schema, reference, json), title: name }, name, COMPILE_OPTIONS);
   const declarations = await Promise.all([
     declare(ownRoot, document.root),
     ...localDefOrder(document).map((name) => declare(name, document.defs.get(name)!.schema)),

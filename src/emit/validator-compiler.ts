@@ -3,6 +3,7 @@ import type {
   Contract,
   ContractRefType,
   Field,
+  JsonType,
   ListType,
   MapType,
   NumericType,
@@ -11,9 +12,11 @@ import type {
   ResolvedVersion,
   StringFormat,
   StringType,
+  TupleType,
   TypeNode,
   UnionType,
 } from "../ir/model.js";
+import { JSON_DEPTH_LIMIT, type JsonFault } from "../runtime/json-value.js";
 import { contractTypeName, rootTypeName, versionsOfMajor } from "../ir/names.js";
 import { childPath, indent, isObject, lit, member, oneOf, pushIssue } from "./validator-code.js";
 import { createHoister, type Hoister } from "./validator-hoister.js";
@@ -260,6 +263,10 @@ export const compileValidator = (
         };
       case "map":
         return { guard: isObject, label: "object", tests: [], deep: hoistValues(scope, type, site) };
+      case "json":
+        return { label: "JSON value", tests: [], deep: hoistJson(type) };
+      case "tuple":
+        return { guard: (x) => `Array.isArray(${x})`, label: `array of ${count(type.items.length, "item")}`, tests: tupleTests(type), deep: hoistTuple(scope, type, site) };
       case "object":
         return withDeep({ guard: isObject, label: "object", tests: [] }, hoistObject(scope, type.fields, [], site, objectPolicy(scope.contract, type)));
       case "union":
@@ -351,6 +358,53 @@ export const compileValidator = (
         ...indent(indent(reportLines(item, "x", `p + "/" + i`, false))),
         "  }",
         ...rest,
+        "}",
+      ].join("\n");
+    });
+
+  /** A `json` value is checked by the runtime's walk (an explicit stack, bounded), reported at its own path. */
+  const hoistJson = (t: JsonType): string =>
+    hoister.hoist(`json:${t.maxDepth}:${t.maxBytes}`, "json", (base) => {
+      const fault = `${runtime("jsonFault")}(v, ${t.maxDepth}, ${t.maxBytes})`;
+      const report = (code: JsonFault, expected: string, problem: string): string[] => [`    case ${lit(code)}:`, `      ${pushIssue("out", "p", code, expected, problem)}`, "      break;"];
+      return [
+        `function is_${base}(v: unknown): boolean {`,
+        `  return ${fault} === undefined;`,
+        "}",
+        "",
+        `function err_${base}(v: unknown, p: string, out: Issue[]): void {`,
+        `  switch (${fault}) {`,
+        ...report("json", "JSON value", "not JSON"),
+        ...(t.maxDepth === undefined
+          ? report("jsonDepth", `JSON value nested at most ${JSON_DEPTH_LIMIT} levels deep`, "nested too deep")
+          : report("maxDepth", `JSON value nested at most ${count(t.maxDepth, "level")} deep`, "nested too deep")),
+        ...(t.maxBytes === undefined ? [] : report("maxBytes", `JSON value of at most ${count(t.maxBytes, "byte")} as JSON`, "too large")),
+        "  }",
+        "}",
+      ].join("\n");
+    });
+
+  const tupleTests = (t: TupleType): Test[] => {
+    const n = t.items.length;
+    const expected = `array of exactly ${count(n, "item")}`;
+    return [
+      { pass: (x) => `${x}.length >= ${n}`, code: "minItems", expected, problem: "too few items" },
+      // Past its length a tuple is not examined further: the maxItems issue already fails it.
+      { pass: (x) => `${x}.length <= ${n}`, code: "maxItems", expected, problem: "too many items", last: true },
+    ];
+  };
+
+  /** A tuple's positions, each with its own type; `err_` examines the positions the array has. */
+  const hoistTuple = (scope: Scope, t: TupleType, site: string): string =>
+    hoister.hoist(undefined, site, (base) => {
+      const items = t.items.map((item, i) => compile(scope, item, `${site}_${i}`));
+      return [
+        `function is_${base}(v: any): boolean {`,
+        `  return ${items.map((item, i) => `(${checkExpr(item, `v[${i}]`, false)})`).join(" && ")};`,
+        "}",
+        "",
+        `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+        ...items.flatMap((item, i) => indent([`if (v.length > ${i}) {`, `  const x = v[${i}];`, ...indent(reportLines(item, "x", `p + "/${i}"`, false)), "}"])),
         "}",
       ].join("\n");
     });

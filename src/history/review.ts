@@ -87,6 +87,8 @@ const typeLabel = (type: TypeNode): string => {
     case "list":
     case "map":
       return `${type.kind} of ${typeLabel(type.of)}`;
+    case "tuple":
+      return `tuple of ${type.items.map(typeLabel).join(", ")}`;
     case "union":
       return `union on ${type.tag}`;
     case "oneOf":

@@ -262,10 +262,7 @@ class Converter {
 
   /** The IDL type of a schema node. */
   type(schema: unknown, pointer: string, hint: string): Converted | undefined {
-    if (schema === true || (isSchemaObject(schema) && Object.keys(schema).every((k) => ANNOTATIONS.has(k)))) {
-      this.notExpressible(pointer, "a value of any type", "the field is left out and its key is kept unchecked, as an unknown one");
-      return undefined;
-    }
+    if (acceptsAnything(schema)) return { type: "json" };
     if (!isSchemaObject(schema)) {
       this.notExpressible(pointer, "a schema that accepts nothing", "the field is left out");
       return undefined;
@@ -475,19 +472,14 @@ class Converter {
   }
 
   private array(schema: Schema, pointer: string, hint: string): Converted | undefined {
+    const positional = Array.isArray(schema["prefixItems"]) ? "prefixItems" : Array.isArray(schema["items"]) ? "items" : undefined;
+    if (positional !== undefined) return this.tuple(schema, pointer, hint, positional);
     for (const keyword of ["prefixItems", "contains", "minContains", "maxContains", "additionalItems"]) {
       if (schema[keyword] !== undefined) this.notExpressible(`${pointer}/${keyword}`, keyword, "the constraint is left out: the imported contract accepts more");
     }
     const items = schema["items"];
-    if (Array.isArray(items)) {
-      this.notExpressible(`${pointer}/items`, "a tuple (items as a list)", "the field is left out");
-      return undefined;
-    }
-    const of = items === undefined ? undefined : this.type(items, `${pointer}/items`, `${hint}_item`);
-    if (!of) {
-      if (items === undefined) this.notExpressible(pointer, "a list of any values", "the field is left out and its key is kept unchecked, as an unknown one");
-      return undefined;
-    }
+    const of = items === undefined ? { type: "json" } : this.type(items, `${pointer}/items`, `${hint}_item`);
+    if (!of) return undefined;
     if (of.nullable) {
       this.notExpressible(`${pointer}/items`, "list items that may be null", "the field is left out and its key is kept unchecked, as an unknown one");
       return undefined;
@@ -507,6 +499,35 @@ class Converter {
     if (isSchemaObject(names) && typeof names["pattern"] === "string" && keywords.every((k) => k === "pattern" || (k === "type" && names["type"] === "string"))) return names["pattern"];
     this.notExpressible(`${pointer}/propertyNames`, "propertyNames other than a pattern", "the constraint is left out: the imported contract accepts more");
     return undefined;
+  }
+
+  /**
+   * `prefixItems` (2020-12) or `items: [...]` (draft-07): a tuple when nothing may follow the
+   * positions (`items: false`, `additionalItems: false`) and every position must be there
+   * (`minItems` its length), the IDL's tuples being of fixed length.
+   */
+  private tuple(schema: Schema, pointer: string, hint: string, keyword: "prefixItems" | "items"): Converted | undefined {
+    const positions = schema[keyword] as unknown[];
+    const rest = keyword === "prefixItems" ? "items" : "additionalItems";
+    const n = positions.length;
+    for (const other of ["contains", "minContains", "maxContains", "uniqueItems"]) {
+      if (schema[other] !== undefined) this.notExpressible(`${pointer}/${other}`, other, "the constraint is left out: the imported contract accepts more");
+    }
+    if (n === 0 || schema[rest] !== false || schema["minItems"] !== n || (schema["maxItems"] !== undefined && (schema["maxItems"] as number) < n)) {
+      this.notExpressible(`${pointer}/${keyword}`, `an array of positions that is not of fixed length (tuples need ${rest}: false and minItems equal to their ${n} positions)`, "the field is left out and its key is kept unchecked, as an unknown one");
+      return undefined;
+    }
+    const items: (IdlType | string)[] = [];
+    for (const [i, position] of positions.entries()) {
+      const item = this.type(position, `${pointer}/${keyword}/${i}`, `${hint}_${i}`);
+      if (!item) return undefined;
+      if (item.nullable) {
+        this.notExpressible(`${pointer}/${keyword}/${i}`, "a tuple position that may be null", "the field is left out and its key is kept unchecked, as an unknown one");
+        return undefined;
+      }
+      items.push(item.type);
+    }
+    return { type: { type: "tuple", items } };
   }
 
   private object(schema: Schema, pointer: string, hint: string): Converted | undefined {

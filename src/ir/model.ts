@@ -102,6 +102,22 @@ export interface ObjectType extends OpenObject {
   readonly fields: readonly Field[];
 }
 
+/**
+ * Any JSON value. `maxDepth` bounds the nesting of arrays and objects (a scalar is depth 0),
+ * `maxBytes` the UTF-8 length of its `JSON.stringify` form.
+ */
+export interface JsonType {
+  readonly kind: "json";
+  readonly maxDepth?: number;
+  readonly maxBytes?: number;
+}
+
+/** A fixed-length array: position `i` holds a value of `items[i]`. */
+export interface TupleType {
+  readonly kind: "tuple";
+  readonly items: readonly TypeNode[];
+}
+
 /** A discriminated union: every variant is an object carrying `tag` with its own constant value. */
 export interface UnionType {
   readonly kind: "union";
@@ -159,6 +175,8 @@ export type TypeNode =
   | RefType
   | ListType
   | MapType
+  | JsonType
+  | TupleType
   | ObjectType
   | UnionType
   | OneOfType

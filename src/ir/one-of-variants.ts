@@ -90,7 +90,10 @@ const describe = (type: TypeNode, version: ResolvedVersion, contract: Pick<Contr
     case "enum":
       return { sorts: sorts("string"), values: version.enums.get(type.name)?.values.map((v) => v.name) ?? [] };
     case "list":
+    case "tuple":
       return { sorts: sorts("array") };
+    case "json":
+      return { sorts: sorts("null", "boolean", "integer", "fraction", "string", "array", "object") };
     case "map":
     case "contract":
       return { sorts: sorts("object") };

@@ -35,6 +35,8 @@ export const stripsAny = (contract: Pick<Contract, "unknownFields">, version: Re
       case "list":
       case "map":
         return inType(type.of);
+      case "tuple":
+        return type.items.some(inType);
       case "union":
       case "oneOf":
         return type.variants.some((v) => inType(v.type));

@@ -35,7 +35,15 @@ interface Finding {
 
 const isControl = (field: Field): boolean => CONTROL_FIELD.test(field.name);
 
-const fieldFindings = (field: Field, path: string, version: ResolvedVersion): Finding[] => {
+/** Whether `type` is, or holds as a list's, map's or tuple's item, a `json` with no bound. */
+const holdsUnboundedJson = (type: TypeNode): boolean =>
+  type.kind === "json"
+    ? type.maxDepth === undefined && type.maxBytes === undefined
+    : type.kind === "list" || type.kind === "map"
+      ? holdsUnboundedJson(type.of)
+      : type.kind === "tuple" && type.items.some(holdsUnboundedJson);
+
+const fieldFindings = (field: Field, path: string, contract: Contract, version: ResolvedVersion): Finding[] => {
   const findings: Finding[] = [];
   const at = (rule: LintRule, params: Params): Finding => ({ rule, loc: field.loc, params, field });
   const type = field.type;
@@ -46,6 +54,7 @@ const fieldFindings = (field: Field, path: string, version: ResolvedVersion): Fi
   } else if (BLOB_FIELD.test(field.name) && type.kind === "string" && (type.maxLength ?? 0) > 10_000) {
     findings.push(at("blob-not-ref", { field: path }));
   }
+  if (contract.kind === "command" && holdsUnboundedJson(type)) findings.push(at("unbounded-json", { field: path }));
   if (field.nullable === PLACEHOLDER_MEANING) findings.push(at("placeholder-meaning", { where: `what null means for '${path}'`, placeholder: PLACEHOLDER_MEANING }));
   const texts: [string, string][] = [];
   if (type.kind === "string" && type.pattern !== undefined) texts.push([type.pattern, `the pattern of '${path}'`]);
@@ -69,6 +78,7 @@ const walk = function* (fields: readonly Field[], version: ResolvedVersion, pref
     const inner = (type: TypeNode): readonly Field[] => {
       if (type.kind === "object") return type.fields;
       if (type.kind === "list" || type.kind === "map") return inner(type.of);
+      if (type.kind === "tuple") return type.items.flatMap(inner);
       if (type.kind === "named" && !seen.has(type.name)) {
         seen.add(type.name);
         return version.types.get(type.name)?.fields ?? [];
@@ -84,7 +94,7 @@ const versionFindings = (contract: Contract, version: ResolvedVersion): Finding[
   if (version.fields.length >= 2 && version.fields.every((f) => f.optional)) {
     findings.push({ rule: "everything-optional", loc: version.loc, params: { version: version.version } });
   }
-  for (const [field, path] of walk(version.fields, version)) findings.push(...fieldFindings(field, path, version));
+  for (const [field, path] of walk(version.fields, version)) findings.push(...fieldFindings(field, path, contract, version));
   for (const example of version.examples) {
     for (const text of strings(example.value)) {
       const what = sensitiveIn(text);

@@ -27,6 +27,7 @@ const properties = (schema: unknown): { readonly schema: Record<string, unknown>
     schema["items"],
     schema["additionalProperties"],
     ...(Array.isArray(schema["anyOf"]) ? schema["anyOf"] : []),
+    ...(Array.isArray(schema["prefixItems"]) ? schema["prefixItems"] : []),
     ...(isSchema(schema["$defs"]) ? Object.values(schema["$defs"]) : []),
   ];
   return [

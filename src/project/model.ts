@@ -16,7 +16,9 @@ export type Keyword =
   | "maxItems"
   | "uniqueItems"
   /** A map's `keys: { pattern }` on an open object. */
-  | "propertyNames";
+  | "propertyNames"
+  /** A tuple's positions (2020-12); without it a tuple is an array of any of its item types. */
+  | "prefixItems";
 
 /**
  * What one provider accepts, as data: every projection decision reads this table, so a provider's
@@ -69,6 +71,11 @@ export interface LedgerEntry {
 export type NullPlan =
   | { readonly kind: "object"; readonly fields: readonly { readonly name: string; readonly widened: boolean; readonly inner?: NullPlan }[] }
   | { readonly kind: "items"; readonly inner: NullPlan }
+  /**
+   * A tuple: each listed position walked into with its own plan; `object`: written as an object
+   * keyed "0", "1", ... (a provider without `prefixItems`), which becomes the array again.
+   */
+  | { readonly kind: "positions"; readonly object: boolean; readonly length: number; readonly positions: readonly { readonly index: number; readonly inner: NullPlan }[] }
   | { readonly kind: "values"; readonly inner: NullPlan }
   /** A map written as a list of `{ key, value }` entries (a closed-object provider cannot say open keys). */
   | { readonly kind: "entries"; readonly inner?: NullPlan }

@@ -3,7 +3,7 @@
 // typed model only; the emitter prints the result, `compile` reports the diagnostics.
 import { createDiagnostic, formatDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import { rootFields } from "../ir/envelope.js";
-import type { Contract, EnumDef, Field, JsonValue, LlmProvider, OpenObject, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
+import type { Contract, EnumDef, Field, JsonType, JsonValue, LlmProvider, OpenObject, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
 import { objectPolicy } from "../ir/open-objects.js";
 import { versionsOfMajor } from "../ir/names.js";
 import { refPattern } from "../ir/ref-pattern.js";
@@ -92,6 +92,24 @@ const WORDS: Record<string, (value: JsonValue) => string> = {
   maxItems: (n) => `at most ${count(n, "item")}`,
   unique: () => "no two items equal",
   format: (f) => `a valid ${String(f)} string`,
+  maxDepth: (n) => `nested at most ${count(n, "level")} deep`,
+  maxBytes: (n) => `at most ${count(n, "byte")} as JSON`,
+  json: () => "any JSON value, though only a string, number, boolean or null can be written here",
+};
+
+/**
+ * `json`: any value, said as the empty schema. Its bounds have no keyword anywhere, so they go to
+ * the ledger. A provider whose objects must all be closed cannot say an open object at all: it is
+ * told the scalars, a subset of what the contract accepts, and the ledger says so.
+ */
+const jsonProjection = (ctx: Context, at: string, node: JsonType): Projected => {
+  const closed = ctx.limits.closedObjects;
+  const base: JsonSchema = closed ? { anyOf: [{ type: "string" }, { type: "number" }, { type: "boolean" }, { type: "null" }] } : {};
+  return constrain(ctx, at, base, [
+    ["json", closed ? true : undefined, false],
+    ["maxDepth", closed ? undefined : node.maxDepth, false],
+    ["maxBytes", node.maxBytes, false],
+  ]);
 };
 
 /**
@@ -229,6 +247,36 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
         dropped: keyDropped,
       };
     }
+    case "json":
+      return jsonProjection(ctx, at, node);
+    case "tuple": {
+      // Without `prefixItems` a tuple goes as a closed object keyed by position ("0", "1", ...),
+      // which says each position exactly; the decode mapping makes it the array again.
+      const positional = ctx.limits.keywords.has("prefixItems");
+      const inner = positional ? depth : depth + 1;
+      const projected = node.items.map((item, i) => typeProjection(ctx, scope, item, child(at, String(i)), inner, field, undefined));
+      const items = projected.map((item) => withWords(item.schema, item.dropped));
+      const positions = projected.flatMap((item, index) => (item.nulls ? [{ index, inner: item.nulls }] : []));
+      const length = items.length;
+      if (positional) {
+        const nulls: NullPlan | undefined = positions.length > 0 ? { kind: "positions", object: false, length, positions } : undefined;
+        return { schema: { type: "array", prefixItems: items, items: false, minItems: length, maxItems: length }, nulls, dropped: [] };
+      }
+      const keys = items.map((_, i) => String(i));
+      ctx.totals.properties += length;
+      ctx.totals.chars += keys.join("").length;
+      return {
+        schema: {
+          type: "object",
+          description: `A tuple of ${length} items, written as an object keyed by position ("0" is the first).`,
+          properties: Object.fromEntries(items.map((item, i) => [keys[i]!, item])),
+          required: keys,
+          additionalProperties: false,
+        },
+        nulls: { kind: "positions", object: true, length, positions },
+        dropped: [],
+      };
+    }
     case "object":
       return objectProjection(ctx, scope, node.fields, at, depth + 1, field, example, node);
     case "union": {
@@ -321,7 +369,9 @@ const fieldProjection = (ctx: Context, scope: Scope, field: Field, at: string, d
   ]);
   const nullable = widened || field.nullable !== undefined;
   const alternatives = Array.isArray(schema.anyOf) && Object.keys(schema).length === 1 ? schema.anyOf : [schema];
-  const shaped = nullable ? { anyOf: [...alternatives, { type: "null" }] } : schema;
+  // A json field's scalars already take null.
+  const takesNull = alternatives.some((alternative) => isPlainObject(alternative) && alternative["type"] === "null" && Object.keys(alternative).length === 1);
+  const shaped = nullable ? (takesNull ? { anyOf: alternatives } : { anyOf: [...alternatives, { type: "null" }] }) : schema;
   return { schema: defined({ description, ...shaped }), nulls: projected.nulls, dropped: [], widened };
 };
 

@@ -10,6 +10,7 @@ import {
   type UnionVariant,
 } from "../ir/model.js";
 import { FIELD_NAME, FIELD_NAME_RULE } from "../ir/names.js";
+import { JSON_DEPTH_LIMIT } from "../runtime/json-value.js";
 import { IDL_LIMITS } from "./limits.js";
 import { patternVerdict } from "./pattern-safety.js";
 import type { Entry, Reader } from "./reader.js";
@@ -21,7 +22,7 @@ export interface TypeScope {
 }
 
 const SCALAR_KINDS = ["string", "int", "number", "bool", "timestamp"] as const;
-const COMPOSITE_KINDS = ["list", "map", "object", "union", "const"] as const;
+const COMPOSITE_KINDS = ["list", "map", "object", "union", "const", "json", "tuple"] as const;
 export const BUILTIN_TYPES: readonly string[] = [...SCALAR_KINDS, ...COMPOSITE_KINDS];
 
 /** Other languages' and JSON Schema's names for built-in types: `unknown-type` suggests the IDL's. */
@@ -50,6 +51,8 @@ export const CONSTRAINTS: Readonly<Record<string, readonly string[]>> = {
   object: ["fields", ...OPEN_OBJECT_KEYS],
   union: ["tag", "variants"],
   const: ["value"],
+  json: ["maxDepth", "maxBytes"],
+  tuple: ["items"],
 };
 export const ALL_CONSTRAINTS = [...new Set(Object.values(CONSTRAINTS).flat())];
 /** Constraints that `constrain` may replace (structure keys like `of` and `fields` are not constraints). */
@@ -59,6 +62,7 @@ export const REPLACEABLE_CONSTRAINTS: readonly string[] = [
   "minItems",
   "maxItems",
   "unique",
+  ...CONSTRAINTS["json"]!,
 ];
 
 export const FIELD_KEYS = ["type", "optional", "nullable", "default", "description", "sensitivity", "deprecated", "role", "lint"];
@@ -165,6 +169,10 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
         if (variants && isSeq(variants.value)) return parseOneOf(given.get("tag"), variants);
         return parseUnion(need("tag"), need("variants"));
       }
+      case "json":
+        return { kind, ...readConstraints(kind, given) };
+      case "tuple":
+        return parseTuple(need("items"));
       case "const": {
         const entry = need("value");
         if (!entry) return undefined;
@@ -264,10 +272,37 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
         case "unique":
           out[key] = r.bool(entry.value, where);
           break;
+        case "maxDepth":
+        case "maxBytes":
+          out[key] = readJsonBound(key, entry);
+          break;
       }
     }
     for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key];
     return out;
+  };
+
+  /** A `json` bound: a positive integer, and a depth no deeper than the validators' hard cap. */
+  const readJsonBound = (key: "maxDepth" | "maxBytes", entry: Entry): number | undefined => {
+    const value = r.number(entry.value, `'${key}'`);
+    if (value === undefined) return undefined;
+    const max = key === "maxDepth" ? JSON_DEPTH_LIMIT : IDL_LIMITS.integer;
+    if (!Number.isInteger(value) || value < 1) r.report("invalid-value", entry.value, { where: `'${key}'`, expected: "a positive integer" });
+    else if (value > max) r.report("limit-exceeded", entry.value, { what: `'${key}'`, actual: value, max: `${max}` });
+    else return value;
+    return undefined;
+  };
+
+  /** `items: [T1, T2, ...]`: a tuple's positions, at least one. */
+  const parseTuple = (items: Entry | undefined): TypeNode | undefined => {
+    const seq = items && r.seq(items.value, "a tuple's items");
+    if (!seq) return undefined;
+    if (seq.items.length === 0) {
+      r.report("empty-tuple", items.keyNode);
+      return undefined;
+    }
+    const parsed = seq.items.map((item) => parseTypeSpec(item as Node | null, "a tuple's item"));
+    return parsed.every((t) => t !== undefined) ? { kind: "tuple", items: parsed as TypeNode[] } : undefined;
   };
 
   const checkBounds = (type: TypeNode, owner: Node): TypeNode => {

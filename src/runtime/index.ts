@@ -3,6 +3,7 @@ export { type Issue, MAX_ISSUES, capIssues, escapePointer, truncated } from "./i
 export { isJsonData, keptKeys } from "./open-objects.js";
 export { codePointLength } from "./code-point-length.js";
 export { isMultipleOf } from "./multiple-of.js";
+export { JSON_DEPTH_LIMIT, jsonFault, type JsonFault } from "./json-value.js";
 export { hasDuplicates, jsonEqual } from "./unique.js";
 export { ownView, snapshot } from "./snapshot.js";
 export { canonicalHash, canonicalJson } from "./canonical-json.js";

@@ -40,6 +40,13 @@ const step = (at: Position, segment: string): Step => {
   switch (node.kind) {
     case "list":
       return INDEX.test(segment) ? { next: [{ ...at, node: node.of }], named: true } : NOWHERE;
+    case "tuple": {
+      const item = INDEX.test(segment) ? node.items[Number(segment)] : undefined;
+      return item ? { next: [{ ...at, node: item }], named: true } : NOWHERE;
+    }
+    case "json":
+      // Keys inside a json value are data, like a map's: below it nothing is named.
+      return NOWHERE;
     case "map":
       // A key is data unless the contract declares the map's keys names (`keys: { sensitivity: none }`).
       return { next: [{ ...at, node: node.of }], named: !at.sensitive && node.keysVisible === true };

@@ -11,6 +11,7 @@ import { hmacSha256, sha256, toHex, utf8 } from "./sha256.js";
 import { jsonEqual } from "./unique.js";
 import { own, objectFields, type ShapeFields, type ShapeNode, type VersionShape } from "./shape.js";
 import { isRecord } from "./is-record.js";
+import { jsonFault } from "./json-value.js";
 
 export type { VersionShape } from "./shape.js";
 export { reaskMessage } from "./reask.js";
@@ -109,6 +110,8 @@ const mayBe = (node: ShapeNode, value: unknown): boolean => {
 };
 
 const redactNode = (value: unknown, node: ShapeNode, context: Context): unknown => {
+  // A json value the validator would accept is kept as it is; anything else (a cycle, a getter, a nesting a walk would overflow on) is not.
+  if (node.kind === "json") return jsonFault(value) === undefined ? value : REDACTED;
   if (value === null) return null;
   if (node.kind === "oneOf") {
     // The shape does not say which variant a value is of: every one it may be of redacts it, and
@@ -129,6 +132,7 @@ const redactNode = (value: unknown, node: ShapeNode, context: Context): unknown 
 
 /** A list's items, no more than its maxItems: past them the payload failed anyway, and a record holds no more than the contract allows. */
 const redactList = (value: readonly unknown[], node: ShapeNode, context: Context): unknown => {
+  if (node.kind === "tuple") return value.length === node.items.length ? node.items.map((item, i) => redactNode(value[i], item, context)) : REDACTED;
   if (node.kind !== "list") return REDACTED;
   const n = node.maxItems === undefined ? value.length : Math.min(value.length, node.maxItems);
   return Array.from({ length: n }, (_, i) => redactNode(value[i], node.of, context));

@@ -17,6 +17,9 @@ export type ShapeNode =
   | { readonly kind: "object"; readonly fields: ShapeFields }
   | { readonly kind: "named"; readonly name: string }
   | { readonly kind: "list"; readonly of: ShapeNode; readonly maxItems?: number }
+  /** Any JSON value: kept whole by redaction, its keys (data) masked in paths. */
+  | { readonly kind: "json" }
+  | { readonly kind: "tuple"; readonly items: readonly ShapeNode[] }
   /** `keysVisible`: the IDL's `keys: { sensitivity: none }`; without it a map's keys are masked everywhere. */
   | { readonly kind: "map"; readonly of: ShapeNode; readonly keysVisible?: true }
   | {

@@ -465,3 +465,50 @@ describe("contract versions: open objects", () => {
     expect(pair(meta("additional: { type: int }"), meta("additional: { type: int }", added))).toEqual([expect.stringMatching(/^field-added \/meta\/b compatible\/compatible$/)]);
   });
 });
+
+describe("json and tuple", () => {
+  const JSON_BASE = `  "1.0":
+    fields:
+      id: { type: string, maxLength: 20 }
+      data: { type: json, maxDepth: 4, maxBytes: 1000 }
+      pair: { type: tuple, items: [{ type: string, maxLength: 5 }, int] }
+`;
+
+  it("json bounds tighten or loosen like other constraints", () => {
+    const contract = history(`${JSON_BASE}  "1.1":
+    changes:
+      - constrain: data
+        maxDepth: 8
+        maxBytes: null
+  "2.0":
+    from: "1.1"
+    changes:
+      - constrain: data
+        maxDepth: 2
+`);
+    expect(brief(between(contract, "1.0", "1.1"))).toEqual(["constraint-widened /data compatible/breaking", "constraint-widened /data compatible/breaking"]);
+    expect(brief(between(contract, "1.1", "2.0"))).toEqual(["constraint-narrowed /data breaking/compatible"]);
+  });
+
+  it("narrowing json to a concrete type breaks backward; widening a type to json breaks forward", () => {
+    const contract = history(`${JSON_BASE}  "2.0":
+    from: "1.0"
+    changes:
+      - retype: data
+        type: { type: string, maxLength: 10 }
+      - retype: id
+        type: json
+`);
+    expect(brief(between(contract, "1.0", "2.0"))).toEqual(["type-widened /id compatible/breaking", "type-narrowed /data breaking/compatible"]);
+  });
+
+  it("a tuple compares position by position", () => {
+    const contract = history(`${JSON_BASE}  "2.0":
+    from: "1.0"
+    changes:
+      - retype: pair
+        type: { type: tuple, items: [{ type: string, maxLength: 9 }, int] }
+`);
+    expect(brief(between(contract, "1.0", "2.0"))).toEqual(["constraint-widened /pair/0 compatible/breaking"]);
+  });
+});

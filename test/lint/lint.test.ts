@@ -28,6 +28,15 @@ versions:
 `;
 
 describe("lint rules", () => {
+  it("unbounded-json: a json with neither bound in a command, also as a list's item; not in an event, nor once bounded", () => {
+    const fields = "      id: { type: string, maxLength: 20 }\n      args: json\n      many: { type: list, of: json, maxItems: 3 }\n      ok: { type: json, maxBytes: 100 }\n";
+    expect(diagnose(HEAD.replace("owner: team", "owner: team\nkind: command") + fields)).toEqual([
+      expect.stringContaining("idl/demo.lint.yaml:11:7 - warning unbounded-json: json 'args'"),
+      expect.stringContaining("idl/demo.lint.yaml:12:7 - warning unbounded-json: json 'many'"),
+    ]);
+    expect(diagnose(HEAD.replace("owner: team", "owner: team\nkind: event") + fields)).toEqual([]);
+  });
+
   it("a clean contract has no findings", () => {
     expect(diagnose(`${HEAD}      id: { type: string, maxLength: 20 }\n      mode: Mode\n`)).toEqual([]);
   });

@@ -1,8 +1,11 @@
 // fast-check arbitraries built from an emitted JSON Schema (the subset treaty emits), independent
 // of treaty's own model, plus mutations that probe around each constraint.
 import fc from "fast-check";
+import { withinJsonBounds } from "./json-bounds.js";
 
 type Schema = Record<string, unknown>;
+
+const isBounds = (value: unknown): value is { maxDepth?: number; maxBytes?: number } => typeof value === "object" && value !== null;
 
 const resolveRef = (root: Schema, ref: string): Schema => {
   const name = decodeURIComponent(ref.replace(/^#\/\$defs\//, "")).replace(/~1/g, "/").replace(/~0/g, "~");
@@ -104,6 +107,14 @@ export const arbitraryFor = (root: Schema, schema: Schema = root, depth = 0): fc
   for (const key of ["anyOf", "oneOf"]) {
     if (Array.isArray(schema[key])) return fc.oneof(...(schema[key] as Schema[]).map((s) => arbitraryFor(root, s, depth + 1)));
   }
+  // A `json` value within the bounds JSON Schema cannot state (the bounds' own tests cross them).
+  if (isBounds(schema["x-treaty-json"])) {
+    const bounds = schema["x-treaty-json"];
+    // Mostly scalars: every key inside a json value is a place a mutation may land and pass.
+    const json = fc.oneof({ weight: 3, arbitrary: fc.jsonValue({ maxDepth: 0 }) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: Math.min(bounds.maxDepth ?? 2, 2) }) });
+    return json.filter((v) => withinJsonBounds(bounds, v));
+  }
+  if (Array.isArray(schema["prefixItems"])) return fc.tuple(...(schema["prefixItems"] as Schema[]).map((s) => arbitraryFor(root, s, depth + 1)));
   switch (schema["type"]) {
     case "null":
       return fc.constant(null);

@@ -45,7 +45,14 @@ export const writeUnder = (ajv: Ajv2020, schema: Schema, value: unknown, widened
     if (entries.some(([, w]) => w === undefined)) return undefined;
     return { sent: entries.map(([key, w]) => ({ key, value: w!.sent })), meant: Object.fromEntries(entries.map(([key, w]) => [key, w!.meant])) };
   }
-  if (!isRecord(value) || !isRecord(schema["properties"])) return { sent: value, meant: value };
+  if (!isRecord(schema["properties"])) return { sent: value, meant: value };
+  // A tuple where the projection has an object keyed by position.
+  if (Array.isArray(value)) {
+    const positions = value.map((item, i) => writeUnder(ajv, (schema["properties"] as Record<string, Schema>)[String(i)] ?? {}, item, widened, `${at}/${i}`));
+    if (positions.includes(undefined)) return undefined;
+    return { sent: Object.fromEntries(positions.map((w, i) => [String(i), w!.sent])), meant: positions.map((w) => w!.meant) };
+  }
+  if (!isRecord(value)) return { sent: value, meant: value };
   // A kept object's unknown keys cannot be written where the projection closes it (the ledger says
   // so); in a union, the branch of another variant is closed to them and the next one is tried.
   const declared = schema["properties"] as Record<string, Schema>;
@@ -55,6 +62,8 @@ export const writeUnder = (ajv: Ajv2020, schema: Schema, value: unknown, widened
   for (const [key, property] of Object.entries(schema["properties"] as Record<string, Schema>)) {
     const pointer = `${at}/${escapePointer(key)}`;
     if (Object.hasOwn(value, key)) {
+      // Where null means absent, a present null (a json value's) cannot be written.
+      if (value[key] === null && widened.includes(pointer)) return undefined;
       const written = value[key] === null ? { sent: null, meant: null } : writeUnder(ajv, property, value[key], widened, pointer);
       if (written === undefined) return undefined;
       sent[key] = written.sent;

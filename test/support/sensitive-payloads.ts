@@ -14,8 +14,12 @@ export const arbitraryPayload = (root: VersionShape): fc.Arbitrary<unknown> => {
     fc.oneof(leaf, fc.array(leaf, { maxLength: 2 }), fc.dictionary(fc.constantFrom("a", "b"), leaf, { maxKeys: 2 }));
   const mapKey = fc.constantFrom("a", "b", "__proto__", "constructor");
 
+  // A json position takes every JSON value: its wrong kind is one JSON cannot write (an undefined inside).
   const wrongKind = (node: ShapeNode): fc.Arbitrary<unknown> =>
-    node.kind === "string" ? fc.oneof(fc.array(leaked, { minLength: 1, maxLength: 1 }), fc.record({ SECRET: leaked })) : structured(leaked);
+    node.kind === "string" ? fc.oneof(fc.array(leaked, { minLength: 1, maxLength: 1 }), fc.record({ SECRET: leaked }))
+    : node.kind === "json" ? fc.record({ SECRET: leaked }).map((r) => ({ ...r, hole: undefined }))
+    : node.kind === "tuple" ? fc.record({ SECRET: leaked })
+    : structured(leaked);
 
   const fields = (declared: ShapeFields, shape: VersionShape, extra: Record<string, fc.Arbitrary<unknown>> = {}): fc.Arbitrary<unknown> => {
     const entries = Object.entries(declared).map(([name, field]) => {
@@ -51,6 +55,10 @@ export const arbitraryPayload = (root: VersionShape): fc.Arbitrary<unknown> => {
           return fc.array(valueOf(node.of, shape), { maxLength: 2 });
         case "map":
           return fc.dictionary(mapKey, valueOf(node.of, shape), { maxKeys: 2 });
+        case "json":
+          return fc.jsonValue({ maxDepth: 1 });
+        case "tuple":
+          return fc.tuple(...node.items.map((item) => valueOf(item, shape)));
         case "union":
           return fc.oneof(
             ...Object.entries(node.variants).map(([tag, variant]) => {

@@ -11,7 +11,7 @@ export const GEMINI_LIMITS: ProviderLimits = {
   closedObjects: false,
   const: false,
   enumMeanings: "description",
-  keywords: new Set(["minimum", "maximum", "maxItems"]),
+  keywords: new Set(["minimum", "maximum", "maxItems", "prefixItems"]),
   maxMinItems: Number.POSITIVE_INFINITY,
   formats: new Set(["date-time", "date", "time"]),
 };

@@ -12,7 +12,7 @@ export const MCP_LIMITS: ProviderLimits = {
   closedObjects: false,
   const: true,
   enumMeanings: "anyOf",
-  keywords: new Set(["minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems", "uniqueItems", "propertyNames"]),
+  keywords: new Set(["minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems", "uniqueItems", "propertyNames", "prefixItems"]),
   maxMinItems: Number.POSITIVE_INFINITY,
   // Any format: a tool's inputSchema is a JSON Schema its server checks.
   formats: new Set(STRING_FORMATS),
