@@ -471,6 +471,8 @@ const conversionUnchecked = (c: Conversion): boolean => {
       return c.fields.some((f) => conversionUnchecked(f.conversion));
     case "union":
       return c.variants.some((v) => conversionUnchecked(v.conversion));
+    case "named":
+      return conversionUnchecked(c.conversion);
     default:
       return false;
   }

@@ -79,6 +79,8 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     cases.push(expect === undefined ? { title, skip } : { title, skip, expect });
   };
   /** Mutations of `value`, which the base lacks, after `edit` puts it in. */
+  /** The named types whose values enclose the one being mutated. */
+  const walking: string[] = [];
   const insertedMutations = (edit: Edit, edgesPass: boolean, mutate: () => void): void => {
     inserted.push({ edit, edgesPass });
     mutate();
@@ -272,8 +274,14 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         return;
       }
       case "object":
+        if (isObject(value)) objectMutations(type.fields, [], value, site);
+        return;
       case "named":
-        if (isObject(value)) objectMutations(fieldsOf(type)!, [], value, site);
+        // A recursive type's value put in inside one of its own is mutated already in the outer one: stop there.
+        if (!isObject(value) || (inserted.length > 0 && walking.includes(type.name))) return;
+        walking.push(type.name);
+        objectMutations(fieldsOf(type)!, [], value, site);
+        walking.pop();
         return;
       case "union": {
         if (!isObject(value)) return;

@@ -150,13 +150,20 @@ export interface Synthesizer {
   payload(contract: Contract, version: ResolvedVersion): Synthesized;
 }
 
+/** Why a value of a recursive type nested in itself is not made: the way out is a null further up. */
+const RECURSION = "a recursive type nests in itself";
+
 export const createSynthesizer = (project: Project): Synthesizer => {
+  /** The named types being synthesized above this point: a required nullable field ends a recursive one. */
+  const expanding = new Set<string>();
   const objectOf = (contract: Contract, version: ResolvedVersion, fields: readonly Field[], extra: Record<string, JsonValue> = {}): Synthesized => {
     const out: Record<string, JsonValue> = { ...extra };
     for (const field of fields.filter((f) => !f.optional)) {
       const inner = value(contract, version, field.type);
-      if ("reason" in inner) return { reason: `${field.name}: ${inner.reason}` };
-      out[field.name] = inner.value;
+      // A required nullable field is where a recursive type ends.
+      if ("reason" in inner && inner.reason === RECURSION && field.nullable !== undefined) out[field.name] = null;
+      else if ("reason" in inner) return { reason: `${field.name}: ${inner.reason}` };
+      else out[field.name] = inner.value;
     }
     return { value: out };
   };
@@ -189,8 +196,14 @@ export const createSynthesizer = (project: Project): Synthesizer => {
         return { value: {} };
       case "object":
         return objectOf(contract, version, type.fields);
-      case "named":
-        return objectOf(contract, version, version.types.get(type.name)!.fields);
+      case "named": {
+        const key = `${contract.name}@${version.version}:${type.name}`;
+        if (expanding.has(key)) return { reason: RECURSION };
+        expanding.add(key);
+        const made = objectOf(contract, version, version.types.get(type.name)!.fields);
+        expanding.delete(key);
+        return made;
+      }
       case "union": {
         const variant = type.variants[0]!;
         const fields = variant.type.kind === "object" ? variant.type.fields : version.types.get(variant.type.name)!.fields;

@@ -5,8 +5,11 @@ import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnost
 import { didYouMean } from "../diagnostics/suggest.js";
 import type { Contract, Field, JsonValue, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
 import { contractTypeName } from "../ir/names.js";
+import { cycleThrough, infiniteCycle } from "../ir/recursion.js";
 import { IDL_LIMITS } from "../resolve/limits.js";
 import { bumpRules } from "./bump-rules.js";
+
+export { cycleThrough };
 
 /** The type a dotted path leads to at `version`, walking inline objects and named types. */
 const fieldAtPath = (version: ResolvedVersion, path: string): Field | undefined => {
@@ -89,47 +92,12 @@ const walkFields = function* (fields: readonly Field[], prefix = ""): Generator<
   }
 };
 
-/** A path from `start` back to itself along `next`, if there is one. */
-export const cycleThrough = (start: string, next: (node: string) => readonly string[]): string[] | undefined => {
-  const stack: string[][] = [[start]];
-  const seen = new Set<string>();
-  while (stack.length > 0) {
-    const trail = stack.pop()!;
-    for (const node of next(trail[trail.length - 1]!)) {
-      if (node === start) return [...trail, node];
-      if (!seen.has(node)) {
-        seen.add(node);
-        stack.push([...trail, node]);
-      }
-    }
-  }
-  return undefined;
-};
-
-/** Named types that reach themselves through their fields. */
-const findRecursion = (version: ResolvedVersion): Diagnostic[] => {
-  const diagnostics: Diagnostic[] = [];
-  const typeRefs = (type: TypeNode): string[] => {
-    switch (type.kind) {
-      case "named":
-        return [type.name];
-      case "list":
-      case "map":
-        return typeRefs(type.of);
-      case "object":
-        return type.fields.flatMap((f) => typeRefs(f.type));
-      case "union":
-        return type.variants.flatMap((v) => typeRefs(v.type));
-      default:
-        return [];
-    }
-  };
-  for (const named of version.types.values()) {
-    const cycle = cycleThrough(named.name, (name) => version.types.get(name)?.fields.flatMap((f) => typeRefs(f.type)) ?? []);
-    if (cycle) diagnostics.push(createDiagnostic("recursive-type", named.loc, { name: named.name, path: cycle.join(" → ") }));
-  }
-  return diagnostics;
-};
+/** Named types that reach themselves through required fields only: no finite value of them exists. */
+const findRecursion = (version: ResolvedVersion): Diagnostic[] =>
+  [...version.types.values()].flatMap((named) => {
+    const cycle = infiniteCycle(version, named.name);
+    return cycle ? [createDiagnostic("recursive-type", named.loc, { name: named.name, path: cycle.join(" → ") })] : [];
+  });
 
 /** Rules against the fields they name at `version`: a contract's own rules, or an agent's on its input. */
 export const checkRules = (version: ResolvedVersion, rules: readonly Rule[]): Diagnostic[] => {

@@ -32,7 +32,7 @@ export const DIAGNOSTIC_CODES = {
   "union-tag-conflict": { severity: "error", message: "variant '{variant}' declares the tag field '{tag}' itself" },
   "field-key-on-type": { severity: "error", message: "'{key}' applies to a whole field, not to {where}: set it on the field itself{note}" },
   "limit-exceeded": { severity: "error", message: "{what} is {actual}; treaty allows at most {max}" },
-  "recursive-type": { severity: "error", message: "type '{name}' contains itself ({path}); recursive types are not supported" },
+  "recursive-type": { severity: "error", message: "type '{name}' contains itself through required fields only ({path}), so no finite value of it exists; make one field on the way optional or nullable, or a list that may be empty" },
   // enums
   "empty-enum": { severity: "error", message: "enum '{name}' has no values" },
   "enum-value-without-meaning": { severity: "error", message: "enum value '{value}' of '{name}' needs a meaning" },

@@ -3,7 +3,7 @@
 // typed model only; the emitter prints the result, `compile` reports the diagnostics.
 import { createDiagnostic, formatDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import { rootFields } from "../ir/envelope.js";
-import type { Contract, EnumDef, Field, JsonValue, LlmProvider, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
+import type { Contract, EnumDef, Field, JsonValue, LlmProvider, NamedType, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
 import { versionsOfMajor } from "../ir/names.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { ANTHROPIC_LIMITS } from "./limits/anthropic.js";
@@ -34,6 +34,8 @@ interface Context {
   readonly widened: string[];
   readonly diagnostics: Diagnostic[];
   readonly totals: { properties: number; chars: number; enumValues: number; deepest: number };
+  /** The named types being projected above this point (`contract:type`): a projection inlines them, so a recursive one cannot go. */
+  readonly expanding: Set<string>;
 }
 
 /** A projected type: its schema, its null plan, and the constraints it left out, in words. */
@@ -238,7 +240,11 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
       return { schema: enumSchema(ctx, lookup(scope.version.enums, node.name, "enum")), dropped: [] };
     case "named": {
       const type = lookup(scope.version.types, node.name, "type");
+      const key = `${scope.contract.name}:${node.name}`;
+      if (ctx.expanding.has(key)) return recursionNotProjected(ctx, type);
+      ctx.expanding.add(key);
       const projected = objectProjection(ctx, scope, type.fields, at, depth + 1, field, example);
+      ctx.expanding.delete(key);
       return { ...projected, schema: defined({ description: type.description?.trim(), ...projected.schema }) };
     }
     case "contract": {
@@ -265,6 +271,17 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
     }
   }
 };
+
+/** Projections inline named types, and no provider's subset is used here for `$ref` cycles yet: a recursive type is a limit crossed. */
+const recursionNotProjected = (ctx: Context, type: NamedType): Projected => {
+  const { provider } = ctx.limits;
+  if (!ctx.diagnostics.some((d) => d.message.includes(RECURSION_LIMIT))) {
+    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", type.loc, { provider, limit: RECURSION_LIMIT, max: 0, actual: `type '${type.name}'`, fix: optOut(provider) }));
+  }
+  return { schema: {}, dropped: [] };
+};
+
+const RECURSION_LIMIT = "recursive types (projections inline named types)";
 
 const withWords = (schema: JsonSchema, dropped: readonly string[]): JsonSchema =>
   dropped.length === 0 ? schema : { ...schema, description: paragraphs([schema.description as string | undefined, `Must also be: ${dropped.join("; ")}.`])! };
@@ -398,7 +415,7 @@ const request = (limits: ProviderLimits, contract: Contract, version: ResolvedVe
 export const projectVersion = (project: Project, contract: Contract, version: ResolvedVersion, provider: LlmProvider): StageResult<Projection & { readonly request: JsonSchema }> => {
   const limits = PROVIDER_LIMITS[provider];
   const home = { contract, version };
-  const ctx: Context = { project, limits, home, ledger: [], widened: [], diagnostics: [], totals: { properties: 0, chars: 0, enumValues: 0, deepest: 0 } };
+  const ctx: Context = { project, limits, home, ledger: [], widened: [], diagnostics: [], totals: { properties: 0, chars: 0, enumValues: 0, deepest: 0 }, expanding: new Set() };
   const example = version.examples.find((e) => e.valid)?.value;
   const root = objectProjection(ctx, home, rootFields(contract, version), "", 1, undefined, example);
   const rules = version.rules.flatMap(ruleEntries);
