@@ -36,6 +36,8 @@ export interface ImportedContract {
   readonly fields: Record<string, IdlField>;
   /** Nothing it reaches was reported: its validator accepts exactly what the source schema does. */
   readonly exact: boolean;
+  /** Some named type it reaches refers back to itself (LLM projections cannot take it). */
+  readonly recursive: boolean;
 }
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -81,8 +83,12 @@ class Converter {
   private readonly enumOf = new Map<string, string>();
   /** Definitions being converted: a `$ref` back to one is recursion. */
   private readonly inProgress = new Set<string>();
+  /** Names of the named types being converted (each is added to `types` after the types it uses). */
+  private readonly converting = new Set<string>();
   /** Whether some object accepts keys it does not list, or something was left out of an object. */
   open = false;
+  /** Whether some named type refers back to itself. */
+  recursive = false;
   /** Pointers of objects that reject unknown keys. */
   readonly closed: string[] = [];
 
@@ -122,19 +128,16 @@ class Converter {
   }
 
   /** The named type for the object schema at `pointer`, converted on first use. */
-  /** `from`: where the schema is referred to (the `$ref` that closes a cycle is reported there). */
-  private namedType(pointer: string, schema: Schema, hint: string, from = pointer): string | undefined {
+  private namedType(pointer: string, schema: Schema, hint: string): string {
     const known = this.typeOf.get(pointer);
+    if (known && this.converting.has(known)) this.recursive = true;
     if (known) return known;
-    if (this.inProgress.has(pointer)) {
-      this.report("import-recursive", from, { name: hint, pointer: from });
-      return undefined;
-    }
-    const name = this.uniqueName(pascalCase(hint), (n) => this.types.has(n) || this.enums.has(n) || !TYPE_NAME.test(n));
-    this.inProgress.add(pointer);
-    const fields = this.objectFields(schema, pointer, name);
-    this.inProgress.delete(pointer);
+    const name = this.uniqueName(pascalCase(hint), (n) => this.types.has(n) || this.enums.has(n) || this.converting.has(n) || !TYPE_NAME.test(n));
+    // Named before its fields are converted, so a `$ref` back into it (a recursive type) is its name.
     this.typeOf.set(pointer, name);
+    this.converting.add(name);
+    const fields = this.objectFields(schema, pointer, name);
+    this.converting.delete(name);
     this.types.set(name, { ...(describe(schema) && { description: describe(schema) }), fields });
     return name;
   }
@@ -295,8 +298,7 @@ class Converter {
     const schema = target.schema;
     // An object with properties is a named type; a map (additionalProperties alone) is written where it is used.
     if (isSchemaObject(schema) && isObjectSchema(schema) && !(schema["properties"] === undefined && isSchemaObject(schema["additionalProperties"]))) {
-      const named = this.namedType(target.pointer, schema, name, pointer);
-      return named === undefined ? undefined : { type: named };
+      return { type: this.namedType(target.pointer, schema, name) };
     }
     if (this.inProgress.has(target.pointer)) {
       this.report("import-recursive", pointer, { name, pointer });
@@ -453,8 +455,7 @@ class Converter {
     }
     const name = this.definitionName(pointer);
     if (name !== undefined) {
-      const named = this.namedType(pointer, schema, name);
-      return named === undefined ? undefined : { type: named };
+      return { type: this.namedType(pointer, schema, name) };
     }
     return { type: { type: "object", fields: this.objectFields(schema, pointer, pascalCase(hint)) } };
   }
@@ -542,6 +543,7 @@ export const convert = (source: SchemaSource, roots: readonly ImportRoot[]): { c
       types: converter.types,
       fields,
       exact: reported === 0,
+      recursive: converter.recursive,
     };
   });
   return { contracts, diagnostics: [...diagnostics.values()] };
