@@ -8,10 +8,12 @@
 import { rootFields } from "../ir/envelope.js";
 import type { Contract, Field, JsonValue, ListType, NumericType, ResolvedVersion, Rule, StringType, TypeNode } from "../ir/model.js";
 import { refPattern } from "../ir/ref-pattern.js";
+import { maxDepthOf, recursiveTypes } from "../ir/recursion.js";
 import { escapePointer } from "../runtime/issue.js";
 import type { Made } from "../testing/cases-file.js";
 import type { Edit, Expectation, MutationCase } from "./model.js";
 import { nonMatching, surrounded } from "./pattern-sample.js";
+import { tooDeep } from "./too-deep.js";
 import { isMultipleOf } from "../runtime/multiple-of.js";
 import { fieldAtPath, instantOf, nearestFitting, nextDouble, stringOfLength, tooLong, type Synthesizer } from "./synthesize.js";
 
@@ -81,6 +83,16 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
   /** Mutations of `value`, which the base lacks, after `edit` puts it in. */
   /** The named types whose values enclose the one being mutated. */
   const walking: string[] = [];
+  const recursive = recursiveTypes(version);
+  /** Recursive types whose depth bound has its case, once each. */
+  const deepened = new Set<string>();
+  const tooDeepMutation = (name: string, site: Site): void => {
+    if (deepened.has(name)) return;
+    deepened.add(name);
+    const deep = tooDeep(version, name, (n) => synthesized({ kind: "named", name: n }));
+    const what = `nested past its depth bound (${name} maxDepth ${maxDepthOf(version.types.get(name)!)})`;
+    if (deep) add(`rejects ${site.name} ${what}`, [set(site, deep.value)], { path: site.path + deep.pointer, code: "depth" });
+  };
   const insertedMutations = (edit: Edit, edgesPass: boolean, mutate: () => void): void => {
     inserted.push({ edit, edgesPass });
     mutate();
@@ -279,6 +291,7 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
       case "named":
         // A recursive type's value put in inside one of its own is mutated already in the outer one: stop there.
         if (!isObject(value) || (inserted.length > 0 && walking.includes(type.name))) return;
+        if (recursive.has(type.name) && !walking.some((n) => recursive.has(n))) tooDeepMutation(type.name, site);
         walking.push(type.name);
         objectMutations(fieldsOf(type)!, [], value, site);
         walking.pop();
