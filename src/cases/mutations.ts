@@ -83,6 +83,12 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
   /** Mutations of `value`, which the base lacks, after `edit` puts it in. */
   /** The named types whose values enclose the one being mutated. */
   const walking: string[] = [];
+  /** Runs `mutate` inside a value of the named type `name` (none: an inline object). */
+  const within = (name: string | undefined, mutate: () => void): void => {
+    if (name !== undefined) walking.push(name);
+    mutate();
+    if (name !== undefined) walking.pop();
+  };
   const recursive = recursiveTypes(version);
   /** Recursive types whose depth bound has its case, once each. */
   const deepened = new Set<string>();
@@ -292,9 +298,7 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         // A recursive type's value put in inside one of its own is mutated already in the outer one: stop there.
         if (!isObject(value) || (inserted.length > 0 && walking.includes(type.name))) return;
         if (recursive.has(type.name) && !walking.some((n) => recursive.has(n))) tooDeepMutation(type.name, site);
-        walking.push(type.name);
-        objectMutations(fieldsOf(type)!, [], value, site);
-        walking.pop();
+        within(type.name, () => objectMutations(fieldsOf(type)!, [], value, site));
         return;
       case "union": {
         if (!isObject(value)) return;
@@ -303,10 +307,12 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         // The value's own variant in place; every other one put in (synthesized, with its tag) first.
         for (const variant of type.variants) {
           const fields = fieldsOf(variant.type)!;
-          if (variant.value === value[type.tag]) objectMutations(fields, [type.tag], value, site);
-          else {
+          const named = variant.type.kind === "named" ? variant.type.name : undefined;
+          const mutate = (v: JsonObject): void => within(named, () => objectMutations(fields, [type.tag], v, site));
+          if (variant.value === value[type.tag]) mutate(value);
+          else if (named === undefined || !walking.includes(named)) {
             const made = synthesized({ ...type, variants: [variant] });
-            if (isObject(made)) insertedMutations(set(site, made), true, () => objectMutations(fields, [type.tag], made, site));
+            if (isObject(made)) insertedMutations(set(site, made), true, () => mutate(made));
           }
         }
         return;

@@ -168,6 +168,16 @@ export const createSynthesizer = (project: Project): Synthesizer => {
     return { value: out };
   };
 
+  /** A named type's fields, unless the type is already being made above (a recursive type nests in itself). */
+  const namedObject = (contract: Contract, version: ResolvedVersion, name: string, extra?: Record<string, JsonValue>): Synthesized => {
+    const key = `${contract.name}@${version.version}:${name}`;
+    if (expanding.has(key)) return { reason: RECURSION };
+    expanding.add(key);
+    const made = objectOf(contract, version, version.types.get(name)!.fields, extra);
+    expanding.delete(key);
+    return made;
+  };
+
   const value = (contract: Contract, version: ResolvedVersion, type: TypeNode): Synthesized => {
     switch (type.kind) {
       case "string":
@@ -196,18 +206,17 @@ export const createSynthesizer = (project: Project): Synthesizer => {
         return { value: {} };
       case "object":
         return objectOf(contract, version, type.fields);
-      case "named": {
-        const key = `${contract.name}@${version.version}:${type.name}`;
-        if (expanding.has(key)) return { reason: RECURSION };
-        expanding.add(key);
-        const made = objectOf(contract, version, version.types.get(type.name)!.fields);
-        expanding.delete(key);
-        return made;
-      }
+      case "named":
+        return namedObject(contract, version, type.name);
       case "union": {
-        const variant = type.variants[0]!;
-        const fields = variant.type.kind === "object" ? variant.type.fields : version.types.get(variant.type.name)!.fields;
-        return objectOf(contract, version, fields, { [type.tag]: variant.value });
+        // The first variant that can be made: a recursive type's ending one, past the first.
+        let made: Synthesized = { reason: "no variant can be made" };
+        for (const variant of type.variants) {
+          const extra = { [type.tag]: variant.value };
+          made = variant.type.kind === "object" ? objectOf(contract, version, variant.type.fields, extra) : namedObject(contract, version, variant.type.name, extra);
+          if ("value" in made) return made;
+        }
+        return made;
       }
       case "const":
         return { value: type.value };

@@ -5,7 +5,7 @@ import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnost
 import { didYouMean } from "../diagnostics/suggest.js";
 import type { Contract, Field, JsonValue, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
 import { contractTypeName } from "../ir/names.js";
-import { cycleThrough, infiniteCycle } from "../ir/recursion.js";
+import { cycleThrough, infiniteCycles, recursiveVariants } from "../ir/recursion.js";
 import { IDL_LIMITS } from "../resolve/limits.js";
 import { bumpRules } from "./bump-rules.js";
 
@@ -93,11 +93,10 @@ const walkFields = function* (fields: readonly Field[], prefix = ""): Generator<
 };
 
 /** Named types that reach themselves through required fields only: no finite value of them exists. */
-const findRecursion = (version: ResolvedVersion): Diagnostic[] =>
-  [...version.types.values()].flatMap((named) => {
-    const cycle = infiniteCycle(version, named.name);
-    return cycle ? [createDiagnostic("recursive-type", named.loc, { name: named.name, path: cycle.join(" → ") })] : [];
-  });
+const findRecursion = (version: ResolvedVersion): Diagnostic[] => [
+  ...[...infiniteCycles(version)].map(([name, cycle]) => createDiagnostic("recursive-type", version.types.get(name)!.loc, { name, path: cycle.join(" → ") })),
+  ...recursiveVariants(version).map((v) => createDiagnostic("recursive-variant", v.loc, { name: v.type.kind === "named" ? v.type.name : "", value: v.value })),
+];
 
 /** Rules against the fields they name at `version`: a contract's own rules, or an agent's on its input. */
 export const checkRules = (version: ResolvedVersion, rules: readonly Rule[]): Diagnostic[] => {

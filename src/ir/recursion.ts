@@ -1,23 +1,19 @@
 // Recursive named types: which types of a version reach themselves, and whether a cycle has a
 // finite value. Every stage that follows named references memoizes by type name; validators bound
 // how deep a value of a recursive type may nest (`maxDepth`, `DEFAULT_MAX_DEPTH`).
-import type { NamedType, ResolvedVersion, TypeNode } from "./model.js";
+import type { Field, NamedType, ResolvedVersion, TypeNode, UnionVariant } from "./model.js";
 
 /** How many values of recursive types may enclose one another in a payload, unless the type says `maxDepth:`. */
 export const DEFAULT_MAX_DEPTH = 64;
 
-/** A named type reached from a type, and whether the way there must be taken (no finite value ends it). */
+/** A named type reached from a type, and whether the way there is one a value must take (no optional field, no empty list on it). */
 interface Reference {
   readonly name: string;
   readonly required: boolean;
 }
 
-/**
- * The named types `type` refers to, each marked `required` when every value of `type` holds one:
- * an optional or nullable field, a list that may be empty and a map can end the nesting instead.
- * A new kind that can end (an untagged union) is one case here.
- */
-export const namedReferences = (type: TypeNode, required = true): Reference[] => {
+/** The named types `type` refers to, each marked `required` when no optional or nullable field, empty list or map is on the way. */
+const namedReferences = (type: TypeNode, required = true): Reference[] => {
   switch (type.kind) {
     case "named":
       return [{ name: type.name, required }];
@@ -28,9 +24,8 @@ export const namedReferences = (type: TypeNode, required = true): Reference[] =>
     case "object":
       return type.fields.flatMap((f) => namedReferences(f.type, required && !f.optional && f.nullable === undefined));
     case "union":
-      // A variant may be chosen: the union must hold a named type only if every variant does, which
-      // this does not track, so a union always ends a cycle unless all its variants are that type.
-      return type.variants.flatMap((v) => namedReferences(v.type, required && type.variants.length === 1));
+      // Each variant may be the one chosen: a cycle through a variant is a way round (finiteTypes decides whether another ends it).
+      return type.variants.flatMap((v) => namedReferences(v.type, required));
     default:
       return [];
   }
@@ -38,6 +33,46 @@ export const namedReferences = (type: TypeNode, required = true): Reference[] =>
 
 const fieldReferences = (named: NamedType | undefined): Reference[] =>
   named?.fields.flatMap((f) => namedReferences(f.type, !f.optional && f.nullable === undefined)) ?? [];
+
+/**
+ * Whether `type` has a finite value when the named types in `finite` do: an optional or nullable
+ * field, a list that may be empty and a map can end the nesting; a union ends when one of its
+ * variants does. A new kind that can end (an untagged union) is one case here.
+ */
+const canEnd = (type: TypeNode, finite: ReadonlySet<string>): boolean => {
+  switch (type.kind) {
+    case "named":
+      return finite.has(type.name);
+    case "list":
+      return (type.minItems ?? 0) === 0 || canEnd(type.of, finite);
+    case "map":
+      return true;
+    case "object":
+      return fieldsCanEnd(type.fields, finite);
+    case "union":
+      return type.variants.some((v) => canEnd(v.type, finite));
+    default:
+      return true;
+  }
+};
+
+const fieldsCanEnd = (fields: readonly Field[], finite: ReadonlySet<string>): boolean =>
+  fields.every((f) => f.optional || f.nullable !== undefined || canEnd(f.type, finite));
+
+/** The names of the version's named types that have a finite value (least fixpoint: a type ends once the types it needs do). */
+const finiteTypes = (version: ResolvedVersion): ReadonlySet<string> => {
+  const finite = new Set<string>();
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const named of version.types.values()) {
+      if (!finite.has(named.name) && fieldsCanEnd(named.fields, finite)) {
+        finite.add(named.name);
+        grew = true;
+      }
+    }
+  }
+  return finite;
+};
 
 /** A path from `start` back to itself along `next`, if there is one. */
 export const cycleThrough = (start: string, next: (node: string) => readonly string[]): string[] | undefined => {
@@ -62,9 +97,42 @@ export const recursiveTypes = (version: ResolvedVersion): ReadonlySet<string> =>
   return new Set([...version.types.keys()].filter((name) => cycleThrough(name, next) !== undefined));
 };
 
-/** A cycle from `name` back to itself through required references only: a type with no finite value. */
-export const infiniteCycle = (version: ResolvedVersion, name: string): string[] | undefined =>
-  cycleThrough(name, (n) => fieldReferences(version.types.get(n)).filter((r) => r.required).map((r) => r.name));
+/**
+ * The named types with no finite value that are on a cycle of such types, each with its cycle back
+ * to itself (each type required where it is, through any variant of a union).
+ */
+export const infiniteCycles = (version: ResolvedVersion): ReadonlyMap<string, string[]> => {
+  const finite = finiteTypes(version);
+  const next = (n: string): string[] => fieldReferences(version.types.get(n)).filter((r) => r.required && !finite.has(r.name)).map((r) => r.name);
+  const cycles = new Map<string, string[]>();
+  for (const name of version.types.keys()) {
+    const cycle = finite.has(name) ? undefined : cycleThrough(name, next);
+    if (cycle) cycles.set(name, cycle);
+  }
+  return cycles;
+};
 
 /** The depth bound of a recursive named type. */
 export const maxDepthOf = (named: NamedType): number => named.maxDepth ?? DEFAULT_MAX_DEPTH;
+
+/**
+ * Union variants that are recursive named types. Emitters write a named variant inline, with its
+ * tag, so one that contains itself would be written without end: not supported yet.
+ */
+export const recursiveVariants = (version: ResolvedVersion): UnionVariant[] => {
+  const recursive = recursiveTypes(version);
+  const found: UnionVariant[] = [];
+  const visit = (type: TypeNode): void => {
+    if (type.kind === "list" || type.kind === "map") visit(type.of);
+    else if (type.kind === "object") type.fields.forEach((f) => visit(f.type));
+    else if (type.kind === "union") {
+      for (const variant of type.variants) {
+        if (variant.type.kind === "named" && recursive.has(variant.type.name)) found.push(variant);
+        else visit(variant.type);
+      }
+    }
+  };
+  version.fields.forEach((f) => visit(f.type));
+  for (const named of version.types.values()) named.fields.forEach((f) => visit(f.type));
+  return found;
+};

@@ -82,8 +82,9 @@ export const arbitraryFor = (root: Schema, schema: Schema = root, depth = 0): fc
   for (const key of ["anyOf", "oneOf"]) {
     if (!Array.isArray(schema[key])) continue;
     const variants = schema[key] as Schema[];
-    const end = ending ? variants.find((s) => s["type"] === "null") : undefined;
-    return end ? fc.constant(null) : fc.oneof(...variants.map((s) => arbitraryFor(root, s, depth + 1)));
+    // Ending: null, else the variants that refer to no definition (a literal ends an expression).
+    const ends = ending ? variants.filter((s) => s["type"] === "null" || !JSON.stringify(s).includes('"$ref"')) : [];
+    return fc.oneof(...(ends.length > 0 ? ends : variants).map((s) => arbitraryFor(root, s, depth + 1)));
   }
   switch (schema["type"]) {
     case "null":
