@@ -211,7 +211,7 @@ const findTooDeep = (project: Project): Diagnostic[] => {
       case "named": {
         const known = named.get(type.name);
         if (known !== undefined) return known;
-        named.set(type.name, 0); // a recursive type is reported as such; measure it once round
+        named.set(type.name, 0); // a recursive type is measured once round: how deep it nests is its maxDepth
         const depth = 1 + fieldsDepth(version.types.get(type.name)?.fields ?? [], version, named);
         named.set(type.name, depth);
         return depth;
