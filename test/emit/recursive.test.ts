@@ -123,3 +123,14 @@ describe("recursive types: TypeBox", () => {
     expect(node.Check({ label: "x", children: [], by_key: { a: { label: "y" } } })).toBe(false);
   });
 });
+
+describe("recursive types: the MCP projection", () => {
+  it("writes each recursive type once in $defs, and Ajv on its inputSchema accepts the trees the validator accepts", () => {
+    const mcp = JSON.parse(readFileSync(join(EXPECTED, "demo.tree/v1_0/llm/mcp.json"), "utf8")) as { tool: { inputSchema: Record<string, unknown> } };
+    const input = mcp.tool.inputSchema;
+    expect(Object.keys(input["$defs"] as object).sort()).toEqual(["Paragraph", "Section", "TreeNode"]);
+    const validate = new Ajv2020({ strict: false }).compile(input);
+    for (const levels of [1, 5, TREE_DEPTH]) expect(validate(payload(chain(levels), sections(4)))).toBe(true);
+    expect(validate(payload({ label: "x", children: [{ label: 1, children: [] }] }))).toBe(false);
+  });
+});

@@ -1,7 +1,7 @@
 import type { ProviderLimits } from "../model.js";
 
 // MCP 2025-11-25 `Tool` (tools/list): `inputSchema` is a JSON Schema object (2020-12 by default)
-// with `type: "object"` at its root, so every keyword treaty's types use is kept.
+// with `type: "object"` at its root, so every keyword treaty's types use is kept, `$defs` and `$ref` too.
 // https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool
 // https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names
 export const MCP_LIMITS: ProviderLimits = {
@@ -14,4 +14,6 @@ export const MCP_LIMITS: ProviderLimits = {
   keywords: new Set(["minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems", "uniqueItems"]),
   maxMinItems: Number.POSITIVE_INFINITY,
   formats: new Set(["date-time", "date", "uuid", "uri", "email"]),
+  // A JSON Schema like any other: a recursive type goes in `$defs`, referred to by `$ref`.
+  recursiveDefs: true,
 };
