@@ -128,6 +128,50 @@ const convertOneOf = (from: TypeNode, to: TypeNode, ctx: ConvertContext): Conver
   return widening ? SAME : narrowing(from, to, ctx);
 };
 
+/** Per conversion, the pairs of named types being converted above this point, and those met again inside themselves. */
+const converting = new WeakMap<ConvertContext, { readonly open: Set<string>; readonly reentered: Set<string> }>();
+
+/** Nothing to do but where a recursive type comes back to itself: the value passes as it is. */
+const unchanged = (c: Conversion): boolean => {
+  switch (c.kind) {
+    case "same":
+    case "again":
+      return true;
+    case "list":
+      return unchanged(c.item);
+    case "map":
+      return unchanged(c.value);
+    case "object":
+      return !c.open && !c.keep?.unchecked && c.dropped.length === 0 && c.fields.every((f) => unchanged(f.conversion));
+    case "union":
+      return c.variants.every((v) => unchanged(v.conversion));
+    default:
+      return false;
+  }
+};
+
+/**
+ * Named types: a pair met again inside itself (a recursive type) is `again`, a call back to the
+ * helper that `named` makes of the pair's conversion; when nothing changes on the way round, the
+ * whole is `same`.
+ */
+const convertNamed = (from: Extract<TypeNode, { kind: "named" }>, to: Extract<TypeNode, { kind: "named" }>, ctx: ConvertContext): Conversion | undefined => {
+  const state = converting.get(ctx) ?? { open: new Set<string>(), reentered: new Set<string>() };
+  converting.set(ctx, state);
+  const key = from.name === to.name ? from.name : `${from.name}_${to.name}`;
+  if (state.open.has(key)) {
+    state.reentered.add(key);
+    return { kind: "again", key };
+  }
+  state.open.add(key);
+  const conversion = convertObject(objectOf(from, ctx.source), objectOf(to, ctx.target), ctx);
+  state.open.delete(key);
+  const recursive = state.reentered.delete(key);
+  if (!conversion) return narrowing(from, to, ctx);
+  if (unchanged(conversion)) return SAME;
+  return recursive ? { kind: "named", key, conversion } : conversion;
+};
+
 /** The conversion from `from` (a type of ctx.source) to `to` (of ctx.target); undefined when only a stub can do it. */
 export const convertType = (from: TypeNode, to: TypeNode, ctx: ConvertContext): Conversion | undefined => {
   if (to.kind === "json") return jsonWidens(from, to) ? SAME : narrowing(from, to, ctx);
@@ -156,8 +200,10 @@ export const convertType = (from: TypeNode, to: TypeNode, ctx: ConvertContext): 
       if (!value) return undefined;
       return value.kind === "same" ? SAME : { kind: "map", value };
     }
-    case "object":
-    case "named": {
+    case "named":
+      if (to.kind === "named") return convertNamed(from, to, ctx);
+    // falls through: a named type into an inline object converts field by field
+    case "object": {
       const conversion = convertObject(objectOf(from, ctx.source), objectOf(to, ctx.target), ctx);
       if (!conversion) return narrowing(from, to, ctx);
       return isSameObject(conversion) ? SAME : conversion;

@@ -47,7 +47,10 @@ export type Conversion =
   | ObjectConversion
   | { readonly kind: "union"; readonly tag: string; readonly variants: readonly { readonly value: string; readonly conversion: ObjectConversion }[] }
   /** A field-level stub does the whole conversion. */
-  | { readonly kind: "stub"; readonly stub: Stub };
+  | { readonly kind: "stub"; readonly stub: Stub }
+  /** A recursive named type's conversion, one helper that `again` inside it calls back (`key` names the pair of types). */
+  | { readonly kind: "named"; readonly key: string; readonly conversion: ObjectConversion }
+  | { readonly kind: "again"; readonly key: string };
 
 export interface ObjectConversion {
   readonly kind: "object";

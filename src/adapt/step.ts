@@ -494,6 +494,8 @@ const conversionUnchecked = (c: Conversion): boolean => {
       return c.keep?.unchecked === true || c.fields.some((f) => conversionUnchecked(f.conversion));
     case "union":
       return c.variants.some((v) => conversionUnchecked(v.conversion));
+    case "named":
+      return conversionUnchecked(c.conversion);
     default:
       return false;
   }

@@ -10,10 +10,12 @@ import type { Contract, Field, JsonType, JsonValue, ListType, NumericType, OpenO
 import { objectPolicy } from "../ir/open-objects.js";
 import { JSON_DEPTH_LIMIT } from "../runtime/json-value.js";
 import { refPattern } from "../ir/ref-pattern.js";
+import { maxDepthOf, recursiveTypes } from "../ir/recursion.js";
 import { escapePointer } from "../runtime/issue.js";
 import { build, type Made } from "../testing/cases-file.js";
 import type { Edit, Expectation, MutationCase } from "./model.js";
 import { nonMatching, samplePattern, surrounded } from "./pattern-sample.js";
+import { tooDeep } from "./too-deep.js";
 import { isMultipleOf } from "../runtime/multiple-of.js";
 import { distinguishVariants, selectVariant, variantLabel, type VariantSelector } from "../ir/one-of-variants.js";
 import { FORMAT_NEAR_MISSES, fieldAtPath, fitsString, instantOf, nearestFitting, nextDouble, stringOfLength, tooLong, type Synthesizer } from "./synthesize.js";
@@ -120,6 +122,24 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     cases.push(expect === undefined ? { title, skip } : { title, skip, expect });
   };
   /** Mutations of `value`, which the base lacks, after `edit` puts it in. */
+  /** The named types whose values enclose the one being mutated. */
+  const walking: string[] = [];
+  /** Runs `mutate` inside a value of the named type `name` (none: an inline object). */
+  const within = (name: string | undefined, mutate: () => void): void => {
+    if (name !== undefined) walking.push(name);
+    mutate();
+    if (name !== undefined) walking.pop();
+  };
+  const recursive = recursiveTypes(version);
+  /** Recursive types whose depth bound has its case, once each. */
+  const deepened = new Set<string>();
+  const tooDeepMutation = (name: string, site: Site): void => {
+    if (deepened.has(name)) return;
+    deepened.add(name);
+    const deep = tooDeep(version, name, (n) => synthesized({ kind: "named", name: n }));
+    const what = `nested past its depth bound (${name} maxDepth ${maxDepthOf(version.types.get(name)!)})`;
+    if (deep) add(`rejects ${site.name} ${what}`, [set(site, deep.value)], { path: site.path + deep.pointer, code: "depth" });
+  };
   const insertedMutations = (edit: Edit, edgesPass: boolean, mutate: () => void): void => {
     inserted.push({ edit, edgesPass });
     mutate();
@@ -378,8 +398,13 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         return;
       }
       case "object":
+        if (isObject(value)) objectMutations(type.fields, [], value, site, type);
+        return;
       case "named":
-        if (isObject(value)) objectMutations(fieldsOf(type)!, [], value, site, objectOf(type));
+        // A recursive type's value put in inside one of its own is mutated already in the outer one: stop there.
+        if (!isObject(value) || (inserted.length > 0 && walking.includes(type.name))) return;
+        if (recursive.has(type.name) && !walking.some((n) => recursive.has(n))) tooDeepMutation(type.name, site);
+        within(type.name, () => objectMutations(fieldsOf(type)!, [], value, site, objectOf(type)));
         return;
       case "union": {
         if (!isObject(value)) return;
@@ -388,10 +413,12 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         // The value's own variant in place; every other one put in (synthesized, with its tag) first.
         for (const variant of type.variants) {
           const object = objectOf(variant.type)!;
-          if (variant.value === value[type.tag]) objectMutations(object.fields, [type.tag], value, site, object);
-          else {
+          const named = variant.type.kind === "named" ? variant.type.name : undefined;
+          const mutate = (v: JsonObject): void => within(named, () => objectMutations(object.fields, [type.tag], v, site, object));
+          if (variant.value === value[type.tag]) mutate(value);
+          else if (named === undefined || !walking.includes(named)) {
             const made = synthesized({ ...type, variants: [variant] });
-            if (isObject(made)) insertedMutations(set(site, made), true, () => objectMutations(object.fields, [type.tag], made, site, object));
+            if (isObject(made)) insertedMutations(set(site, made), true, () => mutate(made));
           }
         }
         return;

@@ -173,15 +173,32 @@ export interface Synthesizer {
   payload(contract: Contract, version: ResolvedVersion): Synthesized;
 }
 
+/** Why a value of a recursive type nested in itself is not made: the way out is a null further up. */
+const RECURSION = "a recursive type nests in itself";
+
 export const createSynthesizer = (project: Project): Synthesizer => {
+  /** The named types being synthesized above this point: a required nullable field ends a recursive one. */
+  const expanding = new Set<string>();
   const objectOf = (contract: Contract, version: ResolvedVersion, fields: readonly Field[], extra: Record<string, JsonValue> = {}): Synthesized => {
     const out: Record<string, JsonValue> = { ...extra };
     for (const field of fields.filter((f) => !f.optional)) {
       const inner = value(contract, version, field.type);
-      if ("reason" in inner) return { reason: `${field.name}: ${inner.reason}` };
-      out[field.name] = inner.value;
+      // A required nullable field is where a recursive type ends.
+      if ("reason" in inner && inner.reason === RECURSION && field.nullable !== undefined) out[field.name] = null;
+      else if ("reason" in inner) return { reason: `${field.name}: ${inner.reason}` };
+      else out[field.name] = inner.value;
     }
     return { value: out };
+  };
+
+  /** A named type's fields, unless the type is already being made above (a recursive type nests in itself). */
+  const namedObject = (contract: Contract, version: ResolvedVersion, name: string, extra?: Record<string, JsonValue>): Synthesized => {
+    const key = `${contract.name}@${version.version}:${name}`;
+    if (expanding.has(key)) return { reason: RECURSION };
+    expanding.add(key);
+    const made = objectOf(contract, version, version.types.get(name)!.fields, extra);
+    expanding.delete(key);
+    return made;
   };
 
   const value = (contract: Contract, version: ResolvedVersion, type: TypeNode): Synthesized => {
@@ -224,11 +241,16 @@ export const createSynthesizer = (project: Project): Synthesizer => {
       case "object":
         return objectOf(contract, version, type.fields);
       case "named":
-        return objectOf(contract, version, version.types.get(type.name)!.fields);
+        return namedObject(contract, version, type.name);
       case "union": {
-        const variant = type.variants[0]!;
-        const fields = variant.type.kind === "object" ? variant.type.fields : version.types.get(variant.type.name)!.fields;
-        return objectOf(contract, version, fields, { [type.tag]: variant.value });
+        // The first variant that can be made: a recursive type's ending one, past the first.
+        let made: Synthesized = { reason: "no variant can be made" };
+        for (const variant of type.variants) {
+          const extra = { [type.tag]: variant.value };
+          made = variant.type.kind === "object" ? objectOf(contract, version, variant.type.fields, extra) : namedObject(contract, version, variant.type.name, extra);
+          if ("value" in made) return made;
+        }
+        return made;
       }
       case "oneOf": {
         // The first variant a value can be built for.

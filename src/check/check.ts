@@ -6,10 +6,13 @@ import { didYouMean } from "../diagnostics/suggest.js";
 import type { Contract, Field, JsonValue, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
 import { contractTypeName } from "../ir/names.js";
 import { unaddressableAt } from "../resolve/changes.js";
+import { cycleThrough, infiniteCycles, recursiveVariants } from "../ir/recursion.js";
 import { IDL_LIMITS } from "../resolve/limits.js";
 import { jsonFault } from "../runtime/json-value.js";
 import { bumpRules } from "./bump-rules.js";
 import { findUnionOverlaps } from "./union-overlap.js";
+
+export { cycleThrough };
 
 /** The type a dotted path leads to at `version`, walking inline objects and named types. */
 const fieldAtPath = (version: ResolvedVersion, path: string): Field | undefined => {
@@ -103,55 +106,11 @@ const walkFields = function* (fields: readonly Field[], prefix = ""): Generator<
   }
 };
 
-/** A path from `start` back to itself along `next`, if there is one. */
-export const cycleThrough = (start: string, next: (node: string) => readonly string[]): string[] | undefined => {
-  const stack: string[][] = [[start]];
-  const seen = new Set<string>();
-  while (stack.length > 0) {
-    const trail = stack.pop()!;
-    for (const node of next(trail[trail.length - 1]!)) {
-      if (node === start) return [...trail, node];
-      if (!seen.has(node)) {
-        seen.add(node);
-        stack.push([...trail, node]);
-      }
-    }
-  }
-  return undefined;
-};
-
-/** Named types that reach themselves through their fields. */
-const findRecursion = (version: ResolvedVersion): Diagnostic[] => {
-  const diagnostics: Diagnostic[] = [];
-  const typeRefs = (type: TypeNode): string[] => {
-    switch (type.kind) {
-      case "named":
-        return [type.name];
-      case "list":
-      case "map":
-        return typeRefs(type.of);
-      case "tuple":
-        return type.items.flatMap(typeRefs);
-      case "object":
-        return [...type.fields.flatMap((f) => typeRefs(f.type)), ...(type.additional ? typeRefs(type.additional) : [])];
-      case "union":
-      case "oneOf":
-        return type.variants.flatMap((v) => typeRefs(v.type));
-      default:
-        return [];
-    }
-  };
-  // `additional` is a type the object's values take as its fields' are.
-  const namedRefs = (name: string): string[] => {
-    const named = version.types.get(name);
-    return named ? [...named.fields.flatMap((f) => typeRefs(f.type)), ...(named.additional ? typeRefs(named.additional) : [])] : [];
-  };
-  for (const named of version.types.values()) {
-    const cycle = cycleThrough(named.name, namedRefs);
-    if (cycle) diagnostics.push(createDiagnostic("recursive-type", named.loc, { name: named.name, path: cycle.join(" → ") }));
-  }
-  return diagnostics;
-};
+/** Named types that reach themselves through required fields only: no finite value of them exists. */
+const findRecursion = (version: ResolvedVersion): Diagnostic[] => [
+  ...[...infiniteCycles(version)].map(([name, cycle]) => createDiagnostic("recursive-type", version.types.get(name)!.loc, { name, path: cycle.join(" → ") })),
+  ...recursiveVariants(version).map((v) => createDiagnostic("recursive-variant", v.loc, { name: v.type.kind === "named" ? v.type.name : "", value: v.value })),
+];
 
 /** Rules against the fields they name at `version`: a contract's own rules, or an agent's on its input. */
 export const checkRules = (version: ResolvedVersion, rules: readonly Rule[]): Diagnostic[] => {
@@ -275,7 +234,7 @@ const findTooDeep = (project: Project): Diagnostic[] => {
       case "named": {
         const known = named.get(type.name);
         if (known !== undefined) return known;
-        named.set(type.name, 0); // a recursive type is reported as such; measure it once round
+        named.set(type.name, 0); // a recursive type is measured once round: how deep it nests is its maxDepth
         const depth = 1 + fieldsDepth(version.types.get(type.name)?.fields ?? [], version, named);
         named.set(type.name, depth);
         return depth;

@@ -8,6 +8,13 @@ import { NEVER, type Bound, type EnumShape, type NumberShape, type ObjectShape, 
 interface Scope {
   readonly contract: Contract;
   readonly version: ResolvedVersion;
+  /**
+   * One shape per named type, shared by every reference, so a recursive type is a cyclic shape
+   * (as `$ref`s are in shape-of-json-schema) that the engine compares co-inductively.
+   */
+  readonly named: Map<string, Shape>;
+  /** Named types still being imported, and what to finish once each is (fields whose shape copies it). */
+  readonly pending: Map<string, (() => void)[]>;
 }
 
 /**
@@ -121,8 +128,17 @@ const typeShape = (scope: Scope, node: TypeNode): Shape => {
     case "enum":
       return enumShape(lookup(scope.version.enums, node.name));
     case "named": {
+      const known = scope.named.get(node.name);
+      if (known) return known;
       const type = lookup(scope.version.types, node.name);
-      return defined({ ...objectShape(scope, type.fields, type), description: type.description, loc: type.loc });
+      // Filled in place once imported: a reference back into the type while importing it gets this object.
+      const placeholder: Record<string, unknown> = { kind: "any" };
+      scope.named.set(node.name, placeholder as unknown as Shape);
+      scope.pending.set(node.name, []);
+      Object.assign(placeholder, defined({ ...objectShape(scope, type.fields, type), description: type.description, loc: type.loc }));
+      for (const finish of scope.pending.get(node.name)!) finish();
+      scope.pending.delete(node.name);
+      return placeholder as unknown as Shape;
     }
     case "contract":
       return { kind: "contract", contract: node.contract, major: node.major };
@@ -132,12 +148,19 @@ const typeShape = (scope: Scope, node: TypeNode): Shape => {
 /** A field's shape: its type's, nullable when the field says what null means, located at the field. */
 const fieldShape = (scope: Scope, field: Field): Shape => {
   const shape = typeShape(scope, field.type);
-  return defined({
-    ...shape,
-    nullable: field.nullable !== undefined ? true : undefined,
-    description: field.description ?? shape.description,
-    loc: field.loc,
-  });
+  const located = (): Shape =>
+    defined({
+      ...shape,
+      nullable: field.nullable !== undefined ? true : undefined,
+      description: field.description ?? shape.description,
+      loc: field.loc,
+    });
+  const finishing = field.type.kind === "named" ? scope.pending.get(field.type.name) : undefined;
+  if (!finishing) return located();
+  // A recursive type's field inside itself: its shape is copied once the type is complete.
+  const placeholder: Record<string, unknown> = { kind: "any" };
+  finishing.push(() => Object.assign(placeholder, located()));
+  return placeholder as unknown as Shape;
 };
 
 const shapeRule = (rule: Rule): ShapeRule => {
@@ -153,7 +176,7 @@ const shapeRule = (rule: Rule): ShapeRule => {
 
 /** The payload of `version` (without the envelope) as the engine compares it. */
 export const shapeOfVersion = (contract: Contract, version: ResolvedVersion): Shape => {
-  const scope: Scope = { contract, version };
+  const scope: Scope = { contract, version, named: new Map(), pending: new Map() };
   const rules = version.rules.map(shapeRule);
   return defined({ ...objectShape(scope, version.fields), rules: rules.length > 0 ? rules : undefined, loc: version.loc });
 };

@@ -35,7 +35,8 @@ export const DIAGNOSTIC_CODES = {
   "additional-needs-keep": { severity: "error", message: "'additional' types the unknown keys an object keeps, but this object has unknown_fields: {policy}; write unknown_fields: keep or leave it out (additional implies keep)" },
   "field-key-on-type": { severity: "error", message: "'{key}' applies to a whole field, not to {where}: set it on the field itself{note}" },
   "limit-exceeded": { severity: "error", message: "{what} is {actual}; treaty allows at most {max}" },
-  "recursive-type": { severity: "error", message: "type '{name}' contains itself ({path}); recursive types are not supported" },
+  "recursive-type": { severity: "error", message: "type '{name}' contains itself through required fields only ({path}), so no finite value of it exists; make one field on the way optional or nullable, or a list that may be empty" },
+  "recursive-variant": { severity: "error", message: "variant '{value}' is the recursive type '{name}', and a recursive type cannot be a union variant yet: make the variant an object whose field holds a {name}" },
   // enums
   "empty-enum": { severity: "error", message: "enum '{name}' has no values" },
   "enum-value-without-meaning": { severity: "error", message: "enum value '{value}' of '{name}' needs a meaning" },
@@ -125,7 +126,7 @@ export const DIAGNOSTIC_CODES = {
   // treaty import (JSON Schema and OpenAPI into the IDL)
   "import-not-a-schema": { severity: "error", message: "{file} is not a schema document (it holds {got}); treaty import reads a JSON Schema or an OpenAPI description" },
   "import-not-expressible": { severity: "warning", message: "{what} at {pointer} cannot be written in treaty's IDL: {consequence}" },
-  "import-recursive": { severity: "warning", message: "{pointer} refers back to {name}, which contains it; recursive types are not in the IDL: the field that refers back is left out and its key kept unchecked, as an unknown one" },
+  "import-recursive": { severity: "warning", message: "{pointer} refers back to {name}, which contains it; only named object types may be recursive in the IDL: the field that refers back is left out and its key kept unchecked, as an unknown one" },
   "import-root-not-object": { severity: "error", message: "{pointer} ({name}) is not an object schema; a contract's payload is an object: import the definitions that use it" },
   "import-unknown-definition": { severity: "error", message: "the source has no definition '{name}'{suggestion}" },
   "import-no-root": { severity: "error", message: "{file} has no root schema and no definitions ($defs, definitions or components.schemas) to import" },

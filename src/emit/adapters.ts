@@ -87,6 +87,18 @@ const convert = (conversion: Conversion, input: string, at: At, scope: StepScope
       const name = helper(scope, q(conversion), () => String(scope.helpers.size + 1), (fn) => renderHelper(conversion, fn, scope));
       return `${name}(${input}, ${atCode(at)}, log)`;
     }
+    case "named":
+    case "again": {
+      // One helper per recursive type, registered before its body renders, so `again` inside calls it.
+      scope.b.importType(RUNTIME, "AdaptLog");
+      const name = helper(scope, q(["named", conversion.key]), () => conversion.key, (fn) =>
+        {
+        if (conversion.kind === "again") throw new Error(`treaty bug: recursive conversion ${conversion.key} outside itself`);
+        return renderHelper(conversion.conversion, fn, scope);
+      },
+      );
+      return `${name}(${input}, ${atCode(at)}, log)`;
+    }
   }
 };
 

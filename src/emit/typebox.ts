@@ -1,4 +1,5 @@
 import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
+import { recursiveTypes } from "../ir/recursion.js";
 import { rootTypeName } from "../ir/names.js";
 import { createFileBuilder, type EmittedFile } from "./file-builder.js";
 import {
@@ -119,11 +120,14 @@ export const emitTypeBox = (project: Project, contract: Contract, version: Resol
   const path = versionFilePath(contract.name, version.version, "schema.ts");
   const file = createFileBuilder(path, contract.file);
   const document = buildSchemaDocument(project, contract, version);
+  const recursive = recursiveTypes(version);
+  // Inside the group of recursive types, one refers to another by name (TypeBox's Cyclic).
+  let inCyclic = false;
   const reference = (name: string): string => {
     const def = document.defs.get(name);
     switch (def?.origin.kind) {
       case "local":
-        return schemaConstName(name);
+        return inCyclic && recursive.has(name) ? `Type.Ref(${JSON.stringify(name)})` : schemaConstName(name);
       case "root": {
         const { contract: other, version: otherVersion } = def.origin;
         // A const cannot be built from itself: the checker should reject such contracts before emit.
@@ -145,8 +149,20 @@ export const emitTypeBox = (project: Project, contract: Contract, version: Resol
   const { $comment: _comment, $schema: _schema, ...root } = document.root;
   const declare = (name: string, schema: JsonSchema): string =>
     `export const ${schemaConstName(name)} = ${printTypeBox(schema, reference)};`;
+  /** Recursive types: one `$defs` object whose members refer to each other by name, and an export per type selecting it. */
+  const declareCyclic = (names: readonly string[]): string[] => {
+    inCyclic = true;
+    const defs = printObject(names.map((name) => [name, printTypeBox(document.defs.get(name)!.schema, reference)]));
+    inCyclic = false;
+    const group = `${rootTypeName(contract.name, version.version)}Recursive`;
+    return [`const ${group} = ${defs};`, ...names.map((name) => `export const ${schemaConstName(name)} = Type.Cyclic(${group}, ${JSON.stringify(name)});`)];
+  };
+  const order = localDefOrder(document);
+  const cyclic = order.filter((name) => recursive.has(name));
+  // Where the first recursive type falls in dependency order, every type it needs is declared and
+  // none that needs a recursive one is yet: the whole group goes there.
   const declarations = [
-    ...localDefOrder(document).map((name) => declare(name, document.defs.get(name)!.schema)),
+    ...order.flatMap((name) => (!recursive.has(name) ? [declare(name, document.defs.get(name)!.schema)] : name === cyclic[0] ? declareCyclic(cyclic) : [])),
     declare(rootTypeName(contract.name, version.version), root),
   ];
   file.importValue("treaty/typebox", "Type");

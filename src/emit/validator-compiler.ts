@@ -25,6 +25,8 @@ import { objectPolicy, type ObjectPolicy } from "../ir/open-objects.js";
 import { hoistRules } from "./validator-rules.js";
 import { distinguishVariants } from "../ir/one-of-variants.js";
 import { selectorCode } from "./validator-one-of.js";
+import { depthGuard } from "./validator-recursive.js";
+import { maxDepthOf, recursiveTypes } from "../ir/recursion.js";
 
 // Turns the IR of one version into straight-line JS. Every type becomes a guard (its JSON type),
 // tests (its constraints) and, for containers, a hoisted pair of functions called once the guard
@@ -157,6 +159,12 @@ export const compileValidator = (
   const runtime = (name: string): string => {
     useRuntime(name);
     return name;
+  };
+  const recursive = new Map<ResolvedVersion, ReadonlySet<string>>();
+  const recursiveIn = (scope: Scope): ReadonlySet<string> => {
+    const known = recursive.get(scope.version) ?? recursiveTypes(scope.version);
+    recursive.set(scope.version, known);
+    return known;
   };
   const scopeOf = (c: Contract, v: ResolvedVersion): Scope => ({
     contract: c,
@@ -291,7 +299,11 @@ export const compileValidator = (
       case "named": {
         const named = scope.version.types.get(type.name) ?? bug(`type ${type.name} is not resolved`);
         const key = `${scope.prefix}type:${type.name}`;
-        return withDeep({ guard: isObject, label: `${type.name} object`, tests: [] }, hoistObject(scope, named.fields, [], `${scope.prefix}${type.name}`, objectPolicy(scope.contract, named), key));
+        const site = `${scope.prefix}${type.name}`;
+        const deep = recursiveIn(scope).has(type.name)
+          ? hoister.hoist(key, site, (base) => depthGuard(hoister, base, hoistObject(scope, named.fields, [], `${site}_fields`, objectPolicy(scope.contract, named)), type.name, maxDepthOf(named)))
+          : hoistObject(scope, named.fields, [], site, objectPolicy(scope.contract, named), key);
+        return withDeep({ guard: isObject, label: `${type.name} object`, tests: [] }, deep);
       }
       case "contract":
         return { guard: isObject, label: `${type.contract}@${type.major} payload`, tests: [], deep: hoistContract(type) };

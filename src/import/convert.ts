@@ -46,6 +46,8 @@ export interface ImportedContract {
   readonly fields: Record<string, IdlField>;
   /** Nothing it reaches was reported: its validator accepts exactly what the source schema does. */
   readonly exact: boolean;
+  /** Some named type it reaches refers back to itself (LLM projections cannot take it). */
+  readonly recursive: boolean;
 }
 
 const TYPE_NAME = /^[A-Z][A-Za-z0-9]*$/;
@@ -92,6 +94,10 @@ class Converter {
   private readonly inProgress = new Set<string>();
   /** Pointers of objects a property was left out of: their unknown keys must be kept, whatever the source says of others. */
   private readonly leftOut = new Set<string>();
+  /** Names of the named types being converted (each is added to `types` after the types it uses). */
+  private readonly converting = new Set<string>();
+  /** Whether some named type refers back to itself. */
+  recursive = false;
 
   constructor(
     private readonly source: SchemaSource,
@@ -128,19 +134,16 @@ class Converter {
   }
 
   /** The named type for the object schema at `pointer`, converted on first use. */
-  /** `from`: where the schema is referred to (the `$ref` that closes a cycle is reported there). */
-  private namedType(pointer: string, schema: Schema, hint: string, from = pointer): string | undefined {
+  private namedType(pointer: string, schema: Schema, hint: string): string {
     const known = this.typeOf.get(pointer);
+    if (known && this.converting.has(known)) this.recursive = true;
     if (known) return known;
-    if (this.inProgress.has(pointer)) {
-      this.report("import-recursive", from, { name: hint, pointer: from });
-      return undefined;
-    }
-    const name = this.uniqueName(pascalCase(hint), (n) => this.types.has(n) || this.enums.has(n) || !TYPE_NAME.test(n));
-    this.inProgress.add(pointer);
-    const body = this.objectBody(schema, pointer, name);
-    this.inProgress.delete(pointer);
+    const name = this.uniqueName(pascalCase(hint), (n) => this.types.has(n) || this.enums.has(n) || this.converting.has(n) || !TYPE_NAME.test(n));
+    // Named before its fields are converted, so a `$ref` back into it (a recursive type) is its name.
     this.typeOf.set(pointer, name);
+    this.converting.add(name);
+    const body = this.objectBody(schema, pointer, name);
+    this.converting.delete(name);
     this.types.set(name, { ...(describe(schema) && { description: describe(schema) }), ...body });
     return name;
   }
@@ -328,8 +331,7 @@ class Converter {
     const schema = target.schema;
     // An object with properties is a named type; a map (additionalProperties alone) is written where it is used.
     if (isSchemaObject(schema) && isObjectSchema(schema) && !(schema["properties"] === undefined && isSchemaObject(schema["additionalProperties"]))) {
-      const named = this.namedType(target.pointer, schema, name, pointer);
-      return named === undefined ? undefined : { type: named };
+      return { type: this.namedType(target.pointer, schema, name) };
     }
     if (this.inProgress.has(target.pointer)) {
       this.report("import-recursive", pointer, { name, pointer });
@@ -551,8 +553,7 @@ class Converter {
     }
     const name = this.definitionName(pointer);
     if (name !== undefined) {
-      const named = this.namedType(pointer, schema, name);
-      return named === undefined ? undefined : { type: named };
+      return { type: this.namedType(pointer, schema, name) };
     }
     return { type: { type: "object", ...this.objectBody(schema, pointer, pascalCase(hint)) } };
   }
@@ -655,6 +656,7 @@ export const convert = (source: SchemaSource, roots: readonly ImportRoot[]): { c
       types: converter.types,
       fields,
       exact: reported === 0,
+      recursive: converter.recursive,
     };
   });
   return { contracts, diagnostics: [...diagnostics.values()] };

@@ -22,10 +22,13 @@ export const renderContract = (contract: ImportedContract, source: SchemaSource,
   if (contract.description) body["description"] = contract.description;
   body["envelope"] = "none";
   body["unknown_fields"] = contract.unknownFields;
+  if (contract.recursive) body["llm"] = { providers: ["mcp"] };
   if (contract.enums.size > 0) body["enums"] = Object.fromEntries(contract.enums);
   if (contract.types.size > 0) body["types"] = Object.fromEntries(contract.types);
   body["versions"] = { "1.0": { fields: contract.fields } };
   const doc = new Document(body);
+  const llm = (doc.contents as YAMLMap).items.find((pair) => isScalar(pair.key) && pair.key.value === "llm");
+  if (llm) (llm.key as { commentBefore?: string }).commentBefore = " Some named types here are recursive: of the LLM projections, only MCP's takes them ($defs).";
   visit(doc, {
     Map: (_, map) => {
       if (fitsOnOneLine(map) && map.items.some((pair) => isScalar(pair.key) && pair.key.value === "type")) map.flow = true;

@@ -231,6 +231,11 @@ export interface NamedType extends OpenObject {
   readonly name: string;
   readonly description?: string;
   readonly fields: readonly Field[];
+  /**
+   * `maxDepth:` how many times a recursive type may nest inside itself in one value (validators
+   * report `depth` beyond it); absent: `DEFAULT_MAX_DEPTH`. Meaningful only on recursive types.
+   */
+  readonly maxDepth?: number;
   readonly loc: SourceLocation;
 }
 

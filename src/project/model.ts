@@ -50,6 +50,8 @@ export interface ProviderLimits {
   readonly maxEnumValues?: number;
   /** One enum with more than `values` values may hold at most `chars` characters of values. */
   readonly largeEnum?: { readonly values: number; readonly chars: number };
+  /** A recursive type may be written once in `$defs` and referred to by `$ref`; otherwise it is a limit crossed. */
+  readonly recursiveDefs?: true;
 }
 
 /** A constraint of the contract the projection does not carry: the provider will not enforce it. */

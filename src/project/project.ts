@@ -3,9 +3,10 @@
 // typed model only; the emitter prints the result, `compile` reports the diagnostics.
 import { createDiagnostic, formatDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import { rootFields } from "../ir/envelope.js";
-import type { Contract, EnumDef, Field, JsonType, JsonValue, LlmProvider, OpenObject, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
+import type { Contract, EnumDef, Field, JsonType, JsonValue, LlmProvider, NamedType, OpenObject, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
 import { objectPolicy } from "../ir/open-objects.js";
 import { versionsOfMajor } from "../ir/names.js";
+import { recursiveTypes } from "../ir/recursion.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { escapePointer } from "../runtime/issue.js";
 import { ANTHROPIC_LIMITS } from "./limits/anthropic.js";
@@ -36,6 +37,11 @@ interface Context {
   readonly widened: string[];
   readonly diagnostics: Diagnostic[];
   readonly totals: { properties: number; chars: number; enumValues: number; deepest: number };
+  /** The named types being projected above this point (`contract:type`): a projection inlines them, so a recursive one cannot go. */
+  readonly expanding: Set<string>;
+  /** Where the provider takes `$defs`: the home version's recursive types, by name, each projected once. */
+  readonly defs: Map<string, JsonSchema>;
+  readonly recursive: ReadonlySet<string>;
 }
 
 /** A projected type: its schema, its null plan, and the constraints it left out, in words. */
@@ -309,7 +315,12 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
       return { schema: enumSchema(ctx, lookup(scope.version.enums, node.name, "enum")), dropped: [] };
     case "named": {
       const type = lookup(scope.version.types, node.name, "type");
+      if (ctx.limits.recursiveDefs && scope === ctx.home && ctx.recursive.has(node.name)) return recursiveDef(ctx, type, at, depth, field);
+      const key = `${scope.contract.name}:${node.name}`;
+      if (ctx.expanding.has(key)) return recursionNotProjected(ctx, type);
+      ctx.expanding.add(key);
       const projected = objectProjection(ctx, scope, type.fields, at, depth + 1, field, example, type);
+      ctx.expanding.delete(key);
       return { ...projected, schema: defined({ description: type.description?.trim(), ...projected.schema }) };
     }
     case "contract": {
@@ -335,6 +346,32 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
       };
     }
   }
+};
+
+/** Projections inline named types, and no provider's subset is used here for `$ref` cycles yet: a recursive type is a limit crossed. */
+const recursionNotProjected = (ctx: Context, type: NamedType): Projected => {
+  const { provider } = ctx.limits;
+  if (!ctx.diagnostics.some((d) => d.message.includes(RECURSION_LIMIT))) {
+    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", type.loc, { provider, limit: RECURSION_LIMIT, max: 0, actual: `type '${type.name}'`, fix: optOut(provider) }));
+  }
+  return { schema: {}, dropped: [] };
+};
+
+const RECURSION_LIMIT = "recursive types (projections inline named types)";
+
+/**
+ * A recursive type of the version projected, where the provider takes `$defs`: projected once (at
+ * its first place, where the ledger names what it drops) and referred to by `$ref` everywhere.
+ * Such providers read optional fields as they are, so a reply needs no null plan inside it.
+ */
+const recursiveDef = (ctx: Context, type: NamedType, at: string, depth: number, field: Field | undefined): Projected => {
+  if (!ctx.defs.has(type.name)) {
+    ctx.defs.set(type.name, {});
+    const projected = objectProjection(ctx, ctx.home, type.fields, at, depth + 1, field, undefined);
+    if (projected.nulls) throw new Error(`treaty bug: ${ctx.limits.provider} takes $defs but '${type.name}' needs a null plan`);
+    ctx.defs.set(type.name, defined({ description: type.description?.trim(), ...projected.schema }));
+  }
+  return { schema: { $ref: `#/$defs/${type.name}` }, dropped: [] };
 };
 
 const withWords = (schema: JsonSchema, dropped: readonly string[]): JsonSchema =>
@@ -479,7 +516,7 @@ const request = (limits: ProviderLimits, contract: Contract, version: ResolvedVe
 export const projectVersion = (project: Project, contract: Contract, version: ResolvedVersion, provider: LlmProvider): StageResult<Projection & { readonly request: JsonSchema }> => {
   const limits = PROVIDER_LIMITS[provider];
   const home = { contract, version };
-  const ctx: Context = { project, limits, home, ledger: [], widened: [], diagnostics: [], totals: { properties: 0, chars: 0, enumValues: 0, deepest: 0 } };
+  const ctx: Context = { project, limits, home, ledger: [], widened: [], diagnostics: [], totals: { properties: 0, chars: 0, enumValues: 0, deepest: 0 }, expanding: new Set(), defs: new Map(), recursive: recursiveTypes(version) };
   const example = version.examples.find((e) => e.valid)?.value;
   const root = objectProjection(ctx, home, rootFields(contract, version), "", 1, undefined, example);
   const rules = version.rules.flatMap(ruleEntries);
@@ -489,7 +526,7 @@ export const projectVersion = (project: Project, contract: Contract, version: Re
   if (limits.maxSchemaChars !== undefined && ctx.totals.chars > limits.maxSchemaChars) {
     ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", version.loc, { provider, limit: "characters of property names, enum values and constants", max: limits.maxSchemaChars, actual: ctx.totals.chars, fix: optOut(provider) }));
   }
-  const schema = defined({ description, ...root.schema });
+  const schema = defined({ description, ...root.schema, $defs: ctx.defs.size > 0 ? Object.fromEntries(ctx.defs) : undefined });
   const name = projectionName(ctx, contract);
   return {
     value: {

@@ -86,7 +86,7 @@ const parseTypes = (r: Reader, entries: readonly Entry[], parser: TypeParser): M
   const types = new Map<string, NamedType>();
   for (const entry of entries) {
     const where = `type '${entry.key}'`;
-    const keys = byKey(r.entries(entry.value, where, ["description", "fields", ...OPEN_OBJECT_KEYS]) ?? []);
+    const keys = byKey(r.entries(entry.value, where, ["description", "fields", "maxDepth", ...OPEN_OBJECT_KEYS]) ?? []);
     const fieldsEntry = keys.get("fields");
     if (!fieldsEntry) {
       if (isMap(entry.value)) r.report("missing-key", entry.keyNode, { where, key: "fields" });
@@ -98,7 +98,19 @@ const parseTypes = (r: Reader, entries: readonly Entry[], parser: TypeParser): M
     const description = keys.get("description");
     const descriptionText = description && r.string(description.value, `description of ${where}`);
     const loc = r.loc(entry.keyNode);
-    types.set(entry.key, descriptionText === undefined ? { name: entry.key, fields, ...open, loc } : { name: entry.key, description: descriptionText, fields, ...open, loc });
+    const maxDepthEntry = keys.get("maxDepth");
+    const maxDepth = maxDepthEntry && r.count(maxDepthEntry.value, `maxDepth of ${where}`);
+    if (maxDepth !== undefined && (maxDepth < 1 || maxDepth > IDL_LIMITS.maxDepth)) {
+      r.report("limit-exceeded", maxDepthEntry!.value, { what: `maxDepth of ${where}`, actual: `${maxDepth}`, max: `${IDL_LIMITS.maxDepth} (and at least 1)` });
+    }
+    types.set(entry.key, {
+      name: entry.key,
+      ...(descriptionText === undefined ? {} : { description: descriptionText }),
+      fields,
+      ...open,
+      ...(maxDepth === undefined ? {} : { maxDepth }),
+      loc,
+    });
   }
   return types;
 };

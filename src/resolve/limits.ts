@@ -6,6 +6,8 @@ import type { Reader } from "./reader.js";
 export const IDL_LIMITS = {
   /** Lists, maps, objects and unions nested in one field's type: formatters and compilers recurse on it. */
   depth: 64,
+  /** A recursive type's `maxDepth`: validators, redaction and decode recurse once per level. */
+  maxDepth: 256,
   /** Characters in a contract or agent name: it names generated files, which file systems cap at 255 bytes. */
   nameLength: 128,
   /** A version's MAJOR and MINOR: each names generated folders and is compared as a number. */

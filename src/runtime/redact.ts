@@ -16,6 +16,12 @@ import { jsonFault } from "./json-value.js";
 export type { VersionShape } from "./shape.js";
 export { reaskMessage } from "./reask.js";
 
+/**
+ * Objects and arrays nested deeper than this are REDACTED whole: a recursive type's valid payloads
+ * stay within it (`maxDepth` is at most 256 levels), and redaction recurses once per level.
+ */
+const REDACT_DEPTH = 1_024;
+
 /** What stands in for a value the shape does not describe as safe (and for a payload without a shape). */
 export const REDACTED = "[redacted]";
 
@@ -123,7 +129,8 @@ const redactNode = (value: unknown, node: ShapeNode, context: Context): unknown 
     if (node.kind === "enum") return typeof value === "string" && Object.hasOwn(own(context.shape.enums, node.name) ?? {}, value) ? value : REDACTED;
     return typeof value === node.kind ? value : REDACTED;
   }
-  if (context.ancestors.has(value)) return REDACTED;
+  // A cycle, or nesting deeper than any payload of a contract may go (a hostile one): not followed.
+  if (context.ancestors.has(value) || context.ancestors.size >= REDACT_DEPTH) return REDACTED;
   context.ancestors.add(value);
   const copy = Array.isArray(value) ? redactList(value, node, context) : redactRecord(value as Record<string, unknown>, node, context);
   context.ancestors.delete(value);

@@ -2,29 +2,59 @@
 // Proxy or carry getters that answer differently on each read, and the first read is the one the
 // validator checked. JSON text needs none (JSON.parse builds fresh plain data).
 
+/** A container still to copy: `source` into `copy`, made already so keys keep their order. */
+type Pending = { readonly source: object; readonly copy: unknown[] | Record<string, unknown> } | { readonly leave: object };
+
 /**
  * A plain copy of `value` as JSON sees it: arrays item by item, objects by their own enumerable
  * string keys (inherited fields are not the value's, as Ajv's `ownProperties` has it), each
  * property read exactly once; anything else as it is, for the validator to judge. Throws what a
- * getter or Proxy trap throws, and RangeError on a cyclic value.
+ * getter or Proxy trap throws, and RangeError on a cyclic value. A loop, not recursion: a payload
+ * nested 100,000 deep is copied for the validator to reject, not a stack overflow.
  */
 export const snapshot = (value: unknown): unknown => {
   if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) {
-    const n = value.length;
-    const copy: unknown[] = new Array(n);
-    for (let i = 0; i < n; i++) copy[i] = snapshot(value[i]);
-    return copy;
+  const root = Array.isArray(value) ? [] : {};
+  const pending: Pending[] = [{ source: value, copy: root }];
+  const ancestors = new Set<object>();
+  const containerFor = (item: unknown): unknown[] | Record<string, unknown> | undefined =>
+    typeof item !== "object" || item === null ? undefined : Array.isArray(item) ? [] : {};
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if ("leave" in next) {
+      ancestors.delete(next.leave);
+      continue;
+    }
+    const { source, copy } = next;
+    if (ancestors.has(source)) throw new RangeError("a cyclic value has no JSON form");
+    ancestors.add(source);
+    pending.push({ leave: source });
+    const children: Pending[] = [];
+    if (Array.isArray(source)) {
+      const n = source.length;
+      const list = copy as unknown[];
+      for (let i = 0; i < n; i++) {
+        const item: unknown = source[i];
+        const container = containerFor(item);
+        list[i] = container ?? item;
+        if (container) children.push({ source: item as object, copy: container });
+      }
+    } else {
+      const record = source as Record<string, unknown>;
+      const target = copy as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        const item = record[key];
+        const container = containerFor(item);
+        // `__proto__` stays a data property, as JSON.parse makes it, never the copy's prototype.
+        if (key === "__proto__") Object.defineProperty(target, key, { value: container ?? item, enumerable: true, writable: true, configurable: true });
+        else target[key] = container ?? item;
+        if (container) children.push({ source: item as object, copy: container });
+      }
+    }
+    // Children are copied in order: the first comes off the stack first.
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
   }
-  const record = value as Record<string, unknown>;
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) {
-    const item = snapshot(record[key]);
-    // `__proto__` stays a data property, as JSON.parse makes it, never the copy's prototype.
-    if (key === "__proto__") Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
-    else copy[key] = item;
-  }
-  return copy;
+  return root;
 };
 
 /** What `readValue` returns for a value that threw while it was read. */

@@ -99,13 +99,23 @@ const numberArbitrary = (s: Schema, integer: boolean): fc.Arbitrary<number> => {
   return fc.double({ min: low, max: high, minExcluded: xmin !== undefined, maxExcluded: xmax !== undefined, noNaN: true, noDefaultInfinity: true });
 };
 
+/** Schema levels (each `$ref`, property, item) before a value takes its ending branch. */
+const RECURSION_DEPTH = 16;
+
 /** Values valid against `schema` (its formats, patterns, bounds and shapes). */
 export const arbitraryFor = (root: Schema, schema: Schema = root, depth = 0): fc.Arbitrary<unknown> => {
+  // Past this depth a recursive schema takes its ending branch (null, an empty list, no optional
+  // field), so values stay finite and within the validators' depth bound.
+  const ending = depth > RECURSION_DEPTH;
   if (typeof schema["$ref"] === "string") return arbitraryFor(root, resolveRef(root, schema["$ref"]), depth + 1);
   if ("const" in schema) return fc.constant(schema["const"]);
   if (Array.isArray(schema["enum"])) return fc.constantFrom(...(schema["enum"] as unknown[]));
   for (const key of ["anyOf", "oneOf"]) {
-    if (Array.isArray(schema[key])) return fc.oneof(...(schema[key] as Schema[]).map((s) => arbitraryFor(root, s, depth + 1)));
+    if (!Array.isArray(schema[key])) continue;
+    const variants = schema[key] as Schema[];
+    // Ending: null, else the variants that refer to no definition (a literal ends an expression).
+    const ends = ending ? variants.filter((s) => s["type"] === "null" || !JSON.stringify(s).includes('"$ref"')) : [];
+    return fc.oneof(...(ends.length > 0 ? ends : variants).map((s) => arbitraryFor(root, s, depth + 1)));
   }
   // A `json` value within the bounds JSON Schema cannot state (the bounds' own tests cross them).
   if (isBounds(schema["x-treaty-json"])) {
@@ -127,6 +137,7 @@ export const arbitraryFor = (root: Schema, schema: Schema = root, depth = 0): fc
     case "number":
       return numberArbitrary(schema, false);
     case "array": {
+      if (ending && ((schema["minItems"] as number | undefined) ?? 0) === 0) return fc.constant([]);
       const items = arbitraryFor(root, (schema["items"] as Schema | undefined) ?? {}, depth + 1);
       const constraints = {
         minLength: (schema["minItems"] as number | undefined) ?? 0,
@@ -139,12 +150,13 @@ export const arbitraryFor = (root: Schema, schema: Schema = root, depth = 0): fc
       const required = (schema["required"] as string[] | undefined) ?? [];
       const additional = schema["additionalProperties"];
       if (Object.keys(properties).length === 0 && typeof additional === "object" && additional !== null) {
+        if (ending) return fc.constant({});
         const pattern = (schema["propertyNames"] as Schema | undefined)?.["pattern"];
         const keys = typeof pattern === "string" ? fc.stringMatching(new RegExp(pattern, "u"), { maxLength: 8 }) : fc.string({ maxLength: 8 });
         return fc.dictionary(keys, arbitraryFor(root, additional as Schema, depth + 1), { maxKeys: 3 });
       }
       // An optional property no value of which can be built (a minimum of billions) is left out.
-      const buildable = Object.entries(properties).filter(([k, s]) => required.includes(k) || !tooLongToBuild(s));
+      const buildable = Object.entries(properties).filter(([k, s]) => required.includes(k) || (!ending && !tooLongToBuild(s)));
       const record = fc.record(
         Object.fromEntries(buildable.map(([k, s]) => [k, arbitraryFor(root, s, depth + 1)])),
         { requiredKeys: required },
