@@ -5,6 +5,7 @@ import { Worker } from "node:worker_threads";
 import type { EmittedFile } from "../emit/file-builder.js";
 import type { FormatRequest, FormatResponse } from "./format-worker.js";
 import { formatKey, type FormatCache } from "./format-cache.js";
+import { directLayout } from "./json-layout.js";
 import { prettierFormat } from "./prettier-format.js";
 
 /** Formats files off the main thread, so emitting the next files overlaps formatting the last. */
@@ -64,6 +65,8 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
   };
   return {
     format: async (file) => {
+      const direct = directLayout(file);
+      if (direct !== undefined) return direct;
       const key = formatKey(file);
       const cached = cache.get(key);
       if (cached !== undefined) return cached;
