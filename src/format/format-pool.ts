@@ -27,6 +27,8 @@ const WORKER = new URL("./format-worker.js", import.meta.url);
  * prettier (about what formatting 30 files costs), which a run that changed one contract does not earn back.
  */
 const IN_THREAD_FIRST = 512 * 1024;
+/** Between statements formatted together: a line comment, which prettier keeps on its own line. */
+const CUT = "// treaty: statement cut\n";
 /** Characters of statements kept formatted for reuse in a run (with their results about 64 MB), so memory stays bounded. */
 const HELD_STATEMENTS = 16 * 2 ** 20;
 
@@ -70,26 +72,39 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
       chosen.worker.postMessage({ id, contents, language } satisfies FormatRequest);
     });
   };
+  /**
+   * Statements formatted in one call, cut apart again at a marker comment between them: prettier's
+   * cost per call (normalizing its options) is that of a few statements. Should the marker not come
+   * back as it went in, each is formatted alone.
+   */
+  const batch = async (texts: readonly string[]): Promise<string[]> => {
+    if (texts.length === 1) return [await run(texts[0]!, "typescript")];
+    const parts = (await run(texts.join(CUT), "typescript")).split(CUT);
+    return parts.length === texts.length ? parts : Promise.all(texts.map((text) => run(text, "typescript")));
+  };
   // Formatted statements by their text, for this run: held in memory, up to a bound.
   const statements = new Map<string, Promise<string>>();
   let held = 0;
-  const statement = (text: string): Promise<string> => {
-    let done = statements.get(text);
-    if (done === undefined) {
-      if (held > HELD_STATEMENTS) {
-        statements.clear();
-        held = 0;
-      }
-      statements.set(text, (done = run(text, "typescript")));
-      held += text.length;
+  const formatStatements = (texts: readonly string[]): Promise<string[]> => {
+    if (held > HELD_STATEMENTS) {
+      statements.clear();
+      held = 0;
     }
-    return done;
+    const fresh = [...new Set(texts.filter((text) => !statements.has(text)))];
+    if (fresh.length > 0) {
+      const done = batch(fresh);
+      fresh.forEach((text, i) => {
+        statements.set(text, done.then((parts) => parts[i]!));
+        held += text.length;
+      });
+    }
+    return Promise.all(texts.map((text) => statements.get(text)!));
   };
   const formatted = async (file: EmittedFile): Promise<string> => {
     const pieces = file.language === "typescript" ? splitStatements(file.contents) : [];
     if (pieces.length > 1) {
       try {
-        return joinStatements(pieces, await Promise.all(pieces.map((piece) => statement(piece.text))));
+        return joinStatements(pieces, await formatStatements(pieces.map((piece) => piece.text)));
       } catch {
         // A cut inside a construct: the file as one below, which reports a real syntax error.
       }

@@ -80,13 +80,24 @@ interface Journal {
 const JOURNAL = "commit.json";
 const STAGED = "files";
 
+/** `mkdirSync(dir, { recursive: true })` once a directory: a run writes dozens of files into each. */
+const directoryMaker = (): ((dir: string) => void) => {
+  const made = new Set<string>();
+  return (dir) => {
+    if (made.has(dir)) return;
+    mkdirSync(dir, { recursive: true });
+    made.add(dir);
+  };
+};
+
 /** Moves the staged files into place and removes the removed ones; repeating it after a kill is harmless. */
 const apply = (outDir: string, staging: string, journal: Journal): void => {
+  const makeDir = directoryMaker();
   for (const path of journal.moves) {
     const from = join(staging, STAGED, path);
     if (!existsSync(from)) continue; // moved before the kill
     const target = join(outDir, path);
-    mkdirSync(dirname(target), { recursive: true });
+    makeDir(dirname(target));
     renameSync(from, target);
   }
   for (const path of journal.removes) {
@@ -153,6 +164,7 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
   const toStamp = new Map<string, string>();
   let unchanged = 0;
   if (!options.check) rmSync(staging, { recursive: true, force: true });
+  const makeDir = directoryMaker();
   return {
     put: (path, contents) => {
       produced.add(path);
@@ -166,7 +178,7 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
       (current === undefined ? created : updated).push(path);
       if (options.check) return;
       const target = join(staging, STAGED, path);
-      mkdirSync(dirname(target), { recursive: true });
+      makeDir(dirname(target));
       writeFileSync(target, contents);
       staged.push(path);
     },

@@ -2,6 +2,8 @@
 // piece does not parse (and the format pool formats the file whole).
 import { format } from "prettier";
 import { describe, expect, it } from "vitest";
+import { createFormatCache } from "../../src/format/format-cache.js";
+import { createFormatPool } from "../../src/format/format-pool.js";
 import { joinStatements, splitStatements } from "../../src/format/statements.js";
 import { PRETTIER_OPTIONS } from "../../src/format/prettier-format.js";
 
@@ -44,5 +46,18 @@ describe("splitStatements", () => {
       "/** doc */\nexport function h(){}\n",
     ]);
     expect(splitStatements(SOURCES[2]!)).toHaveLength(1);
+  });
+});
+
+describe("the format pool", () => {
+  it("formats files that share statements (each formatted once, in one call a file) as prettier formats each whole", async () => {
+    const pool = createFormatPool(createFormatCache(undefined, { readOnly: false }));
+    try {
+      for (const source of [...SOURCES, SOURCES.slice(0, 2).join(""), SOURCES.slice(1).join("\n")]) {
+        expect(await pool.format({ path: "a.ts", language: "typescript", contents: source })).toBe(await prettier(source));
+      }
+    } finally {
+      await pool.close();
+    }
   });
 });
