@@ -38,16 +38,13 @@ const printNumber = (raw: string): string =>
 
 const STRING = /"(?:[^"\\\x00-\x1f]|\\["\\bfnrt]|\\u[0-9a-fA-F]{4})*"/y;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const SPACE = /[ \t\n\r]*/y;
 
 const parse = (text: string): Node => {
   let at = 0;
   /** Skips whitespace; true when it held a line break. A blank line is kept by prettier: declined. */
   const space = (): boolean => {
-    SPACE.lastIndex = at;
-    const run = SPACE.exec(text)![0];
-    at += run.length;
-    const breaks = run.split("\n").length - 1;
+    let breaks = 0;
+    for (let c = text.charCodeAt(at); c === 32 || c === 10 || c === 9 || c === 13; c = text.charCodeAt(++at)) if (c === 10) breaks++;
     if (breaks > 1) throw new Decline();
     return breaks > 0;
   };

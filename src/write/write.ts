@@ -6,6 +6,7 @@
 // the new one, never a mix.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 
 export interface WriteReport {
@@ -133,8 +134,11 @@ export interface WriteOptions {
 }
 
 export interface TreeWriter {
-  /** One produced file: staged when it differs from what the output directory holds. */
-  put(path: string, contents: string): void;
+  /**
+   * One produced file: staged when it differs from what the output directory holds. The write runs
+   * off the main thread (a cold run's largest cost there); `commit` after every put settled.
+   */
+  put(path: string, contents: string): Promise<void>;
   /** A file produced by an earlier run and known current (the manifest proved it): left as it is. */
   keep(path: string, stamp: FileStamp): void;
   /**
@@ -166,7 +170,7 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
   if (!options.check) rmSync(staging, { recursive: true, force: true });
   const makeDir = directoryMaker();
   return {
-    put: (path, contents) => {
+    put: async (path, contents) => {
       produced.add(path);
       const hash = contentHash(contents);
       const current = readOrUndefined(join(outDir, path));
@@ -179,7 +183,7 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
       if (options.check) return;
       const target = join(staging, STAGED, path);
       makeDir(dirname(target));
-      writeFileSync(target, contents);
+      await writeFile(target, contents);
       staged.push(path);
     },
     keep: (path, stamp) => {
