@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { parseDocument } from "yaml";
 
 const ROOT = join(import.meta.dirname, "..");
-const CLI = join(ROOT, "dist/cli/main.js");
+// TREATY_BENCH_CLI: another build's CLI, to compare two builds in the same period of a noisy machine.
+const CLI = process.env["TREATY_BENCH_CLI"] || join(ROOT, "dist/cli/main.js");
 const VERSIONS = 3;
 
 export interface CodegenRun {

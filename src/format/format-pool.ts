@@ -5,9 +5,15 @@ import { Worker } from "node:worker_threads";
 import type { EmittedFile } from "../emit/file-builder.js";
 import type { FormatRequest, FormatResponse } from "./format-worker.js";
 import { formatKey, type FormatCache } from "./format-cache.js";
+import { directLayout } from "./json-layout.js";
 import { prettierFormat } from "./prettier-format.js";
+import { joinStatements, splitStatements } from "./statements.js";
 
-/** Formats files off the main thread, so emitting the next files overlaps formatting the last. */
+/**
+ * Formats files off the main thread, so emitting the next files overlaps formatting the last. A
+ * TypeScript file is formatted as its top-level statements (src/format/statements.ts), each
+ * distinct one once a run: a contract's versions repeat most of theirs.
+ */
 export interface FormatPool {
   /** The formatted contents of `file`, from the cache or a worker. */
   format(file: EmittedFile): Promise<string>;
@@ -17,13 +23,17 @@ export interface FormatPool {
 
 const WORKER = new URL("./format-worker.js", import.meta.url);
 /**
- * Files formatted on the main thread before workers start: each worker loads prettier (about what
- * formatting 30 files costs), which a run that changed one contract does not earn back.
+ * Characters (about 64 files) formatted on the main thread before workers start: each worker loads
+ * prettier (about what formatting 30 files costs), which a run that changed one contract does not earn back.
  */
-const IN_THREAD_FIRST = 64;
+const IN_THREAD_FIRST = 512 * 1024;
+/** Between statements formatted together: a line comment, which prettier keeps on its own line. */
+const CUT = "// treaty: statement cut\n";
+/** Characters of statements kept formatted for reuse in a run (with their results about 64 MB), so memory stays bounded. */
+const HELD_STATEMENTS = 16 * 2 ** 20;
 
 /**
- * One worker a core, started once `IN_THREAD_FIRST` files were not in the cache (a run that finds
+ * One worker a core, started once `IN_THREAD_FIRST` characters were not in the cache (a run that finds
  * everything formatted, or changed little, starts none). Without a built worker (treaty run from its sources, as the
  * tests do), formats on the main thread: the output is the same.
  */
@@ -50,8 +60,8 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
       });
       return entry;
     });
-  const formatted = async (file: EmittedFile): Promise<string> => {
-    if (inThread || ++misses <= IN_THREAD_FIRST) return prettierFormat(file.contents, file.language);
+  const run = async (contents: string, language: EmittedFile["language"]): Promise<string> => {
+    if (inThread || (misses += contents.length) <= IN_THREAD_FIRST) return prettierFormat(contents, language);
     workers ??= start();
     const id = next++;
     // The least busy worker: files differ a hundredfold in size.
@@ -59,11 +69,52 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
     chosen.busy++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
-      chosen.worker.postMessage({ id, contents: file.contents, language: file.language } satisfies FormatRequest);
+      chosen.worker.postMessage({ id, contents, language } satisfies FormatRequest);
     });
+  };
+  /**
+   * Statements formatted in one call, cut apart again at a marker comment between them: prettier's
+   * cost per call (normalizing its options) is that of a few statements. Should the marker not come
+   * back as it went in, each is formatted alone.
+   */
+  const batch = async (texts: readonly string[]): Promise<string[]> => {
+    if (texts.length === 1) return [await run(texts[0]!, "typescript")];
+    const parts = (await run(texts.join(CUT), "typescript")).split(CUT);
+    return parts.length === texts.length ? parts : Promise.all(texts.map((text) => run(text, "typescript")));
+  };
+  // Formatted statements by their text, for this run: held in memory, up to a bound.
+  const statements = new Map<string, Promise<string>>();
+  let held = 0;
+  const formatStatements = (texts: readonly string[]): Promise<string[]> => {
+    if (held > HELD_STATEMENTS) {
+      statements.clear();
+      held = 0;
+    }
+    const fresh = [...new Set(texts.filter((text) => !statements.has(text)))];
+    if (fresh.length > 0) {
+      const done = batch(fresh);
+      fresh.forEach((text, i) => {
+        statements.set(text, done.then((parts) => parts[i]!));
+        held += text.length;
+      });
+    }
+    return Promise.all(texts.map((text) => statements.get(text)!));
+  };
+  const formatted = async (file: EmittedFile): Promise<string> => {
+    const pieces = file.language === "typescript" ? splitStatements(file.contents) : [];
+    if (pieces.length > 1) {
+      try {
+        return joinStatements(pieces, await formatStatements(pieces.map((piece) => piece.text)));
+      } catch {
+        // A cut inside a construct: the file as one below, which reports a real syntax error.
+      }
+    }
+    return run(file.contents, file.language);
   };
   return {
     format: async (file) => {
+      const direct = directLayout(file);
+      if (direct !== undefined) return direct;
       const key = formatKey(file);
       const cached = cache.get(key);
       if (cached !== undefined) return cached;

@@ -1,13 +1,17 @@
 import type { StageResult } from "../diagnostics/diagnostic.js";
 import type { EmittedFile } from "../emit/file-builder.js";
 import { formatKey, type FormatCache } from "./format-cache.js";
+import { directLayout } from "./json-layout.js";
 import { prettierFormat } from "./prettier-format.js";
 
 /**
  * One file formatted with prettier's fixed options. Prettier is most of a cold run's cost (linear
- * in the code's size), so a file is formatted once and then served from `cache`.
+ * in the code's size), so a file is formatted once and then served from `cache`; JSON is printed in
+ * prettier's layout without it.
  */
 export const formatFile = async (file: EmittedFile, cache: FormatCache): Promise<string> => {
+  const direct = directLayout(file);
+  if (direct !== undefined) return direct;
   const key = formatKey(file);
   let contents = cache.get(key);
   if (contents === undefined) {

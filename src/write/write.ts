@@ -6,6 +6,7 @@
 // the new one, never a mix.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 
 export interface WriteReport {
@@ -80,13 +81,24 @@ interface Journal {
 const JOURNAL = "commit.json";
 const STAGED = "files";
 
+/** `mkdirSync(dir, { recursive: true })` once a directory: a run writes dozens of files into each. */
+const directoryMaker = (): ((dir: string) => void) => {
+  const made = new Set<string>();
+  return (dir) => {
+    if (made.has(dir)) return;
+    mkdirSync(dir, { recursive: true });
+    made.add(dir);
+  };
+};
+
 /** Moves the staged files into place and removes the removed ones; repeating it after a kill is harmless. */
 const apply = (outDir: string, staging: string, journal: Journal): void => {
+  const makeDir = directoryMaker();
   for (const path of journal.moves) {
     const from = join(staging, STAGED, path);
     if (!existsSync(from)) continue; // moved before the kill
     const target = join(outDir, path);
-    mkdirSync(dirname(target), { recursive: true });
+    makeDir(dirname(target));
     renameSync(from, target);
   }
   for (const path of journal.removes) {
@@ -122,8 +134,11 @@ export interface WriteOptions {
 }
 
 export interface TreeWriter {
-  /** One produced file: staged when it differs from what the output directory holds. */
-  put(path: string, contents: string): void;
+  /**
+   * One produced file: staged when it differs from what the output directory holds. The write runs
+   * off the main thread (a cold run's largest cost there); `commit` after every put settled.
+   */
+  put(path: string, contents: string): Promise<void>;
   /** A file produced by an earlier run and known current (the manifest proved it): left as it is. */
   keep(path: string, stamp: FileStamp): void;
   /**
@@ -153,8 +168,9 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
   const toStamp = new Map<string, string>();
   let unchanged = 0;
   if (!options.check) rmSync(staging, { recursive: true, force: true });
+  const makeDir = directoryMaker();
   return {
-    put: (path, contents) => {
+    put: async (path, contents) => {
       produced.add(path);
       const hash = contentHash(contents);
       const current = readOrUndefined(join(outDir, path));
@@ -166,8 +182,8 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
       (current === undefined ? created : updated).push(path);
       if (options.check) return;
       const target = join(staging, STAGED, path);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, contents);
+      makeDir(dirname(target));
+      await writeFile(target, contents);
       staged.push(path);
     },
     keep: (path, stamp) => {

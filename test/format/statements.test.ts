@@ -1,0 +1,63 @@
+// A file formatted as its top-level statements is what prettier prints for the whole file, or a
+// piece does not parse (and the format pool formats the file whole).
+import { format } from "prettier";
+import { describe, expect, it } from "vitest";
+import { createFormatCache } from "../../src/format/format-cache.js";
+import { createFormatPool } from "../../src/format/format-pool.js";
+import { joinStatements, splitStatements } from "../../src/format/statements.js";
+import { PRETTIER_OPTIONS } from "../../src/format/prettier-format.js";
+
+const prettier = (text: string): Promise<string> => format(text, { ...PRETTIER_OPTIONS, parser: "babel-ts" });
+
+/** The file formatted piece by piece, or undefined when a piece does not parse. */
+const byPieces = async (text: string): Promise<string | undefined> => {
+  const pieces = splitStatements(text);
+  try {
+    return joinStatements(pieces, await Promise.all(pieces.map((p) => prettier(p.text))));
+  } catch {
+    return undefined;
+  }
+};
+
+const SOURCES = [
+  // Blank lines kept as one, comments with the statement after them, a header comment.
+  '// @generated\nimport {a} from "a";\nimport type {B} from "b";\n\n\nfunction f(x:number){return x+1}\n// about g\n\nexport const g = {a:1,\n b:2};\n/** doc */\nexport function h(){}\n\n',
+  // A comment that ends like a statement, a statement after a block comment.
+  "const a = 1;\n// ends with }\nconst b = 2;\n/* block\n   export const x = 1;\n*/\nlet c = 3;\n",
+  // What follows `{}` on its own line could be a call: kept with it.
+  "const a = {}\n/* c */\n(globalThis as any).x = a;\n",
+  // A cut inside a template literal leaves pieces that do not parse.
+  "const t = `\nconst inner = 1;\n`;\nexport {};\n",
+  "export type T = {\n  a: string;\n};\nexport interface I { b: T }\ntype U = T | I;\n",
+];
+
+describe("splitStatements", () => {
+  it.each(SOURCES.map((source, i) => [i, source] as const))("source %i formats piece by piece as prettier formats it whole", async (_, source) => {
+    const pieces = await byPieces(source);
+    if (pieces !== undefined) expect(pieces).toBe(await prettier(source));
+  });
+
+  it("cuts between top-level statements only", () => {
+    expect(splitStatements(SOURCES[0]!).map((p) => p.text)).toEqual([
+      '// @generated\nimport {a} from "a";\n',
+      'import type {B} from "b";\n',
+      "function f(x:number){return x+1}\n",
+      "// about g\n\nexport const g = {a:1,\n b:2};\n",
+      "/** doc */\nexport function h(){}\n",
+    ]);
+    expect(splitStatements(SOURCES[2]!)).toHaveLength(1);
+  });
+});
+
+describe("the format pool", () => {
+  it("formats files that share statements (each formatted once, in one call a file) as prettier formats each whole", async () => {
+    const pool = createFormatPool(createFormatCache(undefined, { readOnly: false }));
+    try {
+      for (const source of [...SOURCES, SOURCES.slice(0, 2).join(""), SOURCES.slice(1).join("\n")]) {
+        expect(await pool.format({ path: "a.ts", language: "typescript", contents: source })).toBe(await prettier(source));
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+});
