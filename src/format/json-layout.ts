@@ -142,7 +142,9 @@ const flat = (node: Node): string => {
  * the next line break (a comma, or nothing).
  */
 const print = (node: Node, indent: number, pos: number, trailing: number, out: string[]): void => {
-  if (node.kind === "literal" || (!node.breaks && fits(node, pos, trailing))) {
+  // An empty array or object is `[]` / `{}` however far right it starts.
+  const empty = node.kind === "array" ? node.items.length === 0 : node.kind === "object" && node.props.length === 0;
+  if (node.kind === "literal" || empty || (!node.breaks && fits(node, pos, trailing))) {
     out.push(flat(node));
     return;
   }

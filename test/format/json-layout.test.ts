@@ -62,6 +62,13 @@ describe("layoutJson", () => {
     expect(layoutJson(text)).toBe(await prettier(text));
   });
 
+  it("prints an empty array or object as [] or {} past the line width, as prettier does", async () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 60; i++) deep = [deep];
+    const text = JSON.stringify({ deep, key: { nested: [{}, [], { a: [] }] } }, null, 2);
+    expect(layoutJson(text)).toBe(await prettier(text));
+  });
+
   it("declines what prettier would print differently from its rules (blank lines, rewritten escapes)", () => {
     expect(layoutJson('{\n  "a": 1,\n\n  "b": 2\n}')).toBeUndefined();
     expect(layoutJson('{ "a": "\\/" }')).toBeUndefined();
