@@ -9,7 +9,9 @@
 // from a second workspace package and run with plain node, agents and their bodies included; two
 // agents over the app's own contracts (codegen's stubs written by hand), with both optional peers installed, driven by a scripted model
 // through runAgentLoop and by the MCP SDK's client: each refusal before the side effect, the events
-// read back from the SQLite file.
+// read back from the SQLite file; and MCP's 2026-07-28 schema brought in with `treaty import` as the
+// README shows, generated into that package, every official example validated by its generated
+// validator and by Ajv on the source, and decoded and encoded back unchanged.
 // Cost: npm runs offline-preferred with a cache kept between runs (os.tmpdir()); the CI clone runs
 // beside the later steps; bins the README does not name are run directly, not through npx.
 import { spawn, spawnSync } from "node:child_process";
@@ -502,6 +504,80 @@ describe("the generated package in a workspace", () => {
     const script = 'const { summary } = await import("./consumer/dist/main.js"); console.log(JSON.stringify(summary));';
     const printed = JSON.parse(run("node", ["--input-type=module", "--eval", script]).stdout) as unknown;
     expect(printed).toEqual({ order: "ORD-7", path: ["1.0", "1.1"], valid: true, known: ["1.0", "1.1"], agents: ["orders.order_lookup", "orders.order_refund"], looked: 4200 });
+  }, SLOW);
+});
+
+describe("a schema someone else wrote, imported as the README's Importing a schema shows", () => {
+  it("MCP 2026-07-28 imported, generated and built: every official example passes its generated validator and Ajv, and decodes and encodes back unchanged", () => {
+    // The README's own first import line, run as written: the schema sits in the app as schema.json.
+    // Every object definition becomes a contract (131), not only the 88 with examples (--defs): the
+    // whole import must compile and build, and it costs about a minute on two cores.
+    const section = README.slice(README.indexOf("\n### Importing a schema\n"), README.indexOf("\n## What is generated\n"));
+    const line = /^npx treaty import schema\.json [^#\n]*/m.exec(section)![0].trim();
+    expect(line).toBe("npx treaty import schema.json --out idl/mcp");
+    const source = join(ROOT, "test/reference/agent-protocols/mcp");
+    cpSync(join(source, "schema-2026-07-28.json"), join(APP, "schema.json"));
+    cpSync(join(source, "examples-2026-07-28"), join(APP, "mcp-examples"), { recursive: true });
+    const schema = JSON.parse(read("schema.json")) as { $defs: Record<string, { type?: unknown }> };
+    const objects = Object.values(schema.$defs).filter((definition) => definition.type === "object").length;
+    const imported = sh(line).stderr;
+    expect(imported).toMatch(/^0 errors, \d+ warnings$/m);
+    expect(imported).toContain(`treaty: imported ${objects} contracts into idl/mcp`);
+    npm(["run", "codegen"]);
+    // The app is the workspace of the step before: generated/ is @acme/orders-contracts, built for plain node.
+    npm(["run", "build", "--workspace", GENERATED_PACKAGE]);
+    // Ajv as a user gets it, the version treaty's own tests use.
+    const devDependencies = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies;
+    npm(["install", "--workspace", "consumer", `ajv@${devDependencies["ajv"]}`, `ajv-formats@${devDependencies["ajv-formats"]}`]);
+    writeFile(
+      "consumer/mcp-examples.mjs",
+      [
+        'import { readdirSync, readFileSync } from "node:fs";',
+        'import Ajv2020 from "ajv/dist/2020.js";',
+        'import addFormats from "ajv-formats";',
+        `import { decode, encode } from "${GENERATED_PACKAGE}";`,
+        "",
+        'const ajv = new Ajv2020({ strict: false });',
+        "addFormats(ajv);",
+        'ajv.addSchema(JSON.parse(readFileSync("schema.json", "utf8")), "mcp");',
+        "// Each imported contract's header names the definition it came from.",
+        "const contractOf = new Map();",
+        'for (const file of readdirSync("idl/mcp")) {',
+        '  const from = /^# Imported by treaty \\S+ from schema\\.json#\\/\\$defs\\/(\\S+) /m.exec(readFileSync(`idl/mcp/${file}`, "utf8"));',
+        '  if (from) contractOf.set(from[1], file.replace(/\\.yaml$/, ""));',
+        "}",
+        "const results = [];",
+        'for (const file of readdirSync("mcp-examples").sort()) {',
+        '  const type = file.split("__")[0];',
+        '  const example = JSON.parse(readFileSync(`mcp-examples/${file}`, "utf8"));',
+        "  const contract = contractOf.get(type);",
+        `  const { versions } = await import(\`${GENERATED_PACKAGE}/\${contract}\`);`,
+        "  // No envelope: decode reads the payload as the contract's only version, 1.0.",
+        "  const decoded = decode(contract, example);",
+        '  const encoded = decoded.ok ? encode(contract, decoded.value, "1.0") : decoded;',
+        "  results.push({",
+        "    file,",
+        "    contract,",
+        '    treaty: versions["1.0"].check(example),',
+        "    ajv: ajv.validate({ $ref: `mcp#/$defs/${type}` }, example),",
+        "    stripped: decoded.ok ? decoded.stripped : decoded.kind,",
+        "    decoded: decoded.value,",
+        "    encoded: encoded.ok ? encoded.value : encoded.kind,",
+        "  });",
+        "}",
+        "console.log(JSON.stringify(results));",
+        "",
+      ].join("\n"),
+    );
+    const results = JSON.parse(run("node", ["consumer/mcp-examples.mjs"]).stdout) as { file: string; contract?: string }[];
+    const files = readdirSync(join(APP, "mcp-examples")).sort();
+    expect(files.length).toBeGreaterThan(120);
+    expect(results).toEqual(
+      files.map((file) => {
+        const example = JSON.parse(read(`mcp-examples/${file}`)) as unknown;
+        return { file, contract: expect.stringMatching(/^mcp\.[a-z0-9_]+$/), treaty: true, ajv: true, stripped: [], decoded: example, encoded: example };
+      }),
+    );
   }, SLOW);
 });
 
