@@ -226,8 +226,11 @@ class Converter {
       const props = part["properties"];
       if (isSchemaObject(props)) {
         for (const [key, value] of Object.entries(props)) {
-          if (properties.has(key)) this.notExpressible(`${at}/properties/${key}`, `property ${JSON.stringify(key)} given by two parts of an allOf`, "the first part's schema is kept");
-          else properties.set(key, { schema: value, pointer: `${at}/properties/${escape(key)}` });
+          const here = { schema: value, pointer: `${at}/properties/${escape(key)}` };
+          const before = properties.get(key);
+          const both = before && narrower(before, here);
+          if (before && !both) this.notExpressible(`${at}/properties/${key}`, `property ${JSON.stringify(key)} given by two parts of an allOf`, "the first part's schema is kept");
+          else properties.set(key, both ?? here);
         }
       }
       if (Array.isArray(part["required"])) for (const key of part["required"]) if (typeof key === "string") required.add(key);
@@ -569,6 +572,24 @@ const elidePolicy = (node: unknown, contract: UnknownFields): void => {
   const record = node as Record<string, unknown>;
   if ("fields" in record && record["unknown_fields"] === contract && record["additional"] === undefined) delete record["unknown_fields"];
   Object.values(record).forEach((value) => elidePolicy(value, contract));
+};
+
+/**
+ * Two parts of an allOf that give one property: the value must match both, which one of them
+ * says alone when it accepts anything or repeats every constraint of the other (MCP's
+ * `{ type: integer }` and `{ type: integer, const: -32020 }`); undefined otherwise.
+ */
+const narrower = <T extends { readonly schema: unknown }>(a: T, b: T): T | undefined => {
+  const constraints = (schema: unknown): [string, string][] | undefined =>
+    isSchemaObject(schema) ? Object.entries(schema).filter(([k]) => !ANNOTATIONS.has(k)).map(([k, v]) => [k, JSON.stringify(v)]) : undefined;
+  const within = (inner: [string, string][], outer: [string, string][]) => inner.every(([k, v]) => outer.some(([ok, ov]) => ok === k && ov === v));
+  // The one kept carries the other's description when it has none.
+  const keep = (chosen: T, other: T): T =>
+    isSchemaObject(chosen.schema) && isSchemaObject(other.schema) && !describe(chosen.schema) && describe(other.schema) ? { ...chosen, schema: { description: describe(other.schema), ...chosen.schema } } : chosen;
+  const [ca, cb] = [constraints(a.schema), constraints(b.schema)];
+  if (acceptsAnything(b.schema) || (ca && cb && within(cb, ca))) return keep(a, b);
+  if (acceptsAnything(a.schema) || (ca && cb && within(ca, cb))) return keep(b, a);
+  return undefined;
 };
 
 /** `additionalProperties` absent, `true` or `{}` (annotations only): any value. */
