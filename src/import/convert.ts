@@ -336,9 +336,11 @@ class Converter {
     if (isSchemaObject(schema) && isObjectSchema(schema) && !(schema["properties"] === undefined && isSchemaObject(schema["additionalProperties"]))) {
       return { type: this.namedType(target.pointer, schema, name) };
     }
+    // Recursion through no object (MCP's JSONValue: a list or map of itself) cannot be a named
+    // type: where it refers back it is any JSON value, which accepts more, never less.
     if (this.inProgress.has(target.pointer)) {
       this.report("import-recursive", pointer, { name, pointer });
-      return undefined;
+      return { type: "json" };
     }
     this.inProgress.add(target.pointer);
     try {
@@ -424,6 +426,8 @@ class Converter {
     }
     const converted = branches.map((b) => this.type(b.schema, `${at}/${b.i}`, `${hint}_${b.i + 1}`));
     if (converted.some((c) => c === undefined)) return undefined;
+    // A branch written as any JSON value (recursion that refers back) is the whole union.
+    if (converted.some((c) => c!.type === "json")) return { type: "json" };
     return { type: { type: "union", variants: converted.map((c) => c!.type) }, ...((nullable || converted.some((c) => c!.nullable)) && { nullable: true }) };
   }
 

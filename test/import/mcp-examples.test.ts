@@ -66,9 +66,11 @@ describe("MCP 2026-07-28, imported whole", () => {
         { numRuns: RUNS },
       );
     }
-    console.log(`MCP 2026-07-28 mutations: ${counts.exact.mutations} of ${counts.exact.examples} examples of exact types agreed; ${counts.widened.mutations} of ${counts.widened.examples} examples of widened types accepted wherever Ajv accepts; ${counts.rejected} rejected by Ajv`);
-    expect(counts.exact.examples).toBeGreaterThan(80);
-    expect(counts.exact.mutations).toBeGreaterThan(80 * RUNS * 0.9);
+    console.log(
+      `MCP 2026-07-28 examples: ${counts.exact.mutations} mutations of the ${counts.exact.examples} examples of exact types got Ajv's verdict; ${counts.widened.mutations} of the ${counts.widened.examples} of types imported with a diagnostic passed wherever Ajv passed them; Ajv rejected ${counts.rejected}`,
+    );
+    expect(counts.exact.examples).toBeGreaterThanOrEqual(64);
+    expect(counts.exact.mutations).toBeGreaterThan(64 * RUNS * 0.9);
     // Both sides of the boundary were tried.
     expect(counts.rejected).toBeGreaterThan(examples.length * RUNS * 0.2);
   }, 240_000);
