@@ -618,7 +618,10 @@ const PLAIN_OBJECT = new Set(["type", "properties", "required", "additionalPrope
  * each of `wide`'s properties takes what `narrow` lets that key hold (A2A's `TaskNotFoundError`,
  * `code: { const: -32001 }`, within `JSONRPCError`, `code: { type: integer }`, both open).
  */
-const includes = (wide: unknown, narrow: unknown, resolve: (ref: string) => unknown): boolean => {
+const includes = (wide: unknown, narrow: unknown, resolve: (ref: string) => unknown, comparing = new Set<string>()): boolean => {
+  // Two recursive types compared again, property by property: not proved (so the test ends).
+  const pair = JSON.stringify([wide, narrow]);
+  if (comparing.has(pair)) return false;
   const target = (schema: unknown): unknown => (isSchemaObject(schema) && typeof schema["$ref"] === "string" && Object.keys(schema).every((k) => k === "$ref" || ANNOTATIONS.has(k)) ? resolve(schema["$ref"]) : schema);
   const [w, n] = [target(wide), target(narrow)];
   if (acceptsAnything(w) || repeats(n, w)) return true;
@@ -631,7 +634,7 @@ const includes = (wide: unknown, narrow: unknown, resolve: (ref: string) => unkn
   if (w["additionalProperties"] === false && (!nClosed || Object.keys(nProps).some((k) => !Object.hasOwn(wProps, k)))) return false;
   return (
     required(w).every((k) => required(n).includes(k)) &&
-    Object.entries(wProps).every(([k, schema]) => (Object.hasOwn(nProps, k) ? includes(schema, nProps[k], resolve) : nClosed || acceptsAnything(schema)))
+    Object.entries(wProps).every(([k, schema]) => (Object.hasOwn(nProps, k) ? includes(schema, nProps[k], resolve, new Set([...comparing, pair])) : nClosed || acceptsAnything(schema)))
   );
 };
 
