@@ -126,7 +126,7 @@ export const DIAGNOSTIC_CODES = {
   // treaty import (JSON Schema and OpenAPI into the IDL)
   "import-not-a-schema": { severity: "error", message: "{file} is not a schema document (it holds {got}); treaty import reads a JSON Schema or an OpenAPI description" },
   "import-not-expressible": { severity: "warning", message: "{what} at {pointer} cannot be written in treaty's IDL: {consequence}" },
-  "import-recursive": { severity: "warning", message: "{pointer} refers back to {name}, which contains it; only named object types may be recursive in the IDL: the field that refers back is left out and its key kept unchecked, as an unknown one" },
+  "import-recursive": { severity: "warning", message: "{pointer} refers back to {name}, which contains it; only named object types may be recursive in the IDL: where it refers back it is written as json, any JSON value" },
   "import-root-not-object": { severity: "error", message: "{pointer} ({name}) is not an object schema; a contract's payload is an object: import the definitions that use it" },
   "import-unknown-definition": { severity: "error", message: "the source has no definition '{name}'{suggestion}" },
   "import-no-root": { severity: "error", message: "{file} has no root schema and no definitions ($defs, definitions or components.schemas) to import" },

@@ -226,8 +226,11 @@ class Converter {
       const props = part["properties"];
       if (isSchemaObject(props)) {
         for (const [key, value] of Object.entries(props)) {
-          if (properties.has(key)) this.notExpressible(`${at}/properties/${key}`, `property ${JSON.stringify(key)} given by two parts of an allOf`, "the first part's schema is kept");
-          else properties.set(key, { schema: value, pointer: `${at}/properties/${escape(key)}` });
+          const here = { schema: value, pointer: `${at}/properties/${escape(key)}` };
+          const before = properties.get(key);
+          const both = before && narrower(before, here);
+          if (before && !both) this.notExpressible(`${at}/properties/${key}`, `property ${JSON.stringify(key)} given by two parts of an allOf`, "the first part's schema is kept");
+          else properties.set(key, both ?? here);
         }
       }
       if (Array.isArray(part["required"])) for (const key of part["required"]) if (typeof key === "string") required.add(key);
@@ -333,9 +336,11 @@ class Converter {
     if (isSchemaObject(schema) && isObjectSchema(schema) && !(schema["properties"] === undefined && isSchemaObject(schema["additionalProperties"]))) {
       return { type: this.namedType(target.pointer, schema, name) };
     }
+    // Recursion through no object (MCP's JSONValue: a list or map of itself) cannot be a named
+    // type: where it refers back it is any JSON value, which accepts more, never less.
     if (this.inProgress.has(target.pointer)) {
       this.report("import-recursive", pointer, { name, pointer });
-      return undefined;
+      return { type: "json" };
     }
     this.inProgress.add(target.pointer);
     try {
@@ -383,6 +388,9 @@ class Converter {
       }
       return isSchemaObject(v) ? { schema: v, pointer: at, name: undefined } : undefined;
     });
+    // An anyOf one of whose branches accepts every value the others do is that branch.
+    const widest = keyword === "anyOf" ? variants.findIndex((w) => variants.every((n) => n === w || includes(w, n, (ref) => this.resolved(ref)))) : -1;
+    if (widest >= 0) return this.type(variants[widest], `${pointer}/${keyword}/${widest}`, hint);
     const tag = resolved.every((v) => v !== undefined) ? commonTag(resolved.map((v) => v!.schema)) : undefined;
     // Variants that are all named definitions stay named (an untagged union of them), as does one no tag tells apart.
     if (!tag || resolved.every((v) => v?.name !== undefined)) return this.untagged(variants, keyword, pointer, hint);
@@ -418,6 +426,8 @@ class Converter {
     }
     const converted = branches.map((b) => this.type(b.schema, `${at}/${b.i}`, `${hint}_${b.i + 1}`));
     if (converted.some((c) => c === undefined)) return undefined;
+    // A branch written as any JSON value (recursion that refers back) is the whole union.
+    if (converted.some((c) => c!.type === "json")) return { type: "json" };
     return { type: { type: "union", variants: converted.map((c) => c!.type) }, ...((nullable || converted.some((c) => c!.nullable)) && { nullable: true }) };
   }
 
@@ -569,6 +579,63 @@ const elidePolicy = (node: unknown, contract: UnknownFields): void => {
   const record = node as Record<string, unknown>;
   if ("fields" in record && record["unknown_fields"] === contract && record["additional"] === undefined) delete record["unknown_fields"];
   Object.values(record).forEach((value) => elidePolicy(value, contract));
+};
+
+/** Keywords that, added to a schema, may let through what its others reject (`properties` beside `additionalProperties: false`, `$ref` in draft-07). */
+const WIDENING = new Set(["properties", "patternProperties", "prefixItems", "items", "additionalItems", "if", "contains", "minContains", "$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "dependentSchemas", "dependencies"]);
+
+/** `narrow` says every constraint `wide` says (the same JSON) and only adds ones that narrow: each of its values is one of `wide`'s. */
+const repeats = (narrow: unknown, wide: unknown): boolean => {
+  if (!isSchemaObject(narrow) || !isSchemaObject(wide)) return false;
+  const constraints = (schema: Schema) => Object.keys(schema).filter((k) => !ANNOTATIONS.has(k));
+  const wideKeys = constraints(wide);
+  return (
+    wideKeys.every((k) => k in narrow && JSON.stringify(narrow[k]) === JSON.stringify(wide[k])) &&
+    constraints(narrow).every((k) => wideKeys.includes(k) || !WIDENING.has(k))
+  );
+};
+
+/**
+ * Two parts of an allOf that give one property: the value must match both, which one of them
+ * says alone when it accepts anything or repeats every constraint of the other (MCP's
+ * `{ type: integer }` and `{ type: integer, const: -32020 }`); undefined otherwise.
+ */
+const narrower = <T extends { readonly schema: unknown }>(a: T, b: T): T | undefined => {
+  // The one kept carries the other's description when it has none.
+  const keep = (chosen: T, other: T): T =>
+    isSchemaObject(chosen.schema) && isSchemaObject(other.schema) && !describe(chosen.schema) && describe(other.schema) ? { ...chosen, schema: { description: describe(other.schema), ...chosen.schema } } : chosen;
+  if (acceptsAnything(b.schema) || repeats(a.schema, b.schema)) return keep(a, b);
+  if (acceptsAnything(a.schema) || repeats(b.schema, a.schema)) return keep(b, a);
+  return undefined;
+};
+
+/** Keywords of an object schema `includes` reads; one with others is not compared. */
+const PLAIN_OBJECT = new Set(["type", "properties", "required", "additionalProperties"]);
+
+/**
+ * Every value `narrow` accepts, `wide` accepts too (a sufficient test, not a complete one): the
+ * same constraints and more, or two plain objects where `narrow` requires what `wide` does and
+ * each of `wide`'s properties takes what `narrow` lets that key hold (A2A's `TaskNotFoundError`,
+ * `code: { const: -32001 }`, within `JSONRPCError`, `code: { type: integer }`, both open).
+ */
+const includes = (wide: unknown, narrow: unknown, resolve: (ref: string) => unknown, comparing = new Set<string>()): boolean => {
+  // Two recursive types compared again, property by property: not proved (so the test ends).
+  const pair = JSON.stringify([wide, narrow]);
+  if (comparing.has(pair)) return false;
+  const target = (schema: unknown): unknown => (isSchemaObject(schema) && typeof schema["$ref"] === "string" && Object.keys(schema).every((k) => k === "$ref" || ANNOTATIONS.has(k)) ? resolve(schema["$ref"]) : schema);
+  const [w, n] = [target(wide), target(narrow)];
+  if (acceptsAnything(w) || repeats(n, w)) return true;
+  const plain = (schema: unknown): schema is Schema =>
+    isSchemaObject(schema) && schema["type"] === "object" && isSchemaObject(schema["properties"]) && Object.keys(schema).every((k) => PLAIN_OBJECT.has(k) || ANNOTATIONS.has(k)) && (acceptsAnything(schema["additionalProperties"]) || schema["additionalProperties"] === false);
+  if (!plain(w) || !plain(n)) return false;
+  const required = (schema: Schema) => (Array.isArray(schema["required"]) ? (schema["required"] as unknown[]) : []);
+  const [wProps, nProps] = [w["properties"] as Schema, n["properties"] as Schema];
+  const nClosed = n["additionalProperties"] === false;
+  if (w["additionalProperties"] === false && (!nClosed || Object.keys(nProps).some((k) => !Object.hasOwn(wProps, k)))) return false;
+  return (
+    required(w).every((k) => required(n).includes(k)) &&
+    Object.entries(wProps).every(([k, schema]) => (Object.hasOwn(nProps, k) ? includes(schema, nProps[k], resolve, new Set([...comparing, pair])) : nClosed || acceptsAnything(schema)))
+  );
 };
 
 /** `additionalProperties` absent, `true` or `{}` (annotations only): any value. */

@@ -1,71 +1,87 @@
-// The official MCP 2026-07-28 examples against the contracts `treaty import` writes from that
-// schema: the import only ever leaves out what the IDL cannot say in the direction that accepts
-// more, so every example of an imported type must pass its generated validator, as it passes Ajv
-// on the source schema; and, since open objects keep their unknown keys, each example decodes and
-// encodes back unchanged (nothing stripped) wherever its contract was imported whole.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+// The official MCP 2026-07-28 examples against the contracts `treaty import` writes from the
+// whole schema (one contract per object definition). Each example passes its type's generated
+// validator as it passes Ajv on the source; mutations of it get the same verdict from both where
+// the type was imported without a diagnostic, and where it was not, the contract accepts at least
+// what the source does (the import only leaves out in the direction that accepts more); and each
+// decodes and encodes back through the generated registry unchanged, nothing stripped, since
+// imported objects keep the keys the source lets them have.
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
-import { expect, it } from "vitest";
-import { importSchema } from "../../src/import/import.js";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
 import { snakeCase } from "../../src/import/convert.js";
-import { generate } from "../../src/pipeline.js";
-import { tempProject } from "../support/temp-project.js";
+import { mutated } from "../support/arbitrary.js";
+import { holdsProtoKey, importPublished, SOURCES, type ImportedSource } from "../support/imported-source.js";
 
-const MCP = join(import.meta.dirname, "../reference/agent-protocols/mcp");
-const SCHEMA = join(MCP, "schema-2026-07-28.json");
-const EXAMPLES = join(MCP, "examples-2026-07-28");
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+const EXAMPLES = join(import.meta.dirname, "../reference/agent-protocols/mcp/examples-2026-07-28");
+/** Mutations tried per example. */
+const RUNS = 40;
 
-it("every official example of an imported MCP type passes its generated validator, as it passes Ajv on the source", async () => {
-  const document = JSON.parse(readFileSync(SCHEMA, "utf8")) as { $defs: Record<string, { type?: unknown }> };
-  const examples = readdirSync(EXAMPLES)
-    .filter((f) => f.endsWith(".json"))
-    .sort()
-    .map((file) => ({ file, type: file.split("__")[0]!, value: JSON.parse(readFileSync(join(EXAMPLES, file), "utf8")) as unknown }));
-  // Types that are objects are contracts; the others (unions such as ContentBlock) are reached through them.
-  const objectTypes = [...new Set(examples.map((e) => e.type))].filter((type) => document.$defs[type]?.type === "object");
-  expect(objectTypes.length).toBeGreaterThan(50);
+const examples = readdirSync(EXAMPLES)
+  .filter((f) => f.endsWith(".json"))
+  .sort()
+  .map((file) => ({ file, type: file.split("__")[0]!, contract: `mcp.${snakeCase(file.split("__")[0]!)}`, value: JSON.parse(readFileSync(join(EXAMPLES, file), "utf8")) as unknown }));
 
-  const root = tempProject("import-mcp-examples", { "package.json": `{ "treaty": { "tests": false } }\n` });
-  const imported = importSchema({ root, file: SCHEMA, text: readFileSync(SCHEMA, "utf8"), outDir: join(root, "idl/mcp"), defs: objectTypes, contract: "mcp" });
-  expect(imported.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-  for (const file of imported.value) {
-    mkdirSync(join(file.path, ".."), { recursive: true });
-    writeFileSync(file.path, file.text);
-  }
-  const generated = await generate({ root, idlDir: join(root, "idl"), outDir: join(root, "generated"), check: false, tests: false });
-  expect(generated.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+let mcp: ImportedSource;
+beforeAll(async () => {
+  mcp = await importPublished(SOURCES.mcp);
+}, 300_000);
 
-  const ajv = new Ajv2020({ strict: false, logger: false });
-  addFormats(ajv);
-  ajv.addSchema(document, "mcp");
-  const verdicts: { file: string; treaty: boolean; ajv: boolean }[] = [];
-  for (const example of examples.filter((e) => objectTypes.includes(e.type))) {
-    const validator = join(root, "generated", `mcp.${snakeCase(example.type)}`, "v1_0", "validator.ts");
-    const { check } = (await import(pathToFileURL(validator).href)) as { check: (v: unknown) => boolean };
-    verdicts.push({ file: example.file, treaty: check(example.value), ajv: ajv.validate({ $ref: `mcp#/$defs/${example.type}` }, example.value) });
-  }
-  expect(verdicts.length).toBeGreaterThan(90);
-  expect(verdicts.filter((v) => !v.treaty || !v.ajv)).toEqual([]);
+describe("MCP 2026-07-28, imported whole", () => {
+  it("every object definition is a contract, and every example's type is one of them", () => {
+    const defs = mcp.document["$defs"] as Record<string, { type?: unknown }>;
+    const objects = Object.keys(defs).filter((name) => defs[name]!.type === "object");
+    expect(mcp.files.map((f) => f.contract).sort()).toEqual(expect.arrayContaining(objects.map((name) => `mcp.${snakeCase(name)}`)));
+    expect(examples.length).toBeGreaterThanOrEqual(129);
+    expect(examples.filter((e) => !mcp.files.some((f) => f.contract === e.contract)).map((e) => e.file)).toEqual([]);
+  });
 
-  // decode → encode, through the generated registry, for the types imported without a diagnostic.
-  const exact = new Set(imported.value.filter((f) => f.exact).map((f) => f.contract));
-  const registry = (await import(pathToFileURL(join(root, "generated", "index.ts")).href)) as {
-    decode: (contract: string, value: unknown, options: { version: string }) => { ok: boolean; value?: unknown; stripped?: readonly string[] };
-    encode: (contract: string, value: unknown, version: string) => { ok: boolean; value?: unknown };
-  };
-  const trips: { file: string; decoded: unknown; stripped: readonly string[] | undefined; encoded: unknown }[] = [];
-  const expected: typeof trips = [];
-  for (const example of examples.filter((e) => exact.has(`mcp.${snakeCase(e.type)}`))) {
-    const contract = `mcp.${snakeCase(example.type)}`;
-    const decoded = registry.decode(contract, example.value, { version: "1.0" });
-    const encoded = decoded.ok ? registry.encode(contract, decoded.value, "1.0") : decoded;
-    trips.push({ file: example.file, decoded: decoded.value, stripped: decoded.stripped, encoded: encoded.value });
-    expected.push({ file: example.file, decoded: example.value, stripped: [], encoded: example.value });
-  }
-  expect(trips.length).toBeGreaterThan(15);
-  expect(trips).toEqual(expected);
-}, 240_000);
+  it("every official example passes its type's generated validator, and Ajv on the source", async () => {
+    const verdicts = [];
+    for (const example of examples) {
+      const check = await mcp.check(example.contract);
+      verdicts.push({ file: example.file, treaty: check(example.value), ajv: mcp.referee(`#/$defs/${example.type}`)(example.value) });
+    }
+    expect(verdicts.filter((v) => !v.treaty || !v.ajv)).toEqual([]);
+  });
+
+  it("mutations of each example get Ajv's verdict (exact types), or pass wherever Ajv passes them (types imported with a diagnostic)", async () => {
+    const counts = { exact: { examples: 0, mutations: 0 }, widened: { examples: 0, mutations: 0 }, rejected: 0 };
+    for (const example of examples) {
+      const file = mcp.files.find((f) => f.contract === example.contract)!;
+      const check = await mcp.check(example.contract);
+      const referee = mcp.referee(file.pointer);
+      const tally = counts[file.exact ? "exact" : "widened"];
+      tally.examples++;
+      fc.assert(
+        fc.property(mutated(fc.constant(example.value)), (value) => {
+          fc.pre(!holdsProtoKey(value));
+          const ajv = referee(value);
+          const treaty = check(value);
+          tally.mutations++;
+          if (!ajv) counts.rejected++;
+          if (file.exact) expect({ file: example.file, value, treaty }).toEqual({ file: example.file, value, treaty: ajv });
+          else if (ajv) expect({ file: example.file, value, treaty }).toEqual({ file: example.file, value, treaty: true });
+        }),
+        { numRuns: RUNS },
+      );
+    }
+    console.log(
+      `MCP 2026-07-28 examples: ${counts.exact.mutations} mutations of the ${counts.exact.examples} examples of exact types got Ajv's verdict; ${counts.widened.mutations} of the ${counts.widened.examples} of types imported with a diagnostic passed wherever Ajv passed them; Ajv rejected ${counts.rejected}`,
+    );
+    expect(counts.exact.examples).toBeGreaterThanOrEqual(64);
+    expect(counts.exact.mutations).toBeGreaterThan(64 * RUNS * 0.9);
+    // Both sides of the boundary were tried.
+    expect(counts.rejected).toBeGreaterThan(examples.length * RUNS * 0.2);
+  }, 240_000);
+
+  it("every example decodes and encodes back unchanged through the generated registry, nothing stripped", async () => {
+    const registry = await mcp.registry();
+    const trips = examples.map((example) => {
+      const decoded = registry.decode(example.contract, example.value, { version: "1.0" });
+      const encoded = decoded.ok ? registry.encode(example.contract, decoded.value, "1.0") : decoded;
+      return { file: example.file, decoded: decoded.value, stripped: decoded.stripped, encoded: encoded.value };
+    });
+    expect(trips).toEqual(examples.map((e) => ({ file: e.file, decoded: e.value, stripped: [], encoded: e.value })));
+  });
+});
