@@ -455,6 +455,7 @@ const conversionExact = (c: Conversion): boolean => {
     case "object":
       return c.dropped.length === 0 && c.fields.every((f) => conversionExact(f.conversion));
     case "union":
+    case "oneOf":
       return c.variants.every((v) => conversionExact(v.conversion));
     default:
       return false;
@@ -493,6 +494,7 @@ const conversionUnchecked = (c: Conversion): boolean => {
     case "object":
       return c.keep?.unchecked === true || c.fields.some((f) => conversionUnchecked(f.conversion));
     case "union":
+    case "oneOf":
       return c.variants.some((v) => conversionUnchecked(v.conversion));
     case "named":
       return conversionUnchecked(c.conversion);
