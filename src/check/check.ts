@@ -102,7 +102,28 @@ const walkFields = function* (fields: readonly Field[], prefix = ""): Generator<
   for (const field of fields) {
     const path = prefix + field.name;
     yield [path, field, fields];
-    if (field.type.kind === "object") yield* walkFields(field.type.fields, `${path}.`);
+    for (const object of inlineObjects(field.type)) yield* walkFields(object.fields, `${path}.`);
+  }
+};
+
+/** The inline objects a field's type holds: itself, or through lists, maps, tuples and union variants. */
+const inlineObjects = function* (type: TypeNode): Generator<Extract<TypeNode, { kind: "object" }>> {
+  switch (type.kind) {
+    case "object":
+      yield type;
+      break;
+    case "list":
+    case "map":
+      yield* inlineObjects(type.of);
+      break;
+    case "tuple":
+      for (const item of type.items) yield* inlineObjects(item);
+      break;
+    case "union":
+    case "oneOf":
+      for (const variant of type.variants) yield* inlineObjects(variant.type);
+      break;
+    default:
   }
 };
 
