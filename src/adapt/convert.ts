@@ -1,6 +1,7 @@
 // How a value of one type becomes a value of another, decided from the two types: a widening
 // needs nothing, enum values go through the step's table, objects drop what the target lacks.
 import type { Contract, Field, ObjectType, OpenObject, ResolvedVersion, TypeNode } from "../ir/model.js";
+import { distinguishVariants } from "../ir/one-of-variants.js";
 import { objectPolicy } from "../ir/open-objects.js";
 import type { Conversion, Direction, ObjectConversion } from "./model.js";
 import { jsonWidens, listBoundsWiden, scalarWidens } from "./widen.js";
@@ -118,14 +119,34 @@ const convertEnum = (from: Extract<TypeNode, { kind: "enum" }>, to: TypeNode, ct
 
 /**
  * An untagged union on either side: every source variant (or the source itself) must widen to a
- * target variant (or the target itself); there is no conversion through a variant, so otherwise
- * the value passes unchecked or a stub converts it.
+ * target variant (or the target itself), or convert through the one target variant it pairs with;
+ * otherwise the value passes unchecked or a stub converts it.
  */
 const convertOneOf = (from: TypeNode, to: TypeNode, ctx: ConvertContext): Conversion | undefined => {
   const sources = from.kind === "oneOf" ? from.variants.map((v) => v.type) : [from];
   const targets = to.kind === "oneOf" ? to.variants.map((v) => v.type) : [to];
   const widening = sources.every((s) => targets.some((t) => convertType(s, t, ctx)?.kind === "same"));
-  return widening ? SAME : narrowing(from, to, ctx);
+  return widening ? SAME : (throughVariants(from, sources, targets, ctx) ?? narrowing(from, to, ctx));
+};
+
+/**
+ * Each source variant's conversion into its pair: a target variant it widens to (the target's
+ * variants are disjoint, so the value itself tells which), else the only one it converts to. The
+ * source variant is selected at run time by the validators' selectors; a widening check builds none.
+ */
+const throughVariants = (from: TypeNode, sources: readonly TypeNode[], targets: readonly TypeNode[], ctx: ConvertContext): Conversion | undefined => {
+  if (!ctx.contract) return undefined;
+  const pairs: Conversion[] = [];
+  for (const source of sources) {
+    const candidates = targets.map((t) => convertType(source, t, ctx)).filter((c): c is Conversion => c !== undefined && c.kind !== "unchecked");
+    const pair = candidates.find((c) => c.kind === "same") ?? (candidates.length === 1 ? candidates[0] : undefined);
+    if (!pair) return undefined;
+    pairs.push(pair);
+  }
+  if (from.kind !== "oneOf") return pairs[0];
+  const { selectors, overlaps } = distinguishVariants(from, ctx.source, ctx.contract);
+  if (overlaps.length > 0) return undefined;
+  return { kind: "oneOf", variants: pairs.map((conversion, i) => ({ selector: selectors[i]!, conversion })) };
 };
 
 /** Per conversion, the pairs of named types being converted above this point, and those met again inside themselves. */
@@ -144,6 +165,7 @@ const unchanged = (c: Conversion): boolean => {
     case "object":
       return !c.open && !c.keep?.unchecked && c.dropped.length === 0 && c.fields.every((f) => unchanged(f.conversion));
     case "union":
+    case "oneOf":
       return c.variants.every((v) => unchanged(v.conversion));
     default:
       return false;

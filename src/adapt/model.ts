@@ -1,6 +1,7 @@
 // The typed model of adapters: how each version reaches the canonical one and back, decided when
 // generating. The emitter renders it as straight-line code; nothing here is interpreted at run time.
 import type { Contract, JsonValue, ResolvedVersion, SourceLocation } from "../ir/model.js";
+import type { VariantSelector } from "../ir/one-of-variants.js";
 
 /** `up` applies a version's declared changes (older → newer); `down` reverses them. */
 export type Direction = "up" | "down";
@@ -46,6 +47,8 @@ export type Conversion =
   | { readonly kind: "map"; readonly value: Conversion }
   | ObjectConversion
   | { readonly kind: "union"; readonly tag: string; readonly variants: readonly { readonly value: string; readonly conversion: ObjectConversion }[] }
+  /** An untagged union: the source variant `selector` selects converts into the target variant it pairs with. */
+  | { readonly kind: "oneOf"; readonly variants: readonly { readonly selector: VariantSelector; readonly conversion: Conversion }[] }
   /** A field-level stub does the whole conversion. */
   | { readonly kind: "stub"; readonly stub: Stub }
   /** A recursive named type's conversion, one helper that `again` inside it calls back (`key` names the pair of types). */

@@ -189,6 +189,12 @@ const applyToSlots = (slots: Slots, change: Change, direction: Direction, curren
 const stubPrefix = (direction: Direction, edge: string): string => `${direction === "up" ? "upgrade" : "downgrade"}${versionId(edge)[0]!.toUpperCase()}${versionId(edge).slice(1)}`;
 
 /** Plans one direction of `edge`'s changes. */
+/**
+ * A field stub's name, `upgradeV2_0$a$b`: each segment with what an identifier cannot hold (a quoted
+ * field name's space, dot, dash) as `_`; a step's stubs that then share a name get `$2`, `$3`.
+ */
+const stubName = (prefix: string, path: FieldPath): string => `${prefix}$${path.map((segment) => segment.replace(/[^A-Za-z0-9_]/g, "_")).join("$")}`;
+
 export const planStep = ({ contract, edge, parent, replayed, direction }: StepInput): { step: Step; stubs: Stub[] } => {
   const up = direction === "up";
   const [source, target] = up ? [parent, edge] : [edge, parent];
@@ -285,7 +291,7 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
     return {
       kind: "stub",
       stub: addStub({
-        ...base(`${prefix}$${path.join("$")}`, `${pending.why}: return ${quote(path)} for a ${source.version} payload that has none`, pending.loc),
+        ...base(stubName(prefix, path), `${pending.why}: return ${quote(path)} for a ${source.version} payload that has none`, pending.loc),
         kind: "fill" as const,
         path,
       }),
@@ -302,7 +308,7 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
         kind: "stub",
         stub: addStub({
           ...base(
-            `${prefix}$${path.join("$")}`,
+            stubName(prefix, path),
             `${quote(sourcePath)} of ${source.version} does not fit the type of ${quote(path)} in ${target.version}: convert the value`,
             edge.loc,
           ),
@@ -455,6 +461,7 @@ const conversionExact = (c: Conversion): boolean => {
     case "object":
       return c.dropped.length === 0 && c.fields.every((f) => conversionExact(f.conversion));
     case "union":
+    case "oneOf":
       return c.variants.every((v) => conversionExact(v.conversion));
     default:
       return false;
@@ -493,6 +500,7 @@ const conversionUnchecked = (c: Conversion): boolean => {
     case "object":
       return c.keep?.unchecked === true || c.fields.some((f) => conversionUnchecked(f.conversion));
     case "union":
+    case "oneOf":
       return c.variants.some((v) => conversionUnchecked(v.conversion));
     case "named":
       return conversionUnchecked(c.conversion);

@@ -47,20 +47,31 @@ const deref = (project: Project, located: Located): Located => {
 export const pathSegments = (path: string): { readonly name: string; readonly items: boolean }[] =>
   path.split(".").map((segment) => (segment.endsWith("[]") ? { name: segment.slice(0, -2), items: true } : { name: segment, items: false }));
 
+/** A type as a path step sees it: an untagged union is each of its variants (named types dereferenced). */
+const alternatives = (project: Project, located: Located): Located[] =>
+  located.type.kind === "oneOf"
+    ? located.type.variants.flatMap((v) => alternatives(project, deref(project, { type: v.type, at: located.at })))
+    : [located];
+
+/** Of several types a step reaches (a union's variants, a tuple's items), the one they all are, if they agree. */
+const agreed = (project: Project, found: readonly Located[]): Located | undefined =>
+  found.length > 0 && found.every((f) => sameType(project, f, found[0]!)) ? found[0] : undefined;
+
 export const resolvePath = (project: Project, root: Payload, path: string): PathResolution => {
-  let fields: readonly Field[] = root.version.fields;
-  let at = root;
+  let objects: readonly Located[] = [{ type: { kind: "object", fields: root.version.fields }, at: root }];
   let walked = "";
   let result: { type: Located; field: Field } | undefined;
   const segments = pathSegments(path);
   for (const [depth, segment] of segments.entries()) {
     if (result) {
-      if (result.type.type.kind !== "object") {
-        return { ok: false, code: "not-an-object", params: { path: walked, field: segment.name } };
-      }
-      fields = result.type.type.fields;
-      at = result.type.at;
+      // Through an untagged union, into the object variants that declare the field.
+      objects = alternatives(project, result.type).filter((o) => o.type.kind === "object");
+      if (objects.length === 0) return { ok: false, code: "not-an-object", params: { path: walked, field: segment.name } };
     }
+    const fieldsOf = (o: Located): readonly Field[] => (o.type.kind === "object" ? o.type.fields : []);
+    const declaring = objects.filter((o) => fieldsOf(o).some((f) => f.name === segment.name));
+    const at = declaring[0]?.at ?? objects[0]!.at;
+    const fields = declaring.length > 0 ? fieldsOf(declaring[0]!) : objects.flatMap(fieldsOf);
     const field = fields.find((f) => f.name === segment.name);
     walked = walked === "" ? segment.name : `${walked}.${segment.name}`;
     const unaddressable = field ? undefined : unaddressableAt(fields, path.split(".").slice(depth).join("."));
@@ -68,10 +79,19 @@ export const resolvePath = (project: Project, root: Payload, path: string): Path
     if (!field) {
       return { ok: false, code: "unknown-field", params: { path: walked, version: payloadLabel(at), suggestion: didYouMean(segment.name, fields.map((f) => f.name)) } };
     }
-    let type = deref(project, { type: field.type, at });
+    let type = agreed(
+      project,
+      declaring.map((o) => deref(project, { type: fieldsOf(o).find((f) => f.name === segment.name)!.type, at: o.at })),
+    );
+    if (!type) return { ok: false, code: "not-an-object", params: { path: walked.slice(0, -segment.name.length - 1), field: segment.name } };
     if (segment.items) {
-      if (type.type.kind !== "list") return { ok: false, code: "not-a-list", params: { path: walked, where: payloadLabel(at), type: describeType(project, type) } };
-      type = deref(project, { type: type.type.of, at: type.at });
+      // A list's items, a tuple's when they are all of one type, or those of a union's list variants.
+      const items = alternatives(project, type).flatMap((t) =>
+        (t.type.kind === "list" ? [t.type.of] : t.type.kind === "tuple" ? t.type.items : []).map((item) => deref(project, { type: item, at: t.at })),
+      );
+      const item = agreed(project, items);
+      if (!item) return { ok: false, code: "not-a-list", params: { path: walked, where: payloadLabel(at), type: describeType(project, type) } };
+      type = item;
       walked += "[]";
     }
     result = { type, field };

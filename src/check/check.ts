@@ -6,7 +6,7 @@ import { didYouMean } from "../diagnostics/suggest.js";
 import type { Contract, Field, JsonValue, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
 import { contractTypeName } from "../ir/names.js";
 import { unaddressableAt } from "../resolve/changes.js";
-import { cycleThrough, infiniteCycles, recursiveVariants } from "../ir/recursion.js";
+import { cycleThrough, infiniteCycles, recursiveTypes, recursiveVariants } from "../ir/recursion.js";
 import { IDL_LIMITS } from "../resolve/limits.js";
 import { jsonFault } from "../runtime/json-value.js";
 import { bumpRules } from "./bump-rules.js";
@@ -102,7 +102,28 @@ const walkFields = function* (fields: readonly Field[], prefix = ""): Generator<
   for (const field of fields) {
     const path = prefix + field.name;
     yield [path, field, fields];
-    if (field.type.kind === "object") yield* walkFields(field.type.fields, `${path}.`);
+    for (const object of inlineObjects(field.type)) yield* walkFields(object.fields, `${path}.`);
+  }
+};
+
+/** The inline objects a field's type holds: itself, or through lists, maps, tuples and union variants. */
+const inlineObjects = function* (type: TypeNode): Generator<Extract<TypeNode, { kind: "object" }>> {
+  switch (type.kind) {
+    case "object":
+      yield type;
+      break;
+    case "list":
+    case "map":
+      yield* inlineObjects(type.of);
+      break;
+    case "tuple":
+      for (const item of type.items) yield* inlineObjects(item);
+      break;
+    case "union":
+    case "oneOf":
+      for (const variant of type.variants) yield* inlineObjects(variant.type);
+      break;
+    default:
   }
 };
 
@@ -110,7 +131,16 @@ const walkFields = function* (fields: readonly Field[], prefix = ""): Generator<
 const findRecursion = (version: ResolvedVersion): Diagnostic[] => [
   ...[...infiniteCycles(version)].map(([name, cycle]) => createDiagnostic("recursive-type", version.types.get(name)!.loc, { name, path: cycle.join(" → ") })),
   ...recursiveVariants(version).map((v) => createDiagnostic("recursive-variant", v.loc, { name: v.type.kind === "named" ? v.type.name : "", value: v.value })),
+  ...notRecursiveWithMaxDepth(version),
 ];
+
+/** `maxDepth:` bounds how deep a recursive type nests in itself; on any other type it would do nothing. */
+const notRecursiveWithMaxDepth = (version: ResolvedVersion): Diagnostic[] => {
+  const recursive = recursiveTypes(version);
+  return [...version.types.values()]
+    .filter((t) => t.maxDepth !== undefined && !recursive.has(t.name))
+    .map((t) => createDiagnostic("max-depth-not-recursive", t.loc, { name: t.name }));
+};
 
 /** Rules against the fields they name at `version`: a contract's own rules, or an agent's on its input. */
 export const checkRules = (version: ResolvedVersion, rules: readonly Rule[]): Diagnostic[] => {

@@ -36,6 +36,7 @@ export const DIAGNOSTIC_CODES = {
   "field-key-on-type": { severity: "error", message: "'{key}' applies to a whole field, not to {where}: set it on the field itself{note}" },
   "limit-exceeded": { severity: "error", message: "{what} is {actual}; treaty allows at most {max}" },
   "recursive-type": { severity: "error", message: "type '{name}' contains itself through required fields only ({path}), so no finite value of it exists; make one field on the way optional or nullable, or a list that may be empty" },
+  "max-depth-not-recursive": { severity: "error", message: "type '{name}' has maxDepth, but it does not contain itself, so maxDepth bounds nothing; remove it" },
   "recursive-variant": { severity: "error", message: "variant '{value}' is the recursive type '{name}', and a recursive type cannot be a union variant yet: make the variant an object whose field holds a {name}" },
   // enums
   "empty-enum": { severity: "error", message: "enum '{name}' has no values" },

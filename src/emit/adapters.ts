@@ -9,6 +9,7 @@ import { escapePointer } from "../runtime/issue.js";
 import { createFileBuilder, type EmittedFile, type FileBuilder } from "./file-builder.js";
 import { printKey } from "./typebox.js";
 import { isInheritedKey, member } from "./validator-code.js";
+import { selectorCode } from "./validator-one-of.js";
 
 const RUNTIME = "treaty/runtime";
 
@@ -82,9 +83,10 @@ const convert = (conversion: Conversion, input: string, at: At, scope: StepScope
       return `Object.fromEntries(Object.entries(${input}).map(([${k}, ${x}]: [string, any]) => [${k}, ${convert(conversion.value, x, `${at}/\${escapePointer(${k})}`, scope, depth + 1)}]))`;
     }
     case "object":
-    case "union": {
+    case "union":
+    case "oneOf": {
       scope.b.importType(RUNTIME, "AdaptLog");
-      const name = helper(scope, q(conversion), () => String(scope.helpers.size + 1), (fn) => renderHelper(conversion, fn, scope));
+      const name = helper(scope, structureKey(conversion), () => String(scope.helpers.size + 1), (fn) => renderHelper(conversion, fn, scope));
       return `${name}(${input}, ${atCode(at)}, log)`;
     }
     case "named":
@@ -102,8 +104,16 @@ const convert = (conversion: Conversion, input: string, at: At, scope: StepScope
   }
 };
 
-const renderHelper = (conversion: Extract<Conversion, { kind: "object" | "union" }>, fn: string, scope: StepScope): string => {
+/** A helper's structural key; a variant selector's sorts are a set, which JSON would print as `{}`. */
+const structureKey = (conversion: Conversion): string => JSON.stringify(conversion, (_, value: unknown) => (value instanceof Set ? [...value].sort() : value));
+
+const renderHelper = (conversion: Extract<Conversion, { kind: "object" | "union" | "oneOf" }>, fn: string, scope: StepScope): string => {
   const signature = `function ${fn}(x: any, at: string, log: AdaptLog): any {`;
+  if (conversion.kind === "oneOf") {
+    // The source validated, so the first variant selected is the value's; the selectors are the validators'.
+    const cases = conversion.variants.map((v) => `  if (${selectorCode(v.selector, "x")}) return ${convert(v.conversion, "x", "${at}", scope, 1)};`);
+    return `\n${signature}\n${cases.join("\n")}\n  return x;\n}`;
+  }
   if (conversion.kind === "union") {
     const cases = conversion.variants.map((v) => `    case ${q(v.value)}:\n      return ${convert(v.conversion, "x", "${at}", scope, 1)};`);
     return `\n${signature}\n  switch (x[${q(conversion.tag)}]) {\n${cases.join("\n")}\n    default:\n      return x;\n  }\n}`;

@@ -3,6 +3,7 @@ import type { NullPlan } from "../project/model.js";
 import { projectVersion } from "../project/project.js";
 import { escapePointer } from "../runtime/issue.js";
 import { createFileBuilder, generatedComment, type EmittedFile } from "./file-builder.js";
+import { isInheritedKey, member } from "./validator-code.js";
 import { versionFilePath } from "./json-schema.js";
 
 /** The generated function that maps a provider's nulls back to absent fields: `fromOpenAI`. */
@@ -49,7 +50,10 @@ const literal = (value: unknown, prefix: string): { readonly text: string; reado
     JSON.stringify(root, (_, item: unknown) => (typeof item === "object" && item !== null && item !== root && index.has(item) ? SHARED(index.get(item)!) : item)).replace(
       SHARED_TEXT,
       (_, i: string) => name(Number(i)),
-    );
+    )
+      // A literal key `__proto__` (even quoted) sets the prototype; a computed one defines a property.
+      // JSON escapes a quote inside a string, so this text is only ever a key.
+      .replace(/"__proto__":/g, '["__proto__"]:');
   return { text: print(value), shared: order.map((v, i) => ({ name: name(i), value: print(v) })) };
 };
 
@@ -78,6 +82,9 @@ interface PlanContext {
   readonly uses: Set<"rebuildRecord" | "recordOfEntries" | "escapePointer">;
 }
 
+/** A field of a record, own properties only: an absent `__proto__` or `constructor` is undefined, not the prototype's. */
+const ownField = (input: string, name: string): string => (isInheritedKey(name) ? member(input, name) : `${input}[${JSON.stringify(name)}]`);
+
 /**
  * Straight-line code that reads `input` (at `path`) and leaves in the variable it returns the
  * contract's value: without the nulls `plan` names, maps written as entries made objects again.
@@ -95,7 +102,7 @@ const planLines = (plan: NullPlan, input: string, path: readonly PathPart[], ctx
         if (!field.inner) return [];
         const read = ctx.fresh();
         const mapped = planLines(field.inner, read, [...path, { text: `/${escapePointer(field.name)}` }], ctx);
-        return [{ name: field.name, read, lines: [`const ${read} = ${input}[${JSON.stringify(field.name)}];`, ...mapped.lines], result: mapped.result }];
+        return [{ name: field.name, read, lines: [`const ${read} = ${ownField(input, field.name)};`, ...mapped.lines], result: mapped.result }];
       });
       const widened = plan.fields.filter((field) => field.widened).map((field) => field.name);
       const changed = [...inner.map((f) => `${f.result} !== ${f.read}`), ...widened.map((name) => `${input}[${JSON.stringify(name)}] === null`)].join(" || ");
