@@ -11,6 +11,7 @@ import { PACKAGE_BUILD_DIR } from "./emit/package.js";
 import { createFormatPool } from "./format/format-pool.js";
 import { createFormatCache, findCacheDir } from "./format/format-cache.js";
 import { compilerFingerprint } from "./incremental/fingerprint.js";
+import { loadPatternVerdicts, savePatternVerdicts } from "./incremental/pattern-verdicts.js";
 import { dirsHold, fileHash, holds, readManifest, writeManifest, type Manifest, type NodeRecord } from "./incremental/manifest.js";
 import type { Contract, Project } from "./ir/model.js";
 import { lint } from "./lint/lint.js";
@@ -268,11 +269,13 @@ export const generate = async (options: GenerateOptions): Promise<GenerateResult
   const key = manifestKey(options);
   const manifest = readManifest(cacheDir, options.outDir, key);
   const dirty = manifest && dirtySources(manifest, hashes, options);
-  if (manifest && dirty) {
-    const result = dirty.size === 0 ? unchangedResult(manifest) : await generateChanged(manifest, dirty, sources, hashes, options, cacheDir, key);
-    if (result) return result;
-  }
-  return generateAll(sources, hashes, options, cacheDir, key);
+  if (manifest && dirty?.size === 0) return unchangedResult(manifest);
+  loadPatternVerdicts(cacheDir);
+  const changed = manifest && dirty ? await generateChanged(manifest, dirty, sources, hashes, options, cacheDir, key) : undefined;
+  const result = changed ?? (await generateAll(sources, hashes, options, cacheDir, key));
+  // `--check` writes nothing, not even to the cache.
+  if (!options.check) savePatternVerdicts(cacheDir);
+  return result;
 };
 
 /** Every contract regenerated; the output directory listed for files to remove. */

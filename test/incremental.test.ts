@@ -4,7 +4,7 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { formatDiagnostic } from "../src/diagnostics/diagnostic.js";
 import { findCacheDir } from "../src/format/format-cache.js";
 import { manifestPath } from "../src/incremental/manifest.js";
@@ -56,6 +56,15 @@ const edit = (path: string, from: string | RegExp, to: string): void => {
 };
 
 const manifestFile = (dir: string): string => manifestPath(findCacheDir(dir)!, join(dir, "generated"));
+
+/** Ways a cache file is found spoiled. */
+const damage: Record<string, (file: string) => void> = {
+  deleted: (file) => rmSync(file),
+  corrupt: (file) => writeFileSync(file, Buffer.from(readFileSync(file).map((byte, i) => (i % 7 === 3 ? byte ^ 0x5a : byte)))),
+  truncated: (file) => writeFileSync(file, readFileSync(file).subarray(0, Math.floor(statSync(file).size / 2))),
+  "of another shape": (file) => writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), nodes: [] })),
+  emptied: (file) => writeFileSync(file, ""),
+};
 
 describe("an incremental run", () => {
   it("compiles only what a change reaches, and leaves the tree and diagnostics of a clean run", async () => {
@@ -124,13 +133,6 @@ describe("an incremental run", () => {
     expect(result.printed).toEqual(expected.printed);
   });
 
-  const damage: Record<string, (file: string) => void> = {
-    deleted: (file) => rmSync(file),
-    corrupt: (file) => writeFileSync(file, Buffer.from(readFileSync(file).map((byte, i) => (i % 7 === 3 ? byte ^ 0x5a : byte)))),
-    truncated: (file) => writeFileSync(file, readFileSync(file).subarray(0, Math.floor(statSync(file).size / 2))),
-    "of another shape": (file) => writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), nodes: [] })),
-    emptied: (file) => writeFileSync(file, ""),
-  };
   for (const [how, spoil] of Object.entries(damage)) {
     it(`with a manifest ${how}, gives a clean run's tree and diagnostics`, async () => {
       const dir = createProject();
@@ -157,4 +159,56 @@ describe("an incremental run", () => {
     await run(dir);
     expect(snapshot(join(dir, "generated"))).toEqual((await clean(dir)).tree);
   });
+});
+
+describe("recheck's verdicts kept in the cache", () => {
+  const UNSAFE = "^(a+)+$";
+  const SAFE = "^[a-z][a-z0-9_]*$";
+  const patternsProject = (): string => {
+    const dir = createProject();
+    writeFileSync(
+      join(dir, "idl/demo/demo.codes.yaml"),
+      `contract: demo.codes\nowner: demo-team\nversions:\n  "1.0":\n    fields:\n      nested: { type: string, maxLength: 64, pattern: "${UNSAFE}" }\n      name: { type: string, maxLength: 64, pattern: "${SAFE}" }\n`,
+    );
+    return dir;
+  };
+  const verdictsFile = (dir: string): string => join(findCacheDir(dir)!, "pattern-verdicts.json");
+  /** A run in a fresh module graph: a new process's, which knows no verdict but the cache's. */
+  const freshRun = async (dir: string): Promise<string[]> => {
+    vi.resetModules();
+    const fresh = (await import("../src/pipeline.js")) as typeof import("../src/pipeline.js");
+    const result = await fresh.generate({ root: dir, idlDir: join(dir, "idl"), outDir: join(dir, "generated"), check: false });
+    return result.diagnostics.map(formatDiagnostic);
+  };
+
+  it("hold each pattern's verdict for the next run, which reports the same", async () => {
+    const dir = patternsProject();
+    const first = await freshRun(dir);
+    expect(first.some((line) => line.includes("unsafe-pattern") && line.includes(UNSAFE))).toBe(true);
+    const kept = JSON.parse(readFileSync(verdictsFile(dir), "utf8")) as { entries: [string, string | null][] };
+    expect(Object.fromEntries(kept.entries)).toMatchObject({ [SAFE]: null, [UNSAFE]: expect.stringContaining("exponential") });
+    expect(await freshRun(dir)).toEqual(first);
+  });
+
+  // Each spoiled file claims the unsafe pattern is safe; none may be believed.
+  const forge = (file: string): Record<string, unknown> => {
+    const kept = JSON.parse(readFileSync(file, "utf8")) as { entries: [string, string | null][] };
+    return { ...kept, entries: kept.entries.map(([pattern]) => [pattern, null]) };
+  };
+  const spoilers: Record<string, (file: string) => void> = {
+    "forged (verdicts changed, checksum not)": (file) => writeFileSync(file, JSON.stringify(forge(file))),
+    "another compiler's": (file) => writeFileSync(file, JSON.stringify({ ...forge(file), key: "0".repeat(64) })),
+    corrupt: damage["corrupt"]!,
+    truncated: damage["truncated"]!,
+    emptied: damage["emptied"]!,
+    deleted: damage["deleted"]!,
+  };
+  for (const [how, spoil] of Object.entries(spoilers)) {
+    it(`${how}, change no diagnostic`, async () => {
+      const dir = patternsProject();
+      const first = await freshRun(dir);
+      spoil(verdictsFile(dir));
+      expect(await freshRun(dir)).toEqual(first);
+    });
+  }
 });

@@ -23,6 +23,12 @@ export const formatKey = (file: Pick<EmittedFile, "contents" | "language">): str
   createHash("sha256").update(SALT).update("\0").update(parserOf(file.language)).update("\0").update(file.contents).digest("hex");
 
 /**
+ * The cache key of the statements last formatted for the file at `path` (relative to the output
+ * directory), by their own keys: a file that changed keeps most of its statements.
+ */
+export const statementsKey = (path: string): string => createHash("sha256").update(SALT).update("\0statements of\0").update(path).digest("hex");
+
+/**
  * `TREATY_CACHE_DIR` when set (a CI cache, or one cache for many throwaway projects), else
  * `node_modules/.cache/treaty` of the nearest package at or above `root` (as find-cache-dir does);
  * undefined if neither.

@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { EmittedFile } from "../emit/file-builder.js";
 import type { FormatRequest, FormatResponse } from "./format-worker.js";
-import { formatKey, type FormatCache } from "./format-cache.js";
+import { contentHash } from "../write/write.js";
+import { formatKey, statementsKey, type FormatCache } from "./format-cache.js";
 import { directLayout } from "./json-layout.js";
 import { prettierFormat } from "./prettier-format.js";
 import { joinStatements, splitStatements } from "./statements.js";
@@ -85,11 +86,16 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
   // Formatted statements by their text, for this run: held in memory, up to a bound.
   const statements = new Map<string, Promise<string>>();
   let held = 0;
-  const formatStatements = (texts: readonly string[]): Promise<string[]> => {
+  /** `texts` formatted; those `earlier` holds (by their cache keys, `keys`) are not formatted again. */
+  const formatStatements = (texts: readonly string[], keys: readonly string[], earlier: ReadonlyMap<string, string>): Promise<string[]> => {
     if (held > HELD_STATEMENTS) {
       statements.clear();
       held = 0;
     }
+    texts.forEach((text, i) => {
+      const known = earlier.get(keys[i]!);
+      if (known !== undefined && !statements.has(text)) statements.set(text, Promise.resolve(known));
+    });
     const fresh = [...new Set(texts.filter((text) => !statements.has(text)))];
     if (fresh.length > 0) {
       const done = batch(fresh);
@@ -100,11 +106,30 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
     }
     return Promise.all(texts.map((text) => statements.get(text)!));
   };
+  /**
+   * The statements the cache holds for the file at `path` as the last run that formatted it left them
+   * (empty when it holds none whose checksum verifies: a spoiled entry is no entry).
+   */
+  const earlierStatements = (path: string): Map<string, string> => {
+    try {
+      const entry = JSON.parse(cache.get(statementsKey(path)) ?? "null") as { sum?: unknown; statements?: unknown } | null;
+      const held = entry?.statements;
+      if (!Array.isArray(held) || entry?.sum !== contentHash(JSON.stringify(held))) return new Map();
+      return new Map((held as unknown[]).filter((e): e is [string, string] => Array.isArray(e) && typeof e[0] === "string" && typeof e[1] === "string"));
+    } catch {
+      return new Map();
+    }
+  };
   const formatted = async (file: EmittedFile): Promise<string> => {
     const pieces = file.language === "typescript" ? splitStatements(file.contents) : [];
     if (pieces.length > 1) {
       try {
-        return joinStatements(pieces, await formatStatements(pieces.map((piece) => piece.text)));
+        const texts = pieces.map((piece) => piece.text);
+        const keys = texts.map((text) => formatKey({ contents: text, language: "typescript" }));
+        const parts = await formatStatements(texts, keys, earlierStatements(file.path));
+        const held = keys.map((key, i) => [key, parts[i]!]);
+        cache.set(statementsKey(file.path), JSON.stringify({ sum: contentHash(JSON.stringify(held)), statements: held }));
+        return joinStatements(pieces, parts);
       } catch {
         // A cut inside a construct: the file as one below, which reports a real syntax error.
       }

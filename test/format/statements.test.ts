@@ -1,11 +1,15 @@
 // A file formatted as its top-level statements is what prettier prints for the whole file, or a
 // piece does not parse (and the format pool formats the file whole).
 import { format } from "prettier";
-import { describe, expect, it } from "vitest";
-import { createFormatCache } from "../../src/format/format-cache.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createFormatCache, statementsKey } from "../../src/format/format-cache.js";
 import { createFormatPool } from "../../src/format/format-pool.js";
 import { joinStatements, splitStatements } from "../../src/format/statements.js";
 import { PRETTIER_OPTIONS } from "../../src/format/prettier-format.js";
+import { contentHash } from "../../src/write/write.js";
 
 const prettier = (text: string): Promise<string> => format(text, { ...PRETTIER_OPTIONS, parser: "babel-ts" });
 
@@ -59,5 +63,43 @@ describe("the format pool", () => {
     } finally {
       await pool.close();
     }
+  });
+});
+
+describe("statements kept in the cache for the next run", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "treaty-statements-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const before = "export const a = {x:1};\nexport const b = [1,2];\nexport const c = 'c';\n";
+  const after = before.replace("[1,2]", "[1,2,3]");
+  /** One run of the pool over `contents` at `path`, with the cache in `dir`. */
+  const formatOnce = async (dir: string, contents: string): Promise<string> => {
+    const pool = createFormatPool(createFormatCache(dir, { readOnly: false }));
+    try {
+      return await pool.format({ path: "v1/types.ts", language: "typescript", contents });
+    } finally {
+      await pool.close();
+    }
+  };
+  /** The cache's statements of the file with each formatted text replaced, the checksum recomputed or not. */
+  const forge = (dir: string, resum: boolean): void => {
+    const cache = createFormatCache(dir, { readOnly: false });
+    const entry = JSON.parse(cache.get(statementsKey("v1/types.ts"))!) as { sum: string; statements: [string, string][] };
+    const statements = entry.statements.map(([key]) => [key, "export const forged = 1;\n"]);
+    cache.set(statementsKey("v1/types.ts"), JSON.stringify({ sum: resum ? contentHash(JSON.stringify(statements)) : entry.sum, statements }));
+  };
+
+  it("serve a changed file's unchanged statements, and the file is as prettier formats it whole", async () => {
+    const dir = join(scratch, "kept");
+    expect(await formatOnce(dir, before)).toBe(await prettier(before));
+    forge(dir, true);
+    // A checksummed entry is trusted: the unchanged statements come from it (here forged, to show it).
+    expect(await formatOnce(dir, after)).toBe('export const forged = 1;\nexport const b = [1, 2, 3];\nexport const forged = 1;\n');
+  });
+
+  it("are not trusted when their checksum does not verify", async () => {
+    const dir = join(scratch, "spoiled");
+    await formatOnce(dir, before);
+    forge(dir, false);
+    expect(await formatOnce(dir, after)).toBe(await prettier(after));
   });
 });
