@@ -46,7 +46,9 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
   let misses = 0;
   const start = (): { worker: Worker; busy: number }[] =>
     Array.from({ length: availableParallelism() }, () => {
-      const worker = new Worker(WORKER);
+      // No inherited flags: a parent run as `node --input-type=module -e ...` would make the worker
+      // run that script instead of the formatter.
+      const worker = new Worker(WORKER, { execArgv: [] });
       const entry = { worker, busy: 0 };
       worker.on("message", (response: FormatResponse) => {
         const waiting = pending.get(response.id)!;
@@ -55,9 +57,14 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
         if ("formatted" in response) waiting.resolve(response.formatted);
         else waiting.reject(new Error(`prettier failed: ${response.error}`));
       });
-      worker.on("error", (error) => {
+      // A worker that fails or stops with work outstanding fails that work: never a promise left pending.
+      const fail = (error: Error): void => {
         for (const waiting of pending.values()) waiting.reject(error);
         pending.clear();
+      };
+      worker.on("error", fail);
+      worker.on("exit", (code) => {
+        if (pending.size > 0) fail(new Error(`a formatting worker stopped (exit code ${code}) with work outstanding`));
       });
       return entry;
     });

@@ -1,0 +1,34 @@
+// The built pipeline formats in worker threads once a run has more to format than it does in
+// thread. A worker must run the formatter whatever flags its parent was started with (`node
+// --input-type=module -e ...` made it run the parent's script, and `generate` never settled), and a
+// worker that stops with work outstanding must fail that work, never leave it pending.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { tempProject } from "../support/temp-project.js";
+
+const PIPELINE = join(import.meta.dirname, "../../dist/pipeline.js");
+
+/** A contract wide enough that its output is formatted by the workers. */
+const wide = (fields: number): string => {
+  const lines = ["contract: demo.wide", "owner: tests", "versions:", '  "1.0":', "    fields:"];
+  for (let i = 0; i < fields; i++) lines.push(`      f${i}: { type: object, fields: { a: { type: string, maxLength: ${8 + i} }, b: { type: int, min: 0, max: ${i + 1}, optional: true } } }`);
+  return `${lines.join("\n")}\n`;
+};
+
+it.runIf(existsSync(PIPELINE))("generate settles when called from `node --input-type=module -e`, its workers formatting", () => {
+  const root = tempProject("format-workers", { "package.json": `{ "treaty": { "tests": false } }\n`, "idl/demo.wide.yaml": wide(800) });
+  const script = `
+    import { generate } from ${JSON.stringify(PIPELINE)};
+    const root = process.argv[1];
+    const result = await generate({ root, idlDir: root + "/idl", outDir: root + "/generated", check: false, tests: false });
+    console.log(JSON.stringify({ errors: result.diagnostics.filter((d) => d.severity === "error").length, created: result.report?.created.length }));
+  `;
+  const child = spawnSync(process.execPath, ["--input-type=module", "-e", script, root], { encoding: "utf8", env: { ...process.env, TREATY_CACHE_DIR: join(root, ".cache") }, timeout: 120_000 });
+  // 13: the top-level await never settled.
+  expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 0, stderr: "" });
+  const result = JSON.parse(child.stdout) as { errors: number; created: number };
+  expect(result.errors).toBe(0);
+  expect(result.created).toBeGreaterThan(5);
+}, 150_000);
