@@ -3,7 +3,7 @@ import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js"
 import type { Contract, Field, ResolvedVersion, TypeNode } from "../ir/model.js";
 import { distinguishVariants, variantLabel } from "../ir/one-of-variants.js";
 
-/** A `union-overlap` at the later variant of each pair no test separates, in the version's fields and named types. */
+/** A `union-overlap` at the later variant of each pair no test separates, in the version's fields and named types (tuple items and `additional` types included). */
 export const findUnionOverlaps = (contract: Contract, version: ResolvedVersion): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
   const visit = (type: TypeNode): void => {
@@ -11,8 +11,12 @@ export const findUnionOverlaps = (contract: Contract, version: ResolvedVersion):
       case "list":
       case "map":
         return visit(type.of);
+      case "tuple":
+        return type.items.forEach(visit);
       case "object":
-        return visitFields(type.fields);
+        visitFields(type.fields);
+        if (type.additional) visit(type.additional);
+        return;
       case "union":
         return type.variants.forEach((v) => visit(v.type));
       case "oneOf":
@@ -33,6 +37,9 @@ export const findUnionOverlaps = (contract: Contract, version: ResolvedVersion):
   };
   const visitFields = (fields: readonly Field[]): void => fields.forEach((f) => visit(f.type));
   visitFields(version.fields);
-  for (const named of version.types.values()) visitFields(named.fields);
+  for (const named of version.types.values()) {
+    visitFields(named.fields);
+    if (named.additional) visit(named.additional);
+  }
   return diagnostics;
 };
