@@ -107,6 +107,7 @@ const mayBe = (node: ShapeNode, value: unknown): boolean => {
     case "enum":
       return typeof value === "string";
     case "list":
+    case "tuple":
       return Array.isArray(value);
     case "oneOf":
       return node.variants.some((variant) => mayBe(variant, value));

@@ -16,6 +16,7 @@ const shape: VersionShape = {
       ],
     },
     level: { kind: "oneOf", variants: [{ kind: "enum", name: "Level" }, { kind: "list", of: { kind: "boolean" } }] },
+    point: { kind: "oneOf", variants: [{ kind: "string" }, { kind: "tuple", items: [{ kind: "number" }, { kind: "number" }] }] },
     hidden: { kind: "oneOf", variants: [{ kind: "string" }, { kind: "number" }], sensitivity: "secret" },
   },
   types: {
@@ -42,6 +43,11 @@ describe("redact through an untagged union", () => {
     expect(redact({ level: "HIGH" }, shape, { internal: false })).toEqual({ level: "HIGH" });
     expect(redact({ level: "SECRET-x" }, shape, { internal: false })).toEqual({ level: REDACTED });
     expect(redact({ level: [true, false] }, shape, { internal: false })).toEqual({ level: [true, false] });
+  });
+
+  it("keeps a tuple variant's value by its positions", () => {
+    expect(redact({ point: [1.5, -2] }, shape, { internal: false })).toEqual({ point: [1.5, -2] });
+    expect(redact({ point: "here" }, shape, { internal: false })).toEqual({ point: "here" });
   });
 
   it("removes a sensitive union field whole", () => {
