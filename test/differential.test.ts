@@ -10,7 +10,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Issue } from "../src/runtime/index.js";
+import { canonicalJson, type Issue, type JsonValue } from "../src/runtime/index.js";
 import { contractDir, versionId } from "../src/ir/names.js";
 import { compile } from "../src/pipeline.js";
 import { arbitraryFor, mutated } from "./support/arbitrary.js";
@@ -27,7 +27,32 @@ const RUNS = Number(process.env["TREATY_PROPERTY_RUNS"] ?? 1_000);
 interface Validator {
   check(value: unknown): boolean;
   errors(value: unknown): Issue[];
+  read(value: unknown): unknown;
 }
+
+/** The objects and arrays `value` holds, itself included. */
+const containers = (value: unknown, into = new Set<object>()): Set<object> => {
+  if (typeof value !== "object" || value === null || into.has(value)) return into;
+  into.add(value);
+  for (const item of Object.values(value)) containers(item, into);
+  return into;
+};
+
+/**
+ * `read` agrees with `check`, and what it returns is the value as JSON sees it (own enumerable
+ * keys; key order aside) in containers of its own: nothing of the input is handed over.
+ */
+const readAgrees = (validator: Validator, value: unknown, accepted: boolean): void => {
+  const copy = validator.read(value);
+  if ((copy !== undefined) !== accepted) expect.fail(`read() disagrees with check (${accepted}): ${JSON.stringify(value)}`);
+  if (!accepted) return;
+  if (canonicalJson(copy as JsonValue) !== canonicalJson(JSON.parse(JSON.stringify(value)) as JsonValue)) {
+    expect.fail(`read() returned ${JSON.stringify(copy)} for ${JSON.stringify(value)}`);
+  }
+  const inputs = containers(value);
+  const shared = [...containers(copy)].filter((c) => inputs.has(c));
+  if (shared.length > 0) expect.fail(`read() handed over containers of the input: ${JSON.stringify(value)}`);
+};
 
 /** No NaN or ±Infinity anywhere in `value`: the one thing treaty rejects that Ajv accepts. */
 const finite = (value: unknown): boolean =>
@@ -72,6 +97,7 @@ for (const target of targets) {
             // The value is printed only on a disagreement: stringifying each of 5,000 values costs more than checking it.
             if (accepted !== reference(value)) expect.fail(`check says ${accepted}, Ajv ${!accepted}: ${JSON.stringify(value)}`);
             if ((validator.errors(value).length === 0) !== accepted) expect.fail(`errors() disagrees with check (${accepted}): ${JSON.stringify(value)}`);
+            readAgrees(validator, value, accepted);
             return accepted;
           };
 

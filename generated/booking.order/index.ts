@@ -28,6 +28,7 @@ export const registration = {
       ...adapters["1.0"],
       check: v1_0.check,
       errors: v1_0.errors,
+      read: v1_0.read,
       shape: v1_0.shape,
       from: v1_0.llm.from,
     },

@@ -59,6 +59,8 @@ interface Compiled {
   readonly deep?: string;
   /** When `errors` enters err_ without asking is_ (a list past maxItems, whose is_ would walk it all). */
   readonly enter?: Expr;
+  /** An object whose content anything goes for (no `deep`): `read` still copies it. */
+  readonly container?: true;
 }
 
 interface Scope {
@@ -71,6 +73,8 @@ interface Scope {
 /** How one version's payload is checked, for a value already known to be an object. */
 interface Entry {
   readonly check: Expr;
+  /** `x` passes, `t` (a variable holding `x`) set to its copy. */
+  readonly take: (x: string, t: string) => string;
   /** Statements pushing the issues of `x` at `path` into the array `out`. */
   readonly errors: (x: string, path: string, out: string) => string[];
 }
@@ -80,6 +84,8 @@ export interface ValidatorCode {
   readonly declarations: readonly string[];
   /** The body of `check(value)`: one boolean expression. */
   readonly check: string;
+  /** The body of `read(value)`: one boolean expression that, when true, has set `t` to the copy of `value`. */
+  readonly read: string;
   /** The body of `errors(value)`: statements pushing into `out`. */
   readonly errors: readonly string[];
 }
@@ -160,6 +166,41 @@ export const compileValidator = (
     useRuntime(name);
     return name;
   };
+  /** Bases of the hoisted pairs that come with a `take_<base>` of their own (objects, lists). */
+  const ownTake = new Set<string>();
+
+  /**
+   * `read`'s counterpart of `checkExpr`: true when `x` passes `c`, and then `t` (a variable that
+   * holds `x`) holds what is handed over, read once: the value itself when it is not a container,
+   * else a fresh copy. A container is copied by its own `take_` where it has one (which reads each
+   * value once, checking it as it goes), else copied whole and the copy checked; its constraints
+   * (list lengths, uniqueness) are tested on the copy.
+   */
+  const takeExpr = (c: Compiled, x: string, t: string, nullable: boolean): string => {
+    let parts: string[];
+    if (!c.deep) {
+      parts = [...(c.guard ? [c.guard(x)] : []), ...c.tests.map((test) => test.pass(x)), ...(c.container ? [`(${t} = ${runtime("snapshot")}(${x})) !== undefined`] : [])];
+    } else if (ownTake.has(c.deep)) {
+      parts = [...(c.guard ? [c.guard(x)] : []), `(${t} = take_${c.deep}(${x})) !== undefined`, ...c.tests.map((test) => test.pass(t))];
+    } else {
+      // Tested before the copy too: a tuple's length bounds what is copied.
+      parts = [
+        ...(c.guard ? [c.guard(x)] : []),
+        ...c.tests.map((test) => test.pass(x)),
+        `(${t} = ${runtime("takeChecked")}(${x}, is_${c.deep})) !== undefined`,
+        ...c.tests.map((test) => test.pass(t)),
+      ];
+    }
+    const all = parts.length === 0 ? "true" : parts.join(" && ");
+    return nullable ? `(${x} === null || (${all}))` : all;
+  };
+
+  /** Whether `read` hands over something other than `x` itself for a value of `c`. */
+  const copies = (c: Compiled): boolean => c.deep !== undefined || c.container === true;
+
+  /** The statement setting `key` of the fresh object `o` to `value`. */
+  const setMember = (key: string, value: string): string =>
+    key === "__proto__" ? `${runtime("putKey")}(o, "__proto__", ${value});` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `o.${key} = ${value};` : `o[${lit(key)}] = ${value};`;
   const recursive = new Map<ResolvedVersion, ReadonlySet<string>>();
   const recursiveIn = (scope: Scope): ReadonlySet<string> => {
     const known = recursive.get(scope.version) ?? recursiveTypes(scope.version);
@@ -301,7 +342,14 @@ export const compileValidator = (
         const key = `${scope.prefix}type:${type.name}`;
         const site = `${scope.prefix}${type.name}`;
         const deep = recursiveIn(scope).has(type.name)
-          ? hoister.hoist(key, site, (base) => depthGuard(hoister, base, hoistObject(scope, named.fields, [], `${site}_fields`, objectPolicy(scope.contract, named)), type.name, maxDepthOf(named)))
+          ? hoister.hoist(key, site, (base) => {
+              // Its own fields refer to it: they call its take_, which exists when the fields' one does.
+              ownTake.add(base);
+              const inner = hoistObject(scope, named.fields, [], `${site}_fields`, objectPolicy(scope.contract, named));
+              const taken = inner !== undefined && ownTake.has(inner);
+              if (!taken) ownTake.delete(base);
+              return depthGuard(hoister, base, inner, type.name, maxDepthOf(named), taken);
+            })
           : hoistObject(scope, named.fields, [], site, objectPolicy(scope.contract, named), key);
         return withDeep({ guard: isObject, label: `${type.name} object`, tests: [] }, deep);
       }
@@ -310,7 +358,7 @@ export const compileValidator = (
     }
   };
 
-  const withDeep = (c: Compiled, deep: string | undefined): Compiled => (deep === undefined ? c : { ...c, deep });
+  const withDeep = (c: Compiled, deep: string | undefined): Compiled => (deep === undefined ? { ...c, container: true } : { ...c, deep });
 
   const hoistEnum = (scope: Scope, name: string, values: readonly string[]): string =>
     hoister.hoist(`${scope.prefix}enum:${name}`, `${scope.prefix}${name}`, (base) => {
@@ -354,6 +402,7 @@ export const compileValidator = (
         max === undefined
           ? []
           : [`  if (v.length > ${max}) out.push(${runtime("truncated")}(p, v.length - ${max}, "items", ${lit(`array of at most ${count(max, "item")}`)}));`];
+      ownTake.add(base);
       return [
         `function is_${base}(v: any): boolean {`,
         "  for (let i = 0; i < v.length; i++) {",
@@ -370,6 +419,18 @@ export const compileValidator = (
         ...indent(indent(reportLines(item, "x", `p + "/" + i`, false))),
         "  }",
         ...rest,
+        "}",
+        "",
+        // The length is read once and bounds the copy: a list past maxItems is not copied.
+        `function take_${base}(v: any): any {`,
+        "  const n = v.length;",
+        ...(max === undefined ? [] : [`  if (n > ${max}) return undefined;`]),
+        "  const o: any[] = [];",
+        "  for (let i = 0; i < n; i++) {",
+        "    const x = v[i];",
+        ...(copies(item) ? ["    let t: any = x;", `    if (!(${takeExpr(item, "x", "t", false)})) return undefined;`, "    o.push(t);"] : [`    if (!(${checkExpr(item, "x", false)})) return undefined;`, "    o.push(x);"]),
+        "  }",
+        "  return o;",
         "}",
       ].join("\n");
     });
@@ -521,6 +582,49 @@ export const compileValidator = (
           ]
         : unknownKeys(extraErr);
       const own = ownFields();
+      // take_: is_'s reads and tests, each value copied into a fresh object as it passes, in the
+      // order the fields are declared; kept unknown keys follow in the order they come, and a strip
+      // object's unknown keys too (copied as they are, for decode to drop and report).
+      const takeLines = compiled.flatMap(({ field, local, c }, i) => {
+        const nullable = field.nullable !== undefined;
+        const copied = copies(c);
+        const taken = copied ? `t${i}` : local;
+        const test = copied ? takeExpr(c, local, taken, nullable) : checkExpr(c, local, nullable);
+        return [
+          `const ${local} = ${member("v", field.name)};`,
+          ...(i === 0 ? [`if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return take_${base}(${runtime("ownView")}(v));`] : []),
+          ...(copied ? [`let ${taken}: any = ${local};`] : []),
+          field.optional ? `if (!(${local} === undefined || ${test})) return undefined;` : `if (!(${local} !== undefined && ${test})) return undefined;`,
+        ];
+      });
+      // The copy is one object literal of the leading required fields (allocated at its final
+      // shape), then the rest in order, an optional one only when present.
+      const takenOf = (i: number): string => (copies(compiled[i]!.c) ? `t${i}` : `f${i}`);
+      const leading = compiled.findIndex(({ field }) => field.optional);
+      const literalCount = leading === -1 ? compiled.length : leading;
+      const literalKey = (name: string): string => (name === "__proto__" ? '["__proto__"]' : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : lit(name));
+      const build = [
+        `const o: any = { ${compiled.slice(0, literalCount).map(({ field }, i) => `${literalKey(field.name)}: ${takenOf(i)}`).join(", ")} };`,
+        ...compiled.slice(literalCount).map(({ field, local }, j) => {
+          const set = setMember(field.name, takenOf(literalCount + j));
+          return field.optional ? `if (${local} !== undefined) ${set}` : set;
+        }),
+      ];
+      const keptTake = (): string[] => {
+        if (!kept) return ["return undefined;"];
+        const test = policy.additional ? takeExpr(kept, "x", "t", false) : `(t = ${runtime("takeChecked")}(x, ${runtime("isJsonData")})) !== undefined`;
+        return ["const x = v[k];", "let t: any = x;", `if (!(${test})) return undefined;`, `${runtime("putKey")}(o, k, t);`];
+      };
+      const unknownTake = checked
+        ? unknownKeys(keptTake())
+        : extraKeys.length === 0 && fields.length === 0
+          ? ["for (const k in v) {", `  ${runtime("putKey")}(o, k, ${runtime("snapshot")}(v[k]));`, "}"]
+          : [
+              "for (const k in v) {",
+              `  if (!${known.length > WIDE_OBJECT ? `${keySet ?? hoister.hoist(undefined, `keys_${base}`, (name) => `const ${name} = new Set<string>(${JSON.stringify(known)});`)}.has(k)` : `(${known.map((k) => `k === ${lit(k)}`).join(" || ")})`}) ${runtime("putKey")}(o, k, ${runtime("snapshot")}(v[k]));`,
+              "}",
+            ];
+      ownTake.add(base);
       return [
         `function is_${base}(v: any): boolean {`,
         ...indent([...(compiled.length === 0 ? [own] : []), ...isLines, ...unknownKeys(extraIs), "return true;"]),
@@ -528,6 +632,10 @@ export const compileValidator = (
         "",
         `function err_${base}(v: any, p: string, out: Issue[]): void {`,
         ...indent([own, ...errLines, ...unknownErrors]),
+        "}",
+        "",
+        `function take_${base}(v: any): any {`,
+        ...indent([...(compiled.length === 0 ? [own] : []), ...takeLines, ...build, ...unknownTake, "return o;"]),
         "}",
       ].join("\n");
     });
@@ -560,8 +668,32 @@ export const compileValidator = (
         `      ${pushIssue("out", childPath("p", [u.tag]), "tag", expected, "missing or unknown union tag")}`,
         "  }",
         "}",
+        ...(variants.every((v) => v.deep !== undefined && ownTake.has(v.deep)) ? unionTake(base, u.tag, variants as { value: string; deep: string }[]) : []),
       ].join("\n");
     });
+
+  /**
+   * take_ of a tagged union: the variant's take_ (which leaves the tag to the union), then the tag
+   * as it was read once and switched on.
+   */
+  const unionTake = (base: string, tag: string, variants: readonly { value: string; deep: string }[]): string[] => {
+    ownTake.add(base);
+    return [
+      "",
+      `function take_${base}(v: any): any {`,
+      `  const tag = ${member("v", tag)};`,
+      `  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return take_${base}(${runtime("ownView")}(v));`,
+      "  let o: any;",
+      "  switch (tag) {",
+      ...variants.flatMap(({ value, deep }) => [`    case ${lit(value)}:`, `      o = take_${deep}(v);`, "      break;"]),
+      "    default:",
+      "      return undefined;",
+      "  }",
+      `  if (o !== undefined) ${setMember(tag, "tag")}`,
+      "  return o;",
+      "}",
+    ];
+  };
 
   /**
    * An untagged union: the variant a value can be of is selected by cheap tests (its JSON type, a
@@ -599,6 +731,7 @@ export const compileValidator = (
       const versions = versionsOfMajor(target, ref.major);
       if (versions.length === 0) bug(`contract ${ref.contract} has no version ${ref.major}.x`);
       const entries = versions.map((v) => versionEntry(scopeOf(target, v)));
+      ownTake.add(base);
       const [newest, ...older] = [...entries].reverse();
       return [
         `function is_${base}(v: any): boolean {`,
@@ -619,6 +752,13 @@ export const compileValidator = (
         ]),
         "  out.push(...best);",
         "}",
+        "",
+        // The first version whose own reading passes; each is a reading of its own.
+        `function take_${base}(v: any): any {`,
+        "  let t: any = v;",
+        ...entries.map((entry) => `  if (${entry.take("v", "t")}) return t;`),
+        "  return undefined;",
+        "}",
       ].join("\n");
     });
 
@@ -626,8 +766,10 @@ export const compileValidator = (
     const object = hoistObject(scope, rootFields(scope.contract, scope.version), [], `${scope.prefix}root`, objectPolicy(scope.contract), `${scope.prefix}root`);
     const rules = hoistRules(hoister, scope.version.rules, scope.prefix, ownFields);
     const bases = [object, rules].filter((b): b is string => b !== undefined);
+    const takeRoot = object === undefined ? `(t = ${runtime("snapshot")}(${"$X"})) !== undefined` : ownTake.has(object) ? `(t = take_${object}(${"$X"})) !== undefined` : `(t = ${runtime("takeChecked")}(${"$X"}, is_${object})) !== undefined`;
     return {
       check: (x) => (bases.length === 0 ? "true" : bases.map((b) => `is_${b}(${x})`).join(" && ")),
+      take: (x, t) => [takeRoot.replace("$X", x).replace("(t =", `(${t} =`), ...(rules ? [`is_${rules}(${t})`] : [])].join(" && "),
       errors: (x, path, out) => [
         ...(object ? [`err_${object}(${x}, ${path}, ${out});`] : []),
         ...(rules ? [`err_${rules}(${x}, ${path}, ${out});`] : []),
@@ -641,6 +783,7 @@ export const compileValidator = (
   return {
     declarations: hoister.declarations(),
     check: `${isObject("value")} && ${entry.check("value")}`,
+    read: `${isObject("value")} && ${entry.take("value", "t")}`,
     errors: [
       `if (!(${isObject("value")})) ${pushIssue("out", '""', "type", "object", "wrong type")}`,
       ...(entryErrors.length > 0 ? block("else", entryErrors) : []),

@@ -6,7 +6,7 @@ import type { Hoister } from "./validator-hoister.js";
  * the level first, so a payload nested past `maxDepth` fails with `depth` instead of exhausting
  * the stack. `finally` keeps the count right when a getter throws.
  */
-export const depthGuard = (hoister: Hoister, base: string, inner: string | undefined, typeName: string, maxDepth: number): string => {
+export const depthGuard = (hoister: Hoister, base: string, inner: string | undefined, typeName: string, maxDepth: number, take: boolean): string => {
   // The module's count of recursive-type values enclosing the one being checked.
   const depth = hoister.hoist("depth", "depth", (name) => `let ${name} = 0;`);
   const expected = `${typeName} nested at most ${maxDepth} deep`;
@@ -33,5 +33,19 @@ export const depthGuard = (hoister: Hoister, base: string, inner: string | undef
     `    ${depth}--;`,
     "  }",
     "}",
+    ...(take && inner !== undefined
+      ? [
+          "",
+          `function take_${base}(v: any): any {`,
+          `  if (${depth} >= ${maxDepth}) return undefined;`,
+          `  ${depth}++;`,
+          "  try {",
+          `    return take_${inner}(v);`,
+          "  } finally {",
+          `    ${depth}--;`,
+          "  }",
+          "}",
+        ]
+      : []),
   ].join("\n");
 };

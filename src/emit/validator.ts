@@ -22,6 +22,7 @@ export const emitValidator = (project: Project, contract: Contract, version: Res
     rootType,
     declarations: [ISSUE_FUNCTION, ...code.declarations],
     check: code.check,
+    read: code.read,
     errors: indent(indent(code.errors)).join("\n"),
   });
 };

@@ -199,12 +199,18 @@ const operationError = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStam
 };
 
 /** The wire's flat strings (operation.error 1.0 allows no nesting): lists joined, each clipped to 500 characters. */
+/** The distinct values of `pick` over `issues`, in order, joined by ", " (one issue, the common case, allocates no set). */
+const distinct = (issues: readonly Issue[], pick: (issue: Issue) => string): string => {
+  if (issues.length === 1) return pick(issues[0]!);
+  return [...new Set(issues.map(pick))].join(", ");
+};
+
 const errorDetails = (stage: Stage, facts: FailureFacts): { [k: string]: string } => {
   const details: { [k: string]: string } = { stage, contract: clip(facts.contract) };
   if (facts.version !== undefined) details["version"] = facts.version;
   if (facts.issues?.length) {
-    details["paths"] = clip([...new Set(facts.issues.map((i) => i.path || "/"))].join(", "));
-    details["issue_codes"] = clip([...new Set(facts.issues.map((i) => i.code))].join(", "));
+    details["paths"] = clip(distinct(facts.issues, (i) => i.path || "/"));
+    details["issue_codes"] = clip(distinct(facts.issues, (i) => i.code));
   }
   if (facts.known) details["known"] = clip(facts.known.join(", "));
   if (facts.attempt !== undefined) details["attempt"] = String(facts.attempt);

@@ -3,7 +3,7 @@
 // key, a map's key unless the map declares its keys names, any key under a sensitive field) prints
 // as `*`, since such a key may itself be data.
 import type { Issue } from "./issue.js";
-import { own, objectFields, type ShapeNode, type VersionShape } from "./shape.js";
+import { own, objectFields, type ShapeFields, type ShapeNode, type VersionShape } from "./shape.js";
 
 /** A position a pointer may lead to; `sensitive` once it passed a field with a sensitivity tag. */
 interface Position {
@@ -81,7 +81,62 @@ const locate = (pointer: string, shape: VersionShape | undefined): { readonly pr
  * `pointer` with every segment the shape does not name replaced by `*` ("" stays the root): what a
  * failure may carry, since an undeclared key or a key of a map may itself be data.
  */
-export const maskPointer = (pointer: string, shape: VersionShape | undefined): string => (pointer === "" ? "" : locate(pointer, shape).printed);
+/** `maskPointer` by the general walk: what the fast one must print (its tests compare them). */
+export const maskPointerByLocate = (pointer: string, shape: VersionShape | undefined): string => (pointer === "" ? "" : locate(pointer, shape).printed);
+
+export const maskPointer = (pointer: string, shape: VersionShape | undefined): string => {
+  if (pointer === "") return "";
+  if (shape === undefined || !pointer.startsWith("/")) return locate(pointer, shape).printed;
+  // One position at a time, nothing allocated but the result: what every failure pays for each
+  // issue. A union, untagged union or another contract on the way can lead to several: `locate`.
+  let fields: ShapeFields | undefined = shape.root;
+  let node: ShapeNode | undefined;
+  let sensitive = false;
+  let printed = "";
+  for (let start = 1; start <= pointer.length; ) {
+    const end = pointer.indexOf("/", start) === -1 ? pointer.length : pointer.indexOf("/", start);
+    const raw = pointer.slice(start, end);
+    start = end + 1;
+    let named = false;
+    if (fields !== undefined) {
+      const field = own(fields, unescapeSegment(raw));
+      fields = undefined;
+      node = field;
+      if (field) {
+        named = true;
+        sensitive ||= field.sensitivity !== undefined;
+      }
+    } else if (node !== undefined) {
+      switch (node.kind) {
+        case "list":
+          named = INDEX.test(raw);
+          node = named ? node.of : undefined;
+          break;
+        case "tuple":
+          node = INDEX.test(raw) ? node.items[Number(raw)] : undefined;
+          named = node !== undefined;
+          break;
+        case "map":
+          named = !sensitive && node.keysVisible === true;
+          node = node.of;
+          break;
+        case "union":
+        case "oneOf":
+        case "contract":
+          return locate(pointer, shape).printed;
+        default:
+          node = undefined;
+      }
+    }
+    if (node !== undefined && fields === undefined && (node.kind === "object" || node.kind === "named")) {
+      fields = objectFields(node, shape);
+      if (fields === undefined) node = undefined;
+    }
+    printed += named ? `/${raw}` : "/*";
+    if (end === pointer.length) break;
+  }
+  return printed;
+};
 
 /** The values (with meanings) of the enums a path may lead to, each value once. */
 const enumValues = (at: readonly Position[]): [string, string][] => {

@@ -9,6 +9,7 @@ import { redact, type VersionShape } from "./redact.js";
 import {
   invalid,
   lookupContract,
+  readChecked,
   readEnvelope,
   readFrom,
   toCanonical,
@@ -388,15 +389,22 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
    * observer needs: undefined sends the input through the full pipeline instead, which alone
    * builds errors (and counts, so a failure is never counted twice).
    */
-  const quick = (contract: string, input: unknown, options: DecodeOptions): RuntimeResult<unknown> | undefined => {
-    if (typeof input === "string" || options.traceId !== undefined || !Object.hasOwn(registry.contracts, contract)) return undefined;
+  /** Without a generated `read` (or for a reply to map back from a provider): the value copied, then checked. */
+  const copyChecked = (entry: ContractRegistration, input: unknown, options: DecodeOptions): Enveloped | undefined => {
     const value = readValue(input);
     if (value === UNREADABLE) return undefined;
-    const entry = registry.contracts[contract]!;
     const enveloped = readEnvelope(entry, value, options.version);
-    if (!enveloped.ok || !readsAll(entry, options) && !readable(entry, options.accept).includes(enveloped.readAs)) return undefined;
+    if (!enveloped.ok) return undefined;
     const read = readFrom(enveloped, options.from);
-    if (!read.ok || !read.registration.check(read.value)) return undefined;
+    return read.ok && read.registration.check(read.value) ? read : undefined;
+  };
+
+  const quick = (contract: string, input: unknown, options: DecodeOptions): RuntimeResult<unknown> | undefined => {
+    if (typeof input === "string" || options.traceId !== undefined || !Object.hasOwn(registry.contracts, contract)) return undefined;
+    const entry = registry.contracts[contract]!;
+    const fast = readChecked(entry, input, options.version, options.from);
+    const read = fast === undefined ? copyChecked(entry, input, options) : fast;
+    if (read === undefined || read === "refused" || (!readsAll(entry, options) && !readable(entry, options.accept).includes(read.readAs))) return undefined;
     const decoded = toCanonical(read);
     if (!decoded.ok) return undefined;
     countTraffic(contract, read);

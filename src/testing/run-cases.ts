@@ -110,13 +110,23 @@ export const readCases = (registration: ContractRegistration, moduleUrl: string,
 
   /** What is wrong with `value` at `version`, given what the case expects; empty when nothing is. */
   const problems = (version: string, value: unknown, expect: Case["expect"]): string[] => {
-    const { errors, check } = validator(version);
+    const { errors, check, read } = validator(version);
     const issues = errors(value);
     const passed = check(value);
+    // read() checks as it copies: it must agree with check, and hand over what it was given.
+    const taken = read?.(value);
+    const readProblems =
+      read === undefined
+        ? []
+        : (taken !== undefined) !== passed
+          ? [`${version}: read() ${passed ? "refused" : "accepted"} it`]
+          : passed && !isDeepStrictEqual(taken, value)
+            ? [`${version}: read() returned ${JSON.stringify(taken)}`]
+            : [];
     const reported = `errors() reported ${JSON.stringify(issues)}`;
-    if (expect === undefined) return [...(issues.length > 0 ? [`${version}: ${reported}`] : []), ...(passed ? [] : [`${version}: check() rejected it`])];
+    if (expect === undefined) return [...(issues.length > 0 ? [`${version}: ${reported}`] : []), ...(passed ? [] : [`${version}: check() rejected it`]), ...readProblems];
     const found = issues.some((issue) => issue.path === expect.path && issue.code === expect.code);
-    return [...(found ? [] : [`${version}: no ${expect.code} issue at ${JSON.stringify(expect.path)}; ${reported}`]), ...(passed ? [`${version}: check() accepted it`] : [])];
+    return [...(found ? [] : [`${version}: no ${expect.code} issue at ${JSON.stringify(expect.path)}; ${reported}`]), ...(passed ? [`${version}: check() accepted it`] : []), ...readProblems];
   };
 
   const caseTest = (c: Case): RunnableCase => ({

@@ -29,7 +29,22 @@ interface Break {
   readonly apply: (source: string) => string;
 }
 
+/** Applies `edit` to the function `name` only (up to its closing brace at column 0). */
+const editFunction = (source: string, name: string, edit: (code: string) => string): string =>
+  source.replace(new RegExp(`function ${name}\\([\\s\\S]*?\\n}\\n`), (code) => edit(code));
+
 const BREAKS: readonly Break[] = [
+  {
+    // read() checks as it copies, apart from check(): its own break must fail the tests too.
+    name: "widens the maxLength of task_id from 64 to 65 in read() alone",
+    caughtBy: "1.0–1.2 rejects task_id above maxLength 64",
+    apply: (source) => editFunction(source, "take_root", (code) => code.replaceAll("<= 64", "<= 65")),
+  },
+  {
+    name: "drops result from what read() copies",
+    caughtBy: "1.0–1.2 accepts task_id at maxLength 64",
+    apply: (source) => editFunction(source, "take_root", (code) => code.replace(/, result: t\d+/, "")),
+  },
   {
     name: "drops the required check of task_id",
     caughtBy: "1.0–1.2 rejects a missing task_id",

@@ -3,7 +3,7 @@
 // inherits are not its fields. Proved on the generated task.result validators and registry.
 import { describe, expect, it } from "vitest";
 import { registry } from "../../generated/index.js";
-import { check, errors } from "../../generated/task.result/v1_2/validator.js";
+import { check, errors, read } from "../../generated/task.result/v1_2/validator.js";
 import { createRegistry, createRuntime, snapshot, type DecodeRecord } from "treaty/runtime";
 
 const task = (): Record<string, unknown> => ({
@@ -102,6 +102,39 @@ describe("generated check and errors on JS values", () => {
     for (const odd of [NaN, Infinity, -Infinity]) {
       expect(check({ ...task(), usage: { model_calls: odd, tool_calls: 1 } })).toBe(false);
     }
+  });
+});
+
+describe("generated read: check and snapshot in one pass", () => {
+  it("reads each property once: what a Proxy answered first is what was checked and is returned", () => {
+    let reads = 0;
+    const value = new Proxy(task(), { get: (t, key, receiver) => (key === "status" && reads++ > 0 ? "HACKED" : Reflect.get(t, key, receiver)) });
+    const copy = read(value) as { status: string } | undefined;
+    expect(copy?.status).toBe("SUCCESS");
+    expect(reads).toBe(1);
+    // Invalid on its first read, valid after: read judges the first.
+    let later = 0;
+    const flipping = new Proxy(task(), { get: (t, key, receiver) => (key === "status" ? (later++ === 0 ? "HACKED" : "SUCCESS") : Reflect.get(t, key, receiver)) });
+    expect(read(flipping)).toBeUndefined();
+  });
+
+  it("returns containers of its own, in the order the contract declares its fields", () => {
+    const input = task();
+    const copy = read({ result: input["result"], status: "SUCCESS", task_id: "TASK-123", version: "1.2", contract: "task.result" }) as Record<string, unknown>;
+    expect(Object.keys(copy)).toEqual(["contract", "version", "task_id", "status", "result"]);
+    expect(copy["result"]).not.toBe(input["result"]);
+    expect((copy["result"] as { claims: unknown[] }).claims).not.toBe((input["result"] as { claims: unknown[] }).claims);
+    expect(copy).toEqual(input);
+  });
+
+  it("is undefined, never throwing, where check is false", () => {
+    for (const value of [withThrowingGetter(), throwing(task(), "get"), throwing(task(), "ownKeys"), Object.create(task()), { ...task(), extra: 1 }, null, "text"]) {
+      expect(read(value)).toBeUndefined();
+    }
+    // Own fields of an object of another prototype are read, its inherited ones are not copied.
+    const copy = read(Object.assign(Object.create({ inherited: 1 }), task()));
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(copy).not.toHaveProperty("inherited");
   });
 });
 

@@ -319,6 +319,117 @@ function err_root(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root(v: any): any {
+  const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root(ownView(v));
+  if (!(f0 !== undefined && f0 === "agent.task")) return undefined;
+  const f1 = v.version;
+  if (!(f1 !== undefined && f1 === "3.0")) return undefined;
+  const f2 = v.task_id;
+  if (!(
+    f2 !== undefined &&
+    typeof f2 === "string" &&
+    (f2.length <= 64 || (f2.length <= 128 && codePointLength(f2) <= 64)) &&
+    re_root_task_id.test(f2)
+  ))
+    return undefined;
+  const f3 = v.parent_task_id;
+  if (!(
+    f3 !== undefined &&
+    typeof f3 === "string" &&
+    (f3.length <= 64 || (f3.length <= 128 && codePointLength(f3) <= 64)) &&
+    re_root_task_id.test(f3)
+  ))
+    return undefined;
+  const f4 = v.goal;
+  if (!(
+    f4 !== undefined &&
+    typeof f4 === "string" &&
+    (f4.length >= 2 || codePointLength(f4) >= 1) &&
+    (f4.length <= 2000 || (f4.length <= 4000 && codePointLength(f4) <= 2000))
+  ))
+    return undefined;
+  const f5 = v.inputs;
+  let t5: any = f5;
+  if (!(
+    f5 !== undefined &&
+    typeof f5 === "object" &&
+    f5 !== null &&
+    !Array.isArray(f5) &&
+    (t5 = take_root_inputs(f5)) !== undefined
+  ))
+    return undefined;
+  const f6 = v.constraints;
+  let t6: any = f6;
+  if (!(
+    f6 !== undefined &&
+    Array.isArray(f6) &&
+    (t6 = take_root_constraints(f6)) !== undefined &&
+    t6.length <= 20 &&
+    !hasDuplicates(t6, 20)
+  ))
+    return undefined;
+  const f7 = v.budget;
+  let t7: any = f7;
+  if (!(
+    f7 !== undefined &&
+    typeof f7 === "object" &&
+    f7 !== null &&
+    !Array.isArray(f7) &&
+    (t7 = take_root_budget(f7)) !== undefined
+  ))
+    return undefined;
+  const f8 = v.output_contract;
+  if (!(
+    f8 !== undefined &&
+    typeof f8 === "string" &&
+    (f8.length <= 128 || (f8.length <= 256 && codePointLength(f8) <= 128)) &&
+    re_root_output_contract.test(f8)
+  ))
+    return undefined;
+  const f9 = v.callback;
+  let t9: any = f9;
+  if (!(
+    f9 === undefined ||
+    (typeof f9 === "object" &&
+      f9 !== null &&
+      !Array.isArray(f9) &&
+      (t9 = take_root_callback(f9)) !== undefined)
+  ))
+    return undefined;
+  const o: any = {
+    contract: f0,
+    version: f1,
+    task_id: f2,
+    parent_task_id: f3,
+    goal: f4,
+    inputs: t5,
+    constraints: t6,
+    budget: t7,
+    output_contract: f8,
+  };
+  if (f9 !== undefined) o.callback = t9;
+  for (const k in v) {
+    switch (k) {
+      case "contract":
+      case "version":
+      case "task_id":
+      case "parent_task_id":
+      case "goal":
+      case "inputs":
+      case "constraints":
+      case "budget":
+      case "output_contract":
+      case "callback":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 const re_root_task_id = new RegExp("^[A-Z]+-[0-9]+$", "u");
 
 function is_root_inputs(v: any): boolean {
@@ -438,6 +549,42 @@ function err_root_inputs(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root_inputs(v: any): any {
+  const f0 = v.artifact_refs;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root_inputs(ownView(v));
+  let t0: any = f0;
+  if (!(
+    f0 !== undefined &&
+    Array.isArray(f0) &&
+    (t0 = take_root_inputs_artifact_refs(f0)) !== undefined &&
+    t0.length <= 50 &&
+    !hasDuplicates(t0, 50)
+  ))
+    return undefined;
+  const f1 = v.evidence_refs;
+  let t1: any = f1;
+  if (!(
+    f1 !== undefined &&
+    Array.isArray(f1) &&
+    (t1 = take_root_inputs_evidence_refs(f1)) !== undefined &&
+    t1.length <= 200 &&
+    !hasDuplicates(t1, 200)
+  ))
+    return undefined;
+  const o: any = { artifact_refs: t0, evidence_refs: t1 };
+  for (const k in v) {
+    switch (k) {
+      case "artifact_refs":
+      case "evidence_refs":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 function is_root_inputs_artifact_refs(v: any): boolean {
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
@@ -473,6 +620,18 @@ function err_root_inputs_artifact_refs(v: any, p: string, out: Issue[]): void {
   if (v.length > 50) out.push(truncated(p, v.length - 50, "items", "array of at most 50 items"));
 }
 
+function take_root_inputs_artifact_refs(v: any): any {
+  const n = v.length;
+  if (n > 50) return undefined;
+  const o: any[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = v[i];
+    if (!(typeof x === "string" && re_root_inputs_artifact_refs_item.test(x))) return undefined;
+    o.push(x);
+  }
+  return o;
+}
+
 const re_root_inputs_artifact_refs_item = new RegExp("^artifact://.+", "u");
 
 function is_root_inputs_evidence_refs(v: any): boolean {
@@ -505,6 +664,18 @@ function err_root_inputs_evidence_refs(v: any, p: string, out: Issue[]): void {
   if (v.length > 200) out.push(truncated(p, v.length - 200, "items", "array of at most 200 items"));
 }
 
+function take_root_inputs_evidence_refs(v: any): any {
+  const n = v.length;
+  if (n > 200) return undefined;
+  const o: any[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = v[i];
+    if (!(typeof x === "string" && re_root_inputs_evidence_refs_item.test(x))) return undefined;
+    o.push(x);
+  }
+  return o;
+}
+
 const re_root_inputs_evidence_refs_item = new RegExp("^src://.+", "u");
 
 function is_root_constraints(v: any): boolean {
@@ -531,6 +702,18 @@ function err_root_constraints(v: any, p: string, out: Issue[]): void {
       );
   }
   if (v.length > 20) out.push(truncated(p, v.length - 20, "items", "array of at most 20 items"));
+}
+
+function take_root_constraints(v: any): any {
+  const n = v.length;
+  if (n > 20) return undefined;
+  const o: any[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = v[i];
+    if (!is_TaskConstraint(x)) return undefined;
+    o.push(x);
+  }
+  return o;
 }
 
 function is_TaskConstraint(v: unknown): boolean {
@@ -624,6 +807,28 @@ function err_root_budget(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root_budget(v: any): any {
+  const f0 = v.max_model_calls;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root_budget(ownView(v));
+  if (!(f0 === undefined || (Number.isInteger(f0) && f0 >= 0 && f0 <= 1000))) return undefined;
+  const f1 = v.deadline_s;
+  if (!(f1 !== undefined && Number.isInteger(f1) && f1 >= 1 && f1 <= 86400)) return undefined;
+  const o: any = {};
+  if (f0 !== undefined) o.max_model_calls = f0;
+  o.deadline_s = f1;
+  for (const k in v) {
+    switch (k) {
+      case "max_model_calls":
+      case "deadline_s":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 const re_root_output_contract = new RegExp("^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*\\.v[0-9]+$", "u");
 
 function is_root_callback(v: any): boolean {
@@ -683,6 +888,23 @@ function err_root_callback(v: any, p: string, out: Issue[]): void {
   if (unknown > 1) out.push(truncated(p, unknown - 1, "unknown fields", "one of the fields mode"));
 }
 
+function take_root_callback(v: any): any {
+  const f0 = v.mode;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root_callback(ownView(v));
+  if (!(f0 !== undefined && is_CallbackMode(f0))) return undefined;
+  const o: any = { mode: f0 };
+  for (const k in v) {
+    switch (k) {
+      case "mode":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 function is_CallbackMode(v: unknown): boolean {
   return v === "ASYNC" || v === "SYNC";
 }
@@ -728,6 +950,26 @@ export function check(value: unknown): value is AgentTaskV3_0 {
     );
   } catch {
     return false;
+  }
+}
+
+/**
+ * `value` read once, as a fresh plain copy (own data properties only, declared fields in their
+ * order), when it is a valid agent.task 3.0 payload; else undefined. What was checked is
+ * what is returned: a getter or Proxy answering differently on a second read cannot change it.
+ */
+export function read(value: unknown): AgentTaskV3_0 | undefined {
+  try {
+    let t: any = value;
+    return typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      (t = take_root(value)) !== undefined &&
+      is_rules(t)
+      ? t
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -149,6 +149,40 @@ function err_root(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root(v: any): any {
+  const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root(ownView(v));
+  if (!(f0 !== undefined && f0 === "booking.airport")) return undefined;
+  const f1 = v.version;
+  if (!(f1 !== undefined && f1 === "1.0")) return undefined;
+  const f2 = v.code;
+  if (!(f2 !== undefined && typeof f2 === "string" && re_root_code.test(f2))) return undefined;
+  const f3 = v.name;
+  if (!(
+    f3 !== undefined &&
+    typeof f3 === "string" &&
+    (f3.length <= 100 || (f3.length <= 200 && codePointLength(f3) <= 100))
+  ))
+    return undefined;
+  const f4 = v.confidence;
+  if (!(f4 !== undefined && Number.isFinite(f4) && f4 >= 0 && f4 <= 1)) return undefined;
+  const o: any = { contract: f0, version: f1, code: f2, name: f3, confidence: f4 };
+  for (const k in v) {
+    switch (k) {
+      case "contract":
+      case "version":
+      case "code":
+      case "name":
+      case "confidence":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 const re_root_code = new RegExp("^[A-Z]{3}$", "u");
 
 /** True when `value` is a valid booking.airport 1.0 payload. Never throws. */
@@ -158,6 +192,25 @@ export function check(value: unknown): value is BookingAirportV1_0 {
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
+  }
+}
+
+/**
+ * `value` read once, as a fresh plain copy (own data properties only, declared fields in their
+ * order), when it is a valid booking.airport 1.0 payload; else undefined. What was checked is
+ * what is returned: a getter or Proxy answering differently on a second read cannot change it.
+ */
+export function read(value: unknown): BookingAirportV1_0 | undefined {
+  try {
+    let t: any = value;
+    return typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      (t = take_root(value)) !== undefined
+      ? t
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 

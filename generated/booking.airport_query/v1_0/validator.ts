@@ -119,6 +119,35 @@ function err_root(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root(v: any): any {
+  const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root(ownView(v));
+  if (!(f0 !== undefined && f0 === "booking.airport_query")) return undefined;
+  const f1 = v.version;
+  if (!(f1 !== undefined && f1 === "1.0")) return undefined;
+  const f2 = v.text;
+  if (!(
+    f2 !== undefined &&
+    typeof f2 === "string" &&
+    (f2.length >= 2 || codePointLength(f2) >= 1) &&
+    (f2.length <= 100 || (f2.length <= 200 && codePointLength(f2) <= 100))
+  ))
+    return undefined;
+  const o: any = { contract: f0, version: f1, text: f2 };
+  for (const k in v) {
+    switch (k) {
+      case "contract":
+      case "version":
+      case "text":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 /** True when `value` is a valid booking.airport_query 1.0 payload. Never throws. */
 export function check(value: unknown): value is BookingAirportQueryV1_0 {
   // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
@@ -126,6 +155,25 @@ export function check(value: unknown): value is BookingAirportQueryV1_0 {
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
+  }
+}
+
+/**
+ * `value` read once, as a fresh plain copy (own data properties only, declared fields in their
+ * order), when it is a valid booking.airport_query 1.0 payload; else undefined. What was checked is
+ * what is returned: a getter or Proxy answering differently on a second read cannot change it.
+ */
+export function read(value: unknown): BookingAirportQueryV1_0 | undefined {
+  try {
+    let t: any = value;
+    return typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      (t = take_root(value)) !== undefined
+      ? t
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -186,6 +186,49 @@ function err_root(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root(v: any): any {
+  const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root(ownView(v));
+  if (!(f0 !== undefined && f0 === "booking.intent")) return undefined;
+  const f1 = v.version;
+  if (!(f1 !== undefined && f1 === "1.0")) return undefined;
+  const f2 = v.intent_type;
+  if (!(f2 !== undefined && is_IntentType(f2))) return undefined;
+  const f3 = v.origin;
+  if (!(f3 !== undefined && typeof f3 === "string" && re_root_origin.test(f3))) return undefined;
+  const f4 = v.destination;
+  if (!(f4 !== undefined && typeof f4 === "string" && re_root_origin.test(f4))) return undefined;
+  const f5 = v.departure_date;
+  if (!(f5 !== undefined && typeof f5 === "string" && isDate(f5))) return undefined;
+  const f6 = v.cabin;
+  if (!(f6 !== undefined && is_Cabin(f6))) return undefined;
+  const o: any = {
+    contract: f0,
+    version: f1,
+    intent_type: f2,
+    origin: f3,
+    destination: f4,
+    departure_date: f5,
+    cabin: f6,
+  };
+  for (const k in v) {
+    switch (k) {
+      case "contract":
+      case "version":
+      case "intent_type":
+      case "origin":
+      case "destination":
+      case "departure_date":
+      case "cabin":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 function is_IntentType(v: unknown): boolean {
   return v === "BOOK" || v === "CHANGE";
 }
@@ -203,6 +246,25 @@ export function check(value: unknown): value is BookingIntentV1_0 {
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
+  }
+}
+
+/**
+ * `value` read once, as a fresh plain copy (own data properties only, declared fields in their
+ * order), when it is a valid booking.intent 1.0 payload; else undefined. What was checked is
+ * what is returned: a getter or Proxy answering differently on a second read cannot change it.
+ */
+export function read(value: unknown): BookingIntentV1_0 | undefined {
+  try {
+    let t: any = value;
+    return typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      (t = take_root(value)) !== undefined
+      ? t
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 

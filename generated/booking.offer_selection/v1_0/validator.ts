@@ -148,6 +148,40 @@ function err_root(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root(v: any): any {
+  const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root(ownView(v));
+  if (!(f0 !== undefined && f0 === "booking.offer_selection")) return undefined;
+  const f1 = v.version;
+  if (!(f1 !== undefined && f1 === "1.0")) return undefined;
+  const f2 = v.offer_id;
+  if (!(f2 !== undefined && typeof f2 === "string" && re_root_offer_id.test(f2))) return undefined;
+  const f3 = v.passenger_names;
+  let t3: any = f3;
+  if (!(
+    f3 !== undefined &&
+    Array.isArray(f3) &&
+    (t3 = take_root_passenger_names(f3)) !== undefined &&
+    t3.length >= 1 &&
+    t3.length <= 9
+  ))
+    return undefined;
+  const o: any = { contract: f0, version: f1, offer_id: f2, passenger_names: t3 };
+  for (const k in v) {
+    switch (k) {
+      case "contract":
+      case "version":
+      case "offer_id":
+      case "passenger_names":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 const re_root_offer_id = new RegExp("^OF-[A-Z0-9]{6}$", "u");
 
 function is_root_passenger_names(v: any): boolean {
@@ -182,6 +216,22 @@ function err_root_passenger_names(v: any, p: string, out: Issue[]): void {
   if (v.length > 9) out.push(truncated(p, v.length - 9, "items", "array of at most 9 items"));
 }
 
+function take_root_passenger_names(v: any): any {
+  const n = v.length;
+  if (n > 9) return undefined;
+  const o: any[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = v[i];
+    if (!(
+      typeof x === "string" &&
+      (x.length <= 100 || (x.length <= 200 && codePointLength(x) <= 100))
+    ))
+      return undefined;
+    o.push(x);
+  }
+  return o;
+}
+
 /** True when `value` is a valid booking.offer_selection 1.0 payload. Never throws. */
 export function check(value: unknown): value is BookingOfferSelectionV1_0 {
   // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
@@ -189,6 +239,25 @@ export function check(value: unknown): value is BookingOfferSelectionV1_0 {
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
+  }
+}
+
+/**
+ * `value` read once, as a fresh plain copy (own data properties only, declared fields in their
+ * order), when it is a valid booking.offer_selection 1.0 payload; else undefined. What was checked is
+ * what is returned: a getter or Proxy answering differently on a second read cannot change it.
+ */
+export function read(value: unknown): BookingOfferSelectionV1_0 | undefined {
+  try {
+    let t: any = value;
+    return typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      (t = take_root(value)) !== undefined
+      ? t
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -128,6 +128,39 @@ function err_root(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root(v: any): any {
+  const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root(ownView(v));
+  if (!(f0 !== undefined && f0 === "booking.offers")) return undefined;
+  const f1 = v.version;
+  if (!(f1 !== undefined && f1 === "1.0")) return undefined;
+  const f2 = v.offers;
+  let t2: any = f2;
+  if (!(
+    f2 !== undefined &&
+    Array.isArray(f2) &&
+    (t2 = take_root_offers(f2)) !== undefined &&
+    t2.length <= 50
+  ))
+    return undefined;
+  const f3 = v.confidence;
+  if (!(f3 !== undefined && Number.isFinite(f3) && f3 >= 0 && f3 <= 1)) return undefined;
+  const o: any = { contract: f0, version: f1, offers: t2, confidence: f3 };
+  for (const k in v) {
+    switch (k) {
+      case "contract":
+      case "version":
+      case "offers":
+      case "confidence":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 function is_root_offers(v: any): boolean {
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
@@ -146,6 +179,25 @@ function err_root_offers(v: any, p: string, out: Issue[]): void {
     else if (!is_Offer(x)) err_Offer(x, p + "/" + i, out);
   }
   if (v.length > 50) out.push(truncated(p, v.length - 50, "items", "array of at most 50 items"));
+}
+
+function take_root_offers(v: any): any {
+  const n = v.length;
+  if (n > 50) return undefined;
+  const o: any[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = v[i];
+    let t: any = x;
+    if (!(
+      typeof x === "object" &&
+      x !== null &&
+      !Array.isArray(x) &&
+      (t = take_Offer(x)) !== undefined
+    ))
+      return undefined;
+    o.push(t);
+  }
+  return o;
 }
 
 function is_Offer(v: any): boolean {
@@ -273,6 +325,32 @@ function err_Offer(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_Offer(v: any): any {
+  const f0 = v.offer_id;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_Offer(ownView(v));
+  if (!(f0 !== undefined && typeof f0 === "string" && re_Offer_offer_id.test(f0))) return undefined;
+  const f1 = v.cabin;
+  if (!(f1 !== undefined && is_Cabin(f1))) return undefined;
+  const f2 = v.total;
+  if (!(f2 !== undefined && typeof f2 === "string" && re_Offer_total.test(f2))) return undefined;
+  const f3 = v.currency;
+  if (!(f3 !== undefined && typeof f3 === "string" && re_Offer_currency.test(f3))) return undefined;
+  const o: any = { offer_id: f0, cabin: f1, total: f2, currency: f3 };
+  for (const k in v) {
+    switch (k) {
+      case "offer_id":
+      case "cabin":
+      case "total":
+      case "currency":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 const re_Offer_offer_id = new RegExp("^OF-[A-Z0-9]{6}$", "u");
 
 function is_Cabin(v: unknown): boolean {
@@ -290,6 +368,25 @@ export function check(value: unknown): value is BookingOffersV1_0 {
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
+  }
+}
+
+/**
+ * `value` read once, as a fresh plain copy (own data properties only, declared fields in their
+ * order), when it is a valid booking.offers 1.0 payload; else undefined. What was checked is
+ * what is returned: a getter or Proxy answering differently on a second read cannot change it.
+ */
+export function read(value: unknown): BookingOffersV1_0 | undefined {
+  try {
+    let t: any = value;
+    return typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      (t = take_root(value)) !== undefined
+      ? t
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -178,6 +178,45 @@ function err_root(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root(v: any): any {
+  const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root(ownView(v));
+  if (!(f0 !== undefined && f0 === "booking.order")) return undefined;
+  const f1 = v.version;
+  if (!(f1 !== undefined && f1 === "1.0")) return undefined;
+  const f2 = v.order_id;
+  if (!(f2 !== undefined && typeof f2 === "string" && re_root_order_id.test(f2))) return undefined;
+  const f3 = v.offer_id;
+  if (!(f3 !== undefined && typeof f3 === "string" && re_root_offer_id.test(f3))) return undefined;
+  const f4 = v.expires_at;
+  if (!(f4 !== undefined && typeof f4 === "string" && isDateTime(f4))) return undefined;
+  const f5 = v.confidence;
+  if (!(f5 !== undefined && Number.isFinite(f5) && f5 >= 0 && f5 <= 1)) return undefined;
+  const o: any = {
+    contract: f0,
+    version: f1,
+    order_id: f2,
+    offer_id: f3,
+    expires_at: f4,
+    confidence: f5,
+  };
+  for (const k in v) {
+    switch (k) {
+      case "contract":
+      case "version":
+      case "order_id":
+      case "offer_id":
+      case "expires_at":
+      case "confidence":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 const re_root_order_id = new RegExp("^OR-[A-Z0-9]{8}$", "u");
 
 const re_root_offer_id = new RegExp("^OF-[A-Z0-9]{6}$", "u");
@@ -189,6 +228,25 @@ export function check(value: unknown): value is BookingOrderV1_0 {
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
+  }
+}
+
+/**
+ * `value` read once, as a fresh plain copy (own data properties only, declared fields in their
+ * order), when it is a valid booking.order 1.0 payload; else undefined. What was checked is
+ * what is returned: a getter or Proxy answering differently on a second read cannot change it.
+ */
+export function read(value: unknown): BookingOrderV1_0 | undefined {
+  try {
+    let t: any = value;
+    return typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      (t = take_root(value)) !== undefined
+      ? t
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 

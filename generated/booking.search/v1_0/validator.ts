@@ -184,6 +184,49 @@ function err_root(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root(v: any): any {
+  const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root(ownView(v));
+  if (!(f0 !== undefined && f0 === "booking.search")) return undefined;
+  const f1 = v.version;
+  if (!(f1 !== undefined && f1 === "1.0")) return undefined;
+  const f2 = v.origin;
+  if (!(f2 !== undefined && typeof f2 === "string" && re_root_origin.test(f2))) return undefined;
+  const f3 = v.destination;
+  if (!(f3 !== undefined && typeof f3 === "string" && re_root_origin.test(f3))) return undefined;
+  const f4 = v.departure_date;
+  if (!(f4 !== undefined && typeof f4 === "string" && isDate(f4))) return undefined;
+  const f5 = v.cabin;
+  if (!(f5 !== undefined && is_Cabin(f5))) return undefined;
+  const f6 = v.passengers;
+  if (!(f6 !== undefined && Number.isInteger(f6) && f6 >= 1 && f6 <= 9)) return undefined;
+  const o: any = {
+    contract: f0,
+    version: f1,
+    origin: f2,
+    destination: f3,
+    departure_date: f4,
+    cabin: f5,
+    passengers: f6,
+  };
+  for (const k in v) {
+    switch (k) {
+      case "contract":
+      case "version":
+      case "origin":
+      case "destination":
+      case "departure_date":
+      case "cabin":
+      case "passengers":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 const re_root_origin = new RegExp("^[A-Z]{3}$", "u");
 
 function is_Cabin(v: unknown): boolean {
@@ -197,6 +240,25 @@ export function check(value: unknown): value is BookingSearchV1_0 {
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
+  }
+}
+
+/**
+ * `value` read once, as a fresh plain copy (own data properties only, declared fields in their
+ * order), when it is a valid booking.search 1.0 payload; else undefined. What was checked is
+ * what is returned: a getter or Proxy answering differently on a second read cannot change it.
+ */
+export function read(value: unknown): BookingSearchV1_0 | undefined {
+  try {
+    let t: any = value;
+    return typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      (t = take_root(value)) !== undefined
+      ? t
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -120,6 +120,33 @@ function err_root(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root(v: any): any {
+  const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root(ownView(v));
+  if (!(f0 !== undefined && f0 === "booking.ticket_request")) return undefined;
+  const f1 = v.version;
+  if (!(f1 !== undefined && f1 === "1.0")) return undefined;
+  const f2 = v.request_id;
+  if (!(f2 !== undefined && typeof f2 === "string" && re_root_request_id.test(f2)))
+    return undefined;
+  const f3 = v.order_id;
+  if (!(f3 !== undefined && typeof f3 === "string" && re_root_order_id.test(f3))) return undefined;
+  const o: any = { contract: f0, version: f1, request_id: f2, order_id: f3 };
+  for (const k in v) {
+    switch (k) {
+      case "contract":
+      case "version":
+      case "request_id":
+      case "order_id":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 const re_root_request_id = new RegExp("^TR-[A-Za-z0-9]{1,32}$", "u");
 
 const re_root_order_id = new RegExp("^OR-[A-Z0-9]{8}$", "u");
@@ -131,6 +158,25 @@ export function check(value: unknown): value is BookingTicketRequestV1_0 {
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
+  }
+}
+
+/**
+ * `value` read once, as a fresh plain copy (own data properties only, declared fields in their
+ * order), when it is a valid booking.ticket_request 1.0 payload; else undefined. What was checked is
+ * what is returned: a getter or Proxy answering differently on a second read cannot change it.
+ */
+export function read(value: unknown): BookingTicketRequestV1_0 | undefined {
+  try {
+    let t: any = value;
+    return typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      (t = take_root(value)) !== undefined
+      ? t
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 

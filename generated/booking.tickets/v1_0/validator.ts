@@ -164,6 +164,43 @@ function err_root(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root(v: any): any {
+  const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root(ownView(v));
+  if (!(f0 !== undefined && f0 === "booking.tickets")) return undefined;
+  const f1 = v.version;
+  if (!(f1 !== undefined && f1 === "1.0")) return undefined;
+  const f2 = v.order_id;
+  if (!(f2 !== undefined && typeof f2 === "string" && re_root_order_id.test(f2))) return undefined;
+  const f3 = v.ticket_numbers;
+  let t3: any = f3;
+  if (!(
+    f3 !== undefined &&
+    Array.isArray(f3) &&
+    (t3 = take_root_ticket_numbers(f3)) !== undefined &&
+    t3.length >= 1 &&
+    t3.length <= 9
+  ))
+    return undefined;
+  const f4 = v.confidence;
+  if (!(f4 !== undefined && Number.isFinite(f4) && f4 >= 0 && f4 <= 1)) return undefined;
+  const o: any = { contract: f0, version: f1, order_id: f2, ticket_numbers: t3, confidence: f4 };
+  for (const k in v) {
+    switch (k) {
+      case "contract":
+      case "version":
+      case "order_id":
+      case "ticket_numbers":
+      case "confidence":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 const re_root_order_id = new RegExp("^OR-[A-Z0-9]{8}$", "u");
 
 function is_root_ticket_numbers(v: any): boolean {
@@ -194,6 +231,18 @@ function err_root_ticket_numbers(v: any, p: string, out: Issue[]): void {
   if (v.length > 9) out.push(truncated(p, v.length - 9, "items", "array of at most 9 items"));
 }
 
+function take_root_ticket_numbers(v: any): any {
+  const n = v.length;
+  if (n > 9) return undefined;
+  const o: any[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = v[i];
+    if (!(typeof x === "string" && re_root_ticket_numbers_item.test(x))) return undefined;
+    o.push(x);
+  }
+  return o;
+}
+
 const re_root_ticket_numbers_item = new RegExp("^TK-[0-9]{10}$", "u");
 
 /** True when `value` is a valid booking.tickets 1.0 payload. Never throws. */
@@ -203,6 +252,25 @@ export function check(value: unknown): value is BookingTicketsV1_0 {
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
+  }
+}
+
+/**
+ * `value` read once, as a fresh plain copy (own data properties only, declared fields in their
+ * order), when it is a valid booking.tickets 1.0 payload; else undefined. What was checked is
+ * what is returned: a getter or Proxy answering differently on a second read cannot change it.
+ */
+export function read(value: unknown): BookingTicketsV1_0 | undefined {
+  try {
+    let t: any = value;
+    return typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      (t = take_root(value)) !== undefined
+      ? t
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -7,6 +7,7 @@ import {
   codePointLength,
   escapePointer,
   ownView,
+  takeChecked,
   truncated,
 } from "treaty/runtime";
 
@@ -317,6 +318,99 @@ function err_root(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root(v: any): any {
+  const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root(ownView(v));
+  if (!(f0 !== undefined && f0 === "operation.error")) return undefined;
+  const f1 = v.version;
+  if (!(f1 !== undefined && f1 === "1.0")) return undefined;
+  const f2 = v.error_id;
+  if (!(
+    f2 !== undefined &&
+    typeof f2 === "string" &&
+    (f2.length <= 64 || (f2.length <= 128 && codePointLength(f2) <= 64)) &&
+    re_root_error_id.test(f2)
+  ))
+    return undefined;
+  const f3 = v.code;
+  if (!(
+    f3 !== undefined &&
+    typeof f3 === "string" &&
+    (f3.length <= 64 || (f3.length <= 128 && codePointLength(f3) <= 64)) &&
+    re_root_code.test(f3)
+  ))
+    return undefined;
+  const f4 = v.class;
+  if (!(f4 !== undefined && is_ErrorClass(f4))) return undefined;
+  const f5 = v.retryable;
+  if (!(f5 !== undefined && typeof f5 === "boolean")) return undefined;
+  const f6 = v.message_safe;
+  if (!(
+    f6 !== undefined &&
+    typeof f6 === "string" &&
+    (f6.length >= 2 || codePointLength(f6) >= 1) &&
+    (f6.length <= 500 || (f6.length <= 1000 && codePointLength(f6) <= 500))
+  ))
+    return undefined;
+  const f7 = v.details;
+  let t7: any = f7;
+  if (!(
+    f7 === undefined ||
+    (typeof f7 === "object" &&
+      f7 !== null &&
+      !Array.isArray(f7) &&
+      (t7 = takeChecked(f7, is_root_details)) !== undefined)
+  ))
+    return undefined;
+  const f8 = v.source;
+  if (!(
+    f8 !== undefined &&
+    typeof f8 === "string" &&
+    (f8.length <= 128 || (f8.length <= 256 && codePointLength(f8) <= 128)) &&
+    re_root_source.test(f8)
+  ))
+    return undefined;
+  const f9 = v.trace_id;
+  if (!(
+    f9 === undefined ||
+    (typeof f9 === "string" &&
+      (f9.length <= 64 || (f9.length <= 128 && codePointLength(f9) <= 64)) &&
+      re_root_trace_id.test(f9))
+  ))
+    return undefined;
+  const o: any = {
+    contract: f0,
+    version: f1,
+    error_id: f2,
+    code: f3,
+    class: f4,
+    retryable: f5,
+    message_safe: f6,
+  };
+  if (f7 !== undefined) o.details = t7;
+  o.source = f8;
+  if (f9 !== undefined) o.trace_id = f9;
+  for (const k in v) {
+    switch (k) {
+      case "contract":
+      case "version":
+      case "error_id":
+      case "code":
+      case "class":
+      case "retryable":
+      case "message_safe":
+      case "details":
+      case "source":
+      case "trace_id":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 const re_root_error_id = new RegExp("^ERR-[A-Za-z0-9-]+$", "u");
 
 const re_root_code = new RegExp("^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$", "u");
@@ -377,6 +471,25 @@ export function check(value: unknown): value is OperationErrorV1_0 {
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
+  }
+}
+
+/**
+ * `value` read once, as a fresh plain copy (own data properties only, declared fields in their
+ * order), when it is a valid operation.error 1.0 payload; else undefined. What was checked is
+ * what is returned: a getter or Proxy answering differently on a second read cannot change it.
+ */
+export function read(value: unknown): OperationErrorV1_0 | undefined {
+  try {
+    let t: any = value;
+    return typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      (t = take_root(value)) !== undefined
+      ? t
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -2,7 +2,7 @@
 
 export type * from "./types.js";
 export { TaskResultV1_0Schema as schema } from "./schema.js";
-export { check, errors } from "./validator.js";
+export { check, errors, read } from "./validator.js";
 export { TaskResultV1_0Shape as shape } from "./shape.js";
 export * as llm from "./llm.js";
 

@@ -185,6 +185,73 @@ function err_root(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root(v: any): any {
+  const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root(ownView(v));
+  if (!(f0 !== undefined && f0 === "task.result")) return undefined;
+  const f1 = v.version;
+  if (!(f1 !== undefined && f1 === "1.2")) return undefined;
+  const f2 = v.task_id;
+  if (!(
+    f2 !== undefined &&
+    typeof f2 === "string" &&
+    (f2.length <= 64 || (f2.length <= 128 && codePointLength(f2) <= 64)) &&
+    re_root_task_id.test(f2)
+  ))
+    return undefined;
+  const f3 = v.status;
+  if (!(f3 !== undefined && is_TaskStatus(f3))) return undefined;
+  const f4 = v.result;
+  let t4: any = f4;
+  if (!(
+    f4 !== undefined &&
+    typeof f4 === "object" &&
+    f4 !== null &&
+    !Array.isArray(f4) &&
+    (t4 = take_root_result(f4)) !== undefined
+  ))
+    return undefined;
+  const f5 = v.quality;
+  let t5: any = f5;
+  if (!(
+    f5 === undefined ||
+    (typeof f5 === "object" &&
+      f5 !== null &&
+      !Array.isArray(f5) &&
+      (t5 = take_root_quality(f5)) !== undefined)
+  ))
+    return undefined;
+  const f6 = v.usage;
+  let t6: any = f6;
+  if (!(
+    f6 === undefined ||
+    (typeof f6 === "object" &&
+      f6 !== null &&
+      !Array.isArray(f6) &&
+      (t6 = take_root_usage(f6)) !== undefined)
+  ))
+    return undefined;
+  const o: any = { contract: f0, version: f1, task_id: f2, status: f3, result: t4 };
+  if (f5 !== undefined) o.quality = t5;
+  if (f6 !== undefined) o.usage = t6;
+  for (const k in v) {
+    switch (k) {
+      case "contract":
+      case "version":
+      case "task_id":
+      case "status":
+      case "result":
+      case "quality":
+      case "usage":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 const re_root_task_id = new RegExp("^TASK-[0-9]+$", "u");
 
 function is_TaskStatus(v: unknown): boolean {
@@ -318,6 +385,42 @@ function err_root_result(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root_result(v: any): any {
+  const f0 = v.artifact_ref;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root_result(ownView(v));
+  if (!(f0 !== undefined && typeof f0 === "string" && re_root_result_artifact_ref.test(f0)))
+    return undefined;
+  const f1 = v.summary;
+  if (!(
+    f1 !== undefined &&
+    typeof f1 === "string" &&
+    (f1.length <= 2000 || (f1.length <= 4000 && codePointLength(f1) <= 2000))
+  ))
+    return undefined;
+  const f2 = v.claims;
+  let t2: any = f2;
+  if (!(
+    f2 !== undefined &&
+    Array.isArray(f2) &&
+    (t2 = take_root_result_claims(f2)) !== undefined &&
+    t2.length <= 500
+  ))
+    return undefined;
+  const o: any = { artifact_ref: f0, summary: f1, claims: t2 };
+  for (const k in v) {
+    switch (k) {
+      case "artifact_ref":
+      case "summary":
+      case "claims":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 const re_root_result_artifact_ref = new RegExp("^artifact://.+", "u");
 
 function is_root_result_claims(v: any): boolean {
@@ -338,6 +441,25 @@ function err_root_result_claims(v: any, p: string, out: Issue[]): void {
     else if (!is_Claim(x)) err_Claim(x, p + "/" + i, out);
   }
   if (v.length > 500) out.push(truncated(p, v.length - 500, "items", "array of at most 500 items"));
+}
+
+function take_root_result_claims(v: any): any {
+  const n = v.length;
+  if (n > 500) return undefined;
+  const o: any[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = v[i];
+    let t: any = x;
+    if (!(
+      typeof x === "object" &&
+      x !== null &&
+      !Array.isArray(x) &&
+      (t = take_Claim(x)) !== undefined
+    ))
+      return undefined;
+    o.push(t);
+  }
+  return o;
 }
 
 function is_Claim(v: any): boolean {
@@ -496,6 +618,49 @@ function err_Claim(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_Claim(v: any): any {
+  const f0 = v.claim_id;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_Claim(ownView(v));
+  if (!(
+    f0 !== undefined &&
+    typeof f0 === "string" &&
+    (f0.length <= 32 || (f0.length <= 64 && codePointLength(f0) <= 32)) &&
+    re_Claim_claim_id.test(f0)
+  ))
+    return undefined;
+  const f1 = v.text;
+  if (!(
+    f1 !== undefined &&
+    typeof f1 === "string" &&
+    (f1.length >= 2 || codePointLength(f1) >= 1) &&
+    (f1.length <= 4000 || (f1.length <= 8000 && codePointLength(f1) <= 4000))
+  ))
+    return undefined;
+  const f2 = v.evidence_refs;
+  let t2: any = f2;
+  if (!(
+    f2 !== undefined &&
+    Array.isArray(f2) &&
+    (t2 = take_Claim_evidence_refs(f2)) !== undefined &&
+    t2.length >= 1 &&
+    t2.length <= 100
+  ))
+    return undefined;
+  const o: any = { claim_id: f0, text: f1, evidence_refs: t2 };
+  for (const k in v) {
+    switch (k) {
+      case "claim_id":
+      case "text":
+      case "evidence_refs":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 const re_Claim_claim_id = new RegExp("^c[0-9]+$", "u");
 
 function is_Claim_evidence_refs(v: any): boolean {
@@ -526,6 +691,18 @@ function err_Claim_evidence_refs(v: any, p: string, out: Issue[]): void {
       );
   }
   if (v.length > 100) out.push(truncated(p, v.length - 100, "items", "array of at most 100 items"));
+}
+
+function take_Claim_evidence_refs(v: any): any {
+  const n = v.length;
+  if (n > 100) return undefined;
+  const o: any[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = v[i];
+    if (!(typeof x === "string" && re_Claim_evidence_refs_item.test(x))) return undefined;
+    o.push(x);
+  }
+  return o;
 }
 
 const re_Claim_evidence_refs_item = new RegExp("^src://.+", "u");
@@ -625,6 +802,33 @@ function err_root_quality(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root_quality(v: any): any {
+  const f0 = v.verification;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root_quality(ownView(v));
+  if (!(f0 !== undefined && is_Verification(f0))) return undefined;
+  const f1 = v.unresolved_items;
+  let t1: any = f1;
+  if (!(
+    f1 !== undefined &&
+    Array.isArray(f1) &&
+    (t1 = take_root_quality_unresolved_items(f1)) !== undefined &&
+    t1.length <= 100
+  ))
+    return undefined;
+  const o: any = { verification: f0, unresolved_items: t1 };
+  for (const k in v) {
+    switch (k) {
+      case "verification":
+      case "unresolved_items":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 function is_Verification(v: unknown): boolean {
   return v === "PASS" || v === "FAIL" || v === "SKIPPED";
 }
@@ -671,6 +875,23 @@ function err_root_quality_unresolved_items(v: any, p: string, out: Issue[]): voi
     }
   }
   if (v.length > 100) out.push(truncated(p, v.length - 100, "items", "array of at most 100 items"));
+}
+
+function take_root_quality_unresolved_items(v: any): any {
+  const n = v.length;
+  if (n > 100) return undefined;
+  const o: any[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = v[i];
+    if (!(
+      typeof x === "string" &&
+      (x.length >= 2 || codePointLength(x) >= 1) &&
+      (x.length <= 1000 || (x.length <= 2000 && codePointLength(x) <= 1000))
+    ))
+      return undefined;
+    o.push(x);
+  }
+  return o;
 }
 
 function is_root_usage(v: any): boolean {
@@ -738,6 +959,26 @@ function err_root_usage(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root_usage(v: any): any {
+  const f0 = v.model_calls;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root_usage(ownView(v));
+  if (!(f0 !== undefined && Number.isInteger(f0) && f0 >= 0)) return undefined;
+  const f1 = v.tool_calls;
+  if (!(f1 !== undefined && Number.isInteger(f1) && f1 >= 0)) return undefined;
+  const o: any = { model_calls: f0, tool_calls: f1 };
+  for (const k in v) {
+    switch (k) {
+      case "model_calls":
+      case "tool_calls":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 /** True when `value` is a valid task.result 1.2 payload. Never throws. */
 export function check(value: unknown): value is TaskResultV1_2 {
   // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
@@ -745,6 +986,25 @@ export function check(value: unknown): value is TaskResultV1_2 {
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
+  }
+}
+
+/**
+ * `value` read once, as a fresh plain copy (own data properties only, declared fields in their
+ * order), when it is a valid task.result 1.2 payload; else undefined. What was checked is
+ * what is returned: a getter or Proxy answering differently on a second read cannot change it.
+ */
+export function read(value: unknown): TaskResultV1_2 | undefined {
+  try {
+    let t: any = value;
+    return typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      (t = take_root(value)) !== undefined
+      ? t
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -270,6 +270,80 @@ function err_root(v: any, p: string, out: Issue[]): void {
     );
 }
 
+function take_root(v: any): any {
+  const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root(ownView(v));
+  if (!(f0 !== undefined && f0 === "tool.publish_post.command")) return undefined;
+  const f1 = v.version;
+  if (!(f1 !== undefined && f1 === "1.0")) return undefined;
+  const f2 = v.operation_id;
+  if (!(
+    f2 !== undefined &&
+    typeof f2 === "string" &&
+    (f2.length <= 64 || (f2.length <= 128 && codePointLength(f2) <= 64)) &&
+    re_root_operation_id.test(f2)
+  ))
+    return undefined;
+  const f3 = v.resource;
+  let t3: any = f3;
+  if (!(
+    f3 !== undefined &&
+    typeof f3 === "object" &&
+    f3 !== null &&
+    !Array.isArray(f3) &&
+    (t3 = take_root_resource(f3)) !== undefined
+  ))
+    return undefined;
+  const f4 = v.payload_ref;
+  if (!(f4 !== undefined && typeof f4 === "string" && re_root_payload_ref.test(f4)))
+    return undefined;
+  const f5 = v.mode;
+  if (!(f5 !== undefined && is_PublishMode(f5))) return undefined;
+  const f6 = v.expected_state;
+  let t6: any = f6;
+  if (!(
+    f6 !== undefined &&
+    typeof f6 === "object" &&
+    f6 !== null &&
+    !Array.isArray(f6) &&
+    (t6 = take_root_expected_state(f6)) !== undefined
+  ))
+    return undefined;
+  const f7 = v.publish_at;
+  if (!(f7 === undefined || (typeof f7 === "string" && isDateTime(f7)))) return undefined;
+  const f8 = v.unpublish_at;
+  if (!(f8 === undefined || (typeof f8 === "string" && isDateTime(f8)))) return undefined;
+  const o: any = {
+    contract: f0,
+    version: f1,
+    operation_id: f2,
+    resource: t3,
+    payload_ref: f4,
+    mode: f5,
+    expected_state: t6,
+  };
+  if (f7 !== undefined) o.publish_at = f7;
+  if (f8 !== undefined) o.unpublish_at = f8;
+  for (const k in v) {
+    switch (k) {
+      case "contract":
+      case "version":
+      case "operation_id":
+      case "resource":
+      case "payload_ref":
+      case "mode":
+      case "expected_state":
+      case "publish_at":
+      case "unpublish_at":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 const re_root_operation_id = new RegExp("^OP-[A-Za-z0-9-]+$", "u");
 
 function is_root_resource(v: any): boolean {
@@ -344,6 +418,29 @@ function err_root_resource(v: any, p: string, out: Issue[]): void {
     out.push(truncated(p, unknown - 1, "unknown fields", "one of the fields channel_id"));
 }
 
+function take_root_resource(v: any): any {
+  const f0 = v.channel_id;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root_resource(ownView(v));
+  if (!(
+    f0 !== undefined &&
+    typeof f0 === "string" &&
+    (f0.length <= 128 || (f0.length <= 256 && codePointLength(f0) <= 128)) &&
+    re_root_resource_channel_id.test(f0)
+  ))
+    return undefined;
+  const o: any = { channel_id: f0 };
+  for (const k in v) {
+    switch (k) {
+      case "channel_id":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 const re_root_resource_channel_id = new RegExp("^[a-z]+:[A-Za-z0-9_]+$", "u");
 
 const re_root_payload_ref = new RegExp("^artifact://.+", "u");
@@ -402,6 +499,23 @@ function err_root_expected_state(v: any, p: string, out: Issue[]): void {
     out.push(truncated(p, unknown - 1, "unknown fields", "one of the fields draft_version"));
 }
 
+function take_root_expected_state(v: any): any {
+  const f0 = v.draft_version;
+  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+    return take_root_expected_state(ownView(v));
+  if (!(f0 !== undefined && Number.isInteger(f0) && f0 >= 1)) return undefined;
+  const o: any = { draft_version: f0 };
+  for (const k in v) {
+    switch (k) {
+      case "draft_version":
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return o;
+}
+
 function is_rules(v: any): boolean {
   v = ownView(v);
   {
@@ -443,6 +557,26 @@ export function check(value: unknown): value is ToolPublishPostCommandV1_0 {
     );
   } catch {
     return false;
+  }
+}
+
+/**
+ * `value` read once, as a fresh plain copy (own data properties only, declared fields in their
+ * order), when it is a valid tool.publish_post.command 1.0 payload; else undefined. What was checked is
+ * what is returned: a getter or Proxy answering differently on a second read cannot change it.
+ */
+export function read(value: unknown): ToolPublishPostCommandV1_0 | undefined {
+  try {
+    let t: any = value;
+    return typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      (t = take_root(value)) !== undefined &&
+      is_rules(t)
+      ? t
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 
