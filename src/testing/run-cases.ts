@@ -71,6 +71,16 @@ const withEdits = <T>(base: unknown, edits: readonly Edit[], use: (value: unknow
   }
 };
 
+/** The value at JSON pointer `pointer` of `root`, and whether it is there (an own key all the way down). */
+const at = (root: unknown, pointer: string): { readonly found: boolean; readonly value: unknown } => {
+  let value = root;
+  for (const key of pointer === "" ? [] : pointer.split("/").slice(1).map(unescape)) {
+    if (typeof value !== "object" || value === null || !Object.hasOwn(value, key)) return { found: false, value: undefined };
+    value = (value as Container)[key];
+  }
+  return { found: true, value };
+};
+
 /** Versions as a reader scans them: runs of consecutive versions as `1.0–1.5`. */
 const versionLabel = (all: readonly string[], versions: readonly string[]): string => {
   const runs: string[][] = [];
@@ -108,8 +118,22 @@ export const readCases = (registration: ContractRegistration, moduleUrl: string,
     return withEdits(base.value, c.edits, use);
   };
 
+  /**
+   * Whether read()'s copy equals `value`: whole, or (a base with `edits`, whose base a case with no
+   * edits compares whole) at the edited pointers only, so a wide base is not compared per case.
+   */
+  const sameCopy = (taken: unknown, value: unknown, edits: readonly Edit[] | undefined): boolean => {
+    if (edits === undefined || edits.length === 0) return isDeepStrictEqual(taken, value);
+    return edits.every((edit) => {
+      const pointer = "remove" in edit ? edit.remove : edit.set;
+      const a = at(taken, pointer);
+      const b = at(value, pointer);
+      return a.found === b.found && isDeepStrictEqual(a.value, b.value);
+    });
+  };
+
   /** What is wrong with `value` at `version`, given what the case expects; empty when nothing is. */
-  const problems = (version: string, value: unknown, expect: Case["expect"]): string[] => {
+  const problems = (version: string, value: unknown, expect: Case["expect"], edits?: readonly Edit[]): string[] => {
     const { errors, check, read } = validator(version);
     const issues = errors(value);
     const passed = check(value);
@@ -120,7 +144,7 @@ export const readCases = (registration: ContractRegistration, moduleUrl: string,
         ? []
         : (taken !== undefined) !== passed
           ? [`${version}: read() ${passed ? "refused" : "accepted"} it`]
-          : passed && !isDeepStrictEqual(taken, value)
+          : passed && !sameCopy(taken, value, edits)
             ? [`${version}: read() returned ${JSON.stringify(taken)}`]
             : [];
     const reported = `errors() reported ${JSON.stringify(issues)}`;
@@ -133,7 +157,7 @@ export const readCases = (registration: ContractRegistration, moduleUrl: string,
     name: `${versionLabel(cases.versions, c.versions)} ${c.title}`,
     run: ({ expect, skip }) => {
       if ("skip" in c) return skip(c.skip);
-      const found = c.versions.flatMap((version) => withValue(c, version, (value) => [...problems(version, value, c.expect), ...(c.roundTrip ? roundTripProblems(version, value) : [])]));
+      const found = c.versions.flatMap((version) => withValue(c, version, (value) => [...problems(version, value, c.expect, "edits" in c ? c.edits : undefined), ...(c.roundTrip ? roundTripProblems(version, value) : [])]));
       expect(found, found.join("; ")).toEqual([]);
     },
   });

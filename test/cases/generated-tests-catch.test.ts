@@ -42,7 +42,7 @@ const BREAKS: readonly Break[] = [
   },
   {
     name: "drops result from what read() copies",
-    caughtBy: "1.0–1.2 accepts task_id at maxLength 64",
+    caughtBy: "1.2 accepts example 1 (The seed's payload)",
     apply: (source) => editFunction(source, "take_root", (code) => code.replace(/, result: t\d+/, "")),
   },
   {
