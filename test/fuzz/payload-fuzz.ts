@@ -15,6 +15,7 @@ import { arbitraryFor, mutated } from "../support/arbitrary.js";
 import { addInt64StringFormat } from "../support/int64-format.js";
 import { addJsonBounds, jsonDepth } from "../support/json-bounds.js";
 import { rulesHold } from "../support/rules-hold.js";
+import { canonicalJson } from "../../src/runtime/index.js";
 import { targets } from "../support/targets.js";
 import { createRandom, type Random } from "./random.js";
 
@@ -23,6 +24,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 interface Validator {
   check(value: unknown): boolean;
   errors(value: unknown): unknown[];
+  read(value: unknown): unknown;
 }
 
 export interface PayloadFinding {
@@ -150,9 +152,11 @@ export const fuzzPayloads = async (options: PayloadFuzzOptions): Promise<Payload
     report.payloads++;
     let accepted: boolean;
     let issues: number;
+    let read: unknown;
     try {
       accepted = version.validator.check(value);
       issues = version.validator.errors(value).length;
+      read = version.validator.read(value);
     } catch (error) {
       report.findings.push({ version: version.name, detail: `threw: ${(error as Error).message}`, value: show(value) });
       continue;
@@ -161,6 +165,8 @@ export const fuzzPayloads = async (options: PayloadFuzzOptions): Promise<Payload
     const exact = version.depthBound === Infinity || jsonDepth(value) <= version.depthBound;
     if (exact ? accepted !== version.reference(value) : accepted && !version.reference(value)) report.findings.push({ version: version.name, detail: `check says ${accepted}, Ajv ${!accepted}`, value: show(value) });
     if ((issues === 0) !== accepted) report.findings.push({ version: version.name, detail: `errors() has ${issues} issues, check says ${accepted}`, value: show(value) });
+    if ((read !== undefined) !== accepted) report.findings.push({ version: version.name, detail: `read() ${accepted ? "refused" : "accepted"} it, check says ${accepted}`, value: show(value) });
+    else if (accepted && canonicalJson(read) !== canonicalJson(value)) report.findings.push({ version: version.name, detail: "read() returned another value", value: show(value) });
   }
   return report;
 };
