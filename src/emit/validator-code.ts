@@ -53,12 +53,15 @@ const INHERITED_KEYS = new Set([
 /** Whether `key` names a property every ordinary object inherits (`constructor`, `__proto__`, ...). */
 export const isInheritedKey = (key: string): boolean => INHERITED_KEYS.has(key);
 
+/** Whether `key` can be written as a bare property name (`o.key`, `{ key: ... }`). */
+export const isIdentifier = (key: string): boolean => /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key);
+
 /**
  * Reads own property `key` of the object `obj` (a side-effect-free expression); undefined when
  * absent. `chained`: `obj` may be undefined or null, read through `?.`.
  */
 export const member = (obj: string, key: string, chained = false): string => {
   const dot = chained ? "?." : ".";
-  const access = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${obj}${dot}${key}` : `${obj}${chained ? "?." : ""}[${lit(key)}]`;
+  const access = isIdentifier(key) ? `${obj}${dot}${key}` : `${obj}${chained ? "?." : ""}[${lit(key)}]`;
   return INHERITED_KEYS.has(key) ? `(${chained ? `${obj} != null && ` : ""}Object.hasOwn(${obj}, ${lit(key)}) ? ${access} : undefined)` : access;
 };

@@ -18,7 +18,7 @@ import type {
 } from "../ir/model.js";
 import { JSON_DEPTH_LIMIT, type JsonFault } from "../runtime/json-value.js";
 import { contractTypeName, rootTypeName, versionsOfMajor } from "../ir/names.js";
-import { childPath, indent, isObject, lit, member, oneOf, pushIssue } from "./validator-code.js";
+import { childPath, indent, isIdentifier, isObject, lit, member, oneOf, pushIssue } from "./validator-code.js";
 import { createHoister, type Hoister } from "./validator-hoister.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { objectPolicy, type ObjectPolicy } from "../ir/open-objects.js";
@@ -166,7 +166,7 @@ export const compileValidator = (
     useRuntime(name);
     return name;
   };
-  /** Bases of the hoisted pairs that come with a `take_<base>` of their own (objects, lists). */
+  /** Bases of the hoisted pairs that come with a `take_<base>` of their own (objects, lists, tagged unions, recursive types, embedded contracts). */
   const ownTake = new Set<string>();
 
   /**
@@ -200,7 +200,7 @@ export const compileValidator = (
 
   /** The statement setting `key` of the fresh object `o` to `value`. */
   const setMember = (key: string, value: string): string =>
-    key === "__proto__" ? `${runtime("putKey")}(o, "__proto__", ${value});` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `o.${key} = ${value};` : `o[${lit(key)}] = ${value};`;
+    key === "__proto__" ? `${runtime("putKey")}(o, "__proto__", ${value});` : isIdentifier(key) ? `o.${key} = ${value};` : `o[${lit(key)}] = ${value};`;
   const recursive = new Map<ResolvedVersion, ReadonlySet<string>>();
   const recursiveIn = (scope: Scope): ReadonlySet<string> => {
     const known = recursive.get(scope.version) ?? recursiveTypes(scope.version);
@@ -383,8 +383,8 @@ export const compileValidator = (
    * its own view instead. After a read V8 knows `v`'s map and folds the prototype test into it,
    * so a plain object pays nothing (a call to ownView up front cost check 40%).
    */
-  const ownFieldsAfterRead = (base: string): string =>
-    `if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return is_${base}(${runtime("ownView")}(v));`;
+  const ownFieldsAfterRead = (base: string, fn: "is" | "take" = "is"): string =>
+    `if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return ${fn}_${base}(${runtime("ownView")}(v));`;
 
   /** `errors` stops a loop over payload entries once it holds MAX_ISSUES issues. */
   const stopAtCap = (): string => `if (out.length >= ${runtime("MAX_ISSUES")}) return;`;
@@ -523,9 +523,10 @@ export const compileValidator = (
       const known = [...extraKeys, ...fields.map((f) => f.name)];
       // A switch compares a key with each case in turn: past a few dozen keys, a wide object would
       // cost keys × fields, so its keys go in a Set built once with the module.
-      const keySet = checked && known.length > WIDE_OBJECT ? hoister.hoist(undefined, `keys_${base}`, (name) => `const ${name} = new Set<string>(${JSON.stringify(known)});`) : undefined;
-      const unknownKeys = (onUnknown: readonly string[]): string[] =>
-        !checked
+      const keySet = known.length > WIDE_OBJECT ? hoister.hoist(undefined, `keys_${base}`, (name) => `const ${name} = new Set<string>(${JSON.stringify(known)});`) : undefined;
+      // `always`: also where unknown keys pass unexamined (take_ copies a strip object's).
+      const unknownKeys = (onUnknown: readonly string[], always = false): string[] =>
+        !checked && !always
           ? []
           : keySet !== undefined
             ? ["for (const k in v) {", `  if (!${keySet}.has(k)) {`, ...indent(indent(onUnknown)), "  }", "}"]
@@ -592,7 +593,7 @@ export const compileValidator = (
         const test = copied ? takeExpr(c, local, taken, nullable) : checkExpr(c, local, nullable);
         return [
           `const ${local} = ${member("v", field.name)};`,
-          ...(i === 0 ? [`if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return take_${base}(${runtime("ownView")}(v));`] : []),
+          ...(i === 0 ? [ownFieldsAfterRead(base, "take")] : []),
           ...(copied ? [`let ${taken}: any = ${local};`] : []),
           field.optional ? `if (!(${local} === undefined || ${test})) return undefined;` : `if (!(${local} !== undefined && ${test})) return undefined;`,
         ];
@@ -602,7 +603,8 @@ export const compileValidator = (
       const takenOf = (i: number): string => (copies(compiled[i]!.c) ? `t${i}` : `f${i}`);
       const leading = compiled.findIndex(({ field }) => field.optional);
       const literalCount = leading === -1 ? compiled.length : leading;
-      const literalKey = (name: string): string => (name === "__proto__" ? '["__proto__"]' : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : lit(name));
+      // A computed `["__proto__"]` defines a property; a plain one would set the prototype.
+      const literalKey = (name: string): string => (name === "__proto__" ? '["__proto__"]' : isIdentifier(name) ? name : lit(name));
       const build = [
         `const o: any = { ${compiled.slice(0, literalCount).map(({ field }, i) => `${literalKey(field.name)}: ${takenOf(i)}`).join(", ")} };`,
         ...compiled.slice(literalCount).map(({ field, local }, j) => {
@@ -615,15 +617,7 @@ export const compileValidator = (
         const test = policy.additional ? takeExpr(kept, "x", "t", false) : `(t = ${runtime("takeChecked")}(x, ${runtime("isJsonData")})) !== undefined`;
         return ["const x = v[k];", "let t: any = x;", `if (!(${test})) return undefined;`, `${runtime("putKey")}(o, k, t);`];
       };
-      const unknownTake = checked
-        ? unknownKeys(keptTake())
-        : extraKeys.length === 0 && fields.length === 0
-          ? ["for (const k in v) {", `  ${runtime("putKey")}(o, k, ${runtime("snapshot")}(v[k]));`, "}"]
-          : [
-              "for (const k in v) {",
-              `  if (!${known.length > WIDE_OBJECT ? `${keySet ?? hoister.hoist(undefined, `keys_${base}`, (name) => `const ${name} = new Set<string>(${JSON.stringify(known)});`)}.has(k)` : `(${known.map((k) => `k === ${lit(k)}`).join(" || ")})`}) ${runtime("putKey")}(o, k, ${runtime("snapshot")}(v[k]));`,
-              "}",
-            ];
+      const unknownTake = checked ? unknownKeys(keptTake()) : unknownKeys([`${runtime("putKey")}(o, k, ${runtime("snapshot")}(v[k]));`], true);
       ownTake.add(base);
       return [
         `function is_${base}(v: any): boolean {`,
@@ -682,7 +676,7 @@ export const compileValidator = (
       "",
       `function take_${base}(v: any): any {`,
       `  const tag = ${member("v", tag)};`,
-      `  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return take_${base}(${runtime("ownView")}(v));`,
+      `  ${ownFieldsAfterRead(base, "take")}`,
       "  let o: any;",
       "  switch (tag) {",
       ...variants.flatMap(({ value, deep }) => [`    case ${lit(value)}:`, `      o = take_${deep}(v);`, "      break;"]),
@@ -766,10 +760,12 @@ export const compileValidator = (
     const object = hoistObject(scope, rootFields(scope.contract, scope.version), [], `${scope.prefix}root`, objectPolicy(scope.contract), `${scope.prefix}root`);
     const rules = hoistRules(hoister, scope.version.rules, scope.prefix, ownFields);
     const bases = [object, rules].filter((b): b is string => b !== undefined);
-    const takeRoot = object === undefined ? `(t = ${runtime("snapshot")}(${"$X"})) !== undefined` : ownTake.has(object) ? `(t = take_${object}(${"$X"})) !== undefined` : `(t = ${runtime("takeChecked")}(${"$X"}, is_${object})) !== undefined`;
     return {
       check: (x) => (bases.length === 0 ? "true" : bases.map((b) => `is_${b}(${x})`).join(" && ")),
-      take: (x, t) => [takeRoot.replace("$X", x).replace("(t =", `(${t} =`), ...(rules ? [`is_${rules}(${t})`] : [])].join(" && "),
+      take: (x, t) => {
+        const copy = object === undefined ? `${runtime("snapshot")}(${x})` : ownTake.has(object) ? `take_${object}(${x})` : `${runtime("takeChecked")}(${x}, is_${object})`;
+        return [`(${t} = ${copy}) !== undefined`, ...(rules ? [`is_${rules}(${t})`] : [])].join(" && ");
+      },
       errors: (x, path, out) => [
         ...(object ? [`err_${object}(${x}, ${path}, ${out});`] : []),
         ...(rules ? [`err_${rules}(${x}, ${path}, ${out});`] : []),

@@ -198,13 +198,13 @@ const operationError = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStam
   return error;
 };
 
-/** The wire's flat strings (operation.error 1.0 allows no nesting): lists joined, each clipped to 500 characters. */
 /** The distinct values of `pick` over `issues`, in order, joined by ", " (one issue, the common case, allocates no set). */
 const distinct = (issues: readonly Issue[], pick: (issue: Issue) => string): string => {
   if (issues.length === 1) return pick(issues[0]!);
   return [...new Set(issues.map(pick))].join(", ");
 };
 
+/** The wire's flat strings (operation.error 1.0 allows no nesting): lists joined, each clipped to 500 characters. */
 const errorDetails = (stage: Stage, facts: FailureFacts): { [k: string]: string } => {
   const details: { [k: string]: string } = { stage, contract: clip(facts.contract) };
   if (facts.version !== undefined) details["version"] = facts.version;

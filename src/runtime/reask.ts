@@ -77,13 +77,13 @@ const locate = (pointer: string, shape: VersionShape | undefined): { readonly pr
   return { printed: `/${printed.join("/")}`, masked: printed.includes("*"), at };
 };
 
+/** `maskPointer` by the general walk: what the fast one must print (its tests compare them). */
+export const maskPointerByLocate = (pointer: string, shape: VersionShape | undefined): string => (pointer === "" ? "" : locate(pointer, shape).printed);
+
 /**
  * `pointer` with every segment the shape does not name replaced by `*` ("" stays the root): what a
  * failure may carry, since an undeclared key or a key of a map may itself be data.
  */
-/** `maskPointer` by the general walk: what the fast one must print (its tests compare them). */
-export const maskPointerByLocate = (pointer: string, shape: VersionShape | undefined): string => (pointer === "" ? "" : locate(pointer, shape).printed);
-
 export const maskPointer = (pointer: string, shape: VersionShape | undefined): string => {
   if (pointer === "") return "";
   if (shape === undefined || !pointer.startsWith("/")) return locate(pointer, shape).printed;
@@ -94,7 +94,8 @@ export const maskPointer = (pointer: string, shape: VersionShape | undefined): s
   let sensitive = false;
   let printed = "";
   for (let start = 1; start <= pointer.length; ) {
-    const end = pointer.indexOf("/", start) === -1 ? pointer.length : pointer.indexOf("/", start);
+    const slash = pointer.indexOf("/", start);
+    const end = slash === -1 ? pointer.length : slash;
     const raw = pointer.slice(start, end);
     start = end + 1;
     let named = false;

@@ -44,9 +44,7 @@ const copyShallowNested = (value: object, depth: number): unknown => {
   const target: Record<string, unknown> = {};
   for (const key of Object.keys(record)) {
     const item = record[key];
-    const copy = typeof item === "object" && item !== null ? copyShallowNested(item, depth + 1) : item;
-    if (key === "__proto__") Object.defineProperty(target, key, { value: copy, enumerable: true, writable: true, configurable: true });
-    else target[key] = copy;
+    putKey(target, key, typeof item === "object" && item !== null ? copyShallowNested(item, depth + 1) : item);
   }
   return target;
 };
@@ -84,8 +82,7 @@ const copyIteratively = (value: object): unknown => {
         const item = record[key];
         const container = containerFor(item);
         // `__proto__` stays a data property, as JSON.parse makes it, never the copy's prototype.
-        if (key === "__proto__") Object.defineProperty(target, key, { value: container ?? item, enumerable: true, writable: true, configurable: true });
-        else target[key] = container ?? item;
+        putKey(target, key, container ?? item);
         if (container) children.push({ source: item as object, copy: container });
       }
     }

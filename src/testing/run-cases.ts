@@ -36,6 +36,9 @@ const unescape = (segment: string): string => segment.replace(/~1/g, "/").replac
 
 type Container = { [key: string]: unknown };
 
+/** The keys a JSON pointer names, root first ("" names none). */
+const pointerKeys = (pointer: string): string[] => (pointer === "" ? [] : pointer.split("/").slice(1).map(unescape));
+
 // Defined, not assigned: a key such as `__proto__` stays an own property.
 const define = (target: Container, key: string, value: unknown): void => void Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 
@@ -56,7 +59,7 @@ const withEdits = <T>(base: unknown, edits: readonly Edit[], use: (value: unknow
         root = to;
         continue;
       }
-      const keys = pointer.split("/").slice(1).map(unescape);
+      const keys = pointerKeys(pointer);
       const parent = keys.slice(0, -1).reduce((v, k) => (v as Container)[k], root) as Container;
       const key = keys.at(-1)!;
       const had = Object.hasOwn(parent, key);
@@ -74,7 +77,7 @@ const withEdits = <T>(base: unknown, edits: readonly Edit[], use: (value: unknow
 /** The value at JSON pointer `pointer` of `root`, and whether it is there (an own key all the way down). */
 const at = (root: unknown, pointer: string): { readonly found: boolean; readonly value: unknown } => {
   let value = root;
-  for (const key of pointer === "" ? [] : pointer.split("/").slice(1).map(unescape)) {
+  for (const key of pointerKeys(pointer)) {
     if (typeof value !== "object" || value === null || !Object.hasOwn(value, key)) return { found: false, value: undefined };
     value = (value as Container)[key];
   }
