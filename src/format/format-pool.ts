@@ -30,6 +30,8 @@ const WORKER = new URL("./format-worker.js", import.meta.url);
 const IN_THREAD_FIRST = 512 * 1024;
 /** Between statements formatted together: a line comment, which prettier keeps on its own line. */
 const CUT = "// treaty: statement cut\n";
+/** Characters of statements formatted in one call at most: a file's share of the workers. */
+const BATCH = 128 * 1024;
 /** Characters of statements kept formatted for reuse in a run (with their results about 64 MB), so memory stays bounded. */
 const HELD_STATEMENTS = 16 * 2 ** 20;
 
@@ -90,6 +92,20 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
     const parts = (await run(texts.join(CUT), "typescript")).split(CUT);
     return parts.length === texts.length ? parts : Promise.all(texts.map((text) => run(text, "typescript")));
   };
+  /** `texts` in batches of about `BATCH` characters, so the statements of one large file format on every worker. */
+  const batches = async (texts: readonly string[]): Promise<string[]> => {
+    const groups: string[][] = [[]];
+    let size = 0;
+    for (const text of texts) {
+      if (size >= BATCH) {
+        groups.push([]);
+        size = 0;
+      }
+      groups.at(-1)!.push(text);
+      size += text.length;
+    }
+    return (await Promise.all(groups.map(batch))).flat();
+  };
   // Formatted statements by their text, for this run: held in memory, up to a bound.
   const statements = new Map<string, Promise<string>>();
   let held = 0;
@@ -105,7 +121,7 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
     });
     const fresh = [...new Set(texts.filter((text) => !statements.has(text)))];
     if (fresh.length > 0) {
-      const done = batch(fresh);
+      const done = batches(fresh);
       fresh.forEach((text, i) => {
         statements.set(text, done.then((parts) => parts[i]!));
         held += text.length;

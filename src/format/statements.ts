@@ -5,11 +5,22 @@
 // statement or its comment at column 0 after a line that ends one; a cut inside a construct
 // (a template literal, a block) leaves a piece prettier cannot parse, and then the caller formats
 // the file whole. test/format/format.test.ts checks every emitted file against prettier.
+//
+// A long function (a wide contract's `err_root` is megabytes) is cut the same way inside its body,
+// between statements at its first indentation: each run of them is formatted as the body of a
+// stand-in `function _() {`, whose first and last lines are then dropped, so the pieces of one
+// function format in parallel and the runs two versions share are formatted once.
 
-/** One piece: its text without trailing blank lines, and whether a blank line followed it. */
+/**
+ * One piece: its text without trailing blank lines, and whether a blank line followed it. A piece
+ * of a function's body (`part`) is sent as that body wrapped: `head` is the function's own first
+ * lines and a closing `}` to drop, `middle` the stand-in's first line and `}` to drop, `tail` the
+ * stand-in's first line to drop (its `}` is the function's).
+ */
 export interface Statements {
   readonly text: string;
   readonly blankAfter: boolean;
+  readonly part?: "head" | "middle" | "tail";
 }
 
 const STATEMENT = /^(?:export |import |function |async function |const |let |var |type |interface |class |abstract class |declare |enum )/;
@@ -37,6 +48,59 @@ const startsStatement = (lines: readonly string[]): boolean => {
   return false;
 };
 
+/** A function's body longer than this (in characters) is cut between its statements. */
+const BODY_CUT = 4096;
+/** Characters of a body piece before the next cut: about one field's tests. */
+const BODY_PIECE = 1024;
+const FUNCTION_HEAD = /^(?:export )?(async )?function [A-Za-z_$][\w$]*\s*[(<]/;
+/** A statement at the body's first indentation that nothing before it can continue. */
+const BODY_STATEMENT = /^  (?:const |let |var |if \(|for \(|switch \(|return\b|throw |try \{|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(| = ))/;
+const STAND_IN = "function _() {\n";
+const STAND_IN_ASYNC = "async function _() {\n";
+
+/**
+ * `piece` (one top-level statement) cut inside its body when it is a long function whose body is
+ * all indented; otherwise `piece` itself.
+ */
+const cutFunction = (piece: Statements): Statements[] => {
+  const lines = piece.text.slice(0, -1).split("\n");
+  const start = lines.findIndex((line) => !blank(line) && !COMMENT.test(line) && !line.startsWith(" "));
+  const head = start < 0 ? null : FUNCTION_HEAD.exec(lines[start]!);
+  if (head === null || piece.text.length < BODY_CUT + 64 || lines.at(-1) !== "}") return [piece];
+  let open = start;
+  while (open < lines.length - 1 && !lines[open]!.endsWith("{")) open++;
+  if (open >= lines.length - 1 || lines.slice(open + 1, -1).some((line) => line !== "" && !line.startsWith(" "))) return [piece];
+  const cuts: number[] = [];
+  let size = 0;
+  let last = "";
+  for (let i = open + 1; i < lines.length - 1; i++) {
+    const line = lines[i]!;
+    const ended = last.startsWith("  ") && !last.startsWith("   ") && (last.endsWith(";") || last.endsWith("}"));
+    if (size >= BODY_PIECE && ended && BODY_STATEMENT.test(line)) {
+      cuts.push(i);
+      size = 0;
+    }
+    size += line.length + 1;
+    if (!blank(line)) last = line.trimEnd();
+  }
+  if (cuts.length === 0) return [piece];
+  const standIn = head[1] === undefined ? STAND_IN : STAND_IN_ASYNC;
+  const bounds = [open + 1, ...cuts, lines.length - 1];
+  return bounds.slice(0, -1).map((from, k) => {
+    let end = bounds[k + 1]!;
+    const to = end;
+    while (end > from && blank(lines[end - 1]!)) end--;
+    const body = `${lines.slice(from, end).join("\n")}\n`;
+    const first = k === 0;
+    const final = k === bounds.length - 2;
+    return {
+      text: `${first ? `${lines.slice(0, open + 1).join("\n")}\n` : standIn}${body}}\n`,
+      blankAfter: final ? piece.blankAfter : end < to,
+      part: first ? "head" : final ? "tail" : "middle",
+    };
+  });
+};
+
 /** The pieces of `text` in order; one piece when it cannot be cut. */
 export const splitStatements = (text: string): Statements[] => {
   const lines = text.split("\n");
@@ -55,13 +119,34 @@ export const splitStatements = (text: string): Statements[] => {
   }
   if (pieces.length > 0 && !startsStatement(current)) pieces.at(-1)!.push(...current);
   else pieces.push(current);
-  return pieces.map((piece) => {
+  return pieces.flatMap((piece) => {
     let end = piece.length;
     while (end > 0 && blank(piece[end - 1]!)) end--;
-    return { text: `${piece.slice(0, end).join("\n")}\n`, blankAfter: end < piece.length };
+    return cutFunction({ text: `${piece.slice(0, end).join("\n")}\n`, blankAfter: end < piece.length });
   });
 };
 
-/** The formatted pieces as prettier prints the file they came from. */
+/** A formatted piece of a function's body without the lines its wrapping added; throws if they are not there. */
+const unwrap = (piece: Statements, text: string): string => {
+  if (piece.part === undefined) return text;
+  let from = 0;
+  if (piece.part !== "head") {
+    const standIn = piece.text.startsWith(STAND_IN) ? STAND_IN : STAND_IN_ASYNC;
+    if (!text.startsWith(standIn)) throw new Error("a body piece came back without its stand-in function");
+    from = standIn.length;
+  }
+  let to = text.length;
+  if (piece.part !== "tail") {
+    if (!text.endsWith("\n}\n")) throw new Error("a body piece came back without its closing brace");
+    to -= 2;
+  }
+  return text.slice(from, to);
+};
+
+/** The formatted pieces as prettier prints the file they came from (throws when a body piece did not come back whole). */
 export const joinStatements = (pieces: readonly Statements[], formatted: readonly string[]): string =>
-  formatted.map((text, i) => (pieces[i]!.blankAfter && i < pieces.length - 1 ? `${text}\n` : text)).join("");
+  formatted.map((text, i) => {
+    const piece = pieces[i]!;
+    const own = unwrap(piece, text);
+    return piece.blankAfter && i < pieces.length - 1 ? `${own}\n` : own;
+  }).join("");

@@ -35,7 +35,52 @@ const SOURCES = [
   "export type T = {\n  a: string;\n};\nexport interface I { b: T }\ntype U = T | I;\n",
 ];
 
+/** A function whose body is longer than the cut threshold: field-like runs of statements, blank lines, comments, nested blocks, `else` after `}`. */
+const longFunction = (runs: number, prefix = ""): string => {
+  const lines = [`/** doc */`, `${prefix}function err_root(v: any, p: string, out: string[]): void {`];
+  for (let i = 0; i < runs; i++) {
+    lines.push(`  const f${i} = v.field_${i};`);
+    lines.push(`  if (f${i} === undefined) out.push(p + "/field_${i}" + "missing field: expected a string of at most ${i} characters, said at length");`);
+    lines.push(`  else {`, `    if (!(typeof f${i} === "string")) out.push("wrong type");`, `    else if (f${i}.length > ${i}) out.push('too long');`, `  }`);
+    if (i % 7 === 3) lines.push("", "");
+    if (i % 5 === 1) lines.push(`  // about field ${i + 1}`);
+    if (i % 11 === 4) lines.push(`  if (f${i}) {`, `    out.push("a");`, `  }`, `  else out.push("b");`);
+  }
+  lines.push(`  return;`, `}`, ``, `export const after = 1;`);
+  return `${lines.join("\n")}\n`;
+};
+
 describe("splitStatements", () => {
+  it.each([
+    ["a function", longFunction(120)],
+    ["an exported async function", longFunction(90, "export async ")],
+  ])("cuts %s inside its body, and the pieces format as prettier formats it whole", async (_, source) => {
+    const pieces = splitStatements(source);
+    expect(pieces.filter((p) => p.part !== undefined).length).toBeGreaterThan(3);
+    expect(pieces.map((p) => p.part)).toContain("tail");
+    expect(await byPieces(source)).toBe(await prettier(source));
+  });
+
+  it("leaves a function whose body has a line at column 0 whole, and a cut inside a template literal makes the pool format the file whole", async () => {
+    const atColumn0 = longFunction(60).replace("  return;", "  const t = `\n  const inner = 1;\n`;\n  return;");
+    expect(splitStatements(atColumn0).some((p) => p.part !== undefined)).toBe(false);
+    const template = longFunction(60).replace(/^  else \{$/gm, "  {").replace(/^  const (f\d+) = (.*);$/gm, "  const $1 = `\n  const inner = $2;\n  if (x) y();\n  `;");
+    expect(await byPieces(template)).toBeUndefined();
+    const pool = createFormatPool(createFormatCache(undefined, { readOnly: false }));
+    try {
+      expect(await pool.format({ path: "a.ts", language: "typescript", contents: template })).toBe(await prettier(template));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("refuses a body piece that came back without its stand-in function", () => {
+    const pieces = splitStatements(longFunction(120));
+    const middle = pieces.findIndex((p) => p.part === "middle");
+    expect(() => joinStatements(pieces, pieces.map((p, i) => (i === middle ? "const forged = 1;\n" : p.text)))).toThrow();
+  });
+
+
   it.each(SOURCES.map((source, i) => [i, source] as const))("source %i formats piece by piece as prettier formats it whole", async (_, source) => {
     const pieces = await byPieces(source);
     if (pieces !== undefined) expect(pieces).toBe(await prettier(source));
