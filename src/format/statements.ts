@@ -48,7 +48,7 @@ const startsStatement = (lines: readonly string[]): boolean => {
   return false;
 };
 
-/** A function's body longer than this (in characters) is cut between its statements. */
+/** A function longer than this (in characters) is cut between the statements of its body. */
 const BODY_CUT = 4096;
 /** Characters of a body piece before the next cut: about one field's tests. */
 const BODY_PIECE = 1024;
@@ -59,22 +59,22 @@ const STAND_IN = "function _() {\n";
 const STAND_IN_ASYNC = "async function _() {\n";
 
 /**
- * `piece` (one top-level statement) cut inside its body when it is a long function whose body is
- * all indented; otherwise `piece` itself.
+ * The pieces of one top-level statement (its `lines`, no trailing blank line) cut inside its body
+ * when it is a function whose body is all indented; undefined when it is not, or has no cut.
  */
-const cutFunction = (piece: Statements): Statements[] => {
-  const lines = piece.text.slice(0, -1).split("\n");
+const cutFunction = (lines: readonly string[], blankAfter: boolean): Statements[] | undefined => {
   const start = lines.findIndex((line) => !blank(line) && !COMMENT.test(line) && !line.startsWith(" "));
   const head = start < 0 ? null : FUNCTION_HEAD.exec(lines[start]!);
-  if (head === null || piece.text.length < BODY_CUT + 64 || lines.at(-1) !== "}") return [piece];
+  if (head === null || lines.at(-1) !== "}") return undefined;
   let open = start;
   while (open < lines.length - 1 && !lines[open]!.endsWith("{")) open++;
-  if (open >= lines.length - 1 || lines.slice(open + 1, -1).some((line) => line !== "" && !line.startsWith(" "))) return [piece];
   const cuts: number[] = [];
   let size = 0;
   let last = "";
   for (let i = open + 1; i < lines.length - 1; i++) {
     const line = lines[i]!;
+    // A line at column 0 before the last: the body is not what it seems (a header over several lines).
+    if (line !== "" && !line.startsWith(" ")) return undefined;
     const ended = last.startsWith("  ") && !last.startsWith("   ") && (last.endsWith(";") || last.endsWith("}"));
     if (size >= BODY_PIECE && ended && BODY_STATEMENT.test(line)) {
       cuts.push(i);
@@ -83,7 +83,7 @@ const cutFunction = (piece: Statements): Statements[] => {
     size += line.length + 1;
     if (!blank(line)) last = line.trimEnd();
   }
-  if (cuts.length === 0) return [piece];
+  if (cuts.length === 0) return undefined;
   const standIn = head[1] === undefined ? STAND_IN : STAND_IN_ASYNC;
   const bounds = [open + 1, ...cuts, lines.length - 1];
   return bounds.slice(0, -1).map((from, k) => {
@@ -95,7 +95,7 @@ const cutFunction = (piece: Statements): Statements[] => {
     const final = k === bounds.length - 2;
     return {
       text: `${first ? `${lines.slice(0, open + 1).join("\n")}\n` : standIn}${body}}\n`,
-      blankAfter: final ? piece.blankAfter : end < to,
+      blankAfter: final ? blankAfter : end < to,
       part: first ? "head" : final ? "tail" : "middle",
     };
   });
@@ -122,7 +122,9 @@ export const splitStatements = (text: string): Statements[] => {
   return pieces.flatMap((piece) => {
     let end = piece.length;
     while (end > 0 && blank(piece[end - 1]!)) end--;
-    return cutFunction({ text: `${piece.slice(0, end).join("\n")}\n`, blankAfter: end < piece.length });
+    const text = `${piece.slice(0, end).join("\n")}\n`;
+    const blankAfter = end < piece.length;
+    return (text.length > BODY_CUT ? cutFunction(piece.slice(0, end), blankAfter) : undefined) ?? [{ text, blankAfter }];
   });
 };
 
