@@ -154,34 +154,47 @@ const host = globalThis as unknown as { readonly crypto: { randomUUID(): string 
 /** A random id `<prefix>-<uuid>`: error, event, session and approval ids. */
 export const randomId = (prefix: string): string => `${prefix}-${host.crypto.randomUUID()}`;
 
-/** The stamp of a registry's or runtime's errors: `source` checked against operation.error's pattern, `error_id` random unless given. */
+/**
+ * Unique error ids drawn once: `ERR-`, a random UUID per registry or runtime, and a counter (base
+ * 36), at most 52 characters. A random draw for every failure cost more than the rest of a failing
+ * decode; an id only tells occurrences apart, so one draw and a count do the same.
+ */
+const countedIds = (): (() => string) => {
+  const base = `${randomId("ERR")}-`;
+  let count = 0;
+  return () => base + (count++).toString(36);
+};
+
+/** The stamp of a registry's or runtime's errors: `source` checked against operation.error's pattern, `error_id` unique unless given. */
 export const createStamp = (who: string, source: string, errorId: (() => string) | undefined): ErrorStamp => {
   if (!SOURCE.test(source) || source.length > 128) throw new TypeError(`${who}: source must be a dotted lower-case name of at most 128 characters`);
-  return { source, errorId: errorId ?? (() => randomId("ERR")) };
+  return { source, errorId: errorId ?? countedIds() };
 };
 
 /** The failure of `kind`: its facts as data, and as the operation.error payload. */
 export const createFailure = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp): Failure => {
   const shape = facts.shape;
   const found = facts.issues ?? NO_ISSUES;
-  const issues = shape === undefined ? found : found.map((i) => ({ ...i, path: maskPointer(i.path, shape) }));
-  const failure = FAILURES[kind];
-  return {
-    ok: false,
-    kind,
-    stage: failure.stage,
-    error: operationError(kind, { ...facts, issues }, stamp),
-    contract: facts.contract,
-    ...(facts.version !== undefined && { version: facts.version }),
-    issues,
-    ...(facts.known && { known: facts.known }),
-  };
+  const issues = shape === undefined ? found : found.map((i) => maskIssue(i, shape));
+  // Assigned one by one, in the order a failure prints, rather than spread: building the failure is
+  // most of a failing decode.
+  const failure = { ok: false, kind, stage: FAILURES[kind].stage, error: operationError(kind, facts, issues, stamp), contract: facts.contract } as { -readonly [K in keyof Failure]: Failure[K] };
+  if (facts.version !== undefined) failure.version = facts.version;
+  failure.issues = issues;
+  if (facts.known) failure.known = facts.known;
+  return failure;
+};
+
+/** `issue` with its path masked by `shape`: the same issue when nothing in its path is masked. */
+const maskIssue = (issue: Issue, shape: VersionShape): Issue => {
+  const path = maskPointer(issue.path, shape);
+  return path === issue.path ? issue : { path, code: issue.code, message: issue.message, expected: issue.expected };
 };
 
 const NO_ISSUES: readonly Issue[] = Object.freeze([]);
 
-/** The operation.error payload for a failure of `kind`. */
-const operationError = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp): OperationError => {
+/** The operation.error payload for a failure of `kind`, its paths those of `issues` (already masked). */
+const operationError = (kind: FailureKind, facts: FailureFacts, issues: readonly Issue[], stamp: ErrorStamp): OperationError => {
   const failure = FAILURES[kind];
   const error: OperationError = {
     contract: "operation.error",
@@ -191,7 +204,7 @@ const operationError = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStam
     class: failure.class,
     retryable: ERROR_CLASSES[failure.class].retryable,
     message_safe: clip(failure.message(facts.contract)),
-    details: errorDetails(failure.stage, facts),
+    details: errorDetails(failure.stage, facts, issues),
     source: stamp.source,
   };
   if (stamp.traceId !== undefined) error.trace_id = stamp.traceId;
@@ -205,12 +218,12 @@ const distinct = (issues: readonly Issue[], pick: (issue: Issue) => string): str
 };
 
 /** The wire's flat strings (operation.error 1.0 allows no nesting): lists joined, each clipped to 500 characters. */
-const errorDetails = (stage: Stage, facts: FailureFacts): { [k: string]: string } => {
+const errorDetails = (stage: Stage, facts: FailureFacts, issues: readonly Issue[]): { [k: string]: string } => {
   const details: { [k: string]: string } = { stage, contract: clip(facts.contract) };
   if (facts.version !== undefined) details["version"] = facts.version;
-  if (facts.issues?.length) {
-    details["paths"] = clip(distinct(facts.issues, (i) => i.path || "/"));
-    details["issue_codes"] = clip(distinct(facts.issues, (i) => i.code));
+  if (issues.length > 0) {
+    details["paths"] = clip(distinct(issues, (i) => i.path || "/"));
+    details["issue_codes"] = clip(distinct(issues, (i) => i.code));
   }
   if (facts.known) details["known"] = clip(facts.known.join(", "));
   if (facts.attempt !== undefined) details["attempt"] = String(facts.attempt);

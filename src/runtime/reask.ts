@@ -87,16 +87,18 @@ export const maskPointerByLocate = (pointer: string, shape: VersionShape | undef
 export const maskPointer = (pointer: string, shape: VersionShape | undefined): string => {
   if (pointer === "") return "";
   if (shape === undefined || !pointer.startsWith("/")) return locate(pointer, shape).printed;
-  // One position at a time, nothing allocated but the result: what every failure pays for each
-  // issue. A union, untagged union or another contract on the way can lead to several: `locate`.
+  // One position at a time, nothing allocated but the segments, and the result only once a segment
+  // is masked: what every failure pays for each issue. A union, untagged union or another contract
+  // on the way can lead to several positions: `locate`.
   let fields: ShapeFields | undefined = shape.root;
   let node: ShapeNode | undefined;
   let sensitive = false;
-  let printed = "";
+  let printed: string | undefined;
   for (let start = 1; start <= pointer.length; ) {
     const slash = pointer.indexOf("/", start);
     const end = slash === -1 ? pointer.length : slash;
     const raw = pointer.slice(start, end);
+    const segment = start - 1;
     start = end + 1;
     let named = false;
     if (fields !== undefined) {
@@ -133,10 +135,11 @@ export const maskPointer = (pointer: string, shape: VersionShape | undefined): s
       fields = objectFields(node, shape);
       if (fields === undefined) node = undefined;
     }
-    printed += named ? `/${raw}` : "/*";
+    if (printed !== undefined) printed += named ? `/${raw}` : "/*";
+    else if (!named) printed = `${pointer.slice(0, segment)}/*`;
     if (end === pointer.length) break;
   }
-  return printed;
+  return printed ?? pointer;
 };
 
 /** The values (with meanings) of the enums a path may lead to, each value once. */

@@ -102,7 +102,7 @@ export interface Encoded<T> {
 export interface RegistryOptions {
   /** The dotted name put in each error's `source` (default `treaty.registry`). */
   readonly source?: string;
-  /** Makes each error's `error_id` (default `ERR-` and a random UUID). */
+  /** Makes each error's `error_id` (default `ERR-`, a UUID drawn once, and a count). */
   readonly errorId?: () => string;
 }
 
@@ -236,20 +236,25 @@ export const readFrom = (read: Enveloped, from: string | undefined): Enveloped |
   return value === read.value ? read : { ok: true, entry: read.entry, version: read.version, readAs: read.readAs, registration: read.registration, value };
 };
 
+/** A value the generated `read` did not pass, with the envelope it was read by. */
+export interface Refused {
+  readonly refused: Enveloped;
+}
+
 /**
  * The fast path of decoding a JS value (text is parsed by decode itself): the envelope read from
  * `input`, then the generated `read` of the version it is read as, which checks and copies in one
- * pass. `"refused"` when the value does not pass (or cannot be read); undefined when this path does
+ * pass. `Refused` when the value does not pass (or cannot be read); undefined when this path does
  * not apply (a reply to map back from a provider, a registration without `read`, an envelope that
  * fails): the caller then copies the value first and judges the copy.
  */
-export const readChecked = (entry: ContractRegistration, input: unknown, given: string | undefined, from: string | undefined): Enveloped | "refused" | undefined => {
+export const readChecked = (entry: ContractRegistration, input: unknown, given: string | undefined, from: string | undefined): Enveloped | Refused | undefined => {
   if (from !== undefined) return undefined;
   try {
     const enveloped = readEnvelope(entry, input, given);
     if (!enveloped.ok || enveloped.registration.read === undefined) return undefined;
     const value = enveloped.registration.read(enveloped.value);
-    if (value === undefined) return "refused";
+    if (value === undefined) return { refused: enveloped };
     return { ok: true, entry, version: enveloped.version, readAs: enveloped.readAs, registration: enveloped.registration, value };
   } catch {
     return undefined; // a getter or Proxy trap threw reading the envelope
@@ -261,8 +266,26 @@ export const readChecked = (entry: ContractRegistration, input: unknown, given: 
  * first: any issue other than a `rule.*` one is a schema failure, every issue kept; only a payload
  * whose issues are all rule issues fails the semantic stage.
  */
-export const invalid = (read: Enveloped, issues: readonly Issue[]): Fault =>
-  fault(issues.some((i) => !i.code.startsWith("rule.")) ? "schema" : "semantic", { version: read.readAs, issues, shape: read.registration.shape });
+export const invalid = (read: Enveloped, issues: readonly Issue[]): Fault => ({
+  ok: false,
+  kind: issues.some((i) => !i.code.startsWith("rule.")) ? "schema" : "semantic",
+  version: read.readAs,
+  issues,
+  shape: read.registration.shape,
+});
+
+/**
+ * Why a value `read` refused is invalid, judged on the value itself rather than on a copy: nothing
+ * of it is handed over, so a second reading cannot change what is returned, and a failing decode
+ * copies nothing. Undefined when the judgement is not a plain one (no issue, as from a getter or
+ * Proxy answering differently the second time, or an unreadable value): the caller then copies the
+ * value and judges the copy, as for any value.
+ */
+export const refusedFault = ({ refused }: Refused): Fault | undefined => {
+  const issues = refused.registration.errors(refused.value);
+  if (issues.length === 0 || issues.some((i) => i.code === UNREADABLE_ISSUE.code && i.path === UNREADABLE_ISSUE.path)) return undefined;
+  return invalid(refused, issues);
+};
 
 /** Converts a payload that passed `check` of the version it is read as into the canonical model. */
 export const toCanonical = (read: Enveloped): Decoded<unknown> | Fault => {
@@ -309,7 +332,10 @@ export const createRegistry = <R extends Registrations>(contracts: R, options: R
     const entry = lookupContract(contracts, contract);
     if ("ok" in entry) return failure(contract, entry);
     const fast = readChecked(entry, input, options.version, options.from);
-    if (typeof fast === "object") {
+    if (fast !== undefined && "refused" in fast) {
+      const refused = refusedFault(fast);
+      if (refused) return failure(contract, refused);
+    } else if (fast !== undefined) {
       const decoded = toCanonical(fast);
       return decoded.ok ? decoded : failure(contract, decoded);
     }

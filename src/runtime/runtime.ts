@@ -10,6 +10,8 @@ import {
   invalid,
   lookupContract,
   readChecked,
+  refusedFault,
+  type Refused,
   readEnvelope,
   readFrom,
   toCanonical,
@@ -88,7 +90,7 @@ export interface RuntimeOptions {
   /** An OpenTelemetry meter, to mirror the counters of `metrics()`. */
   readonly meter?: MeterLike;
   readonly persist?: PersistSink;
-  /** Makes each error's `error_id` (default `ERR-` and a random UUID). */
+  /** Makes each error's `error_id` (default `ERR-`, a UUID drawn once, and a count). */
   readonly errorId?: () => string;
 }
 
@@ -384,11 +386,6 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
   /** Nothing to trace, persist or ask a hook: the stages can run without a `Run` to record them in. */
   const unobserved = !observed && !persist && !state && !policy;
 
-  /**
-   * The same stages for a value that passes them all, without the bookkeeping a failure or an
-   * observer needs: undefined sends the input through the full pipeline instead, which alone
-   * builds errors (and counts, so a failure is never counted twice).
-   */
   /** Without a generated `read` (or for a reply to map back from a provider): the value copied, then checked. */
   const copyChecked = (entry: ContractRegistration, input: unknown, options: DecodeOptions): Enveloped | undefined => {
     const value = readValue(input);
@@ -399,12 +396,37 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     return read.ok && read.registration.check(read.value) ? read : undefined;
   };
 
-  const quick = (contract: string, input: unknown, options: DecodeOptions): RuntimeResult<unknown> | undefined => {
+  /** Whether the host reads the version `read` is read as (a runtime may read fewer than the build knows). */
+  const accepts = (entry: ContractRegistration, read: Enveloped, options: DecodeOptions): boolean =>
+    readsAll(entry, options) || readable(entry, options.accept).includes(read.readAs);
+
+  /** A value `read` refused, failed as the schema (or semantic) stage fails it; undefined sends it through the full pipeline. */
+  const refused = (contract: string, fast: Refused, options: DecodeOptions): Outcome<unknown> | undefined => {
+    const read = fast.refused;
+    if (!accepts(read.entry, read, options)) return undefined;
+    const failed = refusedFault(fast);
+    if (failed === undefined) return undefined;
+    const run = start(contract, options);
+    run.version = read.readAs;
+    run.shape = read.registration.shape;
+    run.adapterPath = read.registration.path;
+    countTraffic(contract, read);
+    return finish(run, faulted(run, failed));
+  };
+
+  /**
+   * The same stages without a `Run` to record them in, for a value that passes them all or that
+   * the generated `read` refuses (failed at once, without copying it: see `refusedFault`):
+   * undefined sends the input through the full pipeline instead, which builds every other failure
+   * (and counts it, so a failure is never counted twice).
+   */
+  const quick = (contract: string, input: unknown, options: DecodeOptions): Outcome<unknown> | undefined => {
     if (typeof input === "string" || options.traceId !== undefined || !Object.hasOwn(registry.contracts, contract)) return undefined;
     const entry = registry.contracts[contract]!;
     const fast = readChecked(entry, input, options.version, options.from);
+    if (fast !== undefined && "refused" in fast) return refused(contract, fast, options);
     const read = fast === undefined ? copyChecked(entry, input, options) : fast;
-    if (read === undefined || read === "refused" || (!readsAll(entry, options) && !readable(entry, options.accept).includes(read.readAs))) return undefined;
+    if (read === undefined || !accepts(entry, read, options)) return undefined;
     const decoded = toCanonical(read);
     if (!decoded.ok) return undefined;
     countTraffic(contract, read);
