@@ -6,7 +6,7 @@ import type { EmittedFile } from "../emit/file-builder.js";
 import type { FormatRequest, FormatResponse } from "./format-worker.js";
 import { contentHash } from "../write/write.js";
 import { formatKey, statementsKey, type FormatCache } from "./format-cache.js";
-import { directLayout } from "./json-layout.js";
+import { directLayout, layoutDeclaration } from "./json-layout.js";
 import { prettierFormat } from "./prettier-format.js";
 import { joinStatements, splitStatements } from "./statements.js";
 
@@ -147,12 +147,15 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
     const pieces = file.language === "typescript" ? splitStatements(file.contents) : [];
     if (pieces.length > 1) {
       try {
-        const texts = pieces.map((piece) => piece.text);
+        // Declarations of data are printed in prettier's layout without it; the rest go to prettier.
+        const direct = pieces.map((piece) => (piece.part === undefined ? layoutDeclaration(piece.text) : undefined));
+        const texts = pieces.filter((_, i) => direct[i] === undefined).map((piece) => piece.text);
         const keys = texts.map((text) => formatKey({ contents: text, language: "typescript" }));
-        const parts = await formatStatements(texts, keys, earlierStatements(file.path));
-        const held = keys.map((key, i) => [key, parts[i]!]);
+        const formatted = await formatStatements(texts, keys, earlierStatements(file.path));
+        const held = keys.map((key, i) => [key, formatted[i]!]);
         cache.set(statementsKey(file.path), JSON.stringify({ sum: contentHash(JSON.stringify(held)), statements: held }));
-        return joinStatements(pieces, parts);
+        let next = 0;
+        return joinStatements(pieces, direct.map((text) => text ?? formatted[next++]!));
       } catch {
         // A cut inside a construct: the file as one below, which reports a real syntax error.
       }

@@ -7,15 +7,24 @@
 // included. Strings keep their text, numbers are normalized as prettier does. Whatever prettier
 // could print otherwise is declined (undefined), and prettier formats it: comments, blank lines,
 // escapes prettier rewrites, non-ASCII text whose width a fits decision would need.
-// test/format/json-layout.test.ts compares it with prettier; test/format/prettier-stable.test.ts
+//
+// The same layout prints a TypeScript declaration of data, `(export) const name(: Type) = <literal>
+// (as const);` (the LLM projections, a third of a cold run's TypeScript), as prettier's babel-ts
+// parser prints it: keys without quotes where prettier drops them, strings in the quotes prettier
+// prefers, names of other constants as values, a trailing comma wherever a group breaks, and a
+// string value moved to the next line when it does not fit after a key of five columns or more.
+// test/format/json-layout.test.ts compares both with prettier; test/format/prettier-stable.test.ts
 // runs prettier over every emitted file.
 
 import type { EmittedFile } from "../emit/file-builder.js";
 
 const WIDTH = 100;
 
+/** What a literal is, for the rules that differ by kind: numbers fill a line, strings may move under their key, names never break. */
+type LiteralKind = "string" | "number" | "word" | "name";
+
 type Node =
-  | { readonly kind: "literal"; readonly text: string; readonly width: number; readonly breaks: false; readonly number: boolean }
+  | { readonly kind: "literal"; readonly text: string; readonly width: number; readonly breaks: false; readonly of: LiteralKind }
   | { readonly kind: "object"; readonly props: readonly { key: string; value: Node }[]; readonly width: number; readonly breaks: boolean }
   | { readonly kind: "array"; readonly items: readonly Node[]; readonly width: number; readonly breaks: boolean };
 
@@ -38,9 +47,40 @@ const printNumber = (raw: string): string =>
 
 const STRING = /"(?:[^"\\\x00-\x1f]|\\["\\bfnrt]|\\u[0-9a-fA-F]{4})*"/y;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+/** A name in TypeScript text: another constant as a value, or a key written without quotes. */
+const NAME = /[A-Za-z_$][\w$]*(?![\w$.(])/y;
+/** What prettier's quoteProps "as-needed" prints without quotes: an identifier name. */
+const IDENTIFIER_NAME = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;
 
-const parse = (text: string): Node => {
-  let at = 0;
+/**
+ * A JSON string (its text, quotes included) as prettier prints a string in TypeScript: in double
+ * quotes unless it holds more double quotes than single ones, escapes of the other quote and
+ * needless ones dropped (prettier's makeString).
+ */
+const printString = (raw: string): string => {
+  const content = raw.slice(1, -1);
+  const doubles = content.split('"').length - 1;
+  const singles = content.split("'").length - 1;
+  const quote = doubles > singles ? "'" : '"';
+  const other = quote === '"' ? "'" : '"';
+  const body = content.replace(/\\(.)|(["'])/gsu, (_, escaped: string | undefined, bare: string | undefined) => {
+    if (escaped === other) return escaped;
+    if (bare === quote) return `\\${bare}`;
+    if (bare) return bare;
+    return /^[^\n\r"'0-7\\bfnrt-vx\u2028\u2029]$/u.test(escaped!) ? escaped! : `\\${escaped}`;
+  });
+  return `${quote}${body}${quote}`;
+};
+
+/** A key as prettier prints it in TypeScript: a string that is an identifier name loses its quotes. */
+const printKey = (raw: string): string => {
+  const content = raw.slice(1, -1);
+  return !content.includes("\\") && IDENTIFIER_NAME.test(content) ? content : printString(raw);
+};
+
+/** The text of one value from `start`, and where it ended; `typescript`: TypeScript's literal syntax (see the head of this file). */
+const parse = (text: string, typescript: boolean, start = 0): { readonly node: Node; readonly end: number } => {
+  let at = start;
   /** Skips whitespace; true when it held a line break. A blank line is kept by prettier: declined. */
   const space = (): boolean => {
     let breaks = 0;
@@ -71,13 +111,17 @@ const parse = (text: string): Node => {
       else {
         for (;;) {
           space();
-          const key = token(STRING);
+          const key = typescript ? tsKey() : token(STRING);
           if (key === undefined) throw new Decline();
           expect(":");
           props.push({ key, value: value() });
           space();
           if (text[at++] === "}") break;
           if (text[at - 1] !== ",") throw new Decline();
+          if (typescript && (space(), text[at] === "}")) {
+            at++;
+            break;
+          }
         }
       }
       // `{ "a": 1, "b": 2 }`: the keys, ": ", the values, ", " between, "{ " and " }".
@@ -95,6 +139,10 @@ const parse = (text: string): Node => {
           space();
           if (text[at++] === "]") break;
           if (text[at - 1] !== ",") throw new Decline();
+          if (typescript && (space(), text[at] === "]")) {
+            at++;
+            break;
+          }
         }
       }
       const entries = (n: Node): number => (n.kind === "object" ? n.props.length : n.kind === "array" ? n.items.length : 0);
@@ -104,24 +152,43 @@ const parse = (text: string): Node => {
       return { kind: "array", items, width, breaks: forced || items.some((item) => item.breaks) };
     }
     const string = token(STRING);
-    if (string !== undefined) return { kind: "literal", text: string, width: widthOf(string), breaks: false, number: false };
+    if (string !== undefined) {
+      const printed = typescript ? printString(string) : string;
+      return { kind: "literal", text: printed, width: widthOf(printed), breaks: false, of: "string" };
+    }
     const number = token(NUMBER);
     if (number !== undefined) {
       const printed = number.startsWith("-") ? `-${printNumber(number.slice(1))}` : printNumber(number);
-      return { kind: "literal", text: printed, width: printed.length, breaks: false, number: true };
+      return { kind: "literal", text: printed, width: printed.length, breaks: false, of: "number" };
     }
-    for (const word of ["true", "false", "null"]) {
-      if (text.startsWith(word, at)) {
-        at += word.length;
-        return { kind: "literal", text: word, width: word.length, breaks: false, number: false };
-      }
-    }
-    throw new Decline();
+    const word = typescript ? token(NAME) : ["true", "false", "null"].find((w) => text.startsWith(w, at));
+    if (word === undefined) throw new Decline();
+    if (!typescript) at += word.length;
+    const of = word === "true" || word === "false" || word === "null" ? "word" : "name";
+    return { kind: "literal", text: word, width: word.length, breaks: false, of };
   };
-  const root = value();
-  space();
-  if (at !== text.length) throw new Decline();
-  return root;
+  /** A TypeScript key as printed: quoted, a name, or `["…"]` (a computed `__proto__` defines a property). */
+  const tsKey = (): string | undefined => {
+    if (text[at] === "[") {
+      at++;
+      const inner = token(STRING);
+      if (inner === undefined || text[at++] !== "]") throw new Decline();
+      return `[${printString(inner)}]`;
+    }
+    const quoted = token(STRING);
+    if (quoted !== undefined) return printKey(quoted);
+    const name = token(NAME);
+    return name;
+  };
+  const node = value();
+  return { node, end: at };
+};
+
+/** The whole of `text` as one JSON value. */
+const parseJson = (text: string): Node => {
+  const { node, end } = parse(text, false);
+  if (!/^\s*$/.test(text.slice(end)) || /\n\s*\n/.test(text.slice(end))) throw new Decline();
+  return node;
 };
 
 /** Whether `node`, printed flat from column `pos` and followed by `trailing` columns, fits. */
@@ -139,35 +206,50 @@ const flat = (node: Node): string => {
 
 /**
  * Prints `node` at column `pos` of a line indented `indent`, followed by `trailing` columns before
- * the next line break (a comma, or nothing).
+ * the next line break (a comma, or nothing); `typescript` as in `parse`.
  */
-const print = (node: Node, indent: number, pos: number, trailing: number, out: string[]): void => {
+const print = (node: Node, indent: number, pos: number, trailing: number, out: string[], typescript: boolean): void => {
   // An empty array or object is `[]` / `{}` however far right it starts.
   const empty = node.kind === "array" ? node.items.length === 0 : node.kind === "object" && node.props.length === 0;
   if (node.kind === "literal" || empty || (!node.breaks && fits(node, pos, trailing))) {
+    // A name that does not fit may move to the next line in prettier's layout: not certain here.
+    if (node.kind === "literal" && node.of === "name" && !fits(node, pos, trailing)) throw new Decline();
     out.push(flat(node));
     return;
   }
   const inner = indent + 2;
   const pad = `\n${" ".repeat(inner)}`;
+  // TypeScript: a comma after every entry of a broken group, the last one's included.
+  const comma = (last: boolean): boolean => !last || typescript;
   if (node.kind === "object") {
     out.push("{");
     node.props.forEach((p, i) => {
       const last = i === node.props.length - 1;
       const keyWidth = widthOf(p.key);
-      out.push(pad, p.key, ": ");
-      print(p.value, inner, inner + keyWidth + 2, last ? 0 : 1, out);
-      if (!last) out.push(",");
+      const after = comma(last) ? 1 : 0;
+      out.push(pad, p.key, ":");
+      const value = p.value;
+      // Prettier's "break-after-operator" for a string under a key of at least tabWidth + 3 columns.
+      if (typescript && value.kind === "literal" && value.of === "string" && !fits(value, inner + keyWidth + 2, after)) {
+        if (Number.isNaN(keyWidth)) throw new Decline();
+        if (keyWidth >= 5) out.push(`\n${" ".repeat(inner + 2)}`);
+        else out.push(" ");
+        out.push(value.text);
+      } else {
+        out.push(" ");
+        print(value, inner, inner + keyWidth + 2, after, out, typescript);
+      }
+      if (comma(last)) out.push(",");
     });
     out.push(`\n${" ".repeat(indent)}}`);
     return;
   }
-  if (node.items.every((item) => item.kind === "literal" && item.number)) {
-    // fill: the next number joins the line when it fits there with its comma.
+  if (node.items.every((item) => item.kind === "literal" && item.of === "number")) {
+    // fill: the next number joins the line when it fits there with its comma (TypeScript's last one has one too).
     out.push("[", pad);
     let column = inner;
     node.items.forEach((item, i) => {
-      const text = i === node.items.length - 1 ? flat(item) : `${flat(item)},`;
+      const text = i === node.items.length - 1 && !typescript ? flat(item) : `${flat(item)},`;
       if (i > 0) {
         // prettier asks whether the previous number, a space and this one fit from where the previous began.
         if (column + 1 + text.length <= WIDTH) {
@@ -188,8 +270,8 @@ const print = (node: Node, indent: number, pos: number, trailing: number, out: s
   node.items.forEach((item, i) => {
     const last = i === node.items.length - 1;
     out.push(pad);
-    print(item, inner, inner, last ? 0 : 1, out);
-    if (!last) out.push(",");
+    print(item, inner, inner, comma(last) ? 1 : 0, out, typescript);
+    if (comma(last)) out.push(",");
   });
   out.push(`\n${" ".repeat(indent)}]`);
 };
@@ -198,8 +280,65 @@ const print = (node: Node, indent: number, pos: number, trailing: number, out: s
 export const layoutJson = (text: string): string | undefined => {
   try {
     const out: string[] = [];
-    print(parse(text), 0, 0, 0, out);
+    print(parseJson(text), 0, 0, 0, out, false);
     out.push("\n");
+    return out.join("");
+  } catch (error) {
+    if (error instanceof Decline) return undefined;
+    throw error;
+  }
+};
+
+/** The head of a declaration of data: `(export) const name(: Type) = `. */
+const DECLARATION = /^(export )?const ([A-Za-z_$][\w$]*)(: [A-Za-z_$][\w$]*)? = /;
+const LINE_COMMENT = /^\/\/(?: .*)?$/;
+const DOC_START = /^\/\*\*(?: .*)?$/;
+const DOC_LINE = /^ \*(?: (?!.*\*\/).*)?$/;
+
+/**
+ * How many of `lines` come before the statement: comments prettier leaves as they are at column 0
+ * (line comments, `/** … *\/` blocks) and blank lines between them; undefined if a block is unlike that.
+ */
+const leadingComments = (lines: readonly string[]): number | undefined => {
+  let inBlock = false;
+  let n = 0;
+  for (; n < lines.length; n++) {
+    const line = lines[n]!;
+    if (/\s$/.test(line)) return undefined;
+    if (inBlock) {
+      if (line === " */") inBlock = false;
+      else if (!DOC_LINE.test(line)) return undefined;
+    } else if (DOC_START.test(line)) inBlock = !line.endsWith("*/");
+    else if (line !== "" && !LINE_COMMENT.test(line)) break;
+  }
+  return inBlock ? undefined : n;
+};
+
+/**
+ * `text`, one top-level statement (comments, then `(export) const name(: Type) = <literal>
+ * (as const);`), as prettier's babel-ts parser prints it; undefined where that is not certain (any
+ * other statement, a literal this layout does not know, a decision that needs non-ASCII widths).
+ */
+export const layoutDeclaration = (text: string): string | undefined => {
+  const lines = text.split("\n");
+  const first = leadingComments(lines);
+  if (first === undefined) return undefined;
+  // Prettier keeps one blank line of several.
+  const comments = lines.slice(0, first).filter((line, i, all) => line !== "" || all[i - 1] !== "");
+  const statement = lines.slice(first).join("\n");
+  const head = DECLARATION.exec(statement);
+  if (head === null) return undefined;
+  try {
+    const { node, end } = parse(statement, true, head[0].length);
+    const rest = statement.slice(end);
+    const tail = /^( as const)?;\s*$/.exec(rest);
+    if (tail === null) return undefined;
+    const closing = `${tail[1] ?? ""};`;
+    // Anything but an object or array on the right may move under `=` in prettier's layout.
+    if (node.kind === "literal" && !fits(node, head[0].length, closing.length)) return undefined;
+    const out: string[] = [...comments.map((line) => `${line}\n`), head[0]];
+    print(node, 0, head[0].length, closing.length, out, true);
+    out.push(closing, "\n");
     return out.join("");
   } catch (error) {
     if (error instanceof Decline) return undefined;

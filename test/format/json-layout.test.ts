@@ -1,10 +1,16 @@
-// layoutJson against its referee: on any JSON text it does not decline, it prints what prettier's
-// json parser prints with treaty's options, byte for byte.
+// layoutJson and layoutDeclaration against their referee: on any JSON text (any TypeScript
+// declaration of data) they do not decline, they print what prettier's json (babel-ts) parser
+// prints with treaty's options, byte for byte.
 import fc from "fast-check";
 import { format } from "prettier";
 import { describe, expect, it } from "vitest";
-import { layoutJson } from "../../src/format/json-layout.js";
+import { layoutDeclaration, layoutJson } from "../../src/format/json-layout.js";
+import { emitLlm } from "../../src/emit/llm.js";
+import { emitShape } from "../../src/emit/shape.js";
+import { splitStatements } from "../../src/format/statements.js";
+import { compile } from "../../src/pipeline.js";
 import { PRETTIER_OPTIONS } from "../../src/format/prettier-format.js";
+import { join } from "node:path";
 
 const prettier = (text: string): Promise<string> => format(text, { ...PRETTIER_OPTIONS, parser: "json" });
 
@@ -73,5 +79,101 @@ describe("layoutJson", () => {
     expect(layoutJson('{\n  "a": 1,\n\n  "b": 2\n}')).toBeUndefined();
     expect(layoutJson('{ "a": "\\/" }')).toBeUndefined();
     expect(layoutJson("// comment\n{}")).toBeUndefined();
+  });
+});
+
+const prettierTs = (text: string): Promise<string> => format(text, { ...PRETTIER_OPTIONS, parser: "babel-ts" });
+
+// Keys as contracts name fields (some need quotes, some are numbers, some lose their quotes), and
+// lengths about the five columns from which a long string moves under its key.
+const key = fc.oneof(
+  fc.constantFrom("a", "key", "type", "$ref", "_x", "a-b", "1", "1.5", "é", "class", "it's", 'say "x"', "a b", "\\", "__proto__", "description"),
+  fc.string({ unit: fc.constantFrom("a", "b", "_", "-", "1", "'", '"'), minLength: 1, maxLength: 8 }),
+);
+const tsValue: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    word,
+    number,
+    fc.constantFrom(true, false, null),
+    // Another constant, by name (as a shared schema is referred to).
+    fc.constantFrom("openaiSchema", "fromOpenAI").map((name) => ({ [NAME]: name })),
+    fc.array(tie("v"), { maxLength: 6 }),
+    fc.array(number, { maxLength: 40 }),
+    fc.dictionary(key, tie("v"), { maxKeys: 5 }),
+  ),
+})).v;
+const NAME = "\u0000name";
+
+/** `v` as TypeScript text the emitters could write: JSON-like, keys quoted or bare, some trailing commas. */
+const renderTs = (v: unknown, choose: () => boolean): string => {
+  if (Array.isArray(v)) return `[${v.map((item) => renderTs(item, choose)).join(", ")}${v.length > 0 && choose() ? "," : ""}]`;
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  if (NAME in v) return (v as Record<string, string>)[NAME]!;
+  const entries = Object.entries(v);
+  if (entries.length === 0) return "{}";
+  const printedKey = (k: string): string => (k === "__proto__" ? '["__proto__"]' : /^[A-Za-z_$][\w$]*$/.test(k) && choose() ? k : JSON.stringify(k));
+  return `{ ${entries.map(([k, item]) => `${printedKey(k)}: ${renderTs(item, choose)}`).join(", ")}${choose() ? "," : ""} }`;
+};
+
+const COMMENTS = ["", "/** One line. */\n", "// A comment.\n// Another.\n\n", "/**\n * A block\n * of two lines.\n */\n", "// @generated\n\n\n// What it is.\n\n"];
+
+describe("layoutDeclaration", () => {
+  it("prints what prettier prints, or declines", async () => {
+    let printed = 0;
+    await fc.assert(
+      fc.asyncProperty(tsValue, fc.array(fc.boolean(), { minLength: 1, maxLength: 16 }), fc.nat(), async (v, choices, n) => {
+        let i = 0;
+        const head = ["const a = ", "export const openai = ", "export const TaskResultV1_2Shape: VersionShape = "][n % 3]!;
+        const text = `${COMMENTS[n % COMMENTS.length]}${head}${renderTs(v, () => choices[i++ % choices.length]!)}${n % 2 ? " as const" : ""};\n`;
+        const mine = layoutDeclaration(text);
+        if (mine === undefined) return;
+        printed++;
+        expect(mine).toBe(await prettierTs(text));
+      }),
+      { numRuns: 800 },
+    );
+    expect(printed).toBeGreaterThan(400);
+  });
+
+  it("moves a long string under a key of five columns or more, never under a shorter one", async () => {
+    for (const k of ["abcd", "abcde", '"a-b"', "description"]) {
+      const text = `export const x = { ${k}: ${JSON.stringify("y".repeat(92))}, n: 1 } as const;\n`;
+      expect(layoutDeclaration(text)).toBe(await prettierTs(text));
+    }
+  });
+
+  it("declines what is not a declaration of data, or where prettier's layout is not certain", () => {
+    for (const text of [
+      "export const x = Type.Object({ a: 1 });\n",
+      "const re = new RegExp(\"^a$\", \"u\");\n",
+      "export const x = { a: { b: 1 } as const };\n",
+      `export const x = { key: ${"a".repeat(100)} };\n`,
+      `export const x = ${JSON.stringify("z".repeat(100))};\n`,
+      "/* not a doc block */\nconst a = 1;\n",
+      "// trailing space \nconst a = 1;\n",
+      "const a = 1;\nconst b = 2;\n",
+    ]) {
+      expect(layoutDeclaration(text), text).toBeUndefined();
+    }
+  });
+
+  it("lays out the LLM projections and shapes of the seed contracts, as prettier does", async () => {
+    const project = compile({ root: join(import.meta.dirname, "../.."), idlDir: join(import.meta.dirname, "../../idl") }).value!;
+    let direct = 0;
+    for (const contract of project.contracts) {
+      for (const version of contract.versions) {
+        for (const file of [emitLlm(project, contract, version), emitShape(project, contract, version)]) {
+          for (const piece of splitStatements(file.contents)) {
+            const mine = layoutDeclaration(piece.text);
+            if (mine === undefined) continue;
+            direct++;
+            expect(mine, `${file.path}: ${piece.text.slice(0, 80)}`).toBe(await prettierTs(piece.text));
+          }
+        }
+      }
+    }
+    // Every projection (four providers of every version) at least.
+    expect(direct).toBeGreaterThan(4 * project.contracts.reduce((n, c) => n + c.versions.length, 0));
   });
 });
