@@ -32,8 +32,13 @@ const IN_THREAD_FIRST = 512 * 1024;
 const CUT = "// treaty: statement cut\n";
 /** Characters of statements formatted in one call at most: a file's share of the workers. */
 const BATCH = 128 * 1024;
-/** Characters of statements kept formatted for reuse in a run (with their results about 64 MB), so memory stays bounded. */
-const HELD_STATEMENTS = 16 * 2 ** 20;
+/**
+ * Characters of statements kept formatted for reuse in a run (with their results about 16 MB), so
+ * memory stays bounded: the versions of the contracts being emitted (about 20) share most of them,
+ * and the main thread's heap grows to a multiple of what it holds (16 MB of text held: 60 MB more
+ * peak at 1,000 contracts).
+ */
+const HELD_STATEMENTS = 4 * 2 ** 20;
 
 /**
  * One worker a core, started once `IN_THREAD_FIRST` characters were not in the cache (a run that finds
