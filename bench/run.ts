@@ -251,6 +251,9 @@ table("agent.task 3.0, hostile payloads against check on the largest valid paylo
   ["decode (1,000,000 unknown root keys)", "check (1,000,000 unknown root keys)"],
 ]);
 
+// `npx tsx bench/run.ts --runtime`: the validator and decode races above only.
+if (process.argv.includes("--runtime")) process.exit(sink < 0 ? 1 : 0);
+
 const out = mkdtempSync(join(tmpdir(), "treaty-bench-"));
 const generateIdl = (): number => {
   const start = performance.now();
@@ -262,8 +265,9 @@ console.log(`\ntreaty generate over idl/ (process wall time): into an empty dire
 rmSync(out, { recursive: true, force: true });
 
 // Codegen at 100 and at DESIGN.md §9's scale, 1,000 contracts (a cold run takes minutes);
-// `npx tsx bench/run.ts 100` for a quick look, `0` skips it.
-const contracts = process.argv[2] === undefined ? [100, 1000] : [Number(process.argv[2])].filter((n) => n > 0);
+// `npx tsx bench/run.ts 100` for a quick look, `0` skips it (`--runtime` skips all after the races).
+const count = process.argv.slice(2).find((arg) => !arg.startsWith("--"));
+const contracts = count === undefined ? [100, 1000] : [Number(count)].filter((n) => n > 0);
 for (const count of contracts) printCodegen(benchCodegen(count));
 printCompileSize(benchCompileSize());
 printStore(benchStore());
