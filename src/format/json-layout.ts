@@ -9,7 +9,7 @@
 // escapes prettier rewrites, non-ASCII text whose width a fits decision would need.
 //
 // The same layout prints a TypeScript declaration of data, `(export) const name(: Type) = <literal>
-// (as const);` (the LLM projections, a third of a cold run's TypeScript), as prettier's babel-ts
+// (as const);` (the LLM projections, about 40% of a contract's TypeScript), as prettier's babel-ts
 // parser prints it: keys without quotes where prettier drops them, strings in the quotes prettier
 // prefers, names of other constants as values, a trailing comma wherever a group breaks, and a
 // string value moved to the next line when it does not fit after a key of five columns or more.
@@ -20,7 +20,7 @@ import type { EmittedFile } from "../emit/file-builder.js";
 
 const WIDTH = 100;
 
-/** What a literal is, for the rules that differ by kind: numbers fill a line, strings may move under their key, names never break. */
+/** What a literal is, for the rules that differ by kind: numbers fill a line, strings may move under their key, a name that does not fit is declined. */
 type LiteralKind = "string" | "number" | "word" | "name";
 
 type Node =
@@ -49,8 +49,8 @@ const STRING = /"(?:[^"\\\x00-\x1f]|\\["\\bfnrt]|\\u[0-9a-fA-F]{4})*"/y;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 /** A name in TypeScript text: another constant as a value, or a key written without quotes. */
 const NAME = /[A-Za-z_$][\w$]*(?![\w$.(])/y;
-/** What prettier's quoteProps "as-needed" prints without quotes: an identifier name. */
-const IDENTIFIER_NAME = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;
+/** What prettier's quoteProps "as-needed" prints without quotes, of ASCII keys: an identifier name. */
+const IDENTIFIER_NAME = /^[A-Za-z_$][\w$]*$/;
 
 /**
  * A JSON string (its text, quotes included) as prettier prints a string in TypeScript: in double
@@ -72,9 +72,13 @@ const printString = (raw: string): string => {
   return `${quote}${body}${quote}`;
 };
 
-/** A key as prettier prints it in TypeScript: a string that is an identifier name loses its quotes. */
+/**
+ * A key as prettier prints it in TypeScript: a string that is an identifier name loses its quotes.
+ * Prettier tests ES5's identifier names, Unicode letters included: a non-ASCII key is declined.
+ */
 const printKey = (raw: string): string => {
   const content = raw.slice(1, -1);
+  if (/[^\x00-\x7f]/.test(content)) throw new Decline();
   return !content.includes("\\") && IDENTIFIER_NAME.test(content) ? content : printString(raw);
 };
 
@@ -176,9 +180,7 @@ const parse = (text: string, typescript: boolean, start = 0): { readonly node: N
       return `[${printString(inner)}]`;
     }
     const quoted = token(STRING);
-    if (quoted !== undefined) return printKey(quoted);
-    const name = token(NAME);
-    return name;
+    return quoted === undefined ? token(NAME) : printKey(quoted);
   };
   const node = value();
   return { node, end: at };
@@ -236,6 +238,8 @@ const print = (node: Node, indent: number, pos: number, trailing: number, out: s
         else out.push(" ");
         out.push(value.text);
       } else {
+        // An object or array hugs its key only where `key: {` fits (else prettier may break after the colon).
+        if (typescript && value.kind !== "literal" && !(inner + keyWidth + 3 <= WIDTH)) throw new Decline();
         out.push(" ");
         print(value, inner, inner + keyWidth + 2, after, out, typescript);
       }
@@ -334,8 +338,8 @@ export const layoutDeclaration = (text: string): string | undefined => {
     const tail = /^( as const)?;\s*$/.exec(rest);
     if (tail === null) return undefined;
     const closing = `${tail[1] ?? ""};`;
-    // Anything but an object or array on the right may move under `=` in prettier's layout.
-    if (node.kind === "literal" && !fits(node, head[0].length, closing.length)) return undefined;
+    // Anything on the right may move under `=` in prettier's layout where it does not start on the line.
+    if (node.kind === "literal" ? !fits(node, head[0].length, closing.length) : head[0].length + 1 > WIDTH) return undefined;
     const out: string[] = [...comments.map((line) => `${line}\n`), head[0]];
     print(node, 0, head[0].length, closing.length, out, true);
     out.push(closing, "\n");

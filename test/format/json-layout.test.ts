@@ -153,6 +153,10 @@ describe("layoutDeclaration", () => {
       "/* not a doc block */\nconst a = 1;\n",
       "// trailing space \nconst a = 1;\n",
       "const a = 1;\nconst b = 2;\n",
+      // Where prettier may break after `=` or a colon, or tests ES5's identifier names.
+      `export const ${"N".repeat(100)} = { a: 1 };\n`,
+      `export const x = { ${"k".repeat(100)}: { a: 1 } };\n`,
+      'export const x = { "é": 1 };\n',
     ]) {
       expect(layoutDeclaration(text), text).toBeUndefined();
     }
