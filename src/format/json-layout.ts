@@ -300,22 +300,27 @@ const DOC_START = /^\/\*\*(?: .*)?$/;
 const DOC_LINE = /^ \*(?: (?!.*\*\/).*)?$/;
 
 /**
- * How many of `lines` come before the statement: comments prettier leaves as they are at column 0
- * (line comments, `/** … *\/` blocks) and blank lines between them; undefined if a block is unlike that.
+ * Where in `text` the statement starts, after comments prettier leaves as they are at column 0
+ * (line comments, `/** … *\/` blocks) and blank lines between them; undefined if a block is unlike
+ * that. Line by line from the start only: every statement of every file is asked, a megabyte
+ * function among them.
  */
-const leadingComments = (lines: readonly string[]): number | undefined => {
+const statementStart = (text: string): number | undefined => {
   let inBlock = false;
-  let n = 0;
-  for (; n < lines.length; n++) {
-    const line = lines[n]!;
+  let at = 0;
+  while (at < text.length) {
+    const newline = text.indexOf("\n", at);
+    const end = newline === -1 ? text.length : newline;
+    const line = text.slice(at, end);
     if (/\s$/.test(line)) return undefined;
     if (inBlock) {
       if (line === " */") inBlock = false;
       else if (!DOC_LINE.test(line)) return undefined;
     } else if (DOC_START.test(line)) inBlock = !line.endsWith("*/");
     else if (line !== "" && !LINE_COMMENT.test(line)) break;
+    at = end + 1;
   }
-  return inBlock ? undefined : n;
+  return inBlock ? undefined : at;
 };
 
 /**
@@ -324,14 +329,13 @@ const leadingComments = (lines: readonly string[]): number | undefined => {
  * other statement, a literal this layout does not know, a decision that needs non-ASCII widths).
  */
 export const layoutDeclaration = (text: string): string | undefined => {
-  const lines = text.split("\n");
-  const first = leadingComments(lines);
-  if (first === undefined) return undefined;
-  // Prettier keeps one blank line of several.
-  const comments = lines.slice(0, first).filter((line, i, all) => line !== "" || all[i - 1] !== "");
-  const statement = lines.slice(first).join("\n");
+  const start = statementStart(text);
+  if (start === undefined) return undefined;
+  const statement = text.slice(start);
   const head = DECLARATION.exec(statement);
   if (head === null) return undefined;
+  // Prettier keeps one blank line of several.
+  const comments = text.slice(0, start).split("\n").slice(0, -1).filter((line, i, all) => line !== "" || all[i - 1] !== "");
   try {
     const { node, end } = parse(statement, true, head[0].length);
     const rest = statement.slice(end);
