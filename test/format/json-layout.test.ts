@@ -21,18 +21,47 @@ const word = fc.oneof(
   fc.constantFrom("é", "日本", "\u2028"),
 );
 const number = fc.oneof(fc.integer({ min: -1e6, max: 1e6 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(1e21, -0, 0.1, 5e-324));
-const value: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
-  v: fc.oneof(
-    { depthSize: "small", withCrossShrink: true },
-    word,
-    number,
-    fc.constantFrom(true, false, null),
-    fc.array(tie("v"), { maxLength: 6 }),
-    fc.array(number, { maxLength: 40 }),
-    fc.array(fc.array(number, { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
-    fc.dictionary(word, tie("v"), { maxKeys: 5 }),
-  ),
-})).v;
+/** Values with `keys` as object keys and `extra` among the leaves. */
+const values = (keys: fc.Arbitrary<string>, extra: readonly fc.Arbitrary<unknown>[]): fc.Arbitrary<unknown> =>
+  fc.letrec<{ v: unknown }>((tie) => ({
+    v: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      word,
+      number,
+      fc.constantFrom(true, false, null),
+      ...extra,
+      fc.array(tie("v"), { maxLength: 6 }),
+      fc.array(number, { maxLength: 40 }),
+      fc.array(fc.array(number, { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
+      fc.dictionary(keys, tie("v"), { maxKeys: 5 }),
+    ),
+  })).v;
+const value = values(word, []);
+
+/**
+ * Asserts that `layout` prints what `referee` prints of every text `texts` yields, or declines, and
+ * prints at least `least` of the `runs`: declining is for the rare case.
+ */
+const agreesWithPrettier = async (texts: fc.Arbitrary<string>, layout: (text: string) => string | undefined, referee: (text: string) => Promise<string>, runs: number, least: number): Promise<void> => {
+  let printed = 0;
+  await fc.assert(
+    fc.asyncProperty(texts, async (text) => {
+      const mine = layout(text);
+      if (mine === undefined) return;
+      printed++;
+      expect(mine).toBe(await referee(text));
+    }),
+    { numRuns: runs },
+  );
+  expect(printed).toBeGreaterThan(least);
+};
+
+/** `choices` taken in turn, round and round: the decisions of one rendering. */
+const chooser = (choices: readonly boolean[]): (() => boolean) => {
+  let i = 0;
+  return () => choices[i++ % choices.length]!;
+};
+const choices = fc.array(fc.boolean(), { minLength: 1, maxLength: 16 });
 
 /** `v` as JSON text, each object expanded (a line break before its first key) or compact by `expand`. */
 const render = (v: unknown, expand: () => boolean, indent = ""): string => {
@@ -47,20 +76,9 @@ const render = (v: unknown, expand: () => boolean, indent = ""): string => {
 
 describe("layoutJson", () => {
   it("prints what prettier prints, or declines", async () => {
-    let printed = 0;
-    await fc.assert(
-      fc.asyncProperty(value, fc.array(fc.boolean(), { minLength: 1, maxLength: 16 }), async (v, choices) => {
-        let i = 0;
-        const text = render(v, () => choices[i++ % choices.length]!);
-        const mine = layoutJson(text);
-        if (mine === undefined) return;
-        printed++;
-        expect(mine).toBe(await prettier(text));
-      }),
-      { numRuns: 600 },
-    );
-    // Declining is for the rare case (a width that needs non-ASCII text, an escape prettier rewrites).
-    expect(printed).toBeGreaterThan(300);
+    // Declining is for a width that needs non-ASCII text, an escape prettier rewrites.
+    const texts = fc.tuple(value, choices).map(([v, c]) => render(v, chooser(c)));
+    await agreesWithPrettier(texts, layoutJson, prettier, 600, 300);
   });
 
   it("prints JSON.stringify's layout of a JSON Schema-like value", async () => {
@@ -90,20 +108,9 @@ const key = fc.oneof(
   fc.constantFrom("a", "key", "type", "$ref", "_x", "a-b", "1", "1.5", "é", "class", "it's", 'say "x"', "a b", "\\", "__proto__", "description"),
   fc.string({ unit: fc.constantFrom("a", "b", "_", "-", "1", "'", '"'), minLength: 1, maxLength: 8 }),
 );
-const tsValue: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
-  v: fc.oneof(
-    { depthSize: "small", withCrossShrink: true },
-    word,
-    number,
-    fc.constantFrom(true, false, null),
-    // Another constant, by name (as a shared schema is referred to).
-    fc.constantFrom("openaiSchema", "fromOpenAI").map((name) => ({ [NAME]: name })),
-    fc.array(tie("v"), { maxLength: 6 }),
-    fc.array(number, { maxLength: 40 }),
-    fc.dictionary(key, tie("v"), { maxKeys: 5 }),
-  ),
-})).v;
 const NAME = "\u0000name";
+// Another constant, by name (as a shared schema is referred to).
+const tsValue = values(key, [fc.constantFrom("openaiSchema", "fromOpenAI").map((name) => ({ [NAME]: name }))]);
 
 /** `v` as TypeScript text the emitters could write: JSON-like, keys quoted or bare, some trailing commas. */
 const renderTs = (v: unknown, choose: () => boolean): string => {
@@ -120,20 +127,11 @@ const COMMENTS = ["", "/** One line. */\n", "// A comment.\n// Another.\n\n", "/
 
 describe("layoutDeclaration", () => {
   it("prints what prettier prints, or declines", async () => {
-    let printed = 0;
-    await fc.assert(
-      fc.asyncProperty(tsValue, fc.array(fc.boolean(), { minLength: 1, maxLength: 16 }), fc.nat(), async (v, choices, n) => {
-        let i = 0;
-        const head = ["const a = ", "export const openai = ", "export const TaskResultV1_2Shape: VersionShape = "][n % 3]!;
-        const text = `${COMMENTS[n % COMMENTS.length]}${head}${renderTs(v, () => choices[i++ % choices.length]!)}${n % 2 ? " as const" : ""};\n`;
-        const mine = layoutDeclaration(text);
-        if (mine === undefined) return;
-        printed++;
-        expect(mine).toBe(await prettierTs(text));
-      }),
-      { numRuns: 800 },
-    );
-    expect(printed).toBeGreaterThan(400);
+    const heads = ["const a = ", "export const openai = ", "export const TaskResultV1_2Shape: VersionShape = "];
+    const texts = fc
+      .tuple(tsValue, choices, fc.nat())
+      .map(([v, c, n]) => `${COMMENTS[n % COMMENTS.length]}${heads[n % 3]}${renderTs(v, chooser(c))}${n % 2 ? " as const" : ""};\n`);
+    await agreesWithPrettier(texts, layoutDeclaration, prettierTs, 800, 400);
   });
 
   it("moves a long string under a key of five columns or more, never under a shorter one", async () => {
