@@ -110,6 +110,8 @@ const FORMAT_CHECKS: Readonly<Record<StringFormat, string>> = {
 const ENUM_CHAIN_LIMIT = 8;
 /** Objects with more keys than this check for unknown ones in a Set rather than a switch. */
 const WIDE_OBJECT = 32;
+/** Fields an object's is_, err_ and take_ handle themselves; a wider object's others go to parts of that many. */
+const FIELDS_PER_FUNCTION = 32;
 
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
@@ -201,6 +203,8 @@ export const compileValidator = (
   /** The statement setting `key` of the fresh object `o` to `value`. */
   const setMember = (key: string, value: string): string =>
     key === "__proto__" ? `${runtime("putKey")}(o, "__proto__", ${value});` : isIdentifier(key) ? `o.${key} = ${value};` : `o[${lit(key)}] = ${value};`;
+  /** The statement deleting `key` of the fresh object `o`. */
+  const deleteMember = (key: string): string => (isIdentifier(key) ? `delete o.${key};` : `delete o[${lit(key)}];`);
   const recursive = new Map<ResolvedVersion, ReadonlySet<string>>();
   const recursiveIn = (scope: Scope): ReadonlySet<string> => {
     const known = recursive.get(scope.version) ?? recursiveTypes(scope.version);
@@ -549,14 +553,15 @@ export const compileValidator = (
           : { label: "JSON value", tests: [{ pass: (x) => `${runtime("isJsonData")}(${x})`, code: "type", expected: "JSON value", problem: "not JSON data" }] };
       const extraIs = kept ? ["const x = v[k];", `if (!(${checkExpr(kept, "x", false)})) return false;`] : ["return false;"];
       const extraErr = kept ? [stopAtCap(), "const x = v[k];", ...reportLines(kept, "x", `p + "/" + ${runtime("escapePointer")}(k)`, false)] : [];
-      const isLines = compiled.flatMap(({ field, local, c }, i) => [
+      type Entry = (typeof compiled)[number];
+      const isLines = ({ field, local, c }: Entry, i: number): string[] => [
         `const ${local} = ${member("v", field.name)};`,
         ...(i === 0 ? [ownFieldsAfterRead(base)] : []),
         field.optional
           ? `if (!(${local} === undefined || ${checkExpr(c, local, field.nullable !== undefined)})) return false;`
           : `if (!(${local} !== undefined && ${checkExpr(c, local, field.nullable !== undefined)})) return false;`,
-      ]);
-      const errLines = compiled.flatMap(({ field, local, c }) => {
+      ];
+      const errLines = ({ field, local, c }: Entry): string[] => {
         const nullable = field.nullable !== undefined;
         const path = childPath("p", [field.name]);
         const report = reportLines(c, local, path, nullable);
@@ -568,7 +573,7 @@ export const compileValidator = (
             ? block(`if (${local} !== undefined${notNull})`, report)
             : [`if (${local} === undefined) ${missing}`, ...block(nullable ? `else if (${local} !== null)` : "else", report)]),
         ];
-      });
+      };
       const unknownExpected = known.length > 0 ? `one of the fields ${known.join(", ")}` : "no fields";
       // An object holds at most as many keys as it declares: past that many unknown ones, the
       // rest are counted, not examined.
@@ -586,7 +591,8 @@ export const compileValidator = (
       // take_: is_'s reads and tests, each value copied into a fresh object as it passes, in the
       // order the fields are declared; kept unknown keys follow in the order they come, and a strip
       // object's unknown keys too (copied as they are, for decode to drop and report).
-      const takeLines = compiled.flatMap(({ field, local, c }, i) => {
+      /** `fail`: how the function reading the field gives up when its value does not pass. */
+      const takeLines = ({ field, local, c }: Entry, i: number, fail: string): string[] => {
         const nullable = field.nullable !== undefined;
         const copied = copies(c);
         const taken = copied ? `t${i}` : local;
@@ -595,22 +601,64 @@ export const compileValidator = (
           `const ${local} = ${member("v", field.name)};`,
           ...(i === 0 ? [ownFieldsAfterRead(base, "take")] : []),
           ...(copied ? [`let ${taken}: any = ${local};`] : []),
-          field.optional ? `if (!(${local} === undefined || ${test})) return undefined;` : `if (!(${local} !== undefined && ${test})) return undefined;`,
+          field.optional ? `if (!(${local} === undefined || ${test})) ${fail}` : `if (!(${local} !== undefined && ${test})) ${fail}`,
         ];
-      });
+      };
       // The copy is one object literal of the leading required fields (allocated at its final
       // shape), then the rest in order, an optional one only when present.
       const takenOf = (i: number): string => (copies(compiled[i]!.c) ? `t${i}` : `f${i}`);
-      const leading = compiled.findIndex(({ field }) => field.optional);
-      const literalCount = leading === -1 ? compiled.length : leading;
+      const wide = compiled.length > FIELDS_PER_FUNCTION;
+      /**
+       * The statement putting the field's copy into `o`. A wide object's `o` starts with every field
+       * (the boilerplate of a literal is copied, where adding each key to a dictionary-mode object
+       * grows it: 2,000 fields cost 4×), so one that is absent is deleted instead.
+       */
+      const setLines = ({ field, local }: Entry, i: number): string => {
+        const set = setMember(field.name, takenOf(i));
+        if (!field.optional) return set;
+        return wide ? `if (${local} !== undefined) ${set}\nelse ${deleteMember(field.name)}` : `if (${local} !== undefined) ${set}`;
+      };
+      // V8 optimizes no function of more than 60 KB of bytecode: past the first FIELDS_PER_FUNCTION
+      // fields, a wide object's fields are checked, reported and copied by functions of that many
+      // each, called in turn (a 2,000-field object was checked 5× slower by its one unoptimized function).
+      const first = compiled.slice(0, FIELDS_PER_FUNCTION);
+      const parts: string[] = [];
+      for (let from = FIELDS_PER_FUNCTION; from < compiled.length; from += FIELDS_PER_FUNCTION) {
+        const part = compiled.slice(from, from + FIELDS_PER_FUNCTION);
+        const at = (j: number): number => from + j;
+        parts.push(
+          hoister.hoist(undefined, `${base}_part`, (name) =>
+            [
+              `function is_${name}(v: any): boolean {`,
+              ...indent([...part.flatMap((entry, j) => isLines(entry, at(j))), "return true;"]),
+              "}",
+              "",
+              `function err_${name}(v: any, p: string, out: Issue[]): void {`,
+              ...indent(part.flatMap(errLines)),
+              "}",
+              "",
+              `function take_${name}(v: any, o: any): boolean {`,
+              ...indent([...part.flatMap((entry, j) => takeLines(entry, at(j), "return false;")), ...part.flatMap((entry, j) => setLines(entry, at(j)).split("\n")), "return true;"]),
+              "}",
+            ].join("\n"),
+          ),
+        );
+      }
       // A computed `["__proto__"]` defines a property; a plain one would set the prototype.
       const literalKey = (name: string): string => (name === "__proto__" ? '["__proto__"]' : isIdentifier(name) ? name : lit(name));
+      const literal = (entries: readonly string[]): string => `const o: any = { ${entries.join(", ")} };`;
+      // Otherwise one object literal of the leading required fields (allocated at its final
+      // shape), then the rest in order, an optional one only when present.
+      const leading = first.findIndex(({ field }) => field.optional);
+      const literalCount = wide || leading === -1 ? first.length : leading;
       const build = [
-        `const o: any = { ${compiled.slice(0, literalCount).map(({ field }, i) => `${literalKey(field.name)}: ${takenOf(i)}`).join(", ")} };`,
-        ...compiled.slice(literalCount).map(({ field, local }, j) => {
-          const set = setMember(field.name, takenOf(literalCount + j));
-          return field.optional ? `if (${local} !== undefined) ${set}` : set;
-        }),
+        literal([
+          ...first.slice(0, literalCount).map(({ field }, i) => `${literalKey(field.name)}: ${takenOf(i)}`),
+          ...compiled.slice(first.length).map(({ field }) => `${literalKey(field.name)}: undefined`),
+        ]),
+        ...(wide
+          ? first.filter(({ field }) => field.optional).map(({ field, local }) => `if (${local} === undefined) ${deleteMember(field.name)}`)
+          : first.slice(literalCount).map((entry, j) => setLines(entry, literalCount + j))),
       ];
       const keptTake = (): string[] => {
         if (!kept) return ["return undefined;"];
@@ -621,15 +669,28 @@ export const compileValidator = (
       ownTake.add(base);
       return [
         `function is_${base}(v: any): boolean {`,
-        ...indent([...(compiled.length === 0 ? [own] : []), ...isLines, ...unknownKeys(extraIs), "return true;"]),
+        ...indent([
+          ...(compiled.length === 0 ? [own] : []),
+          ...first.flatMap(isLines),
+          ...parts.map((part) => `if (!is_${part}(v)) return false;`),
+          ...unknownKeys(extraIs),
+          "return true;",
+        ]),
         "}",
         "",
         `function err_${base}(v: any, p: string, out: Issue[]): void {`,
-        ...indent([own, ...errLines, ...unknownErrors]),
+        ...indent([own, ...first.flatMap(errLines), ...parts.map((part) => `err_${part}(v, p, out);`), ...unknownErrors]),
         "}",
         "",
         `function take_${base}(v: any): any {`,
-        ...indent([...(compiled.length === 0 ? [own] : []), ...takeLines, ...build, ...unknownTake, "return o;"]),
+        ...indent([
+          ...(compiled.length === 0 ? [own] : []),
+          ...first.flatMap((entry, i) => takeLines(entry, i, "return undefined;")),
+          ...build,
+          ...parts.map((part) => `if (!take_${part}(v, o)) return undefined;`),
+          ...unknownTake,
+          "return o;",
+        ]),
         "}",
       ].join("\n");
     });
