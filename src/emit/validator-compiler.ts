@@ -163,14 +163,27 @@ export const compileValidator = (
   version: ResolvedVersion,
   useRuntime: (name: string) => void,
 ): ValidatorCode => {
-  const hoister: Hoister = createHoister();
+  const created: Hoister = createHoister();
+  /** Bases of the hoisted pairs that come with a `take_<base>` of their own (objects, lists, tagged unions, recursive types, embedded contracts). */
+  const ownTake = new Set<string>();
+  // The declarations, noting those that define a take_ of their base.
+  const hoister: Hoister = {
+    hoist: (key, site, build) => {
+      let takes = false;
+      const name = created.hoist(key, site, (base) => {
+        const text = build(base);
+        takes = text.includes(`function take_${base}(`);
+        return text;
+      });
+      if (takes) ownTake.add(name);
+      return name;
+    },
+    declarations: () => created.declarations(),
+  };
   const runtime = (name: string): string => {
     useRuntime(name);
     return name;
   };
-  /** Bases of the hoisted pairs that come with a `take_<base>` of their own (objects, lists, tagged unions, recursive types, embedded contracts). */
-  const ownTake = new Set<string>();
-
   /**
    * `read`'s counterpart of `checkExpr`: true when `x` passes `c`, and then `t` (a variable that
    * holds `x`) holds what is handed over, read once: the value itself when it is not a container,
@@ -406,7 +419,6 @@ export const compileValidator = (
         max === undefined
           ? []
           : [`  if (v.length > ${max}) out.push(${runtime("truncated")}(p, v.length - ${max}, "items", ${lit(`array of at most ${count(max, "item")}`)}));`];
-      ownTake.add(base);
       return [
         `function is_${base}(v: any): boolean {`,
         "  for (let i = 0; i < v.length; i++) {",
@@ -527,7 +539,7 @@ export const compileValidator = (
       const known = [...extraKeys, ...fields.map((f) => f.name)];
       // A switch compares a key with each case in turn: past a few dozen keys, a wide object would
       // cost keys × fields, so its keys go in a Set built once with the module.
-      const keySet = known.length > WIDE_OBJECT ? hoister.hoist(undefined, `keys_${base}`, (name) => `const ${name} = new Set<string>(${JSON.stringify(known)});`) : undefined;
+      const keySet = known.length > WIDE_OBJECT ? hoister.hoist(`keys:${JSON.stringify(known)}`, `keys_${site}`, (name) => `const ${name} = new Set<string>(${JSON.stringify(known)});`) : undefined;
       // `always`: also where unknown keys pass unexamined (take_ copies a strip object's).
       const unknownKeys = (onUnknown: readonly string[], always = false): string[] =>
         !checked && !always
@@ -627,7 +639,7 @@ export const compileValidator = (
         const part = compiled.slice(from, from + FIELDS_PER_FUNCTION);
         const at = (j: number): number => from + j;
         parts.push(
-          hoister.hoist(undefined, `${base}_part`, (name) =>
+          hoister.hoist(undefined, `${site}_part`, (name) =>
             [
               `function is_${name}(v: any): boolean {`,
               ...indent([...part.flatMap((entry, j) => isLines(entry, at(j))), "return true;"]),
@@ -666,7 +678,6 @@ export const compileValidator = (
         return ["const x = v[k];", "let t: any = x;", `if (!(${test})) return undefined;`, `${runtime("putKey")}(o, k, t);`];
       };
       const unknownTake = checked ? unknownKeys(keptTake()) : unknownKeys([`${runtime("putKey")}(o, k, ${runtime("snapshot")}(v[k]));`], true);
-      ownTake.add(base);
       return [
         `function is_${base}(v: any): boolean {`,
         ...indent([
@@ -732,7 +743,6 @@ export const compileValidator = (
    * as it was read once and switched on.
    */
   const unionTake = (base: string, tag: string, variants: readonly { value: string; deep: string }[]): string[] => {
-    ownTake.add(base);
     return [
       "",
       `function take_${base}(v: any): any {`,
@@ -786,7 +796,6 @@ export const compileValidator = (
       const versions = versionsOfMajor(target, ref.major);
       if (versions.length === 0) bug(`contract ${ref.contract} has no version ${ref.major}.x`);
       const entries = versions.map((v) => versionEntry(scopeOf(target, v)));
-      ownTake.add(base);
       const [newest, ...older] = [...entries].reverse();
       return [
         `function is_${base}(v: any): boolean {`,

@@ -205,7 +205,15 @@ const WIDE = 40;
 const wideFields = Array.from({ length: WIDE }, (_, i) => field(`f${i}`, { kind: "int" }));
 const wide = contract("demo.wide", [version("1.0", [...wideFields, field("inner", { kind: "object", fields: wideFields })])], { envelope: "none" });
 
-const project: Project = { contracts: [other, loose, ruled, shapes, bounded, wide] };
+/** Inline types alike but for where they are, and one that differs. */
+const point = (x: TypeNode): TypeNode => ({ kind: "object", fields: [field("x", x)] });
+const alike = contract(
+  "demo.alike",
+  [version("1.0", [field("a", point({ kind: "int" })), field("b", point({ kind: "int" })), field("c", point({ kind: "string" })), optional("l", { kind: "list", of: point({ kind: "int" }) })])],
+  { envelope: "none" },
+);
+
+const project: Project = { contracts: [other, loose, ruled, shapes, bounded, wide, alike] };
 
 // ---- loading generated code --------------------------------------------------------------------
 
@@ -231,7 +239,7 @@ const load = async (c: Contract, v: ResolvedVersion = c.versions[0]!): Promise<V
   return (await import(pathToFileURL(path).href)) as Validator;
 };
 
-let V: { shapes: Validator; ruled: Validator; loose: Validator; other: Validator; other11: Validator; bounded: Validator; wide: Validator };
+let V: { shapes: Validator; ruled: Validator; loose: Validator; other: Validator; other11: Validator; bounded: Validator; wide: Validator; alike: Validator };
 
 beforeAll(async () => {
   rmSync(TMP, { recursive: true, force: true });
@@ -243,6 +251,7 @@ beforeAll(async () => {
     other11: await load(other, other.versions[1]),
     bounded: await load(bounded),
     wide: await load(wide),
+    alike: await load(alike),
   };
 });
 
@@ -856,6 +865,22 @@ describe("a wide object", () => {
     expect(V.wide.errors({ ...valid, inner: { ...ints, extra: 1 } })).toEqual([expect.objectContaining({ path: "/inner/extra", code: "unknown" })]);
     // A key an object inherits is no key of its own: neither declared nor unknown.
     expect(V.wide.check({ ...valid, inner: Object.assign(Object.create({ stray: 1 }), ints) })).toBe(true);
+  });
+});
+
+describe("inline types alike", () => {
+  it("share one set of functions, named for the first", () => {
+    const source = emitValidator(project, alike, alike.versions[0]!).contents;
+    expect(source.match(/^function (is|err|take)_\w+\(/gm)).toEqual(
+      ["is_root", "err_root", "take_root", "is_root_a", "err_root_a", "take_root_a", "is_root_c", "err_root_c", "take_root_c", "is_root_l", "err_root_l", "take_root_l"].map((name) => `function ${name}(`),
+    );
+  });
+
+  it("report each at its own path", () => {
+    const value = { a: { x: "1" }, b: { x: "2" }, c: { x: 3 }, l: [{ x: 1 }, { x: "4" }] };
+    expect(V.alike.check(value)).toBe(false);
+    expect(V.alike.errors(value).map((i) => `${i.path} ${i.code}`)).toEqual(["/a/x type", "/b/x type", "/c/x type", "/l/1/x type"]);
+    expect(V.alike.check({ a: { x: 1 }, b: { x: 2 }, c: { x: "3" }, l: [{ x: 4 }] })).toBe(true);
   });
 });
 

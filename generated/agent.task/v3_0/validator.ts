@@ -11,8 +11,8 @@ import {
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, message: string, expected: string): Issue {
-  return { path, code, message, expected };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -111,157 +111,100 @@ function err_root(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push(
-      issue(p + "/contract", "required", 'missing field: expected "agent.task"', '"agent.task"'),
-    );
+    out.push(issue(p + "/contract", "required", "missing field", '"agent.task"'));
   else if (!(f0 === "agent.task"))
-    out.push(
-      issue(p + "/contract", "const", 'wrong constant: expected "agent.task"', '"agent.task"'),
-    );
+    out.push(issue(p + "/contract", "const", "wrong constant", '"agent.task"'));
   const f1 = v.version;
-  if (f1 === undefined)
-    out.push(issue(p + "/version", "required", 'missing field: expected "3.0"', '"3.0"'));
-  else if (!(f1 === "3.0"))
-    out.push(issue(p + "/version", "const", 'wrong constant: expected "3.0"', '"3.0"'));
+  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"3.0"'));
+  else if (!(f1 === "3.0")) out.push(issue(p + "/version", "const", "wrong constant", '"3.0"'));
   const f2 = v.task_id;
-  if (f2 === undefined)
-    out.push(issue(p + "/task_id", "required", "missing field: expected string", "string"));
+  if (f2 === undefined) out.push(issue(p + "/task_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string"))
-      out.push(issue(p + "/task_id", "type", "wrong type: expected string", "string"));
+    if (!(typeof f2 === "string")) out.push(issue(p + "/task_id", "type", "wrong type", "string"));
     else {
       if (!(f2.length <= 64 || (f2.length <= 128 && codePointLength(f2) <= 64)))
-        out.push(
-          issue(
-            p + "/task_id",
-            "maxLength",
-            "too long: expected string of at most 64 characters",
-            "string of at most 64 characters",
-          ),
-        );
+        out.push(issue(p + "/task_id", "maxLength", "too long", "string of at most 64 characters"));
       else if (!re_root_task_id.test(f2))
         out.push(
-          issue(
-            p + "/task_id",
-            "pattern",
-            "pattern mismatch: expected string matching ^[A-Z]+-[0-9]+$",
-            "string matching ^[A-Z]+-[0-9]+$",
-          ),
+          issue(p + "/task_id", "pattern", "pattern mismatch", "string matching ^[A-Z]+-[0-9]+$"),
         );
     }
   }
   const f3 = v.parent_task_id;
   if (f3 === undefined)
-    out.push(issue(p + "/parent_task_id", "required", "missing field: expected string", "string"));
+    out.push(issue(p + "/parent_task_id", "required", "missing field", "string"));
   else {
     if (!(typeof f3 === "string"))
-      out.push(issue(p + "/parent_task_id", "type", "wrong type: expected string", "string"));
+      out.push(issue(p + "/parent_task_id", "type", "wrong type", "string"));
     else {
       if (!(f3.length <= 64 || (f3.length <= 128 && codePointLength(f3) <= 64)))
         out.push(
-          issue(
-            p + "/parent_task_id",
-            "maxLength",
-            "too long: expected string of at most 64 characters",
-            "string of at most 64 characters",
-          ),
+          issue(p + "/parent_task_id", "maxLength", "too long", "string of at most 64 characters"),
         );
       else if (!re_root_task_id.test(f3))
         out.push(
           issue(
             p + "/parent_task_id",
             "pattern",
-            "pattern mismatch: expected string matching ^[A-Z]+-[0-9]+$",
+            "pattern mismatch",
             "string matching ^[A-Z]+-[0-9]+$",
           ),
         );
     }
   }
   const f4 = v.goal;
-  if (f4 === undefined)
-    out.push(issue(p + "/goal", "required", "missing field: expected string", "string"));
+  if (f4 === undefined) out.push(issue(p + "/goal", "required", "missing field", "string"));
   else {
-    if (!(typeof f4 === "string"))
-      out.push(issue(p + "/goal", "type", "wrong type: expected string", "string"));
+    if (!(typeof f4 === "string")) out.push(issue(p + "/goal", "type", "wrong type", "string"));
     else {
       if (!(f4.length >= 2 || codePointLength(f4) >= 1))
-        out.push(
-          issue(
-            p + "/goal",
-            "minLength",
-            "too short: expected string of at least 1 character",
-            "string of at least 1 character",
-          ),
-        );
+        out.push(issue(p + "/goal", "minLength", "too short", "string of at least 1 character"));
       if (!(f4.length <= 2000 || (f4.length <= 4000 && codePointLength(f4) <= 2000)))
-        out.push(
-          issue(
-            p + "/goal",
-            "maxLength",
-            "too long: expected string of at most 2000 characters",
-            "string of at most 2000 characters",
-          ),
-        );
+        out.push(issue(p + "/goal", "maxLength", "too long", "string of at most 2000 characters"));
     }
   }
   const f5 = v.inputs;
-  if (f5 === undefined)
-    out.push(issue(p + "/inputs", "required", "missing field: expected object", "object"));
+  if (f5 === undefined) out.push(issue(p + "/inputs", "required", "missing field", "object"));
   else {
     if (!(typeof f5 === "object" && f5 !== null && !Array.isArray(f5)))
-      out.push(issue(p + "/inputs", "type", "wrong type: expected object", "object"));
+      out.push(issue(p + "/inputs", "type", "wrong type", "object"));
     else if (!is_root_inputs(f5)) err_root_inputs(f5, p + "/inputs", out);
   }
   const f6 = v.constraints;
-  if (f6 === undefined)
-    out.push(issue(p + "/constraints", "required", "missing field: expected array", "array"));
+  if (f6 === undefined) out.push(issue(p + "/constraints", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f6))
-      out.push(issue(p + "/constraints", "type", "wrong type: expected array", "array"));
+    if (!Array.isArray(f6)) out.push(issue(p + "/constraints", "type", "wrong type", "array"));
     else {
       if (!(f6.length <= 20))
         out.push(
-          issue(
-            p + "/constraints",
-            "maxItems",
-            "too many items: expected array of at most 20 items",
-            "array of at most 20 items",
-          ),
+          issue(p + "/constraints", "maxItems", "too many items", "array of at most 20 items"),
         );
       if (!!hasDuplicates(f6, 20))
-        out.push(
-          issue(
-            p + "/constraints",
-            "unique",
-            "duplicate items: expected array of unique items",
-            "array of unique items",
-          ),
-        );
+        out.push(issue(p + "/constraints", "unique", "duplicate items", "array of unique items"));
       if (f6.length > 20 || !is_root_constraints(f6))
         err_root_constraints(f6, p + "/constraints", out);
     }
   }
   const f7 = v.budget;
-  if (f7 === undefined)
-    out.push(issue(p + "/budget", "required", "missing field: expected object", "object"));
+  if (f7 === undefined) out.push(issue(p + "/budget", "required", "missing field", "object"));
   else {
     if (!(typeof f7 === "object" && f7 !== null && !Array.isArray(f7)))
-      out.push(issue(p + "/budget", "type", "wrong type: expected object", "object"));
+      out.push(issue(p + "/budget", "type", "wrong type", "object"));
     else if (!is_root_budget(f7)) err_root_budget(f7, p + "/budget", out);
   }
   const f8 = v.output_contract;
   if (f8 === undefined)
-    out.push(issue(p + "/output_contract", "required", "missing field: expected string", "string"));
+    out.push(issue(p + "/output_contract", "required", "missing field", "string"));
   else {
     if (!(typeof f8 === "string"))
-      out.push(issue(p + "/output_contract", "type", "wrong type: expected string", "string"));
+      out.push(issue(p + "/output_contract", "type", "wrong type", "string"));
     else {
       if (!(f8.length <= 128 || (f8.length <= 256 && codePointLength(f8) <= 128)))
         out.push(
           issue(
             p + "/output_contract",
             "maxLength",
-            "too long: expected string of at most 128 characters",
+            "too long",
             "string of at most 128 characters",
           ),
         );
@@ -270,7 +213,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
           issue(
             p + "/output_contract",
             "pattern",
-            "pattern mismatch: expected string matching ^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*\\.v[0-9]+$",
+            "pattern mismatch",
             "string matching ^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*\\.v[0-9]+$",
           ),
         );
@@ -279,7 +222,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
   const f9 = v.callback;
   if (f9 !== undefined) {
     if (!(typeof f9 === "object" && f9 !== null && !Array.isArray(f9)))
-      out.push(issue(p + "/callback", "type", "wrong type: expected object", "object"));
+      out.push(issue(p + "/callback", "type", "wrong type", "object"));
     else if (!is_root_callback(f9)) err_root_callback(f9, p + "/callback", out);
   }
   let unknown = 0;
@@ -302,7 +245,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields contract, version, task_id, parent_task_id, goal, inputs, constraints, budget, output_contract, callback",
+              "unknown field",
               "one of the fields contract, version, task_id, parent_task_id, goal, inputs, constraints, budget, output_contract, callback",
             ),
           );
@@ -468,59 +411,31 @@ function is_root_inputs(v: any): boolean {
 function err_root_inputs(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.artifact_refs;
-  if (f0 === undefined)
-    out.push(issue(p + "/artifact_refs", "required", "missing field: expected array", "array"));
+  if (f0 === undefined) out.push(issue(p + "/artifact_refs", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f0))
-      out.push(issue(p + "/artifact_refs", "type", "wrong type: expected array", "array"));
+    if (!Array.isArray(f0)) out.push(issue(p + "/artifact_refs", "type", "wrong type", "array"));
     else {
       if (!(f0.length <= 50))
         out.push(
-          issue(
-            p + "/artifact_refs",
-            "maxItems",
-            "too many items: expected array of at most 50 items",
-            "array of at most 50 items",
-          ),
+          issue(p + "/artifact_refs", "maxItems", "too many items", "array of at most 50 items"),
         );
       if (!!hasDuplicates(f0, 50))
-        out.push(
-          issue(
-            p + "/artifact_refs",
-            "unique",
-            "duplicate items: expected array of unique items",
-            "array of unique items",
-          ),
-        );
+        out.push(issue(p + "/artifact_refs", "unique", "duplicate items", "array of unique items"));
       if (f0.length > 50 || !is_root_inputs_artifact_refs(f0))
         err_root_inputs_artifact_refs(f0, p + "/artifact_refs", out);
     }
   }
   const f1 = v.evidence_refs;
-  if (f1 === undefined)
-    out.push(issue(p + "/evidence_refs", "required", "missing field: expected array", "array"));
+  if (f1 === undefined) out.push(issue(p + "/evidence_refs", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f1))
-      out.push(issue(p + "/evidence_refs", "type", "wrong type: expected array", "array"));
+    if (!Array.isArray(f1)) out.push(issue(p + "/evidence_refs", "type", "wrong type", "array"));
     else {
       if (!(f1.length <= 200))
         out.push(
-          issue(
-            p + "/evidence_refs",
-            "maxItems",
-            "too many items: expected array of at most 200 items",
-            "array of at most 200 items",
-          ),
+          issue(p + "/evidence_refs", "maxItems", "too many items", "array of at most 200 items"),
         );
       if (!!hasDuplicates(f1, 200))
-        out.push(
-          issue(
-            p + "/evidence_refs",
-            "unique",
-            "duplicate items: expected array of unique items",
-            "array of unique items",
-          ),
-        );
+        out.push(issue(p + "/evidence_refs", "unique", "duplicate items", "array of unique items"));
       if (f1.length > 200 || !is_root_inputs_evidence_refs(f1))
         err_root_inputs_evidence_refs(f1, p + "/evidence_refs", out);
     }
@@ -537,7 +452,7 @@ function err_root_inputs(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields artifact_refs, evidence_refs",
+              "unknown field",
               "one of the fields artifact_refs, evidence_refs",
             ),
           );
@@ -599,23 +514,9 @@ function err_root_inputs_artifact_refs(v: any, p: string, out: Issue[]): void {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
     if (!(typeof x === "string"))
-      out.push(
-        issue(
-          p + "/" + i,
-          "type",
-          "wrong type: expected artifact:// reference",
-          "artifact:// reference",
-        ),
-      );
+      out.push(issue(p + "/" + i, "type", "wrong type", "artifact:// reference"));
     else if (!re_root_inputs_artifact_refs_item.test(x))
-      out.push(
-        issue(
-          p + "/" + i,
-          "pattern",
-          "pattern mismatch: expected string matching ^artifact://.+",
-          "string matching ^artifact://.+",
-        ),
-      );
+      out.push(issue(p + "/" + i, "pattern", "pattern mismatch", "string matching ^artifact://.+"));
   }
   if (v.length > 50) out.push(truncated(p, v.length - 50, "items", "array of at most 50 items"));
 }
@@ -648,18 +549,9 @@ function err_root_inputs_evidence_refs(v: any, p: string, out: Issue[]): void {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
     if (!(typeof x === "string"))
-      out.push(
-        issue(p + "/" + i, "type", "wrong type: expected src:// reference", "src:// reference"),
-      );
+      out.push(issue(p + "/" + i, "type", "wrong type", "src:// reference"));
     else if (!re_root_inputs_evidence_refs_item.test(x))
-      out.push(
-        issue(
-          p + "/" + i,
-          "pattern",
-          "pattern mismatch: expected string matching ^src://.+",
-          "string matching ^src://.+",
-        ),
-      );
+      out.push(issue(p + "/" + i, "pattern", "pattern mismatch", "string matching ^src://.+"));
   }
   if (v.length > 200) out.push(truncated(p, v.length - 200, "items", "array of at most 200 items"));
 }
@@ -693,12 +585,7 @@ function err_root_constraints(v: any, p: string, out: Issue[]): void {
     const x = v[i];
     if (!is_TaskConstraint(x))
       out.push(
-        issue(
-          p + "/" + i,
-          "enum",
-          "value not allowed: expected one of read_only, no_external_publish",
-          "one of read_only, no_external_publish",
-        ),
+        issue(p + "/" + i, "enum", "value not allowed", "one of read_only, no_external_publish"),
       );
   }
   if (v.length > 20) out.push(truncated(p, v.length - 20, "items", "array of at most 20 items"));
@@ -744,43 +631,21 @@ function err_root_budget(v: any, p: string, out: Issue[]): void {
   const f0 = v.max_model_calls;
   if (f0 !== undefined) {
     if (!Number.isInteger(f0))
-      out.push(issue(p + "/max_model_calls", "type", "wrong type: expected integer", "integer"));
+      out.push(issue(p + "/max_model_calls", "type", "wrong type", "integer"));
     else {
-      if (!(f0 >= 0))
-        out.push(
-          issue(p + "/max_model_calls", "min", "too small: expected integer >= 0", "integer >= 0"),
-        );
+      if (!(f0 >= 0)) out.push(issue(p + "/max_model_calls", "min", "too small", "integer >= 0"));
       if (!(f0 <= 1000))
-        out.push(
-          issue(
-            p + "/max_model_calls",
-            "max",
-            "too large: expected integer <= 1000",
-            "integer <= 1000",
-          ),
-        );
+        out.push(issue(p + "/max_model_calls", "max", "too large", "integer <= 1000"));
     }
   }
   const f1 = v.deadline_s;
-  if (f1 === undefined)
-    out.push(issue(p + "/deadline_s", "required", "missing field: expected integer", "integer"));
+  if (f1 === undefined) out.push(issue(p + "/deadline_s", "required", "missing field", "integer"));
   else {
-    if (!Number.isInteger(f1))
-      out.push(issue(p + "/deadline_s", "type", "wrong type: expected integer", "integer"));
+    if (!Number.isInteger(f1)) out.push(issue(p + "/deadline_s", "type", "wrong type", "integer"));
     else {
-      if (!(f1 >= 1))
-        out.push(
-          issue(p + "/deadline_s", "min", "too small: expected integer >= 1", "integer >= 1"),
-        );
+      if (!(f1 >= 1)) out.push(issue(p + "/deadline_s", "min", "too small", "integer >= 1"));
       if (!(f1 <= 86400))
-        out.push(
-          issue(
-            p + "/deadline_s",
-            "max",
-            "too large: expected integer <= 86400",
-            "integer <= 86400",
-          ),
-        );
+        out.push(issue(p + "/deadline_s", "max", "too large", "integer <= 86400"));
     }
   }
   let unknown = 0;
@@ -795,7 +660,7 @@ function err_root_budget(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields max_model_calls, deadline_s",
+              "unknown field",
               "one of the fields max_model_calls, deadline_s",
             ),
           );
@@ -851,23 +716,9 @@ function err_root_callback(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.mode;
   if (f0 === undefined)
-    out.push(
-      issue(
-        p + "/mode",
-        "required",
-        "missing field: expected one of ASYNC, SYNC",
-        "one of ASYNC, SYNC",
-      ),
-    );
+    out.push(issue(p + "/mode", "required", "missing field", "one of ASYNC, SYNC"));
   else if (!is_CallbackMode(f0))
-    out.push(
-      issue(
-        p + "/mode",
-        "enum",
-        "value not allowed: expected one of ASYNC, SYNC",
-        "one of ASYNC, SYNC",
-      ),
-    );
+    out.push(issue(p + "/mode", "enum", "value not allowed", "one of ASYNC, SYNC"));
   let unknown = 0;
   for (const k in v) {
     switch (k) {
@@ -876,12 +727,7 @@ function err_root_callback(v: any, p: string, out: Issue[]): void {
       default:
         if (unknown++ < 1)
           out.push(
-            issue(
-              p + "/" + escapePointer(k),
-              "unknown",
-              "unknown field: expected one of the fields mode",
-              "one of the fields mode",
-            ),
+            issue(p + "/" + escapePointer(k), "unknown", "unknown field", "one of the fields mode"),
           );
     }
   }
@@ -923,7 +769,7 @@ function err_rules(v: any, p: string, out: Issue[]): void {
         issue(
           p + "/budget/max_model_calls",
           "rule.requires",
-          "missing dependent field: expected present when callback is present",
+          "missing dependent field",
           "present when callback is present",
         ),
       );
@@ -978,7 +824,7 @@ export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type: expected object", "object"));
+      out.push(issue("", "type", "wrong type", "object"));
     else {
       err_root(value, "", out);
       err_rules(value, "", out);

@@ -9,8 +9,8 @@ import {
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, message: string, expected: string): Issue {
-  return { path, code, message, expected };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -50,71 +50,33 @@ function err_root(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push(
-      issue(
-        p + "/contract",
-        "required",
-        'missing field: expected "booking.airport"',
-        '"booking.airport"',
-      ),
-    );
+    out.push(issue(p + "/contract", "required", "missing field", '"booking.airport"'));
   else if (!(f0 === "booking.airport"))
-    out.push(
-      issue(
-        p + "/contract",
-        "const",
-        'wrong constant: expected "booking.airport"',
-        '"booking.airport"',
-      ),
-    );
+    out.push(issue(p + "/contract", "const", "wrong constant", '"booking.airport"'));
   const f1 = v.version;
-  if (f1 === undefined)
-    out.push(issue(p + "/version", "required", 'missing field: expected "1.0"', '"1.0"'));
-  else if (!(f1 === "1.0"))
-    out.push(issue(p + "/version", "const", 'wrong constant: expected "1.0"', '"1.0"'));
+  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.code;
-  if (f2 === undefined)
-    out.push(issue(p + "/code", "required", "missing field: expected string", "string"));
+  if (f2 === undefined) out.push(issue(p + "/code", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string"))
-      out.push(issue(p + "/code", "type", "wrong type: expected string", "string"));
+    if (!(typeof f2 === "string")) out.push(issue(p + "/code", "type", "wrong type", "string"));
     else if (!re_root_code.test(f2))
-      out.push(
-        issue(
-          p + "/code",
-          "pattern",
-          "pattern mismatch: expected string matching ^[A-Z]{3}$",
-          "string matching ^[A-Z]{3}$",
-        ),
-      );
+      out.push(issue(p + "/code", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"));
   }
   const f3 = v.name;
-  if (f3 === undefined)
-    out.push(issue(p + "/name", "required", "missing field: expected string", "string"));
+  if (f3 === undefined) out.push(issue(p + "/name", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string"))
-      out.push(issue(p + "/name", "type", "wrong type: expected string", "string"));
+    if (!(typeof f3 === "string")) out.push(issue(p + "/name", "type", "wrong type", "string"));
     else if (!(f3.length <= 100 || (f3.length <= 200 && codePointLength(f3) <= 100)))
-      out.push(
-        issue(
-          p + "/name",
-          "maxLength",
-          "too long: expected string of at most 100 characters",
-          "string of at most 100 characters",
-        ),
-      );
+      out.push(issue(p + "/name", "maxLength", "too long", "string of at most 100 characters"));
   }
   const f4 = v.confidence;
-  if (f4 === undefined)
-    out.push(issue(p + "/confidence", "required", "missing field: expected number", "number"));
+  if (f4 === undefined) out.push(issue(p + "/confidence", "required", "missing field", "number"));
   else {
-    if (!Number.isFinite(f4))
-      out.push(issue(p + "/confidence", "type", "wrong type: expected number", "number"));
+    if (!Number.isFinite(f4)) out.push(issue(p + "/confidence", "type", "wrong type", "number"));
     else {
-      if (!(f4 >= 0))
-        out.push(issue(p + "/confidence", "min", "too small: expected number >= 0", "number >= 0"));
-      if (!(f4 <= 1))
-        out.push(issue(p + "/confidence", "max", "too large: expected number <= 1", "number <= 1"));
+      if (!(f4 >= 0)) out.push(issue(p + "/confidence", "min", "too small", "number >= 0"));
+      if (!(f4 <= 1)) out.push(issue(p + "/confidence", "max", "too large", "number <= 1"));
     }
   }
   let unknown = 0;
@@ -132,7 +94,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields contract, version, code, name, confidence",
+              "unknown field",
               "one of the fields contract, version, code, name, confidence",
             ),
           );
@@ -219,7 +181,7 @@ export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type: expected object", "object"));
+      out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);
   } catch {
     out.push(

@@ -9,8 +9,8 @@ import {
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, message: string, expected: string): Issue {
-  return { path, code, message, expected };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -45,53 +45,21 @@ function err_root(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push(
-      issue(
-        p + "/contract",
-        "required",
-        'missing field: expected "booking.airport_query"',
-        '"booking.airport_query"',
-      ),
-    );
+    out.push(issue(p + "/contract", "required", "missing field", '"booking.airport_query"'));
   else if (!(f0 === "booking.airport_query"))
-    out.push(
-      issue(
-        p + "/contract",
-        "const",
-        'wrong constant: expected "booking.airport_query"',
-        '"booking.airport_query"',
-      ),
-    );
+    out.push(issue(p + "/contract", "const", "wrong constant", '"booking.airport_query"'));
   const f1 = v.version;
-  if (f1 === undefined)
-    out.push(issue(p + "/version", "required", 'missing field: expected "1.0"', '"1.0"'));
-  else if (!(f1 === "1.0"))
-    out.push(issue(p + "/version", "const", 'wrong constant: expected "1.0"', '"1.0"'));
+  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.text;
-  if (f2 === undefined)
-    out.push(issue(p + "/text", "required", "missing field: expected string", "string"));
+  if (f2 === undefined) out.push(issue(p + "/text", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string"))
-      out.push(issue(p + "/text", "type", "wrong type: expected string", "string"));
+    if (!(typeof f2 === "string")) out.push(issue(p + "/text", "type", "wrong type", "string"));
     else {
       if (!(f2.length >= 2 || codePointLength(f2) >= 1))
-        out.push(
-          issue(
-            p + "/text",
-            "minLength",
-            "too short: expected string of at least 1 character",
-            "string of at least 1 character",
-          ),
-        );
+        out.push(issue(p + "/text", "minLength", "too short", "string of at least 1 character"));
       if (!(f2.length <= 100 || (f2.length <= 200 && codePointLength(f2) <= 100)))
-        out.push(
-          issue(
-            p + "/text",
-            "maxLength",
-            "too long: expected string of at most 100 characters",
-            "string of at most 100 characters",
-          ),
-        );
+        out.push(issue(p + "/text", "maxLength", "too long", "string of at most 100 characters"));
     }
   }
   let unknown = 0;
@@ -107,7 +75,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields contract, version, text",
+              "unknown field",
               "one of the fields contract, version, text",
             ),
           );
@@ -182,7 +150,7 @@ export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type: expected object", "object"));
+      out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);
   } catch {
     out.push(

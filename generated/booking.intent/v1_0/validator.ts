@@ -2,8 +2,8 @@
 import type { BookingIntentV1_0 } from "./types.js";
 import { type Issue, capIssues, escapePointer, isDate, ownView, truncated } from "treaty/runtime";
 
-function issue(path: string, code: string, message: string, expected: string): Issue {
-  return { path, code, message, expected };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -44,114 +44,48 @@ function err_root(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push(
-      issue(
-        p + "/contract",
-        "required",
-        'missing field: expected "booking.intent"',
-        '"booking.intent"',
-      ),
-    );
+    out.push(issue(p + "/contract", "required", "missing field", '"booking.intent"'));
   else if (!(f0 === "booking.intent"))
-    out.push(
-      issue(
-        p + "/contract",
-        "const",
-        'wrong constant: expected "booking.intent"',
-        '"booking.intent"',
-      ),
-    );
+    out.push(issue(p + "/contract", "const", "wrong constant", '"booking.intent"'));
   const f1 = v.version;
-  if (f1 === undefined)
-    out.push(issue(p + "/version", "required", 'missing field: expected "1.0"', '"1.0"'));
-  else if (!(f1 === "1.0"))
-    out.push(issue(p + "/version", "const", 'wrong constant: expected "1.0"', '"1.0"'));
+  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.intent_type;
   if (f2 === undefined)
-    out.push(
-      issue(
-        p + "/intent_type",
-        "required",
-        "missing field: expected one of BOOK, CHANGE",
-        "one of BOOK, CHANGE",
-      ),
-    );
+    out.push(issue(p + "/intent_type", "required", "missing field", "one of BOOK, CHANGE"));
   else if (!is_IntentType(f2))
-    out.push(
-      issue(
-        p + "/intent_type",
-        "enum",
-        "value not allowed: expected one of BOOK, CHANGE",
-        "one of BOOK, CHANGE",
-      ),
-    );
+    out.push(issue(p + "/intent_type", "enum", "value not allowed", "one of BOOK, CHANGE"));
   const f3 = v.origin;
-  if (f3 === undefined)
-    out.push(issue(p + "/origin", "required", "missing field: expected string", "string"));
+  if (f3 === undefined) out.push(issue(p + "/origin", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string"))
-      out.push(issue(p + "/origin", "type", "wrong type: expected string", "string"));
+    if (!(typeof f3 === "string")) out.push(issue(p + "/origin", "type", "wrong type", "string"));
     else if (!re_root_origin.test(f3))
-      out.push(
-        issue(
-          p + "/origin",
-          "pattern",
-          "pattern mismatch: expected string matching ^[A-Z]{3}$",
-          "string matching ^[A-Z]{3}$",
-        ),
-      );
+      out.push(issue(p + "/origin", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"));
   }
   const f4 = v.destination;
-  if (f4 === undefined)
-    out.push(issue(p + "/destination", "required", "missing field: expected string", "string"));
+  if (f4 === undefined) out.push(issue(p + "/destination", "required", "missing field", "string"));
   else {
     if (!(typeof f4 === "string"))
-      out.push(issue(p + "/destination", "type", "wrong type: expected string", "string"));
+      out.push(issue(p + "/destination", "type", "wrong type", "string"));
     else if (!re_root_origin.test(f4))
       out.push(
-        issue(
-          p + "/destination",
-          "pattern",
-          "pattern mismatch: expected string matching ^[A-Z]{3}$",
-          "string matching ^[A-Z]{3}$",
-        ),
+        issue(p + "/destination", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"),
       );
   }
   const f5 = v.departure_date;
   if (f5 === undefined)
-    out.push(issue(p + "/departure_date", "required", "missing field: expected string", "string"));
+    out.push(issue(p + "/departure_date", "required", "missing field", "string"));
   else {
     if (!(typeof f5 === "string"))
-      out.push(issue(p + "/departure_date", "type", "wrong type: expected string", "string"));
+      out.push(issue(p + "/departure_date", "type", "wrong type", "string"));
     else if (!isDate(f5))
-      out.push(
-        issue(
-          p + "/departure_date",
-          "format",
-          "invalid format: expected date string",
-          "date string",
-        ),
-      );
+      out.push(issue(p + "/departure_date", "format", "invalid format", "date string"));
   }
   const f6 = v.cabin;
   if (f6 === undefined)
-    out.push(
-      issue(
-        p + "/cabin",
-        "required",
-        "missing field: expected one of ECONOMY, BUSINESS",
-        "one of ECONOMY, BUSINESS",
-      ),
-    );
+    out.push(issue(p + "/cabin", "required", "missing field", "one of ECONOMY, BUSINESS"));
   else if (!is_Cabin(f6))
-    out.push(
-      issue(
-        p + "/cabin",
-        "enum",
-        "value not allowed: expected one of ECONOMY, BUSINESS",
-        "one of ECONOMY, BUSINESS",
-      ),
-    );
+    out.push(issue(p + "/cabin", "enum", "value not allowed", "one of ECONOMY, BUSINESS"));
   let unknown = 0;
   for (const k in v) {
     switch (k) {
@@ -169,7 +103,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields contract, version, intent_type, origin, destination, departure_date, cabin",
+              "unknown field",
               "one of the fields contract, version, intent_type, origin, destination, departure_date, cabin",
             ),
           );
@@ -273,7 +207,7 @@ export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type: expected object", "object"));
+      out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);
   } catch {
     out.push(

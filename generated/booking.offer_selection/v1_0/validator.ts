@@ -10,8 +10,8 @@ import {
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, message: string, expected: string): Issue {
-  return { path, code, message, expected };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -50,68 +50,34 @@ function err_root(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push(
-      issue(
-        p + "/contract",
-        "required",
-        'missing field: expected "booking.offer_selection"',
-        '"booking.offer_selection"',
-      ),
-    );
+    out.push(issue(p + "/contract", "required", "missing field", '"booking.offer_selection"'));
   else if (!(f0 === "booking.offer_selection"))
-    out.push(
-      issue(
-        p + "/contract",
-        "const",
-        'wrong constant: expected "booking.offer_selection"',
-        '"booking.offer_selection"',
-      ),
-    );
+    out.push(issue(p + "/contract", "const", "wrong constant", '"booking.offer_selection"'));
   const f1 = v.version;
-  if (f1 === undefined)
-    out.push(issue(p + "/version", "required", 'missing field: expected "1.0"', '"1.0"'));
-  else if (!(f1 === "1.0"))
-    out.push(issue(p + "/version", "const", 'wrong constant: expected "1.0"', '"1.0"'));
+  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.offer_id;
-  if (f2 === undefined)
-    out.push(issue(p + "/offer_id", "required", "missing field: expected string", "string"));
+  if (f2 === undefined) out.push(issue(p + "/offer_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string"))
-      out.push(issue(p + "/offer_id", "type", "wrong type: expected string", "string"));
+    if (!(typeof f2 === "string")) out.push(issue(p + "/offer_id", "type", "wrong type", "string"));
     else if (!re_root_offer_id.test(f2))
       out.push(
-        issue(
-          p + "/offer_id",
-          "pattern",
-          "pattern mismatch: expected string matching ^OF-[A-Z0-9]{6}$",
-          "string matching ^OF-[A-Z0-9]{6}$",
-        ),
+        issue(p + "/offer_id", "pattern", "pattern mismatch", "string matching ^OF-[A-Z0-9]{6}$"),
       );
   }
   const f3 = v.passenger_names;
   if (f3 === undefined)
-    out.push(issue(p + "/passenger_names", "required", "missing field: expected array", "array"));
+    out.push(issue(p + "/passenger_names", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f3))
-      out.push(issue(p + "/passenger_names", "type", "wrong type: expected array", "array"));
+    if (!Array.isArray(f3)) out.push(issue(p + "/passenger_names", "type", "wrong type", "array"));
     else {
       if (!(f3.length >= 1))
         out.push(
-          issue(
-            p + "/passenger_names",
-            "minItems",
-            "too few items: expected array of at least 1 item",
-            "array of at least 1 item",
-          ),
+          issue(p + "/passenger_names", "minItems", "too few items", "array of at least 1 item"),
         );
       if (!(f3.length <= 9))
         out.push(
-          issue(
-            p + "/passenger_names",
-            "maxItems",
-            "too many items: expected array of at most 9 items",
-            "array of at most 9 items",
-          ),
+          issue(p + "/passenger_names", "maxItems", "too many items", "array of at most 9 items"),
         );
       if (f3.length > 9 || !is_root_passenger_names(f3))
         err_root_passenger_names(f3, p + "/passenger_names", out);
@@ -131,7 +97,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields contract, version, offer_id, passenger_names",
+              "unknown field",
               "one of the fields contract, version, offer_id, passenger_names",
             ),
           );
@@ -201,17 +167,9 @@ function err_root_passenger_names(v: any, p: string, out: Issue[]): void {
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
-    if (!(typeof x === "string"))
-      out.push(issue(p + "/" + i, "type", "wrong type: expected string", "string"));
+    if (!(typeof x === "string")) out.push(issue(p + "/" + i, "type", "wrong type", "string"));
     else if (!(x.length <= 100 || (x.length <= 200 && codePointLength(x) <= 100)))
-      out.push(
-        issue(
-          p + "/" + i,
-          "maxLength",
-          "too long: expected string of at most 100 characters",
-          "string of at most 100 characters",
-        ),
-      );
+      out.push(issue(p + "/" + i, "maxLength", "too long", "string of at most 100 characters"));
   }
   if (v.length > 9) out.push(truncated(p, v.length - 9, "items", "array of at most 9 items"));
 }
@@ -266,7 +224,7 @@ export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type: expected object", "object"));
+      out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);
   } catch {
     out.push(

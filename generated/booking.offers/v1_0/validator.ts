@@ -9,8 +9,8 @@ import {
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, message: string, expected: string): Issue {
-  return { path, code, message, expected };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -43,58 +43,29 @@ function err_root(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push(
-      issue(
-        p + "/contract",
-        "required",
-        'missing field: expected "booking.offers"',
-        '"booking.offers"',
-      ),
-    );
+    out.push(issue(p + "/contract", "required", "missing field", '"booking.offers"'));
   else if (!(f0 === "booking.offers"))
-    out.push(
-      issue(
-        p + "/contract",
-        "const",
-        'wrong constant: expected "booking.offers"',
-        '"booking.offers"',
-      ),
-    );
+    out.push(issue(p + "/contract", "const", "wrong constant", '"booking.offers"'));
   const f1 = v.version;
-  if (f1 === undefined)
-    out.push(issue(p + "/version", "required", 'missing field: expected "1.0"', '"1.0"'));
-  else if (!(f1 === "1.0"))
-    out.push(issue(p + "/version", "const", 'wrong constant: expected "1.0"', '"1.0"'));
+  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.offers;
-  if (f2 === undefined)
-    out.push(issue(p + "/offers", "required", "missing field: expected array", "array"));
+  if (f2 === undefined) out.push(issue(p + "/offers", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f2))
-      out.push(issue(p + "/offers", "type", "wrong type: expected array", "array"));
+    if (!Array.isArray(f2)) out.push(issue(p + "/offers", "type", "wrong type", "array"));
     else {
       if (!(f2.length <= 50))
-        out.push(
-          issue(
-            p + "/offers",
-            "maxItems",
-            "too many items: expected array of at most 50 items",
-            "array of at most 50 items",
-          ),
-        );
+        out.push(issue(p + "/offers", "maxItems", "too many items", "array of at most 50 items"));
       if (f2.length > 50 || !is_root_offers(f2)) err_root_offers(f2, p + "/offers", out);
     }
   }
   const f3 = v.confidence;
-  if (f3 === undefined)
-    out.push(issue(p + "/confidence", "required", "missing field: expected number", "number"));
+  if (f3 === undefined) out.push(issue(p + "/confidence", "required", "missing field", "number"));
   else {
-    if (!Number.isFinite(f3))
-      out.push(issue(p + "/confidence", "type", "wrong type: expected number", "number"));
+    if (!Number.isFinite(f3)) out.push(issue(p + "/confidence", "type", "wrong type", "number"));
     else {
-      if (!(f3 >= 0))
-        out.push(issue(p + "/confidence", "min", "too small: expected number >= 0", "number >= 0"));
-      if (!(f3 <= 1))
-        out.push(issue(p + "/confidence", "max", "too large: expected number <= 1", "number <= 1"));
+      if (!(f3 >= 0)) out.push(issue(p + "/confidence", "min", "too small", "number >= 0"));
+      if (!(f3 <= 1)) out.push(issue(p + "/confidence", "max", "too large", "number <= 1"));
     }
   }
   let unknown = 0;
@@ -111,7 +82,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields contract, version, offers, confidence",
+              "unknown field",
               "one of the fields contract, version, offers, confidence",
             ),
           );
@@ -175,7 +146,7 @@ function err_root_offers(v: any, p: string, out: Issue[]): void {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
     if (!(typeof x === "object" && x !== null && !Array.isArray(x)))
-      out.push(issue(p + "/" + i, "type", "wrong type: expected Offer object", "Offer object"));
+      out.push(issue(p + "/" + i, "type", "wrong type", "Offer object"));
     else if (!is_Offer(x)) err_Offer(x, p + "/" + i, out);
   }
   if (v.length > 50) out.push(truncated(p, v.length - 50, "items", "array of at most 50 items"));
@@ -228,71 +199,34 @@ function is_Offer(v: any): boolean {
 function err_Offer(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.offer_id;
-  if (f0 === undefined)
-    out.push(issue(p + "/offer_id", "required", "missing field: expected string", "string"));
+  if (f0 === undefined) out.push(issue(p + "/offer_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f0 === "string"))
-      out.push(issue(p + "/offer_id", "type", "wrong type: expected string", "string"));
+    if (!(typeof f0 === "string")) out.push(issue(p + "/offer_id", "type", "wrong type", "string"));
     else if (!re_Offer_offer_id.test(f0))
       out.push(
-        issue(
-          p + "/offer_id",
-          "pattern",
-          "pattern mismatch: expected string matching ^OF-[A-Z0-9]{6}$",
-          "string matching ^OF-[A-Z0-9]{6}$",
-        ),
+        issue(p + "/offer_id", "pattern", "pattern mismatch", "string matching ^OF-[A-Z0-9]{6}$"),
       );
   }
   const f1 = v.cabin;
   if (f1 === undefined)
-    out.push(
-      issue(
-        p + "/cabin",
-        "required",
-        "missing field: expected one of ECONOMY, BUSINESS",
-        "one of ECONOMY, BUSINESS",
-      ),
-    );
+    out.push(issue(p + "/cabin", "required", "missing field", "one of ECONOMY, BUSINESS"));
   else if (!is_Cabin(f1))
-    out.push(
-      issue(
-        p + "/cabin",
-        "enum",
-        "value not allowed: expected one of ECONOMY, BUSINESS",
-        "one of ECONOMY, BUSINESS",
-      ),
-    );
+    out.push(issue(p + "/cabin", "enum", "value not allowed", "one of ECONOMY, BUSINESS"));
   const f2 = v.total;
-  if (f2 === undefined)
-    out.push(issue(p + "/total", "required", "missing field: expected string", "string"));
+  if (f2 === undefined) out.push(issue(p + "/total", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string"))
-      out.push(issue(p + "/total", "type", "wrong type: expected string", "string"));
+    if (!(typeof f2 === "string")) out.push(issue(p + "/total", "type", "wrong type", "string"));
     else if (!re_Offer_total.test(f2))
       out.push(
-        issue(
-          p + "/total",
-          "pattern",
-          "pattern mismatch: expected string matching ^[0-9]+\\.[0-9]{2}$",
-          "string matching ^[0-9]+\\.[0-9]{2}$",
-        ),
+        issue(p + "/total", "pattern", "pattern mismatch", "string matching ^[0-9]+\\.[0-9]{2}$"),
       );
   }
   const f3 = v.currency;
-  if (f3 === undefined)
-    out.push(issue(p + "/currency", "required", "missing field: expected string", "string"));
+  if (f3 === undefined) out.push(issue(p + "/currency", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string"))
-      out.push(issue(p + "/currency", "type", "wrong type: expected string", "string"));
+    if (!(typeof f3 === "string")) out.push(issue(p + "/currency", "type", "wrong type", "string"));
     else if (!re_Offer_currency.test(f3))
-      out.push(
-        issue(
-          p + "/currency",
-          "pattern",
-          "pattern mismatch: expected string matching ^[A-Z]{3}$",
-          "string matching ^[A-Z]{3}$",
-        ),
-      );
+      out.push(issue(p + "/currency", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"));
   }
   let unknown = 0;
   for (const k in v) {
@@ -308,7 +242,7 @@ function err_Offer(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields offer_id, cabin, total, currency",
+              "unknown field",
               "one of the fields offer_id, cabin, total, currency",
             ),
           );
@@ -395,7 +329,7 @@ export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type: expected object", "object"));
+      out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);
   } catch {
     out.push(

@@ -9,8 +9,8 @@ import {
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, message: string, expected: string): Issue {
-  return { path, code, message, expected };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -48,101 +48,46 @@ function err_root(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push(
-      issue(
-        p + "/contract",
-        "required",
-        'missing field: expected "booking.order"',
-        '"booking.order"',
-      ),
-    );
+    out.push(issue(p + "/contract", "required", "missing field", '"booking.order"'));
   else if (!(f0 === "booking.order"))
-    out.push(
-      issue(
-        p + "/contract",
-        "const",
-        'wrong constant: expected "booking.order"',
-        '"booking.order"',
-      ),
-    );
+    out.push(issue(p + "/contract", "const", "wrong constant", '"booking.order"'));
   const f1 = v.version;
-  if (f1 === undefined)
-    out.push(issue(p + "/version", "required", 'missing field: expected "1.0"', '"1.0"'));
-  else if (!(f1 === "1.0"))
-    out.push(issue(p + "/version", "const", 'wrong constant: expected "1.0"', '"1.0"'));
+  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.order_id;
-  if (f2 === undefined)
-    out.push(issue(p + "/order_id", "required", "missing field: expected string", "string"));
+  if (f2 === undefined) out.push(issue(p + "/order_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string"))
-      out.push(issue(p + "/order_id", "type", "wrong type: expected string", "string"));
+    if (!(typeof f2 === "string")) out.push(issue(p + "/order_id", "type", "wrong type", "string"));
     else if (!re_root_order_id.test(f2))
       out.push(
-        issue(
-          p + "/order_id",
-          "pattern",
-          "pattern mismatch: expected string matching ^OR-[A-Z0-9]{8}$",
-          "string matching ^OR-[A-Z0-9]{8}$",
-        ),
+        issue(p + "/order_id", "pattern", "pattern mismatch", "string matching ^OR-[A-Z0-9]{8}$"),
       );
   }
   const f3 = v.offer_id;
-  if (f3 === undefined)
-    out.push(issue(p + "/offer_id", "required", "missing field: expected string", "string"));
+  if (f3 === undefined) out.push(issue(p + "/offer_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string"))
-      out.push(issue(p + "/offer_id", "type", "wrong type: expected string", "string"));
+    if (!(typeof f3 === "string")) out.push(issue(p + "/offer_id", "type", "wrong type", "string"));
     else if (!re_root_offer_id.test(f3))
       out.push(
-        issue(
-          p + "/offer_id",
-          "pattern",
-          "pattern mismatch: expected string matching ^OF-[A-Z0-9]{6}$",
-          "string matching ^OF-[A-Z0-9]{6}$",
-        ),
+        issue(p + "/offer_id", "pattern", "pattern mismatch", "string matching ^OF-[A-Z0-9]{6}$"),
       );
   }
   const f4 = v.expires_at;
   if (f4 === undefined)
-    out.push(
-      issue(
-        p + "/expires_at",
-        "required",
-        "missing field: expected date-time string",
-        "date-time string",
-      ),
-    );
+    out.push(issue(p + "/expires_at", "required", "missing field", "date-time string"));
   else {
     if (!(typeof f4 === "string"))
-      out.push(
-        issue(
-          p + "/expires_at",
-          "type",
-          "wrong type: expected date-time string",
-          "date-time string",
-        ),
-      );
+      out.push(issue(p + "/expires_at", "type", "wrong type", "date-time string"));
     else if (!isDateTime(f4))
-      out.push(
-        issue(
-          p + "/expires_at",
-          "format",
-          "invalid format: expected date-time string",
-          "date-time string",
-        ),
-      );
+      out.push(issue(p + "/expires_at", "format", "invalid format", "date-time string"));
   }
   const f5 = v.confidence;
-  if (f5 === undefined)
-    out.push(issue(p + "/confidence", "required", "missing field: expected number", "number"));
+  if (f5 === undefined) out.push(issue(p + "/confidence", "required", "missing field", "number"));
   else {
-    if (!Number.isFinite(f5))
-      out.push(issue(p + "/confidence", "type", "wrong type: expected number", "number"));
+    if (!Number.isFinite(f5)) out.push(issue(p + "/confidence", "type", "wrong type", "number"));
     else {
-      if (!(f5 >= 0))
-        out.push(issue(p + "/confidence", "min", "too small: expected number >= 0", "number >= 0"));
-      if (!(f5 <= 1))
-        out.push(issue(p + "/confidence", "max", "too large: expected number <= 1", "number <= 1"));
+      if (!(f5 >= 0)) out.push(issue(p + "/confidence", "min", "too small", "number >= 0"));
+      if (!(f5 <= 1)) out.push(issue(p + "/confidence", "max", "too large", "number <= 1"));
     }
   }
   let unknown = 0;
@@ -161,7 +106,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields contract, version, order_id, offer_id, expires_at, confidence",
+              "unknown field",
               "one of the fields contract, version, order_id, offer_id, expires_at, confidence",
             ),
           );
@@ -255,7 +200,7 @@ export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type: expected object", "object"));
+      out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);
   } catch {
     out.push(

@@ -2,8 +2,8 @@
 import type { BookingSearchV1_0 } from "./types.js";
 import { type Issue, capIssues, escapePointer, isDate, ownView, truncated } from "treaty/runtime";
 
-function issue(path: string, code: string, message: string, expected: string): Issue {
-  return { path, code, message, expected };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -44,110 +44,50 @@ function err_root(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push(
-      issue(
-        p + "/contract",
-        "required",
-        'missing field: expected "booking.search"',
-        '"booking.search"',
-      ),
-    );
+    out.push(issue(p + "/contract", "required", "missing field", '"booking.search"'));
   else if (!(f0 === "booking.search"))
-    out.push(
-      issue(
-        p + "/contract",
-        "const",
-        'wrong constant: expected "booking.search"',
-        '"booking.search"',
-      ),
-    );
+    out.push(issue(p + "/contract", "const", "wrong constant", '"booking.search"'));
   const f1 = v.version;
-  if (f1 === undefined)
-    out.push(issue(p + "/version", "required", 'missing field: expected "1.0"', '"1.0"'));
-  else if (!(f1 === "1.0"))
-    out.push(issue(p + "/version", "const", 'wrong constant: expected "1.0"', '"1.0"'));
+  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.origin;
-  if (f2 === undefined)
-    out.push(issue(p + "/origin", "required", "missing field: expected string", "string"));
+  if (f2 === undefined) out.push(issue(p + "/origin", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string"))
-      out.push(issue(p + "/origin", "type", "wrong type: expected string", "string"));
+    if (!(typeof f2 === "string")) out.push(issue(p + "/origin", "type", "wrong type", "string"));
     else if (!re_root_origin.test(f2))
-      out.push(
-        issue(
-          p + "/origin",
-          "pattern",
-          "pattern mismatch: expected string matching ^[A-Z]{3}$",
-          "string matching ^[A-Z]{3}$",
-        ),
-      );
+      out.push(issue(p + "/origin", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"));
   }
   const f3 = v.destination;
-  if (f3 === undefined)
-    out.push(issue(p + "/destination", "required", "missing field: expected string", "string"));
+  if (f3 === undefined) out.push(issue(p + "/destination", "required", "missing field", "string"));
   else {
     if (!(typeof f3 === "string"))
-      out.push(issue(p + "/destination", "type", "wrong type: expected string", "string"));
+      out.push(issue(p + "/destination", "type", "wrong type", "string"));
     else if (!re_root_origin.test(f3))
       out.push(
-        issue(
-          p + "/destination",
-          "pattern",
-          "pattern mismatch: expected string matching ^[A-Z]{3}$",
-          "string matching ^[A-Z]{3}$",
-        ),
+        issue(p + "/destination", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"),
       );
   }
   const f4 = v.departure_date;
   if (f4 === undefined)
-    out.push(issue(p + "/departure_date", "required", "missing field: expected string", "string"));
+    out.push(issue(p + "/departure_date", "required", "missing field", "string"));
   else {
     if (!(typeof f4 === "string"))
-      out.push(issue(p + "/departure_date", "type", "wrong type: expected string", "string"));
+      out.push(issue(p + "/departure_date", "type", "wrong type", "string"));
     else if (!isDate(f4))
-      out.push(
-        issue(
-          p + "/departure_date",
-          "format",
-          "invalid format: expected date string",
-          "date string",
-        ),
-      );
+      out.push(issue(p + "/departure_date", "format", "invalid format", "date string"));
   }
   const f5 = v.cabin;
   if (f5 === undefined)
-    out.push(
-      issue(
-        p + "/cabin",
-        "required",
-        "missing field: expected one of ECONOMY, BUSINESS",
-        "one of ECONOMY, BUSINESS",
-      ),
-    );
+    out.push(issue(p + "/cabin", "required", "missing field", "one of ECONOMY, BUSINESS"));
   else if (!is_Cabin(f5))
-    out.push(
-      issue(
-        p + "/cabin",
-        "enum",
-        "value not allowed: expected one of ECONOMY, BUSINESS",
-        "one of ECONOMY, BUSINESS",
-      ),
-    );
+    out.push(issue(p + "/cabin", "enum", "value not allowed", "one of ECONOMY, BUSINESS"));
   const f6 = v.passengers;
-  if (f6 === undefined)
-    out.push(issue(p + "/passengers", "required", "missing field: expected integer", "integer"));
+  if (f6 === undefined) out.push(issue(p + "/passengers", "required", "missing field", "integer"));
   else {
-    if (!Number.isInteger(f6))
-      out.push(issue(p + "/passengers", "type", "wrong type: expected integer", "integer"));
+    if (!Number.isInteger(f6)) out.push(issue(p + "/passengers", "type", "wrong type", "integer"));
     else {
-      if (!(f6 >= 1))
-        out.push(
-          issue(p + "/passengers", "min", "too small: expected integer >= 1", "integer >= 1"),
-        );
-      if (!(f6 <= 9))
-        out.push(
-          issue(p + "/passengers", "max", "too large: expected integer <= 9", "integer <= 9"),
-        );
+      if (!(f6 >= 1)) out.push(issue(p + "/passengers", "min", "too small", "integer >= 1"));
+      if (!(f6 <= 9)) out.push(issue(p + "/passengers", "max", "too large", "integer <= 9"));
     }
   }
   let unknown = 0;
@@ -167,7 +107,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields contract, version, origin, destination, departure_date, cabin, passengers",
+              "unknown field",
               "one of the fields contract, version, origin, destination, departure_date, cabin, passengers",
             ),
           );
@@ -267,7 +207,7 @@ export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type: expected object", "object"));
+      out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);
   } catch {
     out.push(

@@ -2,8 +2,8 @@
 import type { BookingTicketRequestV1_0 } from "./types.js";
 import { type Issue, capIssues, escapePointer, ownView, truncated } from "treaty/runtime";
 
-function issue(path: string, code: string, message: string, expected: string): Issue {
-  return { path, code, message, expected };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -35,58 +35,34 @@ function err_root(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push(
-      issue(
-        p + "/contract",
-        "required",
-        'missing field: expected "booking.ticket_request"',
-        '"booking.ticket_request"',
-      ),
-    );
+    out.push(issue(p + "/contract", "required", "missing field", '"booking.ticket_request"'));
   else if (!(f0 === "booking.ticket_request"))
-    out.push(
-      issue(
-        p + "/contract",
-        "const",
-        'wrong constant: expected "booking.ticket_request"',
-        '"booking.ticket_request"',
-      ),
-    );
+    out.push(issue(p + "/contract", "const", "wrong constant", '"booking.ticket_request"'));
   const f1 = v.version;
-  if (f1 === undefined)
-    out.push(issue(p + "/version", "required", 'missing field: expected "1.0"', '"1.0"'));
-  else if (!(f1 === "1.0"))
-    out.push(issue(p + "/version", "const", 'wrong constant: expected "1.0"', '"1.0"'));
+  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.request_id;
-  if (f2 === undefined)
-    out.push(issue(p + "/request_id", "required", "missing field: expected string", "string"));
+  if (f2 === undefined) out.push(issue(p + "/request_id", "required", "missing field", "string"));
   else {
     if (!(typeof f2 === "string"))
-      out.push(issue(p + "/request_id", "type", "wrong type: expected string", "string"));
+      out.push(issue(p + "/request_id", "type", "wrong type", "string"));
     else if (!re_root_request_id.test(f2))
       out.push(
         issue(
           p + "/request_id",
           "pattern",
-          "pattern mismatch: expected string matching ^TR-[A-Za-z0-9]{1,32}$",
+          "pattern mismatch",
           "string matching ^TR-[A-Za-z0-9]{1,32}$",
         ),
       );
   }
   const f3 = v.order_id;
-  if (f3 === undefined)
-    out.push(issue(p + "/order_id", "required", "missing field: expected string", "string"));
+  if (f3 === undefined) out.push(issue(p + "/order_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string"))
-      out.push(issue(p + "/order_id", "type", "wrong type: expected string", "string"));
+    if (!(typeof f3 === "string")) out.push(issue(p + "/order_id", "type", "wrong type", "string"));
     else if (!re_root_order_id.test(f3))
       out.push(
-        issue(
-          p + "/order_id",
-          "pattern",
-          "pattern mismatch: expected string matching ^OR-[A-Z0-9]{8}$",
-          "string matching ^OR-[A-Z0-9]{8}$",
-        ),
+        issue(p + "/order_id", "pattern", "pattern mismatch", "string matching ^OR-[A-Z0-9]{8}$"),
       );
   }
   let unknown = 0;
@@ -103,7 +79,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields contract, version, request_id, order_id",
+              "unknown field",
               "one of the fields contract, version, request_id, order_id",
             ),
           );
@@ -185,7 +161,7 @@ export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type: expected object", "object"));
+      out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);
   } catch {
     out.push(

@@ -9,8 +9,8 @@ import {
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, message: string, expected: string): Issue {
-  return { path, code, message, expected };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -52,84 +52,46 @@ function err_root(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push(
-      issue(
-        p + "/contract",
-        "required",
-        'missing field: expected "booking.tickets"',
-        '"booking.tickets"',
-      ),
-    );
+    out.push(issue(p + "/contract", "required", "missing field", '"booking.tickets"'));
   else if (!(f0 === "booking.tickets"))
-    out.push(
-      issue(
-        p + "/contract",
-        "const",
-        'wrong constant: expected "booking.tickets"',
-        '"booking.tickets"',
-      ),
-    );
+    out.push(issue(p + "/contract", "const", "wrong constant", '"booking.tickets"'));
   const f1 = v.version;
-  if (f1 === undefined)
-    out.push(issue(p + "/version", "required", 'missing field: expected "1.0"', '"1.0"'));
-  else if (!(f1 === "1.0"))
-    out.push(issue(p + "/version", "const", 'wrong constant: expected "1.0"', '"1.0"'));
+  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.order_id;
-  if (f2 === undefined)
-    out.push(issue(p + "/order_id", "required", "missing field: expected string", "string"));
+  if (f2 === undefined) out.push(issue(p + "/order_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string"))
-      out.push(issue(p + "/order_id", "type", "wrong type: expected string", "string"));
+    if (!(typeof f2 === "string")) out.push(issue(p + "/order_id", "type", "wrong type", "string"));
     else if (!re_root_order_id.test(f2))
       out.push(
-        issue(
-          p + "/order_id",
-          "pattern",
-          "pattern mismatch: expected string matching ^OR-[A-Z0-9]{8}$",
-          "string matching ^OR-[A-Z0-9]{8}$",
-        ),
+        issue(p + "/order_id", "pattern", "pattern mismatch", "string matching ^OR-[A-Z0-9]{8}$"),
       );
   }
   const f3 = v.ticket_numbers;
   if (f3 === undefined)
-    out.push(issue(p + "/ticket_numbers", "required", "missing field: expected array", "array"));
+    out.push(issue(p + "/ticket_numbers", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f3))
-      out.push(issue(p + "/ticket_numbers", "type", "wrong type: expected array", "array"));
+    if (!Array.isArray(f3)) out.push(issue(p + "/ticket_numbers", "type", "wrong type", "array"));
     else {
       if (!(f3.length >= 1))
         out.push(
-          issue(
-            p + "/ticket_numbers",
-            "minItems",
-            "too few items: expected array of at least 1 item",
-            "array of at least 1 item",
-          ),
+          issue(p + "/ticket_numbers", "minItems", "too few items", "array of at least 1 item"),
         );
       if (!(f3.length <= 9))
         out.push(
-          issue(
-            p + "/ticket_numbers",
-            "maxItems",
-            "too many items: expected array of at most 9 items",
-            "array of at most 9 items",
-          ),
+          issue(p + "/ticket_numbers", "maxItems", "too many items", "array of at most 9 items"),
         );
       if (f3.length > 9 || !is_root_ticket_numbers(f3))
         err_root_ticket_numbers(f3, p + "/ticket_numbers", out);
     }
   }
   const f4 = v.confidence;
-  if (f4 === undefined)
-    out.push(issue(p + "/confidence", "required", "missing field: expected number", "number"));
+  if (f4 === undefined) out.push(issue(p + "/confidence", "required", "missing field", "number"));
   else {
-    if (!Number.isFinite(f4))
-      out.push(issue(p + "/confidence", "type", "wrong type: expected number", "number"));
+    if (!Number.isFinite(f4)) out.push(issue(p + "/confidence", "type", "wrong type", "number"));
     else {
-      if (!(f4 >= 0))
-        out.push(issue(p + "/confidence", "min", "too small: expected number >= 0", "number >= 0"));
-      if (!(f4 <= 1))
-        out.push(issue(p + "/confidence", "max", "too large: expected number <= 1", "number <= 1"));
+      if (!(f4 >= 0)) out.push(issue(p + "/confidence", "min", "too small", "number >= 0"));
+      if (!(f4 <= 1)) out.push(issue(p + "/confidence", "max", "too large", "number <= 1"));
     }
   }
   let unknown = 0;
@@ -147,7 +109,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields contract, version, order_id, ticket_numbers, confidence",
+              "unknown field",
               "one of the fields contract, version, order_id, ticket_numbers, confidence",
             ),
           );
@@ -216,17 +178,9 @@ function err_root_ticket_numbers(v: any, p: string, out: Issue[]): void {
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
-    if (!(typeof x === "string"))
-      out.push(issue(p + "/" + i, "type", "wrong type: expected string", "string"));
+    if (!(typeof x === "string")) out.push(issue(p + "/" + i, "type", "wrong type", "string"));
     else if (!re_root_ticket_numbers_item.test(x))
-      out.push(
-        issue(
-          p + "/" + i,
-          "pattern",
-          "pattern mismatch: expected string matching ^TK-[0-9]{10}$",
-          "string matching ^TK-[0-9]{10}$",
-        ),
-      );
+      out.push(issue(p + "/" + i, "pattern", "pattern mismatch", "string matching ^TK-[0-9]{10}$"));
   }
   if (v.length > 9) out.push(truncated(p, v.length - 9, "items", "array of at most 9 items"));
 }
@@ -279,7 +233,7 @@ export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type: expected object", "object"));
+      out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);
   } catch {
     out.push(

@@ -11,8 +11,8 @@ import {
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, message: string, expected: string): Issue {
-  return { path, code, message, expected };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -96,77 +96,45 @@ function err_root(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push(
-      issue(
-        p + "/contract",
-        "required",
-        'missing field: expected "operation.error"',
-        '"operation.error"',
-      ),
-    );
+    out.push(issue(p + "/contract", "required", "missing field", '"operation.error"'));
   else if (!(f0 === "operation.error"))
-    out.push(
-      issue(
-        p + "/contract",
-        "const",
-        'wrong constant: expected "operation.error"',
-        '"operation.error"',
-      ),
-    );
+    out.push(issue(p + "/contract", "const", "wrong constant", '"operation.error"'));
   const f1 = v.version;
-  if (f1 === undefined)
-    out.push(issue(p + "/version", "required", 'missing field: expected "1.0"', '"1.0"'));
-  else if (!(f1 === "1.0"))
-    out.push(issue(p + "/version", "const", 'wrong constant: expected "1.0"', '"1.0"'));
+  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.error_id;
-  if (f2 === undefined)
-    out.push(issue(p + "/error_id", "required", "missing field: expected string", "string"));
+  if (f2 === undefined) out.push(issue(p + "/error_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string"))
-      out.push(issue(p + "/error_id", "type", "wrong type: expected string", "string"));
+    if (!(typeof f2 === "string")) out.push(issue(p + "/error_id", "type", "wrong type", "string"));
     else {
       if (!(f2.length <= 64 || (f2.length <= 128 && codePointLength(f2) <= 64)))
         out.push(
-          issue(
-            p + "/error_id",
-            "maxLength",
-            "too long: expected string of at most 64 characters",
-            "string of at most 64 characters",
-          ),
+          issue(p + "/error_id", "maxLength", "too long", "string of at most 64 characters"),
         );
       else if (!re_root_error_id.test(f2))
         out.push(
           issue(
             p + "/error_id",
             "pattern",
-            "pattern mismatch: expected string matching ^ERR-[A-Za-z0-9-]+$",
+            "pattern mismatch",
             "string matching ^ERR-[A-Za-z0-9-]+$",
           ),
         );
     }
   }
   const f3 = v.code;
-  if (f3 === undefined)
-    out.push(issue(p + "/code", "required", "missing field: expected string", "string"));
+  if (f3 === undefined) out.push(issue(p + "/code", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string"))
-      out.push(issue(p + "/code", "type", "wrong type: expected string", "string"));
+    if (!(typeof f3 === "string")) out.push(issue(p + "/code", "type", "wrong type", "string"));
     else {
       if (!(f3.length <= 64 || (f3.length <= 128 && codePointLength(f3) <= 64)))
-        out.push(
-          issue(
-            p + "/code",
-            "maxLength",
-            "too long: expected string of at most 64 characters",
-            "string of at most 64 characters",
-          ),
-        );
+        out.push(issue(p + "/code", "maxLength", "too long", "string of at most 64 characters"));
       else if (!re_root_code.test(f3))
         out.push(
           issue(
             p + "/code",
             "pattern",
-            "pattern mismatch: expected string matching ^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$",
+            "pattern mismatch",
             "string matching ^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$",
           ),
         );
@@ -178,7 +146,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
       issue(
         p + "/class",
         "required",
-        "missing field: expected one of TRANSIENT, RATE_LIMITED, INVALID_INPUT, NOT_FOUND, CONFLICT, PERMISSION_DENIED, POLICY_DENIED, UNSUPPORTED_VERSION",
+        "missing field",
         "one of TRANSIENT, RATE_LIMITED, INVALID_INPUT, NOT_FOUND, CONFLICT, PERMISSION_DENIED, POLICY_DENIED, UNSUPPORTED_VERSION",
       ),
     );
@@ -187,70 +155,49 @@ function err_root(v: any, p: string, out: Issue[]): void {
       issue(
         p + "/class",
         "enum",
-        "value not allowed: expected one of TRANSIENT, RATE_LIMITED, INVALID_INPUT, NOT_FOUND, CONFLICT, PERMISSION_DENIED, POLICY_DENIED, UNSUPPORTED_VERSION",
+        "value not allowed",
         "one of TRANSIENT, RATE_LIMITED, INVALID_INPUT, NOT_FOUND, CONFLICT, PERMISSION_DENIED, POLICY_DENIED, UNSUPPORTED_VERSION",
       ),
     );
   const f5 = v.retryable;
-  if (f5 === undefined)
-    out.push(issue(p + "/retryable", "required", "missing field: expected boolean", "boolean"));
+  if (f5 === undefined) out.push(issue(p + "/retryable", "required", "missing field", "boolean"));
   else if (!(typeof f5 === "boolean"))
-    out.push(issue(p + "/retryable", "type", "wrong type: expected boolean", "boolean"));
+    out.push(issue(p + "/retryable", "type", "wrong type", "boolean"));
   const f6 = v.message_safe;
-  if (f6 === undefined)
-    out.push(issue(p + "/message_safe", "required", "missing field: expected string", "string"));
+  if (f6 === undefined) out.push(issue(p + "/message_safe", "required", "missing field", "string"));
   else {
     if (!(typeof f6 === "string"))
-      out.push(issue(p + "/message_safe", "type", "wrong type: expected string", "string"));
+      out.push(issue(p + "/message_safe", "type", "wrong type", "string"));
     else {
       if (!(f6.length >= 2 || codePointLength(f6) >= 1))
         out.push(
-          issue(
-            p + "/message_safe",
-            "minLength",
-            "too short: expected string of at least 1 character",
-            "string of at least 1 character",
-          ),
+          issue(p + "/message_safe", "minLength", "too short", "string of at least 1 character"),
         );
       if (!(f6.length <= 500 || (f6.length <= 1000 && codePointLength(f6) <= 500)))
         out.push(
-          issue(
-            p + "/message_safe",
-            "maxLength",
-            "too long: expected string of at most 500 characters",
-            "string of at most 500 characters",
-          ),
+          issue(p + "/message_safe", "maxLength", "too long", "string of at most 500 characters"),
         );
     }
   }
   const f7 = v.details;
   if (f7 !== undefined) {
     if (!(typeof f7 === "object" && f7 !== null && !Array.isArray(f7)))
-      out.push(issue(p + "/details", "type", "wrong type: expected object", "object"));
+      out.push(issue(p + "/details", "type", "wrong type", "object"));
     else if (!is_root_details(f7)) err_root_details(f7, p + "/details", out);
   }
   const f8 = v.source;
-  if (f8 === undefined)
-    out.push(issue(p + "/source", "required", "missing field: expected string", "string"));
+  if (f8 === undefined) out.push(issue(p + "/source", "required", "missing field", "string"));
   else {
-    if (!(typeof f8 === "string"))
-      out.push(issue(p + "/source", "type", "wrong type: expected string", "string"));
+    if (!(typeof f8 === "string")) out.push(issue(p + "/source", "type", "wrong type", "string"));
     else {
       if (!(f8.length <= 128 || (f8.length <= 256 && codePointLength(f8) <= 128)))
-        out.push(
-          issue(
-            p + "/source",
-            "maxLength",
-            "too long: expected string of at most 128 characters",
-            "string of at most 128 characters",
-          ),
-        );
+        out.push(issue(p + "/source", "maxLength", "too long", "string of at most 128 characters"));
       else if (!re_root_source.test(f8))
         out.push(
           issue(
             p + "/source",
             "pattern",
-            "pattern mismatch: expected string matching ^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$",
+            "pattern mismatch",
             "string matching ^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$",
           ),
         );
@@ -258,24 +205,18 @@ function err_root(v: any, p: string, out: Issue[]): void {
   }
   const f9 = v.trace_id;
   if (f9 !== undefined) {
-    if (!(typeof f9 === "string"))
-      out.push(issue(p + "/trace_id", "type", "wrong type: expected string", "string"));
+    if (!(typeof f9 === "string")) out.push(issue(p + "/trace_id", "type", "wrong type", "string"));
     else {
       if (!(f9.length <= 64 || (f9.length <= 128 && codePointLength(f9) <= 64)))
         out.push(
-          issue(
-            p + "/trace_id",
-            "maxLength",
-            "too long: expected string of at most 64 characters",
-            "string of at most 64 characters",
-          ),
+          issue(p + "/trace_id", "maxLength", "too long", "string of at most 64 characters"),
         );
       else if (!re_root_trace_id.test(f9))
         out.push(
           issue(
             p + "/trace_id",
             "pattern",
-            "pattern mismatch: expected string matching ^TRACE-[A-Za-z0-9-]+$",
+            "pattern mismatch",
             "string matching ^TRACE-[A-Za-z0-9-]+$",
           ),
         );
@@ -301,7 +242,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields contract, version, error_id, code, class, retryable, message_safe, details, source, trace_id",
+              "unknown field",
               "one of the fields contract, version, error_id, code, class, retryable, message_safe, details, source, trace_id",
             ),
           );
@@ -447,13 +388,13 @@ function err_root_details(v: any, p: string, out: Issue[]): void {
     if (out.length >= MAX_ISSUES) return;
     const x = v[k];
     if (!(typeof x === "string"))
-      out.push(issue(p + "/" + escapePointer(k), "type", "wrong type: expected string", "string"));
+      out.push(issue(p + "/" + escapePointer(k), "type", "wrong type", "string"));
     else if (!(x.length <= 500 || (x.length <= 1000 && codePointLength(x) <= 500)))
       out.push(
         issue(
           p + "/" + escapePointer(k),
           "maxLength",
-          "too long: expected string of at most 500 characters",
+          "too long",
           "string of at most 500 characters",
         ),
       );
@@ -498,7 +439,7 @@ export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type: expected object", "object"));
+      out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);
   } catch {
     out.push(

@@ -10,8 +10,8 @@ import {
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, message: string, expected: string): Issue {
-  return { path, code, message, expected };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -76,84 +76,46 @@ function err_root(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push(
-      issue(p + "/contract", "required", 'missing field: expected "task.result"', '"task.result"'),
-    );
+    out.push(issue(p + "/contract", "required", "missing field", '"task.result"'));
   else if (!(f0 === "task.result"))
-    out.push(
-      issue(p + "/contract", "const", 'wrong constant: expected "task.result"', '"task.result"'),
-    );
+    out.push(issue(p + "/contract", "const", "wrong constant", '"task.result"'));
   const f1 = v.version;
-  if (f1 === undefined)
-    out.push(issue(p + "/version", "required", 'missing field: expected "2.0"', '"2.0"'));
-  else if (!(f1 === "2.0"))
-    out.push(issue(p + "/version", "const", 'wrong constant: expected "2.0"', '"2.0"'));
+  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"2.0"'));
+  else if (!(f1 === "2.0")) out.push(issue(p + "/version", "const", "wrong constant", '"2.0"'));
   const f2 = v.id;
-  if (f2 === undefined)
-    out.push(issue(p + "/id", "required", "missing field: expected string", "string"));
+  if (f2 === undefined) out.push(issue(p + "/id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string"))
-      out.push(issue(p + "/id", "type", "wrong type: expected string", "string"));
+    if (!(typeof f2 === "string")) out.push(issue(p + "/id", "type", "wrong type", "string"));
     else {
       if (!(f2.length <= 64 || (f2.length <= 128 && codePointLength(f2) <= 64)))
-        out.push(
-          issue(
-            p + "/id",
-            "maxLength",
-            "too long: expected string of at most 64 characters",
-            "string of at most 64 characters",
-          ),
-        );
+        out.push(issue(p + "/id", "maxLength", "too long", "string of at most 64 characters"));
       else if (!re_root_id.test(f2))
-        out.push(
-          issue(
-            p + "/id",
-            "pattern",
-            "pattern mismatch: expected string matching ^TASK-[0-9]+$",
-            "string matching ^TASK-[0-9]+$",
-          ),
-        );
+        out.push(issue(p + "/id", "pattern", "pattern mismatch", "string matching ^TASK-[0-9]+$"));
     }
   }
   const f3 = v.status;
   if (f3 === undefined)
-    out.push(
-      issue(
-        p + "/status",
-        "required",
-        "missing field: expected one of SUCCESS, PARTIAL, FAILED",
-        "one of SUCCESS, PARTIAL, FAILED",
-      ),
-    );
+    out.push(issue(p + "/status", "required", "missing field", "one of SUCCESS, PARTIAL, FAILED"));
   else if (!is_TaskStatus(f3))
-    out.push(
-      issue(
-        p + "/status",
-        "enum",
-        "value not allowed: expected one of SUCCESS, PARTIAL, FAILED",
-        "one of SUCCESS, PARTIAL, FAILED",
-      ),
-    );
+    out.push(issue(p + "/status", "enum", "value not allowed", "one of SUCCESS, PARTIAL, FAILED"));
   const f4 = v.result;
-  if (f4 === undefined)
-    out.push(issue(p + "/result", "required", "missing field: expected object", "object"));
+  if (f4 === undefined) out.push(issue(p + "/result", "required", "missing field", "object"));
   else {
     if (!(typeof f4 === "object" && f4 !== null && !Array.isArray(f4)))
-      out.push(issue(p + "/result", "type", "wrong type: expected object", "object"));
+      out.push(issue(p + "/result", "type", "wrong type", "object"));
     else if (!is_root_result(f4)) err_root_result(f4, p + "/result", out);
   }
   const f5 = v.quality;
-  if (f5 === undefined)
-    out.push(issue(p + "/quality", "required", "missing field: expected object", "object"));
+  if (f5 === undefined) out.push(issue(p + "/quality", "required", "missing field", "object"));
   else {
     if (!(typeof f5 === "object" && f5 !== null && !Array.isArray(f5)))
-      out.push(issue(p + "/quality", "type", "wrong type: expected object", "object"));
+      out.push(issue(p + "/quality", "type", "wrong type", "object"));
     else if (!is_root_quality(f5)) err_root_quality(f5, p + "/quality", out);
   }
   const f6 = v.usage;
   if (f6 !== undefined) {
     if (!(typeof f6 === "object" && f6 !== null && !Array.isArray(f6)))
-      out.push(issue(p + "/usage", "type", "wrong type: expected object", "object"));
+      out.push(issue(p + "/usage", "type", "wrong type", "object"));
     else if (!is_root_usage(f6)) err_root_usage(f6, p + "/usage", out);
   }
   let unknown = 0;
@@ -173,7 +135,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields contract, version, id, status, result, quality, usage",
+              "unknown field",
               "one of the fields contract, version, id, status, result, quality, usage",
             ),
           );
@@ -295,66 +257,29 @@ function err_root_result(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.artifact_ref;
   if (f0 === undefined)
-    out.push(
-      issue(
-        p + "/artifact_ref",
-        "required",
-        "missing field: expected artifact:// reference",
-        "artifact:// reference",
-      ),
-    );
+    out.push(issue(p + "/artifact_ref", "required", "missing field", "artifact:// reference"));
   else {
     if (!(typeof f0 === "string"))
-      out.push(
-        issue(
-          p + "/artifact_ref",
-          "type",
-          "wrong type: expected artifact:// reference",
-          "artifact:// reference",
-        ),
-      );
+      out.push(issue(p + "/artifact_ref", "type", "wrong type", "artifact:// reference"));
     else if (!re_root_result_artifact_ref.test(f0))
       out.push(
-        issue(
-          p + "/artifact_ref",
-          "pattern",
-          "pattern mismatch: expected string matching ^artifact://.+",
-          "string matching ^artifact://.+",
-        ),
+        issue(p + "/artifact_ref", "pattern", "pattern mismatch", "string matching ^artifact://.+"),
       );
   }
   const f1 = v.summary;
-  if (f1 === undefined)
-    out.push(issue(p + "/summary", "required", "missing field: expected string", "string"));
+  if (f1 === undefined) out.push(issue(p + "/summary", "required", "missing field", "string"));
   else {
-    if (!(typeof f1 === "string"))
-      out.push(issue(p + "/summary", "type", "wrong type: expected string", "string"));
+    if (!(typeof f1 === "string")) out.push(issue(p + "/summary", "type", "wrong type", "string"));
     else if (!(f1.length <= 2000 || (f1.length <= 4000 && codePointLength(f1) <= 2000)))
-      out.push(
-        issue(
-          p + "/summary",
-          "maxLength",
-          "too long: expected string of at most 2000 characters",
-          "string of at most 2000 characters",
-        ),
-      );
+      out.push(issue(p + "/summary", "maxLength", "too long", "string of at most 2000 characters"));
   }
   const f2 = v.claims;
-  if (f2 === undefined)
-    out.push(issue(p + "/claims", "required", "missing field: expected array", "array"));
+  if (f2 === undefined) out.push(issue(p + "/claims", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f2))
-      out.push(issue(p + "/claims", "type", "wrong type: expected array", "array"));
+    if (!Array.isArray(f2)) out.push(issue(p + "/claims", "type", "wrong type", "array"));
     else {
       if (!(f2.length <= 500))
-        out.push(
-          issue(
-            p + "/claims",
-            "maxItems",
-            "too many items: expected array of at most 500 items",
-            "array of at most 500 items",
-          ),
-        );
+        out.push(issue(p + "/claims", "maxItems", "too many items", "array of at most 500 items"));
       if (f2.length > 500 || !is_root_result_claims(f2))
         err_root_result_claims(f2, p + "/claims", out);
     }
@@ -372,7 +297,7 @@ function err_root_result(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields artifact_ref, summary, claims",
+              "unknown field",
               "one of the fields artifact_ref, summary, claims",
             ),
           );
@@ -441,7 +366,7 @@ function err_root_result_claims(v: any, p: string, out: Issue[]): void {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
     if (!(typeof x === "object" && x !== null && !Array.isArray(x)))
-      out.push(issue(p + "/" + i, "type", "wrong type: expected Claim object", "Claim object"));
+      out.push(issue(p + "/" + i, "type", "wrong type", "Claim object"));
     else if (!is_Claim(x)) err_Claim(x, p + "/" + i, out);
   }
   if (v.length > 500) out.push(truncated(p, v.length - 500, "items", "array of at most 500 items"));
@@ -510,83 +435,43 @@ function is_Claim(v: any): boolean {
 function err_Claim(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.claim_id;
-  if (f0 === undefined)
-    out.push(issue(p + "/claim_id", "required", "missing field: expected string", "string"));
+  if (f0 === undefined) out.push(issue(p + "/claim_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f0 === "string"))
-      out.push(issue(p + "/claim_id", "type", "wrong type: expected string", "string"));
+    if (!(typeof f0 === "string")) out.push(issue(p + "/claim_id", "type", "wrong type", "string"));
     else {
       if (!(f0.length <= 32 || (f0.length <= 64 && codePointLength(f0) <= 32)))
         out.push(
-          issue(
-            p + "/claim_id",
-            "maxLength",
-            "too long: expected string of at most 32 characters",
-            "string of at most 32 characters",
-          ),
+          issue(p + "/claim_id", "maxLength", "too long", "string of at most 32 characters"),
         );
       else if (!re_Claim_claim_id.test(f0))
         out.push(
-          issue(
-            p + "/claim_id",
-            "pattern",
-            "pattern mismatch: expected string matching ^c[0-9]+$",
-            "string matching ^c[0-9]+$",
-          ),
+          issue(p + "/claim_id", "pattern", "pattern mismatch", "string matching ^c[0-9]+$"),
         );
     }
   }
   const f1 = v.text;
-  if (f1 === undefined)
-    out.push(issue(p + "/text", "required", "missing field: expected string", "string"));
+  if (f1 === undefined) out.push(issue(p + "/text", "required", "missing field", "string"));
   else {
-    if (!(typeof f1 === "string"))
-      out.push(issue(p + "/text", "type", "wrong type: expected string", "string"));
+    if (!(typeof f1 === "string")) out.push(issue(p + "/text", "type", "wrong type", "string"));
     else {
       if (!(f1.length >= 2 || codePointLength(f1) >= 1))
-        out.push(
-          issue(
-            p + "/text",
-            "minLength",
-            "too short: expected string of at least 1 character",
-            "string of at least 1 character",
-          ),
-        );
+        out.push(issue(p + "/text", "minLength", "too short", "string of at least 1 character"));
       if (!(f1.length <= 4000 || (f1.length <= 8000 && codePointLength(f1) <= 4000)))
-        out.push(
-          issue(
-            p + "/text",
-            "maxLength",
-            "too long: expected string of at most 4000 characters",
-            "string of at most 4000 characters",
-          ),
-        );
+        out.push(issue(p + "/text", "maxLength", "too long", "string of at most 4000 characters"));
     }
   }
   const f2 = v.evidence_refs;
-  if (f2 === undefined)
-    out.push(issue(p + "/evidence_refs", "required", "missing field: expected array", "array"));
+  if (f2 === undefined) out.push(issue(p + "/evidence_refs", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f2))
-      out.push(issue(p + "/evidence_refs", "type", "wrong type: expected array", "array"));
+    if (!Array.isArray(f2)) out.push(issue(p + "/evidence_refs", "type", "wrong type", "array"));
     else {
       if (!(f2.length >= 1))
         out.push(
-          issue(
-            p + "/evidence_refs",
-            "minItems",
-            "too few items: expected array of at least 1 item",
-            "array of at least 1 item",
-          ),
+          issue(p + "/evidence_refs", "minItems", "too few items", "array of at least 1 item"),
         );
       if (!(f2.length <= 100))
         out.push(
-          issue(
-            p + "/evidence_refs",
-            "maxItems",
-            "too many items: expected array of at most 100 items",
-            "array of at most 100 items",
-          ),
+          issue(p + "/evidence_refs", "maxItems", "too many items", "array of at most 100 items"),
         );
       if (f2.length > 100 || !is_Claim_evidence_refs(f2))
         err_Claim_evidence_refs(f2, p + "/evidence_refs", out);
@@ -605,7 +490,7 @@ function err_Claim(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields claim_id, text, evidence_refs",
+              "unknown field",
               "one of the fields claim_id, text, evidence_refs",
             ),
           );
@@ -681,18 +566,9 @@ function err_Claim_evidence_refs(v: any, p: string, out: Issue[]): void {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
     if (!(typeof x === "string"))
-      out.push(
-        issue(p + "/" + i, "type", "wrong type: expected src:// reference", "src:// reference"),
-      );
+      out.push(issue(p + "/" + i, "type", "wrong type", "src:// reference"));
     else if (!re_Claim_evidence_refs_item.test(x))
-      out.push(
-        issue(
-          p + "/" + i,
-          "pattern",
-          "pattern mismatch: expected string matching ^src://.+",
-          "string matching ^src://.+",
-        ),
-      );
+      out.push(issue(p + "/" + i, "pattern", "pattern mismatch", "string matching ^src://.+"));
   }
   if (v.length > 100) out.push(truncated(p, v.length - 100, "items", "array of at most 100 items"));
 }
@@ -740,36 +616,21 @@ function err_root_quality(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.verification;
   if (f0 === undefined)
-    out.push(
-      issue(
-        p + "/verification",
-        "required",
-        "missing field: expected one of PASS, FAIL, SKIPPED",
-        "one of PASS, FAIL, SKIPPED",
-      ),
-    );
+    out.push(issue(p + "/verification", "required", "missing field", "one of PASS, FAIL, SKIPPED"));
   else if (!is_Verification(f0))
-    out.push(
-      issue(
-        p + "/verification",
-        "enum",
-        "value not allowed: expected one of PASS, FAIL, SKIPPED",
-        "one of PASS, FAIL, SKIPPED",
-      ),
-    );
+    out.push(issue(p + "/verification", "enum", "value not allowed", "one of PASS, FAIL, SKIPPED"));
   const f1 = v.unresolved_items;
   if (f1 === undefined)
-    out.push(issue(p + "/unresolved_items", "required", "missing field: expected array", "array"));
+    out.push(issue(p + "/unresolved_items", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f1))
-      out.push(issue(p + "/unresolved_items", "type", "wrong type: expected array", "array"));
+    if (!Array.isArray(f1)) out.push(issue(p + "/unresolved_items", "type", "wrong type", "array"));
     else {
       if (!(f1.length <= 100))
         out.push(
           issue(
             p + "/unresolved_items",
             "maxItems",
-            "too many items: expected array of at most 100 items",
+            "too many items",
             "array of at most 100 items",
           ),
         );
@@ -789,7 +650,7 @@ function err_root_quality(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields verification, unresolved_items",
+              "unknown field",
               "one of the fields verification, unresolved_items",
             ),
           );
@@ -855,27 +716,12 @@ function err_root_quality_unresolved_items(v: any, p: string, out: Issue[]): voi
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
-    if (!(typeof x === "string"))
-      out.push(issue(p + "/" + i, "type", "wrong type: expected string", "string"));
+    if (!(typeof x === "string")) out.push(issue(p + "/" + i, "type", "wrong type", "string"));
     else {
       if (!(x.length >= 2 || codePointLength(x) >= 1))
-        out.push(
-          issue(
-            p + "/" + i,
-            "minLength",
-            "too short: expected string of at least 1 character",
-            "string of at least 1 character",
-          ),
-        );
+        out.push(issue(p + "/" + i, "minLength", "too short", "string of at least 1 character"));
       if (!(x.length <= 1000 || (x.length <= 2000 && codePointLength(x) <= 1000)))
-        out.push(
-          issue(
-            p + "/" + i,
-            "maxLength",
-            "too long: expected string of at most 1000 characters",
-            "string of at most 1000 characters",
-          ),
-        );
+        out.push(issue(p + "/" + i, "maxLength", "too long", "string of at most 1000 characters"));
     }
   }
   if (v.length > 100) out.push(truncated(p, v.length - 100, "items", "array of at most 100 items"));
@@ -920,24 +766,16 @@ function is_root_usage(v: any): boolean {
 function err_root_usage(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.model_calls;
-  if (f0 === undefined)
-    out.push(issue(p + "/model_calls", "required", "missing field: expected integer", "integer"));
+  if (f0 === undefined) out.push(issue(p + "/model_calls", "required", "missing field", "integer"));
   else {
-    if (!Number.isInteger(f0))
-      out.push(issue(p + "/model_calls", "type", "wrong type: expected integer", "integer"));
-    else if (!(f0 >= 0))
-      out.push(
-        issue(p + "/model_calls", "min", "too small: expected integer >= 0", "integer >= 0"),
-      );
+    if (!Number.isInteger(f0)) out.push(issue(p + "/model_calls", "type", "wrong type", "integer"));
+    else if (!(f0 >= 0)) out.push(issue(p + "/model_calls", "min", "too small", "integer >= 0"));
   }
   const f1 = v.tool_calls;
-  if (f1 === undefined)
-    out.push(issue(p + "/tool_calls", "required", "missing field: expected integer", "integer"));
+  if (f1 === undefined) out.push(issue(p + "/tool_calls", "required", "missing field", "integer"));
   else {
-    if (!Number.isInteger(f1))
-      out.push(issue(p + "/tool_calls", "type", "wrong type: expected integer", "integer"));
-    else if (!(f1 >= 0))
-      out.push(issue(p + "/tool_calls", "min", "too small: expected integer >= 0", "integer >= 0"));
+    if (!Number.isInteger(f1)) out.push(issue(p + "/tool_calls", "type", "wrong type", "integer"));
+    else if (!(f1 >= 0)) out.push(issue(p + "/tool_calls", "min", "too small", "integer >= 0"));
   }
   let unknown = 0;
   for (const k in v) {
@@ -951,7 +789,7 @@ function err_root_usage(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields model_calls, tool_calls",
+              "unknown field",
               "one of the fields model_calls, tool_calls",
             ),
           );
@@ -1017,7 +855,7 @@ export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type: expected object", "object"));
+      out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);
   } catch {
     out.push(

@@ -10,8 +10,8 @@ import {
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, message: string, expected: string): Issue {
-  return { path, code, message, expected };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -78,161 +78,77 @@ function err_root(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
-    out.push(
-      issue(
-        p + "/contract",
-        "required",
-        'missing field: expected "tool.publish_post.command"',
-        '"tool.publish_post.command"',
-      ),
-    );
+    out.push(issue(p + "/contract", "required", "missing field", '"tool.publish_post.command"'));
   else if (!(f0 === "tool.publish_post.command"))
-    out.push(
-      issue(
-        p + "/contract",
-        "const",
-        'wrong constant: expected "tool.publish_post.command"',
-        '"tool.publish_post.command"',
-      ),
-    );
+    out.push(issue(p + "/contract", "const", "wrong constant", '"tool.publish_post.command"'));
   const f1 = v.version;
-  if (f1 === undefined)
-    out.push(issue(p + "/version", "required", 'missing field: expected "1.0"', '"1.0"'));
-  else if (!(f1 === "1.0"))
-    out.push(issue(p + "/version", "const", 'wrong constant: expected "1.0"', '"1.0"'));
+  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.operation_id;
-  if (f2 === undefined)
-    out.push(issue(p + "/operation_id", "required", "missing field: expected string", "string"));
+  if (f2 === undefined) out.push(issue(p + "/operation_id", "required", "missing field", "string"));
   else {
     if (!(typeof f2 === "string"))
-      out.push(issue(p + "/operation_id", "type", "wrong type: expected string", "string"));
+      out.push(issue(p + "/operation_id", "type", "wrong type", "string"));
     else {
       if (!(f2.length <= 64 || (f2.length <= 128 && codePointLength(f2) <= 64)))
         out.push(
-          issue(
-            p + "/operation_id",
-            "maxLength",
-            "too long: expected string of at most 64 characters",
-            "string of at most 64 characters",
-          ),
+          issue(p + "/operation_id", "maxLength", "too long", "string of at most 64 characters"),
         );
       else if (!re_root_operation_id.test(f2))
         out.push(
           issue(
             p + "/operation_id",
             "pattern",
-            "pattern mismatch: expected string matching ^OP-[A-Za-z0-9-]+$",
+            "pattern mismatch",
             "string matching ^OP-[A-Za-z0-9-]+$",
           ),
         );
     }
   }
   const f3 = v.resource;
-  if (f3 === undefined)
-    out.push(issue(p + "/resource", "required", "missing field: expected object", "object"));
+  if (f3 === undefined) out.push(issue(p + "/resource", "required", "missing field", "object"));
   else {
     if (!(typeof f3 === "object" && f3 !== null && !Array.isArray(f3)))
-      out.push(issue(p + "/resource", "type", "wrong type: expected object", "object"));
+      out.push(issue(p + "/resource", "type", "wrong type", "object"));
     else if (!is_root_resource(f3)) err_root_resource(f3, p + "/resource", out);
   }
   const f4 = v.payload_ref;
   if (f4 === undefined)
-    out.push(
-      issue(
-        p + "/payload_ref",
-        "required",
-        "missing field: expected artifact:// reference",
-        "artifact:// reference",
-      ),
-    );
+    out.push(issue(p + "/payload_ref", "required", "missing field", "artifact:// reference"));
   else {
     if (!(typeof f4 === "string"))
-      out.push(
-        issue(
-          p + "/payload_ref",
-          "type",
-          "wrong type: expected artifact:// reference",
-          "artifact:// reference",
-        ),
-      );
+      out.push(issue(p + "/payload_ref", "type", "wrong type", "artifact:// reference"));
     else if (!re_root_payload_ref.test(f4))
       out.push(
-        issue(
-          p + "/payload_ref",
-          "pattern",
-          "pattern mismatch: expected string matching ^artifact://.+",
-          "string matching ^artifact://.+",
-        ),
+        issue(p + "/payload_ref", "pattern", "pattern mismatch", "string matching ^artifact://.+"),
       );
   }
   const f5 = v.mode;
   if (f5 === undefined)
-    out.push(
-      issue(
-        p + "/mode",
-        "required",
-        "missing field: expected one of PUBLISH, SCHEDULE",
-        "one of PUBLISH, SCHEDULE",
-      ),
-    );
+    out.push(issue(p + "/mode", "required", "missing field", "one of PUBLISH, SCHEDULE"));
   else if (!is_PublishMode(f5))
-    out.push(
-      issue(
-        p + "/mode",
-        "enum",
-        "value not allowed: expected one of PUBLISH, SCHEDULE",
-        "one of PUBLISH, SCHEDULE",
-      ),
-    );
+    out.push(issue(p + "/mode", "enum", "value not allowed", "one of PUBLISH, SCHEDULE"));
   const f6 = v.expected_state;
   if (f6 === undefined)
-    out.push(issue(p + "/expected_state", "required", "missing field: expected object", "object"));
+    out.push(issue(p + "/expected_state", "required", "missing field", "object"));
   else {
     if (!(typeof f6 === "object" && f6 !== null && !Array.isArray(f6)))
-      out.push(issue(p + "/expected_state", "type", "wrong type: expected object", "object"));
+      out.push(issue(p + "/expected_state", "type", "wrong type", "object"));
     else if (!is_root_expected_state(f6)) err_root_expected_state(f6, p + "/expected_state", out);
   }
   const f7 = v.publish_at;
   if (f7 !== undefined) {
     if (!(typeof f7 === "string"))
-      out.push(
-        issue(
-          p + "/publish_at",
-          "type",
-          "wrong type: expected date-time string",
-          "date-time string",
-        ),
-      );
+      out.push(issue(p + "/publish_at", "type", "wrong type", "date-time string"));
     else if (!isDateTime(f7))
-      out.push(
-        issue(
-          p + "/publish_at",
-          "format",
-          "invalid format: expected date-time string",
-          "date-time string",
-        ),
-      );
+      out.push(issue(p + "/publish_at", "format", "invalid format", "date-time string"));
   }
   const f8 = v.unpublish_at;
   if (f8 !== undefined) {
     if (!(typeof f8 === "string"))
-      out.push(
-        issue(
-          p + "/unpublish_at",
-          "type",
-          "wrong type: expected date-time string",
-          "date-time string",
-        ),
-      );
+      out.push(issue(p + "/unpublish_at", "type", "wrong type", "date-time string"));
     else if (!isDateTime(f8))
-      out.push(
-        issue(
-          p + "/unpublish_at",
-          "format",
-          "invalid format: expected date-time string",
-          "date-time string",
-        ),
-      );
+      out.push(issue(p + "/unpublish_at", "format", "invalid format", "date-time string"));
   }
   let unknown = 0;
   for (const k in v) {
@@ -253,7 +169,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields contract, version, operation_id, resource, payload_ref, mode, expected_state, publish_at, unpublish_at",
+              "unknown field",
               "one of the fields contract, version, operation_id, resource, payload_ref, mode, expected_state, publish_at, unpublish_at",
             ),
           );
@@ -371,27 +287,21 @@ function is_root_resource(v: any): boolean {
 function err_root_resource(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.channel_id;
-  if (f0 === undefined)
-    out.push(issue(p + "/channel_id", "required", "missing field: expected string", "string"));
+  if (f0 === undefined) out.push(issue(p + "/channel_id", "required", "missing field", "string"));
   else {
     if (!(typeof f0 === "string"))
-      out.push(issue(p + "/channel_id", "type", "wrong type: expected string", "string"));
+      out.push(issue(p + "/channel_id", "type", "wrong type", "string"));
     else {
       if (!(f0.length <= 128 || (f0.length <= 256 && codePointLength(f0) <= 128)))
         out.push(
-          issue(
-            p + "/channel_id",
-            "maxLength",
-            "too long: expected string of at most 128 characters",
-            "string of at most 128 characters",
-          ),
+          issue(p + "/channel_id", "maxLength", "too long", "string of at most 128 characters"),
         );
       else if (!re_root_resource_channel_id.test(f0))
         out.push(
           issue(
             p + "/channel_id",
             "pattern",
-            "pattern mismatch: expected string matching ^[a-z]+:[A-Za-z0-9_]+$",
+            "pattern mismatch",
             "string matching ^[a-z]+:[A-Za-z0-9_]+$",
           ),
         );
@@ -408,7 +318,7 @@ function err_root_resource(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields channel_id",
+              "unknown field",
               "one of the fields channel_id",
             ),
           );
@@ -469,14 +379,11 @@ function err_root_expected_state(v: any, p: string, out: Issue[]): void {
   v = ownView(v);
   const f0 = v.draft_version;
   if (f0 === undefined)
-    out.push(issue(p + "/draft_version", "required", "missing field: expected integer", "integer"));
+    out.push(issue(p + "/draft_version", "required", "missing field", "integer"));
   else {
     if (!Number.isInteger(f0))
-      out.push(issue(p + "/draft_version", "type", "wrong type: expected integer", "integer"));
-    else if (!(f0 >= 1))
-      out.push(
-        issue(p + "/draft_version", "min", "too small: expected integer >= 1", "integer >= 1"),
-      );
+      out.push(issue(p + "/draft_version", "type", "wrong type", "integer"));
+    else if (!(f0 >= 1)) out.push(issue(p + "/draft_version", "min", "too small", "integer >= 1"));
   }
   let unknown = 0;
   for (const k in v) {
@@ -489,7 +396,7 @@ function err_root_expected_state(v: any, p: string, out: Issue[]): void {
             issue(
               p + "/" + escapePointer(k),
               "unknown",
-              "unknown field: expected one of the fields draft_version",
+              "unknown field",
               "one of the fields draft_version",
             ),
           );
@@ -537,7 +444,7 @@ function err_rules(v: any, p: string, out: Issue[]): void {
         issue(
           p + "/unpublish_at",
           "rule.before",
-          "out of order: expected date-time later than publish_at",
+          "out of order",
           "date-time later than publish_at",
         ),
       );
@@ -585,7 +492,7 @@ export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type: expected object", "object"));
+      out.push(issue("", "type", "wrong type", "object"));
     else {
       err_root(value, "", out);
       err_rules(value, "", out);
