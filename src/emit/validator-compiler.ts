@@ -616,8 +616,6 @@ export const compileValidator = (
           field.optional ? `if (!(${local} === undefined || ${test})) ${fail}` : `if (!(${local} !== undefined && ${test})) ${fail}`,
         ];
       };
-      // The copy is one object literal of the leading required fields (allocated at its final
-      // shape), then the rest in order, an optional one only when present.
       const takenOf = (i: number): string => (copies(compiled[i]!.c) ? `t${i}` : `f${i}`);
       const wide = compiled.length > FIELDS_PER_FUNCTION;
       /**
@@ -625,10 +623,10 @@ export const compileValidator = (
        * (the boilerplate of a literal is copied, where adding each key to a dictionary-mode object
        * grows it: 2,000 fields cost 4×), so one that is absent is deleted instead.
        */
-      const setLines = ({ field, local }: Entry, i: number): string => {
+      const setLines = ({ field, local }: Entry, i: number): string[] => {
         const set = setMember(field.name, takenOf(i));
-        if (!field.optional) return set;
-        return wide ? `if (${local} !== undefined) ${set}\nelse ${deleteMember(field.name)}` : `if (${local} !== undefined) ${set}`;
+        if (!field.optional) return [set];
+        return wide ? [`if (${local} !== undefined) ${set}`, `else ${deleteMember(field.name)}`] : [`if (${local} !== undefined) ${set}`];
       };
       // V8 optimizes no function of more than 60 KB of bytecode: past the first FIELDS_PER_FUNCTION
       // fields, a wide object's fields are checked, reported and copied by functions of that many
@@ -650,7 +648,7 @@ export const compileValidator = (
               "}",
               "",
               `function take_${name}(v: any, o: any): boolean {`,
-              ...indent([...part.flatMap((entry, j) => takeLines(entry, at(j), "return false;")), ...part.flatMap((entry, j) => setLines(entry, at(j)).split("\n")), "return true;"]),
+              ...indent([...part.flatMap((entry, j) => takeLines(entry, at(j), "return false;")), ...part.flatMap((entry, j) => setLines(entry, at(j))), "return true;"]),
               "}",
             ].join("\n"),
           ),
@@ -658,19 +656,20 @@ export const compileValidator = (
       }
       // A computed `["__proto__"]` defines a property; a plain one would set the prototype.
       const literalKey = (name: string): string => (name === "__proto__" ? '["__proto__"]' : isIdentifier(name) ? name : lit(name));
-      const literal = (entries: readonly string[]): string => `const o: any = { ${entries.join(", ")} };`;
-      // Otherwise one object literal of the leading required fields (allocated at its final
-      // shape), then the rest in order, an optional one only when present.
+      // The copy is one object literal of the leading required fields (allocated at its final
+      // shape), then the rest in order, an optional one only when present; a wide object's, of
+      // every field, an absent one deleted.
       const leading = first.findIndex(({ field }) => field.optional);
       const literalCount = wide || leading === -1 ? first.length : leading;
+      const literal = [
+        ...first.slice(0, literalCount).map(({ field }, i) => `${literalKey(field.name)}: ${takenOf(i)}`),
+        ...compiled.slice(first.length).map(({ field }) => `${literalKey(field.name)}: undefined`),
+      ];
       const build = [
-        literal([
-          ...first.slice(0, literalCount).map(({ field }, i) => `${literalKey(field.name)}: ${takenOf(i)}`),
-          ...compiled.slice(first.length).map(({ field }) => `${literalKey(field.name)}: undefined`),
-        ]),
+        `const o: any = { ${literal.join(", ")} };`,
         ...(wide
           ? first.filter(({ field }) => field.optional).map(({ field, local }) => `if (${local} === undefined) ${deleteMember(field.name)}`)
-          : first.slice(literalCount).map((entry, j) => setLines(entry, literalCount + j))),
+          : first.slice(literalCount).flatMap((entry, j) => setLines(entry, literalCount + j))),
       ];
       const keptTake = (): string[] => {
         if (!kept) return ["return undefined;"];
