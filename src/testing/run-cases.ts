@@ -4,8 +4,9 @@
 // context the framework hands it (its `expect` and `skip`).
 import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
+import type { Issue } from "../runtime/issue.js";
 import { createRegistry, type ContractRegistration } from "../runtime/registry.js";
-import { build, type Case, type CasesFile, type CaseValue, type CompatibilityCase, type Edit } from "./cases-file.js";
+import { build, type Case, type CasesFile, type CaseValue, type CompatibilityCase, type Edit, type Made } from "./cases-file.js";
 
 /** The part of a test framework's `expect` the runner uses (vitest's, as a test's context has it). */
 export type CaseExpect = (actual: unknown, message?: string) => { toEqual(expected: unknown): void };
@@ -84,6 +85,49 @@ const at = (root: unknown, pointer: string): { readonly found: boolean; readonly
   return { found: true, value };
 };
 
+/** Cases in one batch at most: their issues together stay well under errors()' cap (MAX_ISSUES, 100). */
+const BATCH_SIZE = 32;
+
+interface BatchResult {
+  /** What errors() reported of the batch's value. */
+  readonly reported: readonly Issue[];
+  /** Edges only: the cases the value passed for (check, errors and read all agreed, read's copy at their edits too). */
+  readonly passed: ReadonlySet<Case>;
+}
+
+/** Cases of one version run together (see `batchOf` in readCases): edges that must pass, or faults whose issues errors() must report. */
+interface Batch {
+  readonly kind: "edges" | "faults";
+  readonly cases: Case[];
+  /** The top-level keys its cases edit. */
+  readonly keys: Set<string>;
+  result: BatchResult | undefined;
+}
+
+/** Characters or items of a built value past which its case runs alone: a batch holds a few dozen. */
+const BATCH_BUILT_LENGTH = 4096;
+
+/** The length of the string or list `made` describes. */
+const madeLength = (made: Made): number =>
+  "text" in made ? made.text.reduce((n, part) => n + (typeof part === "string" ? part.length : part.repeat.length * part.times), 0) : made.times;
+
+/**
+ * The top-level keys `c` edits, when it may run in a batch: it edits the base (no long built
+ * value, nothing at the root itself) and expects an issue, if any, under those keys that no rule reports.
+ */
+const batchKeys = (c: Case): string[] | undefined => {
+  if (!("edits" in c) || c.edits.length === 0 || c.roundTrip) return undefined;
+  const keys = new Set<string>();
+  for (const edit of c.edits) {
+    if ("make" in edit && madeLength(edit.make) > BATCH_BUILT_LENGTH) return undefined;
+    const pointer = "remove" in edit ? edit.remove : edit.set;
+    if (pointer === "") return undefined;
+    keys.add(pointerKeys(pointer)[0]!);
+  }
+  if (c.expect !== undefined && (c.expect.path === "" || c.expect.code.startsWith("rule.") || !keys.has(pointerKeys(c.expect.path)[0]!))) return undefined;
+  return [...keys];
+};
+
 /** Versions as a reader scans them: runs of consecutive versions as `1.0–1.5`. */
 const versionLabel = (all: readonly string[], versions: readonly string[]): string => {
   const runs: string[][] = [];
@@ -135,32 +179,100 @@ export const readCases = (registration: ContractRegistration, moduleUrl: string,
     });
   };
 
-  /** What is wrong with `value` at `version`, given what the case expects; empty when nothing is. */
-  const problems = (version: string, value: unknown, expect: Case["expect"], edits?: readonly Edit[]): string[] => {
-    const { errors, check, read } = validator(version);
-    const issues = errors(value);
-    const passed = check(value);
+  /** What read() got wrong of `value`, which check() judged `passed`; empty when nothing. */
+  const readProblems = (version: string, value: unknown, passed: boolean, edits: readonly Edit[] | undefined): string[] => {
+    const { read } = validator(version);
+    if (read === undefined) return [];
     // read() checks as it copies: it must agree with check, and hand over what it was given.
-    const taken = read?.(value);
-    const readProblems =
-      read === undefined
-        ? []
-        : (taken !== undefined) !== passed
-          ? [`${version}: read() ${passed ? "refused" : "accepted"} it`]
-          : passed && !sameCopy(taken, value, edits)
-            ? [`${version}: read() returned ${JSON.stringify(taken)}`]
-            : [];
-    const reported = `errors() reported ${JSON.stringify(issues)}`;
-    if (expect === undefined) return [...(issues.length > 0 ? [`${version}: ${reported}`] : []), ...(passed ? [] : [`${version}: check() rejected it`]), ...readProblems];
-    const found = issues.some((issue) => issue.path === expect.path && issue.code === expect.code);
-    return [...(found ? [] : [`${version}: no ${expect.code} issue at ${JSON.stringify(expect.path)}; ${reported}`]), ...(passed ? [`${version}: check() accepted it`] : []), ...readProblems];
+    const taken = read(value);
+    if ((taken !== undefined) !== passed) return [`${version}: read() ${passed ? "refused" : "accepted"} it`];
+    return passed && !sameCopy(taken, value, edits) ? [`${version}: read() returned ${JSON.stringify(taken)}`] : [];
+  };
+
+  /**
+   * What is wrong with `value` at `version`, given what the case expects; empty when nothing is.
+   * `reported`: what errors() found on a value holding this case's edits among others' (see
+   * `batchOf`), checked first; errors() of `value` alone decides when it lacks the expected issue.
+   */
+  const problems = (version: string, value: unknown, expect: Case["expect"], edits?: readonly Edit[], reported?: readonly Issue[]): string[] => {
+    const { errors, check } = validator(version);
+    const passed = check(value);
+    const found = (issues: readonly Issue[]): boolean => issues.some((issue) => issue.path === expect!.path && issue.code === expect!.code);
+    if (expect === undefined) {
+      const issues = errors(value);
+      return [...(issues.length > 0 ? [`${version}: errors() reported ${JSON.stringify(issues)}`] : []), ...(passed ? [] : [`${version}: check() rejected it`]), ...readProblems(version, value, passed, edits)];
+    }
+    const issues = reported !== undefined && found(reported) ? reported : errors(value);
+    return [
+      ...(found(issues) ? [] : [`${version}: no ${expect.code} issue at ${JSON.stringify(expect.path)}; errors() reported ${JSON.stringify(issues)}`]),
+      ...(passed ? [`${version}: check() accepted it`] : []),
+      ...readProblems(version, value, passed, edits),
+    ];
+  };
+
+  // A wide contract's cases are mostly one field's edge or fault each, and every call walks the
+  // whole value: 2,000 fields made 63,000 case-versions of three full walks each. So cases that
+  // edit distinct top-level fields are also run together, in batches (one value with every
+  // case's edits): a batch of edges that passes whole passes each of its cases, and errors() of a
+  // batch of faults is the first place each case looks for its issue. Top-level fields are checked
+  // apart from one another, so a case's issue under its own fields comes from its own edit; an
+  // issue a rule reports is tied to other fields, and such cases run alone. Whatever a batch does
+  // not settle, a case's own value does: check() and read() always see each fault alone (they stop
+  // at the first), and a batch is only a shortcut to what the case alone would show.
+  const batches = new Map<string, Map<Case, Batch>>();
+  /** The batch of `c` at `version`, or undefined when it runs alone. */
+  const batchOf = (c: Case, version: string): Batch | undefined => {
+    let byCase = batches.get(version);
+    if (byCase === undefined) {
+      byCase = new Map();
+      batches.set(version, byCase);
+      const open: Batch[] = [];
+      for (const other of cases.cases) {
+        const keys = other.versions.includes(version) ? batchKeys(other) : undefined;
+        if (keys === undefined) continue;
+        const kind = other.expect === undefined ? "edges" : "faults";
+        let batch = open.find((b) => b.kind === kind && keys.every((key) => !b.keys.has(key)));
+        if (batch === undefined) {
+          batch = { kind, cases: [], keys: new Set(), result: undefined };
+          open.push(batch);
+        }
+        batch.cases.push(other);
+        for (const key of keys) batch.keys.add(key);
+        byCase.set(other, batch);
+        if (batch.cases.length === BATCH_SIZE) open.splice(open.indexOf(batch), 1);
+      }
+    }
+    const batch = byCase.get(c);
+    return batch !== undefined && batch.cases.length > 1 ? batch : undefined;
+  };
+  /** What the batch's value shows at `version`: errors() of it, and for edges, the cases whose edits all held. */
+  const batchResult = (batch: Batch, version: string): BatchResult => {
+    if (batch.result !== undefined) return batch.result;
+    const edits = batch.cases.flatMap((c) => ("edits" in c ? c.edits : []));
+    batch.result = withValue({ edits }, version, (value): BatchResult => {
+      const { errors, check, read } = validator(version);
+      const reported = errors(value);
+      if (batch.kind === "faults" || reported.length > 0 || !check(value)) return { reported, passed: new Set() };
+      const taken = read === undefined ? value : read(value);
+      if (taken === undefined) return { reported, passed: new Set() };
+      return { reported, passed: new Set(batch.cases.filter((c) => "edits" in c && sameCopy(taken, value, c.edits))) };
+    });
+    return batch.result;
+  };
+
+  /** What is wrong with case `c` at `version`. */
+  const caseProblems = (c: Case & CaseValue, version: string): string[] => {
+    const batch = c.roundTrip ? undefined : batchOf(c, version);
+    const result = batch === undefined ? undefined : batchResult(batch, version);
+    if (result !== undefined && result.passed.has(c)) return [];
+    return withValue(c, version, (value) => [...problems(version, value, c.expect, "edits" in c ? c.edits : undefined, result?.reported), ...(c.roundTrip ? roundTripProblems(version, value) : [])]);
   };
 
   const caseTest = (c: Case): RunnableCase => ({
     name: `${versionLabel(cases.versions, c.versions)} ${c.title}`,
     run: ({ expect, skip }) => {
       if ("skip" in c) return skip(c.skip);
-      const found = c.versions.flatMap((version) => withValue(c, version, (value) => [...problems(version, value, c.expect, "edits" in c ? c.edits : undefined), ...(c.roundTrip ? roundTripProblems(version, value) : [])]));
+      const found = c.versions.flatMap((version) => caseProblems(c, version));
       expect(found, found.join("; ")).toEqual([]);
     },
   });
