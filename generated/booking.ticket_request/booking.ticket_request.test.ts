@@ -2,7 +2,7 @@
 // Regression tests of booking.ticket_request: the cases in booking.ticket_request.cases.json (each version's examples,
 // mutations derived from its schema, and every older version's values through the canonical
 // model (1.0) and back), each run by treaty/testing against the versions it names.
-import { registration } from "./index.js";
+import { registration } from "./registration.js";
 import { readCases } from "treaty/testing";
 import { describe, it } from "vitest";
 

@@ -21,17 +21,37 @@ export const emitVersionIndex = (contract: Contract, version: ResolvedVersion): 
 export const emitContractIndex = (contract: Contract): EmittedFile => {
   const b = createFileBuilder(`${contractDir(contract.name)}/index.ts`, contract.file);
   b.importValue("./adapters.js", "adapters");
-  b.importType("treaty/runtime", "ContractRegistration");
   return b.render("contract-index", {
     name: JSON.stringify(contract.name),
     label: contract.name,
     versions: contract.versions.map((v) => ({ id: versionId(v.version), version: JSON.stringify(v.version) })),
     canonicalId: versionId(contract.canonical),
     canonicalType: rootTypeName(contract.name, contract.canonical),
-    canonicalVersion: JSON.stringify(contract.canonical),
     typeName: contractTypeName(contract.name),
+  });
+};
+
+/** `generated/<contract>/registration.ts`: the contract's registration (see templates/registration.hbs). */
+export const emitRegistration = (contract: Contract): EmittedFile => {
+  const b = createFileBuilder(`${contractDir(contract.name)}/registration.ts`, contract.file);
+  b.importValue("./adapters.js", "adapters");
+  b.importType("treaty/runtime", "ContractRegistration");
+  const versions = contract.versions.map((v) => {
+    const id = versionId(v.version);
+    const shape = `${id}_shape`;
+    const from = `${id}_from`;
+    b.importNamespace(`./${id}/validator.js`, id);
+    b.importValue(`./${id}/shape.js`, `${shapeConstName(contract.name, v.version)} as ${shape}`);
+    b.importValue(`./${id}/llm-reply.js`, `from as ${from}`);
+    return { id, version: JSON.stringify(v.version), shape, from };
+  });
+  return b.render("registration", {
+    label: contract.name,
+    name: JSON.stringify(contract.name),
+    canonicalVersion: JSON.stringify(contract.canonical),
     envelope: JSON.stringify(contract.envelope),
     unknownFields: JSON.stringify(contract.unknownFields),
+    versions,
   });
 };
 

@@ -19,9 +19,20 @@ const CALLS: Record<LlmProvider, string> = {
 };
 
 /** The projection as written to both files: the provider's request fragment, its ledger, and what was widened. */
-const projectionData = (project: Project, contract: Contract, version: ResolvedVersion, provider: LlmProvider) => {
+const computeProjection = (project: Project, contract: Contract, version: ResolvedVersion, provider: LlmProvider) => {
   const projection = projectVersion(project, contract, version, provider).value;
   return { projection, data: { ...projection.request, ledger: projection.ledger, widened: projection.widened } };
+};
+
+// The projections of the version last asked about: its llm.ts, llm-reply.ts and JSON files are
+// emitted one after another, and each needs them.
+let lastProjections: { readonly project: Project; readonly version: ResolvedVersion; readonly byProvider: Map<LlmProvider, ReturnType<typeof computeProjection>> } | undefined;
+
+const projectionData = (project: Project, contract: Contract, version: ResolvedVersion, provider: LlmProvider): ReturnType<typeof computeProjection> => {
+  if (lastProjections?.project !== project || lastProjections.version !== version) lastProjections = { project, version, byProvider: new Map() };
+  let data = lastProjections.byProvider.get(provider);
+  if (data === undefined) lastProjections.byProvider.set(provider, (data = computeProjection(project, contract, version, provider)));
+  return data;
 };
 
 /** Marks where a shared object goes in JSON text: no string of the data prints as this (JSON escapes the NUL). */
@@ -241,9 +252,24 @@ const planLines = (plan: NullPlan, input: string, path: readonly PathPart[], ctx
   }
 };
 
-/** `<contract>/<vX_Y>/llm.ts`: one export per provider the contract projects to, the null → absent functions, and `from`, which the registration carries. */
+/** `<contract>/<vX_Y>/llm.ts`: one export per provider the contract projects to, and (from llm-reply.ts) what undoes each in a reply. */
 export const emitLlm = (project: Project, contract: Contract, version: ResolvedVersion): EmittedFile => {
   const file = createFileBuilder(versionFilePath(contract.name, version.version, "llm.ts"), contract.file);
+  const projections = contract.llm.providers.map((provider) => ({ provider, ...projectionData(project, contract, version, provider) }));
+  const functions = projections.filter(({ projection }) => projection.nulls).map(({ provider }) => NULL_FUNCTIONS[provider]);
+  return file.render("llm", {
+    label: `${contract.name} ${version.version}`,
+    projections: projections.map(({ provider, data }) => ({ name: provider, doc: CALLS[provider], ...literal(data, provider) })),
+    exports: [...functions, "from"],
+  });
+};
+
+/**
+ * `<contract>/<vX_Y>/llm-reply.ts`: the null → absent functions and `from`, which the registration
+ * carries: apart from llm.ts, so decoding a reply never loads the schemas sent to providers.
+ */
+export const emitLlmReply = (project: Project, contract: Contract, version: ResolvedVersion): EmittedFile => {
+  const file = createFileBuilder(versionFilePath(contract.name, version.version, "llm-reply.ts"), contract.file);
   const projections = contract.llm.providers.map((provider) => ({ provider, ...projectionData(project, contract, version, provider) }));
   const functions = projections
     .filter(({ projection }) => projection.nulls)
@@ -264,9 +290,8 @@ export const emitLlm = (project: Project, contract: Contract, version: ResolvedV
         body: [...mapped.lines, `return ${mapped.result};`].map((line) => `  ${line}`).join("\n"),
       };
     });
-  return file.render("llm", {
+  return file.render("llm-reply", {
     label: `${contract.name} ${version.version}`,
-    projections: projections.map(({ provider, data }) => ({ name: provider, doc: CALLS[provider], ...literal(data, provider) })),
     nulls: functions,
     from: projections.map(({ provider, projection }) => ({ name: provider, function: projection.nulls ? NULL_FUNCTIONS[provider] : "null" })),
   });

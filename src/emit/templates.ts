@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import Handlebars from "handlebars";
 
 /** One template per kind of emitted file, in `templates/<name>.hbs`. */
-export type TemplateName = "types" | "schema" | "validator" | "shape" | "version-index" | "contract-index" | "index" | "adapters" | "tests" | "llm" | "agent" | "agents-index";
+export type TemplateName = "types" | "schema" | "validator" | "validators" | "shape" | "version-index" | "contract-index" | "index" | "adapters" | "tests" | "llm" | "llm-reply" | "registration" | "agent" | "agents-index";
 
 const TEMPLATES_DIR = new URL("../../templates/", import.meta.url);
 const cache = new Map<TemplateName, Handlebars.TemplateDelegate>();

@@ -85,7 +85,7 @@ export const emitTests = (cases: ContractCases): EmittedFile => {
   const b = createFileBuilder(testsFile(contract.name), contract.file);
   for (const name of ["describe", "it"]) b.importValue("vitest", name);
   b.importValue("treaty/testing", "readCases");
-  b.importValue("./index.js", "registration");
+  b.importValue("./registration.js", "registration");
   const file = casesFile(contract.name).split("/").at(-1)!;
   return b.render("tests", { contract: contract.name, canonical: contract.canonical, file, specifier: JSON.stringify(`./${file}`) });
 };

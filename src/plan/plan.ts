@@ -14,11 +14,14 @@ export type FileKind =
   | "schema"
   | "json-schema"
   | "validator"
+  | "validators"
   | "shape"
   | "version-index"
   | "llm"
+  | "llm-reply"
   | "llm-json"
   | "adapters"
+  | "registration"
   | "contract-index"
   | "tests"
   | "test-cases"
@@ -35,10 +38,10 @@ export interface GeneratedPackage extends PackageConfig {
 
 /** One file to generate; paths are relative to the output directory. */
 export type FileJob =
-  | { readonly kind: "types" | "schema" | "json-schema" | "validator" | "shape" | "llm" | "version-index"; readonly path: string; readonly contract: Contract; readonly version: ResolvedVersion }
+  | { readonly kind: "types" | "schema" | "json-schema" | "validator" | "shape" | "llm" | "llm-reply" | "version-index"; readonly path: string; readonly contract: Contract; readonly version: ResolvedVersion }
   | { readonly kind: "llm-json"; readonly path: string; readonly contract: Contract; readonly version: ResolvedVersion; readonly provider: LlmProvider }
   | { readonly kind: "adapters"; readonly path: string; readonly adapters: ContractAdapters }
-  | { readonly kind: "contract-index"; readonly path: string; readonly contract: Contract }
+  | { readonly kind: "contract-index" | "validators" | "registration"; readonly path: string; readonly contract: Contract }
   | { readonly kind: "tests" | "test-cases"; readonly path: string; readonly cases: ContractCases }
   | { readonly kind: "index" | "agents-index"; readonly path: string }
   /** `code`: the import specifier of the agent's hand-written file. */
@@ -71,6 +74,7 @@ const VERSION_FILES = [
   ["validator", "validator.ts"],
   ["shape", "shape.ts"],
   ["llm", "llm.ts"],
+  ["llm-reply", "llm-reply.ts"],
   ["version-index", "index.ts"],
 ] as const;
 
@@ -101,7 +105,10 @@ export const plan = (project: Project, adapters: ProjectAdapters, options: PlanO
         jobs.push({ kind: "llm-json", path: `${dir}/${versionId(version.version)}/llm/${provider}.json`, contract, version, provider });
       }
     }
+    // After the versions' validators, which it shares the compilation of (emit/validator-sharing.ts).
+    if (contract.versions.length > 1) jobs.push({ kind: "validators", path: `${dir}/validators.ts`, contract });
     jobs.push({ kind: "adapters", path: `${dir}/adapters.ts`, adapters: adapters.contracts.get(contract.name)! });
+    jobs.push({ kind: "registration", path: `${dir}/registration.ts`, contract });
     jobs.push({ kind: "contract-index", path: `${dir}/index.ts`, contract });
     if (cases) {
       const contractCases = cases.value.get(contract.name)!;

@@ -17,6 +17,9 @@ import { runGeneratedTests, type VitestReport } from "../support/run-generated-t
 const ROOT = join(import.meta.dirname, "../..");
 const CONTRACT = "task.result";
 const VALIDATOR = "v1_2/validator.ts";
+const SHARED = "validators.ts";
+/** Between the two files while a break edits them as one text. */
+const FILE_BREAK = "\n//---- next file ----\n";
 
 /** Applies `edit` to the statements checking `field`, given the local that holds it. */
 const editField = (source: string, field: string, edit: (code: string, local: string) => string): string =>
@@ -98,13 +101,18 @@ const failures = (folder: string): string[] => {
 beforeAll(() => {
   mkdirSync(scratch, { recursive: true });
   dir = mkdtempSync(join(scratch, "generated-tests-catch-"));
-  const original = readFileSync(join(ROOT, "generated", CONTRACT, VALIDATOR), "utf8");
+  // The code 1.2's validator runs: its own file and what it imports from the versions' shared
+  // validators.ts, broken as one text (a field checked in one may use a pattern declared in the other).
+  const files = [VALIDATOR, SHARED];
+  const original = files.map((file) => readFileSync(join(ROOT, "generated", CONTRACT, file), "utf8")).join(FILE_BREAK);
   for (const copy of copies) {
     const target = join(dir, copy.folder, CONTRACT);
     cpSync(join(ROOT, "generated", CONTRACT), target, { recursive: true });
     const broken = copy.apply(original);
     if (copy.name !== "intact") expect(broken, `${copy.name}: the break found nothing to edit`).not.toBe(original);
-    writeFileSync(join(target, VALIDATOR), broken);
+    const parts = broken.split(FILE_BREAK);
+    expect(parts).toHaveLength(files.length);
+    files.forEach((file, i) => writeFileSync(join(target, file), parts[i]!));
   }
   // Every copy in one vitest run, with treaty's runtime from source as in this repo's config.
   report = runGeneratedTests(dir, "**/*.test.ts");

@@ -23,7 +23,7 @@ afterAll(() => project.remove());
 it("an absent __proto__ field is not Object.prototype", async () => {
   const { status } = await project.treaty("generate");
   expect(status).toBe(0);
-  const text = project.read("generated/demo.proto/v1_0/llm.ts");
+  const text = project.read("generated/demo.proto/v1_0/llm-reply.ts");
 
   expect(text).toContain('Object.hasOwn(value, "__proto__")');
   expect(project.typecheck()).toEqual([]);

@@ -212,8 +212,6 @@ export const mcp = {
   widened: [],
 } as const;
 
-/**
- * What undoes each projection of booking.tickets 1.0 in a reply, per provider (null: it widened nothing):
- * `decode(contract, input, { from })` of the registry and of the runtime runs it.
- */
-export const from = { openai: null, anthropic: null, gemini: null, mcp: null } as const;
+// What undoes each projection in a reply (in llm-reply.ts, which the registration imports
+// without these schemas).
+export { from } from "./llm-reply.js";
