@@ -150,7 +150,7 @@ describe("a new producer repo, following the README", () => {
   it("installs, generates, and publishes 1.0 in a commit", () => {
     npm(["install"]);
     npm(["run", "codegen"]);
-    expect(readdirSync(join(APP, "generated/order.placed"))).toEqual(["adapters.ts", "index.ts", "order.placed.cases.json", "order.placed.test.ts", "v1_0"]);
+    expect(readdirSync(join(APP, "generated/order.placed"))).toEqual(["adapters.ts", "index.ts", "order.placed.cases.json", "order.placed.test.ts", "registration.ts", "v1_0"]);
     // init's .gitignore keeps node_modules/ out; vendor/, the lock file and generated/ are committed.
     // The consumer's build output below is this app's own to ignore.
     expect(read(".gitignore")).toContain("node_modules/\n");
