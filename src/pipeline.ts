@@ -1,6 +1,7 @@
 // load → resolve → check (+ agents) → lint → adapt (+ stubs) → plan → emit → format → write; stops after a stage that reported an error.
-// `generate` is incremental: a manifest of the last run (src/incremental) names the contracts whose
-// inputs or outputs changed, and only those are compiled (with what they reference) and emitted.
+// `generate` (generate.ts) is incremental: a manifest of the last run (src/incremental) names the
+// contracts whose inputs or outputs changed, and `regenerate` compiles only those (with what they
+// reference) and emits them.
 import { join, relative, sep } from "node:path";
 import { adapt, checkChangeDefaults } from "./adapt/adapt.js";
 import { agentStubFiles } from "./agent/agent-stubs.js";
@@ -9,18 +10,20 @@ import { check, contractRefs } from "./check/check.js";
 import { hasErrors, sortDiagnostics, type Diagnostic, type StageResult } from "./diagnostics/diagnostic.js";
 import { PACKAGE_BUILD_DIR } from "./emit/package.js";
 import { createFormatPool } from "./format/format-pool.js";
-import { createFormatCache, findCacheDir } from "./format/format-cache.js";
-import { compilerFingerprint } from "./incremental/fingerprint.js";
+import { createFormatCache } from "./format/format-cache.js";
+import { countsOf, type GenerateOptions, type GenerateResult } from "./generate.js";
 import { loadPatternVerdicts, savePatternVerdicts } from "./incremental/pattern-verdicts.js";
-import { dirsHold, fileHash, holds, readManifest, writeManifest, type Manifest, type NodeRecord } from "./incremental/manifest.js";
+import { fileHash, writeManifest, type Manifest, type NodeDraft } from "./incremental/manifest.js";
 import type { Contract, Project } from "./ir/model.js";
 import { lint } from "./lint/lint.js";
 import { parseSources, readSources, type RawSource } from "./load/load.js";
 import { projectDiagnostics } from "./project/project.js";
-import { jobOwner, plan, type FileJob, type GeneratedPackage } from "./plan/plan.js";
+import { jobOwner, plan, type FileJob } from "./plan/plan.js";
 import { resolve } from "./resolve/resolve.js";
 import { adapterStubFile, maintainStubs, type AddedStub } from "./stubs/maintain-stubs.js";
-import { contentHash, createTreeWriter, recoverInterrupted, type TreeWriter, type WriteReport } from "./write/write.js";
+import { createTreeWriter, type TreeWriter } from "./write/write.js";
+
+export { generate, type GenerateOptions, type GenerateResult, type Progress } from "./generate.js";
 
 export interface CompileOptions {
   /** Paths in diagnostics and headers are relative to this directory. */
@@ -28,38 +31,6 @@ export interface CompileOptions {
   readonly idlDir: string;
   /** The config's `llm` setting: the providers of a contract that names none. */
   readonly llm?: Contract["llm"];
-}
-
-/** How far a run is: `done` of `total` contracts in `phase`. */
-export interface Progress {
-  readonly phase: "reading" | "compiling" | "emitting" | "writing";
-  readonly done: number;
-  readonly total: number;
-}
-
-export interface GenerateOptions extends CompileOptions {
-  readonly outDir: string;
-  /** Write nothing; report what would change. */
-  readonly check: boolean;
-  /** The config's `package` setting: the output directory becomes this npm package. */
-  readonly package?: GeneratedPackage;
-  /** Write the generated regression tests (default true); without them nothing imports vitest. */
-  readonly tests?: boolean;
-  readonly onProgress?: (progress: Progress) => void;
-}
-
-export interface GenerateResult {
-  readonly diagnostics: readonly Diagnostic[];
-  /** Absent when an error stopped the pipeline before `write`. */
-  readonly report?: WriteReport;
-  /** The whole model, when the run compiled all of it (a run that found few changes compiles only those). */
-  readonly project?: Project;
-  /** Stubs added to the hand-written adapters and agent files; each throws until someone writes it. */
-  readonly stubs?: readonly AddedStub[];
-  /** The project's size, also when only some of it was compiled. */
-  readonly counts?: { readonly contracts: number; readonly versions: number };
-  /** How many contracts this run compiled and emitted (all of them in a full run, none when nothing changed). */
-  readonly regenerated?: number;
 }
 
 /**
@@ -89,20 +60,6 @@ const compileSources = (sources: readonly RawSource[], llm: Contract["llm"] | un
   if (!hasErrors(diagnostics)) diagnostics.push(...projectDiagnostics(checked.value), ...lint(checked.value).diagnostics);
   return { value: checked.value, diagnostics: sortDiagnostics(diagnostics) };
 };
-
-/** What shapes output besides the sources and the hand-written stub files: the manifest is valid only under the same key. */
-const manifestKey = (options: GenerateOptions): string =>
-  contentHash(
-    JSON.stringify({
-      compiler: compilerFingerprint(),
-      root: options.root,
-      idlDir: options.idlDir,
-      outDir: options.outDir,
-      llm: options.llm ?? null,
-      package: options.package ?? null,
-      tests: options.tests ?? true,
-    }),
-  );
 
 /** The source files of the contracts each contract reaches through its references, transitively. */
 const reachedSources = (project: Project): Map<string, string[]> => {
@@ -209,16 +166,11 @@ const attribute = (diagnostics: readonly Diagnostic[], owners: ReadonlyMap<strin
   return byOwner;
 };
 
-const countsOf = (nodes: Readonly<Record<string, NodeRecord>>): { contracts: number; versions: number } => {
-  const contracts = Object.values(nodes).filter((n) => !n.agent);
-  return { contracts: contracts.length, versions: contracts.reduce((n, c) => n + c.versions, 0) };
-};
-
 /** Records of the contracts and agents a run regenerated. */
-const recordNodes = (project: Project, prepared: Prepared, diagnostics: readonly Diagnostic[], hashes: ReadonlyMap<string, string>, options: GenerateOptions, only?: ReadonlySet<string>): Map<string, NodeRecord> => {
+const recordNodes = (project: Project, prepared: Prepared, diagnostics: readonly Diagnostic[], hashes: ReadonlyMap<string, string>, options: GenerateOptions, only?: ReadonlySet<string>): Map<string, NodeDraft> => {
   const reached = reachedSources(project);
   const owners = new Map<string, string>();
-  const records = new Map<string, NodeRecord>();
+  const records = new Map<string, NodeDraft>();
   const outputs = new Map<string, string[]>();
   for (const job of prepared.jobs) {
     const owner = jobOwner(job);
@@ -257,22 +209,24 @@ const recordNodes = (project: Project, prepared: Prepared, diagnostics: readonly
   return records;
 };
 
-export const generate = async (options: GenerateOptions): Promise<GenerateResult> => {
-  // What a killed run left is finished or undone first, so this run starts from a whole tree.
-  if (!options.check) recoverInterrupted(options.outDir);
-  options.onProgress?.({ phase: "reading", done: 0, total: 0 });
-  const read = readSources(options.root, options.idlDir);
-  if (hasErrors(read.diagnostics)) return { diagnostics: sortDiagnostics(read.diagnostics) };
-  const sources = read.value;
-  const hashes = new Map(sources.map((s) => [s.path, contentHash(s.text)]));
-  const cacheDir = findCacheDir(options.root);
-  const key = manifestKey(options);
-  const manifest = readManifest(cacheDir, options.outDir, key);
-  const dirty = manifest && dirtySources(manifest, hashes, options);
-  if (manifest && dirty?.size === 0) return unchangedResult(manifest);
+/** What `generate` learned before compiling anything. */
+export interface RegenerateInput {
+  readonly sources: readonly RawSource[];
+  /** The hash of each source's text, by its path. */
+  readonly hashes: ReadonlyMap<string, string>;
+  /** The manifest key of this run's options. */
+  readonly key: string;
+  readonly cacheDir: string | undefined;
+  /** The last run's manifest and the sources it does not prove current; absent: a full run. */
+  readonly changed?: { readonly manifest: Manifest; readonly dirty: ReadonlySet<string> };
+}
+
+/** The contracts `generate` could not prove current compiled and emitted: only the changed ones where that is sure to be right, else all. */
+export const regenerate = async (input: RegenerateInput, options: GenerateOptions): Promise<GenerateResult> => {
+  const { sources, hashes, key, cacheDir, changed } = input;
   loadPatternVerdicts(cacheDir);
-  const changed = manifest && dirty ? await generateChanged(manifest, dirty, sources, hashes, options, cacheDir, key) : undefined;
-  const result = changed ?? (await generateAll(sources, hashes, options, cacheDir, key));
+  const partial = changed ? await generateChanged(changed.manifest, changed.dirty, sources, hashes, options, cacheDir, key) : undefined;
+  const result = partial ?? (await generateAll(sources, hashes, options, cacheDir, key));
   // `--check` writes nothing, not even to the cache.
   if (!options.check) savePatternVerdicts(cacheDir);
   return result;
@@ -303,50 +257,11 @@ const generateAll = async (sources: readonly RawSource[], hashes: ReadonlyMap<st
       key,
       nodes,
       project: { outputs: prepared.jobs.filter((j) => jobOwner(j) === undefined).map((j) => j.path), diagnostics: diagnostics.filter((d) => !recorded.has(d)) },
-      stamps: Object.fromEntries(writer.stamps()),
+      stamps: writer.stamps(),
     });
   }
   const counts = { contracts: project.contracts.length, versions: project.contracts.reduce((n, c) => n + c.versions.length, 0) };
   return { diagnostics, report, project, stubs: prepared.stubs, counts, regenerated: project.contracts.length };
-};
-
-/**
- * The sources whose outputs must be regenerated: changed themselves or in a contract they reach,
- * their stub files changed, or an output no longer as written. Undefined: only a full run is
- * sure to be right (files added or removed, the project's own files changed, agents involved).
- */
-const dirtySources = (manifest: Manifest, hashes: ReadonlyMap<string, string>, options: GenerateOptions): Set<string> | undefined => {
-  const nodes = new Map(Object.entries(manifest.nodes));
-  if (nodes.size !== hashes.size || [...hashes.keys()].some((path) => !nodes.has(path))) return undefined;
-  const current = (path: string): boolean => {
-    const stamp = manifest.stamps[path];
-    return stamp !== undefined && Object.hasOwn(manifest.stamps, path) && holds(join(options.outDir, path), stamp, manifest.writtenAt);
-  };
-  if (!manifest.project.outputs.every(current) || !dirsHold(options.outDir, manifest)) return undefined;
-  const dirty = new Set<string>();
-  for (const [path, node] of nodes) {
-    const stale =
-      node.hash !== hashes.get(path) ||
-      node.deps.some((dep) => nodes.get(dep)?.hash !== hashes.get(dep) || !hashes.has(dep)) ||
-      Object.entries(node.stubs).some(([file, hash]) => fileHash(join(options.root, file)) !== hash) ||
-      !node.outputs.every(current);
-    if (stale) dirty.add(path);
-  }
-  // Agents read any contract, and the project's diagnostics belong to no file: both need the whole project.
-  if (dirty.size > 0 && (manifest.project.diagnostics.length > 0 || [...nodes.values()].some((n) => n.agent))) return undefined;
-  return dirty;
-};
-
-/** A rerun that finds every input as the manifest has it and every output as it wrote it. */
-const unchangedResult = (manifest: Manifest): GenerateResult => {
-  const nodes = Object.values(manifest.nodes);
-  return {
-    diagnostics: sortDiagnostics([...nodes.flatMap((n) => n.diagnostics), ...manifest.project.diagnostics]),
-    report: { created: [], updated: [], removed: [], unchanged: nodes.reduce((n, node) => n + node.outputs.length, manifest.project.outputs.length) },
-    stubs: [],
-    counts: countsOf(manifest.nodes),
-    regenerated: 0,
-  };
 };
 
 /**
@@ -379,21 +294,24 @@ const generateChanged = async (
   const placed = (d: Diagnostic): boolean => d.loc !== undefined && (loaded.has(d.loc.file) || [...prepared.stubFiles.values()].some((files) => files.includes(d.loc!.file)));
   if (hasErrors(all) || !all.every(placed)) return undefined;
   const fresh = all.filter((d) => !loaded.has(d.loc!.file) || dirty.has(d.loc!.file));
+  // The other contracts' outputs are current (the manifest proved it): the writer hears only of this run's.
   const writer = createTreeWriter(options.outDir, { check: options.check });
-  for (const [path, node] of Object.entries(manifest.nodes)) {
-    if (!dirty.has(path)) for (const output of node.outputs) writer.keep(output, manifest.stamps[output]!);
-  }
-  for (const output of manifest.project.outputs) writer.keep(output, manifest.stamps[output]!);
   try {
     await produce(project, prepared.jobs, writer, options, cacheDir);
   } catch (error) {
     writer.abort();
     throw error;
   }
-  const report = writer.commit([...dirty].flatMap((path) => manifest.nodes[path]!.outputs));
+  const replaced = [...dirty].flatMap((path) => manifest.nodes[path]!.outputs.map(([output]) => output));
+  const written = writer.commit(replaced);
+  const kept = Object.entries(manifest.nodes).filter(([path]) => !dirty.has(path));
+  const unchanged = kept.reduce((n, [, node]) => n + node.outputs.length, manifest.project.outputs.length);
+  const report = { ...written, unchanged: written.unchanged + unchanged };
   const records = recordNodes(project, prepared, fresh, hashes, options, only);
-  const nodes = { ...manifest.nodes, ...Object.fromEntries(records) };
-  if (!options.check) writeManifest(cacheDir, options.outDir, { key, nodes, project: manifest.project, stamps: Object.fromEntries(writer.stamps()) });
+  if (!options.check) {
+    const nodes = { ...Object.fromEntries(kept), ...Object.fromEntries(records) };
+    writeManifest(cacheDir, options.outDir, { key, nodes, project: manifest.project, stamps: writer.stamps(), carried: { dirs: manifest.dirs, replaced } });
+  }
   const diagnostics = sortDiagnostics([...Object.entries(manifest.nodes).filter(([path]) => !dirty.has(path)).flatMap(([, n]) => n.diagnostics), ...fresh]);
-  return { diagnostics, report, stubs: prepared.stubs, counts: countsOf(nodes), regenerated: only.size };
+  return { diagnostics, report, stubs: prepared.stubs, counts: countsOf({ ...manifest.nodes, ...Object.fromEntries(records) }), regenerated: only.size };
 };

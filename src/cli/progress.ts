@@ -1,4 +1,4 @@
-import type { Progress } from "../pipeline.js";
+import type { Progress } from "../generate.js";
 import type { CliIo } from "./command.js";
 
 /** A run shorter than this shows no progress: the line would only flicker. */

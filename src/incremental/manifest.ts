@@ -1,6 +1,7 @@
 // What the last run produced, kept in the cache directory so that a rerun regenerates only what
 // changed: per source file its hash, the contracts it reaches, its hand-written stub files, its
-// outputs and diagnostics; per output file its hash and the size and time it was written with.
+// outputs and diagnostics; per output file (beside it, as one tuple: a rerun reads every one, so
+// the file is kept small) a hash of its contents and the size and time it was written with.
 // Only an accelerator: a missing, stale, corrupt or truncated manifest means a full run, and every
 // entry is checked against the disk before it is trusted.
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -8,7 +9,16 @@ import { dirname, join, resolve as resolvePath } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { contentHash, type FileStamp } from "../write/write.js";
 
-const FORMAT = 1;
+const FORMAT = 2;
+
+/**
+ * An output file (its path relative to the output directory) and what it held when written: the
+ * first 32 hex digits of its contents' SHA-256 (`stampHash`), its size and modification time.
+ */
+export type OutputStamp = readonly [path: string, hash: string, size: number, mtimeMs: number];
+
+/** The hash an output stamp holds: enough to tell a file from the one written, at half the size. */
+export const stampHash = (contents: string | Buffer): string => contentHash(contents).slice(0, 32);
 
 /** A contract or agent file and what the last run made of it. */
 export interface NodeRecord {
@@ -21,8 +31,8 @@ export interface NodeRecord {
   readonly deps: readonly string[];
   /** Hand-written files whose stubs it needs, with their hashes (null: absent). */
   readonly stubs: Readonly<Record<string, string | null>>;
-  /** Output files it produced (relative to the output directory). */
-  readonly outputs: readonly string[];
+  /** Output files it produced. */
+  readonly outputs: readonly OutputStamp[];
   /** The diagnostics located in it or in its stub files. */
   readonly diagnostics: readonly Diagnostic[];
   readonly versions: number;
@@ -37,8 +47,7 @@ export interface Manifest {
   /** By source path (relative to the root, as diagnostics print it). */
   readonly nodes: Readonly<Record<string, NodeRecord>>;
   /** Files of the project as a whole (the root index, agents, package files), and diagnostics located nowhere else. */
-  readonly project: { readonly outputs: readonly string[]; readonly diagnostics: readonly Diagnostic[] };
-  readonly stamps: Readonly<Record<string, FileStamp>>;
+  readonly project: { readonly outputs: readonly OutputStamp[]; readonly diagnostics: readonly Diagnostic[] };
   /**
    * The modification time of every directory holding an output ("." the output directory): one
    * that changed may hold a file no run produced, which only a full run finds (and removes).
@@ -54,8 +63,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === "string");
 const isDiagnostics = (value: unknown): value is Diagnostic[] =>
   Array.isArray(value) && value.every((d) => isObject(d) && typeof d["code"] === "string" && typeof d["message"] === "string" && typeof d["severity"] === "string");
-const isStamp = (value: unknown): value is FileStamp =>
-  isObject(value) && typeof value["hash"] === "string" && typeof value["size"] === "number" && typeof value["mtimeMs"] === "number";
+const isStamp = (value: unknown): value is OutputStamp =>
+  Array.isArray(value) && value.length === 4 && typeof value[0] === "string" && typeof value[1] === "string" && typeof value[2] === "number" && typeof value[3] === "number";
+const isStamps = (value: unknown): value is OutputStamp[] => Array.isArray(value) && value.every(isStamp);
 const isNode = (value: unknown): value is NodeRecord =>
   isObject(value) &&
   typeof value["hash"] === "string" &&
@@ -64,7 +74,7 @@ const isNode = (value: unknown): value is NodeRecord =>
   isStrings(value["deps"]) &&
   isObject(value["stubs"]) &&
   Object.values(value["stubs"]).every((h) => h === null || typeof h === "string") &&
-  isStrings(value["outputs"]) &&
+  isStamps(value["outputs"]) &&
   isDiagnostics(value["diagnostics"]) &&
   typeof value["versions"] === "number";
 
@@ -77,10 +87,8 @@ const isManifest = (value: unknown): value is Manifest =>
   isObject(value["nodes"]) &&
   Object.values(value["nodes"]).every(isNode) &&
   isObject(value["project"]) &&
-  isStrings(value["project"]["outputs"]) &&
+  isStamps(value["project"]["outputs"]) &&
   isDiagnostics(value["project"]["diagnostics"]) &&
-  isObject(value["stamps"]) &&
-  Object.values(value["stamps"]).every(isStamp) &&
   isObject(value["dirs"]) &&
   Object.values(value["dirs"]).every((t) => typeof t === "number");
 
@@ -95,25 +103,55 @@ export const readManifest = (cacheDir: string | undefined, outDir: string, key: 
   }
 };
 
+/** A record as a run hands it to `writeManifest`: an output named by its path is stamped from the run's stamps, a stamped one carried over as it was. */
+export type NodeDraft = Omit<NodeRecord, "outputs"> & { readonly outputs: readonly (string | OutputStamp)[] };
+
+/** What a run hands `writeManifest`. */
+export interface ManifestDraft {
+  readonly key: string;
+  readonly nodes: Readonly<Record<string, NodeDraft>>;
+  readonly project: { readonly outputs: readonly (string | OutputStamp)[]; readonly diagnostics: readonly Diagnostic[] };
+  /** By output path, as the tree writer took them after its commit: every file the run wrote or found unchanged. */
+  readonly stamps: ReadonlyMap<string, FileStamp>;
+  /**
+   * An incremental run's: the last manifest's directory times, and the files it replaced or
+   * removed. Only the directories of those and of `stamps` are looked at again; without it, every
+   * directory of `stamps`.
+   */
+  readonly carried?: { readonly dirs: Manifest["dirs"]; readonly replaced: readonly string[] };
+}
+
 /** Best effort, like the format cache: a cache that cannot be written makes the next run a full one. */
-export const writeManifest = (cacheDir: string | undefined, outDir: string, manifest: Omit<Manifest, "format" | "writtenAt" | "dirs">): void => {
+export const writeManifest = (cacheDir: string | undefined, outDir: string, draft: ManifestDraft): void => {
   if (cacheDir === undefined) return;
-  const dirs: Record<string, number> = {};
-  for (const path of Object.keys(manifest.stamps)) {
-    for (let dir = dirname(path); !(dir in dirs); dir = dirname(dir)) {
-      try {
-        dirs[dir] = statSync(join(outDir, dir)).mtimeMs;
-      } catch {
-        return; // the tree changed under this run: the next one is a full run
+  const stamped = (outputs: readonly (string | OutputStamp)[]): OutputStamp[] | undefined => {
+    const stamps: OutputStamp[] = [];
+    for (const output of outputs) {
+      if (typeof output !== "string") {
+        stamps.push(output);
+        continue;
       }
-      if (dir === ".") break;
+      const stamp = draft.stamps.get(output);
+      if (stamp === undefined) return undefined;
+      stamps.push([output, stamp.hash.slice(0, 32), stamp.size, stamp.mtimeMs]);
     }
+    return stamps;
+  };
+  const nodes: Record<string, NodeRecord> = {};
+  for (const [source, node] of Object.entries(draft.nodes)) {
+    const outputs = stamped(node.outputs);
+    if (outputs === undefined) return; // an output went missing under this run: the next one is a full run
+    nodes[source] = { ...node, outputs };
   }
+  const projectOutputs = stamped(draft.project.outputs);
+  const dirs = projectOutputs && directoryTimes(outDir, draft);
+  if (dirs === undefined) return;
+  const manifest: Manifest = { format: FORMAT, key: draft.key, writtenAt: Date.now(), nodes, project: { outputs: projectOutputs!, diagnostics: draft.project.diagnostics }, dirs };
   const path = manifestPath(cacheDir, outDir);
   const temp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temp, JSON.stringify({ format: FORMAT, writtenAt: Date.now(), ...manifest, dirs }));
+    writeFileSync(temp, JSON.stringify(manifest));
     renameSync(temp, path);
   } catch {
     rmSync(temp, { force: true });
@@ -121,16 +159,45 @@ export const writeManifest = (cacheDir: string | undefined, outDir: string, mani
 };
 
 /**
- * Whether `path` still holds what `stamp` says: by size and modification time when those match and
- * the file was not touched at or after the manifest was written (it could have changed within the
- * clock's tick), else by hashing it.
+ * The modification time of every directory holding an output, and of their parents up to the
+ * output directory ("."); undefined when one that must exist does not (the tree changed under the
+ * run). Carried-over times stand for the directories no file of this run is in.
  */
-export const holds = (path: string, stamp: FileStamp, writtenAt: number): boolean => {
+const directoryTimes = (outDir: string, draft: ManifestDraft): Record<string, number> | undefined => {
+  const dirs: Record<string, number> = { ...draft.carried?.dirs };
+  const seen = new Set<string>();
+  const look = (path: string, mustExist: boolean): boolean => {
+    for (let dir = dirname(path); !seen.has(dir); dir = dirname(dir)) {
+      seen.add(dir);
+      try {
+        dirs[dir] = statSync(join(outDir, dir)).mtimeMs;
+      } catch {
+        if (mustExist) return false;
+        delete dirs[dir]; // emptied and removed by this run
+      }
+      if (dir === ".") break;
+    }
+    return true;
+  };
+  for (const path of draft.stamps.keys()) if (!look(path, true)) return undefined;
+  for (const path of draft.carried?.replaced ?? []) look(path, false);
+  return dirs;
+};
+
+/**
+ * Whether the output directory (`base`, ending in a separator) still holds the file `stamp`
+ * describes: by size and modification time when those match and the file was not touched at or
+ * after the manifest was written (it could have changed within the clock's tick), else by hashing
+ * it. `base` is joined by concatenation: a rerun asks this of every output, and `join` normalizing
+ * each path cost a third as much as the stat itself.
+ */
+export const holds = (base: string, [path, hash, size, mtimeMs]: OutputStamp, writtenAt: number): boolean => {
   try {
-    const stat = statSync(path);
-    if (stat.size !== stamp.size) return false;
-    if (stat.mtimeMs === stamp.mtimeMs && stat.mtimeMs < writtenAt) return true;
-    return contentHash(readFileSync(path)) === stamp.hash;
+    const file = base + path;
+    const stat = statSync(file);
+    if (stat.size !== size) return false;
+    if (stat.mtimeMs === mtimeMs && stat.mtimeMs < writtenAt) return true;
+    return stampHash(readFileSync(file)) === hash;
   } catch {
     return false;
   }

@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
 import { isScalar, LineCounter, parseDocument, visit, type Document } from "yaml";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
+import { readSources, type RawSource } from "./read-sources.js";
+
+export { readSources, type RawSource } from "./read-sources.js";
 
 /** A parsed contract file; its YAML nodes keep their ranges for diagnostics. */
 export interface SourceFile {
@@ -17,13 +18,6 @@ export const locate = (file: Pick<SourceFile, "path" | "lineCounter">, offset: n
   const { line, col } = file.lineCounter.linePos(offset);
   return { file: file.path, line, col };
 };
-
-const isContractFile = (name: string): boolean => name.endsWith(".yaml") || name.endsWith(".yml");
-
-const listContractFiles = (dir: string): string[] =>
-  readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && isContractFile(entry.name))
-    .map((entry) => join(entry.parentPath, entry.name));
 
 /**
  * Keys a mapping holds twice, compared as YAML's `uniqueKeys` does (the same scalar value), in one
@@ -55,29 +49,6 @@ export const parseSource = (path: string, text: string): StageResult<SourceFile>
     createDiagnostic("yaml-syntax", locate(file, error.pos[0]), { detail: error.message.split(/ at line \d/)[0]! }),
   );
   return { value: file, diagnostics: [...diagnostics, ...duplicateKeys(file)] };
-};
-
-/** A contract file's text, before parsing. */
-export interface RawSource {
-  /** As `SourceFile.path`. */
-  readonly path: string;
-  readonly text: string;
-}
-
-/** Reads every `*.yaml` under `idlDir`, in a stable order. */
-export const readSources = (root: string, idlDir: string): StageResult<RawSource[]> => {
-  const display = (path: string): string => relative(root, path).split(sep).join("/");
-  let paths: string[];
-  try {
-    paths = listContractFiles(idlDir).sort();
-  } catch (error) {
-    const detail = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such directory" : String(error);
-    return { value: [], diagnostics: [createDiagnostic("read-failed", undefined, { what: display(idlDir) || ".", detail })] };
-  }
-  if (paths.length === 0) {
-    return { value: [], diagnostics: [createDiagnostic("no-contracts", undefined, { dir: display(idlDir) || "." })] };
-  }
-  return { value: paths.map((path) => ({ path: display(path), text: readFileSync(path, "utf8") })), diagnostics: [] };
 };
 
 /** Parses read sources. */

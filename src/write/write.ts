@@ -139,22 +139,21 @@ export interface TreeWriter {
    * off the main thread (a cold run's largest cost there); `commit` after every put settled.
    */
   put(path: string, contents: string): Promise<void>;
-  /** A file produced by an earlier run and known current (the manifest proved it): left as it is. */
-  keep(path: string, stamp: FileStamp): void;
   /**
-   * Makes the output directory hold exactly the produced and kept files among the files treaty
-   * owns. `candidates`: the only files that may have to go (an incremental run knows them);
-   * without it, every file of the directory is looked at. With `check`, writes nothing.
+   * Makes the output directory hold exactly the files put among the files treaty owns.
+   * `candidates`: the only files that may have to go (an incremental run knows them, and leaves
+   * every other file as it is); without it, every file of the directory is looked at. With
+   * `check`, writes nothing.
    */
   commit(candidates?: readonly string[]): WriteReport;
   /** Drops what was staged (a run that stopped with errors): the tree stays as it was. */
   abort(): void;
-  /** After `commit`: the stamp of every file of the new tree, for the manifest. */
+  /** After `commit`: the stamp of every file put, for the manifest. */
   stamps(): Map<string, FileStamp>;
 }
 
 /**
- * Makes `outDir` hold exactly the files put or kept (among the files treaty owns). Installed
+ * Makes `outDir` hold exactly the files put (among the files treaty owns, or the `candidates` of `commit`). Installed
  * packages (`node_modules`) are never looked into.
  */
 export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWriter => {
@@ -185,11 +184,6 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
       makeDir(dirname(target));
       await writeFile(target, contents);
       staged.push(path);
-    },
-    keep: (path, stamp) => {
-      produced.add(path);
-      stamps.set(path, stamp);
-      unchanged++;
     },
     commit: (candidates) => {
       const listed = candidates ?? listFiles(outDir, options.skip ?? []);

@@ -1,9 +1,7 @@
 import { hasErrors, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { formatReport, REPORT_FORMATS, type ReportFormat } from "../../diagnostics/report.js";
-import { againstRef, projectAtRef } from "../../history/against.js";
 import { LLM_PROVIDERS } from "../../ir/model.js";
-import { compile } from "../../pipeline.js";
-import { projectionReport, type ContractProjections, type ProviderProjection } from "../../project/report.js";
+import type { ContractProjections, ProviderProjection } from "../../project/report.js";
 import { locatedFromCwd, plural, readConfig, stringOption, type Command } from "../command.js";
 
 const providerLine = (p: ProviderProjection): string => {
@@ -49,6 +47,12 @@ export const checkCommand: Command = {
     const config = readConfig(args, io);
     if (!config) return 1;
     const { root, idlDir, llm } = config;
+    // The compiler loads when a command runs (not for --help, nor for another command).
+    const [{ compile }, { againstRef, projectAtRef }, { projectionReport }] = await Promise.all([
+      import("../../pipeline.js"),
+      import("../../history/against.js"),
+      import("../../project/report.js"),
+    ]);
     const compiled = compile({ root, idlDir, llm });
     const diagnostics: Diagnostic[] = [...compiled.diagnostics];
     const ref = stringOption(args, "against");

@@ -1,7 +1,4 @@
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { againstRef, projectAtRef } from "../../history/against.js";
-import { diffReport, reviewMarkdown } from "../../history/review.js";
-import { compile } from "../../pipeline.js";
 import { printDiagnostics, readConfig, stringOption, type Command } from "../command.js";
 
 const DIFF_FORMATS = ["markdown", "json"] as const;
@@ -24,6 +21,12 @@ export const diffCommand: Command = {
     const config = readConfig(args, io);
     if (!config) return 1;
     const { root, idlDir, llm } = config;
+    // The compiler loads when a command runs (not for --help, nor for another command).
+    const [{ compile }, { againstRef, projectAtRef }, { diffReport, reviewMarkdown }] = await Promise.all([
+      import("../../pipeline.js"),
+      import("../../history/against.js"),
+      import("../../history/review.js"),
+    ]);
     const compiled = compile({ root, idlDir, llm });
     const then = projectAtRef(root, idlDir, ref);
     if (!compiled.value || !then.value) {

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CONFIG_FILE } from "../../config/config.js";
-import { generate } from "../../pipeline.js";
-import { watch } from "../../watch/watch.js";
+// The no-op path of a rerun loads nothing of the compiler (see generate.ts); the watcher loads on --watch.
+import { generate } from "../../generate.js";
 import { createProgressLine } from "../progress.js";
 import { fromCwd, plural, printDiagnostics, readConfig, type CliIo, type Command, type ParsedArgs } from "../command.js";
 
@@ -88,6 +88,7 @@ const generateWatching = async (args: ParsedArgs, io: CliIo): Promise<number> =>
   // The config files there are: chokidar reports itself ready before it has set up the watches of
   // the other paths when one of them does not exist, so a save soon after could go unseen.
   const configFiles = [join(config.root, CONFIG_FILE), join(config.root, "package.json")].filter((file) => existsSync(file));
+  const { watch } = await import("../../watch/watch.js");
   const watching = await watch({
     idlDir: config.idlDir,
     files: configFiles,

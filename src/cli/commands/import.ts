@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { createDiagnostic } from "../../diagnostics/diagnostic.js";
-import { importSchema } from "../../import/import.js";
 import { fromCwd, plural, printDiagnostics, readConfig, stringOption, type Command } from "../command.js";
 
 /** The editor schema a producer repo has (treaty installed), or this repository's own, relative to `dir`. */
@@ -43,6 +42,7 @@ export const importCommand: Command = {
     const outDir = out === undefined ? join(config.idlDir, stem) : resolve(io.cwd, out);
     const contract = stringOption(args, "contract");
     const defs = stringOption(args, "defs")?.split(",").map((d) => d.trim()).filter((d) => d !== "");
+    const { importSchema } = await import("../../import/import.js");
     const imported = importSchema({
       root: config.root,
       file,

@@ -1,0 +1,121 @@
+// `generate`: the pipeline of pipeline.ts, run only where the last run's manifest (src/incremental)
+// does not prove the output current. A run that finds nothing changed reads the sources, the
+// manifest and the output files' stamps, and loads nothing of the compiler: the stages (and YAML,
+// Handlebars, prettier) are imported when something is to be compiled.
+import { join } from "node:path";
+import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
+import { findCacheDir } from "./format/format-cache.js";
+import { compilerFingerprint } from "./incremental/fingerprint.js";
+import { dirsHold, fileHash, holds, readManifest, type Manifest, type NodeRecord, type OutputStamp } from "./incremental/manifest.js";
+import type { Project } from "./ir/model.js";
+import { readSources } from "./load/read-sources.js";
+import type { CompileOptions } from "./pipeline.js";
+import type { GeneratedPackage } from "./plan/plan.js";
+import type { AddedStub } from "./stubs/maintain-stubs.js";
+import { contentHash, recoverInterrupted, type WriteReport } from "./write/write.js";
+
+/** How far a run is: `done` of `total` contracts in `phase`. */
+export interface Progress {
+  readonly phase: "reading" | "compiling" | "emitting" | "writing";
+  readonly done: number;
+  readonly total: number;
+}
+
+export interface GenerateOptions extends CompileOptions {
+  readonly outDir: string;
+  /** Write nothing; report what would change. */
+  readonly check: boolean;
+  /** The config's `package` setting: the output directory becomes this npm package. */
+  readonly package?: GeneratedPackage;
+  /** Write the generated regression tests (default true); without them nothing imports vitest. */
+  readonly tests?: boolean;
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+export interface GenerateResult {
+  readonly diagnostics: readonly Diagnostic[];
+  /** Absent when an error stopped the pipeline before `write`. */
+  readonly report?: WriteReport;
+  /** The whole model, when the run compiled all of it (a run that found few changes compiles only those). */
+  readonly project?: Project;
+  /** Stubs added to the hand-written adapters and agent files; each throws until someone writes it. */
+  readonly stubs?: readonly AddedStub[];
+  /** The project's size, also when only some of it was compiled. */
+  readonly counts?: { readonly contracts: number; readonly versions: number };
+  /** How many contracts this run compiled and emitted (all of them in a full run, none when nothing changed). */
+  readonly regenerated?: number;
+}
+
+/** What shapes output besides the sources and the hand-written stub files: the manifest is valid only under the same key. */
+const manifestKey = (options: GenerateOptions): string =>
+  contentHash(
+    JSON.stringify({
+      compiler: compilerFingerprint(),
+      root: options.root,
+      idlDir: options.idlDir,
+      outDir: options.outDir,
+      llm: options.llm ?? null,
+      package: options.package ?? null,
+      tests: options.tests ?? true,
+    }),
+  );
+
+export const generate = async (options: GenerateOptions): Promise<GenerateResult> => {
+  // What a killed run left is finished or undone first, so this run starts from a whole tree.
+  if (!options.check) recoverInterrupted(options.outDir);
+  options.onProgress?.({ phase: "reading", done: 0, total: 0 });
+  const read = readSources(options.root, options.idlDir);
+  if (hasErrors(read.diagnostics)) return { diagnostics: sortDiagnostics(read.diagnostics) };
+  const sources = read.value;
+  const hashes = new Map(sources.map((s) => [s.path, contentHash(s.text)]));
+  const cacheDir = findCacheDir(options.root);
+  const key = manifestKey(options);
+  const manifest = readManifest(cacheDir, options.outDir, key);
+  const dirty = manifest && dirtySources(manifest, hashes, options);
+  if (manifest && dirty?.size === 0) return unchangedResult(manifest);
+  const { regenerate } = await import("./pipeline.js");
+  return regenerate({ sources, hashes, key, cacheDir, ...(manifest && dirty && { changed: { manifest, dirty } }) }, options);
+};
+
+/**
+ * The sources whose outputs must be regenerated: changed themselves or in a contract they reach,
+ * their stub files changed, or an output no longer as written. Undefined: only a full run is
+ * sure to be right (files added or removed, the project's own files changed, agents involved).
+ */
+const dirtySources = (manifest: Manifest, hashes: ReadonlyMap<string, string>, options: GenerateOptions): Set<string> | undefined => {
+  const nodes = new Map(Object.entries(manifest.nodes));
+  if (nodes.size !== hashes.size || [...hashes.keys()].some((path) => !nodes.has(path))) return undefined;
+  const base = join(options.outDir, "/");
+  const current = (stamp: OutputStamp): boolean => holds(base, stamp, manifest.writtenAt);
+  if (!manifest.project.outputs.every(current) || !dirsHold(options.outDir, manifest)) return undefined;
+  const dirty = new Set<string>();
+  for (const [path, node] of nodes) {
+    const stale =
+      node.hash !== hashes.get(path) ||
+      node.deps.some((dep) => nodes.get(dep)?.hash !== hashes.get(dep) || !hashes.has(dep)) ||
+      Object.entries(node.stubs).some(([file, hash]) => fileHash(join(options.root, file)) !== hash) ||
+      !node.outputs.every(current);
+    if (stale) dirty.add(path);
+  }
+  // Agents read any contract, and the project's diagnostics belong to no file: both need the whole project.
+  if (dirty.size > 0 && (manifest.project.diagnostics.length > 0 || [...nodes.values()].some((n) => n.agent))) return undefined;
+  return dirty;
+};
+
+/** The project's size, from the manifest's records. */
+export const countsOf = (nodes: Readonly<Record<string, Pick<NodeRecord, "agent" | "versions">>>): { contracts: number; versions: number } => {
+  const contracts = Object.values(nodes).filter((n) => !n.agent);
+  return { contracts: contracts.length, versions: contracts.reduce((n, c) => n + c.versions, 0) };
+};
+
+/** A rerun that finds every input as the manifest has it and every output as it wrote it. */
+const unchangedResult = (manifest: Manifest): GenerateResult => {
+  const nodes = Object.values(manifest.nodes);
+  return {
+    diagnostics: sortDiagnostics([...nodes.flatMap((n) => n.diagnostics), ...manifest.project.diagnostics]),
+    report: { created: [], updated: [], removed: [], unchanged: nodes.reduce((n, node) => n + node.outputs.length, manifest.project.outputs.length) },
+    stubs: [],
+    counts: countsOf(manifest.nodes),
+    regenerated: 0,
+  };
+};
