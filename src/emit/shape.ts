@@ -1,6 +1,7 @@
 import type { Contract, Field, Project, ResolvedVersion, TypeNode } from "../ir/model.js";
 import { rootFields } from "../ir/envelope.js";
 import { rootTypeName, versionsOfMajor } from "../ir/names.js";
+import { objectPolicy } from "../ir/open-objects.js";
 import { createFileBuilder, type EmittedFile } from "./file-builder.js";
 import { moduleSpecifier, versionFilePath } from "./json-schema.js";
 import { printObject } from "./typebox.js";
@@ -86,10 +87,40 @@ export const emitShape = (project: Project, contract: Contract, version: Resolve
     ["root", fields(rootFields(contract, version))],
     ["types", printObject([...version.types.values()].map((t) => [t.name, fields(t.fields)]))],
     ["enums", printObject([...version.enums.values()].map((e) => [e.name, printObject(e.values.map((v) => [v.name, lit(v.meaning)]))]))],
+    ...(isPlain(contract, version) ? [["plain", "true"] as [string, string]] : []),
   ]);
   return file.render("shape", {
     label: `${contract.name} ${version.version}`,
     name: shapeConstName(contract.name, version.version),
     shape,
   });
+};
+
+/**
+ * Whether every path the version's validator reports names declared fields and list or tuple
+ * items only, but for an unknown key (the last segment of an `unknown` issue): no map, json value,
+ * union or other contract in it, and no object that keeps its unknown keys (their values are
+ * checked, so issues point below them). The runtime then masks a path without walking the shape.
+ */
+const isPlain = (contract: Contract, version: ResolvedVersion): boolean => {
+  const keeps = (object?: Parameters<typeof objectPolicy>[1]): boolean => objectPolicy(contract, object).unknownFields === "keep";
+  const plainType = (type: TypeNode): boolean => {
+    switch (type.kind) {
+      case "map":
+      case "json":
+      case "union":
+      case "oneOf":
+      case "contract":
+        return false;
+      case "object":
+        return !keeps(type) && type.fields.every((f) => plainType(f.type));
+      case "list":
+        return plainType(type.of);
+      case "tuple":
+        return type.items.every(plainType);
+      default:
+        return true; // scalars, enums, named types (each checked on its own below)
+    }
+  };
+  return !keeps() && version.fields.every((f) => plainType(f.type)) && [...version.types.values()].every((t) => !keeps(t) && t.fields.every((f) => plainType(f.type)));
 };

@@ -55,7 +55,9 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
     Array.from({ length: availableParallelism() }, () => {
       // No inherited flags: a parent run as `node --input-type=module -e ...` would make the worker
       // run that script instead of the formatter.
-      const worker = new Worker(WORKER, { execArgv: [] });
+      // A young generation of 16 MB rather than V8's default (about three times that): each worker's
+      // share of the peak memory of a cold run of 1,000 contracts (1,025–1,131 MB → 969 MB).
+      const worker = new Worker(WORKER, { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 16 } });
       const entry = { worker, busy: 0 };
       worker.on("message", (response: FormatResponse) => {
         const waiting = pending.get(response.id)!;

@@ -5,7 +5,7 @@
 // follows the class. Messages and details name the contract, stages, paths and codes, never a
 // value of the payload.
 import type { Issue } from "./issue.js";
-import { maskPointer } from "./reask.js";
+import { maskIssuePath, maskPointer } from "./reask.js";
 import type { VersionShape } from "./shape.js";
 
 /** The closed set of failure classes of operation.error; callers decide on these, never on message text. */
@@ -116,6 +116,12 @@ export interface FailureFacts {
   readonly issues?: readonly Issue[] | undefined;
   /** The shape the issues' paths point into: segments it does not name print as `*`. */
   readonly shape?: VersionShape | undefined;
+  /**
+   * The issues are the version's own validator's (its `errors()`), whose paths name declared fields
+   * (`maskIssuePath` relies on it); issues from elsewhere (an agent's rules, a hook) are masked by
+   * walking the shape.
+   */
+  readonly validated?: boolean | undefined;
   /** Versions (or contracts, or providers) the host accepts or the build knows, for UNSUPPORTED_VERSION. */
   readonly known?: readonly string[] | undefined;
   readonly attempt?: number | undefined;
@@ -175,7 +181,7 @@ export const createStamp = (who: string, source: string, errorId: (() => string)
 export const createFailure = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp): Failure => {
   const shape = facts.shape;
   const found = facts.issues ?? NO_ISSUES;
-  const issues = shape === undefined ? found : found.map((i) => maskIssue(i, shape));
+  const issues = shape === undefined ? found : found.map((i) => maskIssue(i, shape, facts.validated === true));
   // Assigned one by one, in the order a failure prints, rather than spread: building the failure is
   // most of a failing decode.
   const failure = { ok: false, kind, stage: FAILURES[kind].stage, error: operationError(kind, facts, issues, stamp), contract: facts.contract } as { -readonly [K in keyof Failure]: Failure[K] };
@@ -186,8 +192,8 @@ export const createFailure = (kind: FailureKind, facts: FailureFacts, stamp: Err
 };
 
 /** `issue` with its path masked by `shape`: the same issue when nothing in its path is masked. */
-const maskIssue = (issue: Issue, shape: VersionShape): Issue => {
-  const path = maskPointer(issue.path, shape);
+const maskIssue = (issue: Issue, shape: VersionShape, validated: boolean): Issue => {
+  const path = validated ? maskIssuePath(issue, shape) : maskPointer(issue.path, shape);
   return path === issue.path ? issue : { path, code: issue.code, message: issue.message, expected: issue.expected };
 };
 

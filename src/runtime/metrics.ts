@@ -69,7 +69,23 @@ export const createMetrics = (meter?: MeterLike): Metrics => {
     };
   };
 
-  const count = (metric: MetricName, contract: string, version?: string): void => counter(metric, contract, version)();
+  // The counters `count` made, by metric, contract and version (a failing decode counts, and making
+  // a counter allocates), in maps keyed by each name as given: a key joined from them would be a new
+  // string to hash on every call, which cost more than making the counter. Contract names come
+  // from callers, so a metric holds at most 4,096 contracts before it starts over.
+  const made = new Map<MetricName, Map<string, Map<string, () => void>>>();
+  const count = (metric: MetricName, contract: string, version = "-"): void => {
+    let byContract = made.get(metric);
+    if (byContract === undefined) made.set(metric, (byContract = new Map()));
+    let byVersion = byContract.get(contract);
+    if (byVersion === undefined) {
+      if (byContract.size >= 4096) byContract.clear();
+      byContract.set(contract, (byVersion = new Map()));
+    }
+    let bump = byVersion.get(version);
+    if (bump === undefined) byVersion.set(version, (bump = counter(metric, contract, version)));
+    bump();
+  };
 
   const snapshot = (): MetricsSnapshot => ({
     traffic: copyByVersion(byVersion.traffic),

@@ -142,6 +142,20 @@ export const maskPointer = (pointer: string, shape: VersionShape | undefined): s
   return printed ?? pointer;
 };
 
+/**
+ * The path of an issue a generated validator reported into a payload of `shape`, masked as
+ * `maskPointer` masks it. In a shape treaty marked `plain` those paths name declared fields and
+ * list items only, but the key of an `unknown` issue (always its last segment): the path is
+ * printed as it is, or with that segment masked, without walking the shape (which was a third of
+ * a failing decode). Any other shape: `maskPointer`.
+ */
+export const maskIssuePath = (issue: Issue, shape: VersionShape): string => {
+  if (shape.plain !== true) return maskPointer(issue.path, shape);
+  if (issue.code !== "unknown") return issue.path;
+  const slash = issue.path.lastIndexOf("/");
+  return slash === -1 ? maskPointer(issue.path, shape) : `${issue.path.slice(0, slash)}/*`;
+};
+
 /** The values (with meanings) of the enums a path may lead to, each value once. */
 const enumValues = (at: readonly Position[]): [string, string][] => {
   const meanings = new Map<string, string>();

@@ -200,15 +200,15 @@ const declaredVersion = (entry: ContractRegistration, input: unknown, given: str
   return version;
 };
 
+/** The known version of `entry` a payload declaring `version` is read as (see `Decoded.readAs`), if any. */
+const readableAs = (entry: ContractRegistration, version: string): string | undefined =>
+  Object.hasOwn(entry.versions, version) ? version : entry.unknownFields !== "reject" ? olderMinor(Object.keys(entry.versions), version) : undefined;
+
 /** Reads the envelope of `input`: which known version of `entry` it is read as. `given` is the version of an `envelope: none` payload. */
 export const readEnvelope = (entry: ContractRegistration, input: unknown, given?: string): Enveloped | Fault => {
   const version = declaredVersion(entry, input, given);
   if (typeof version !== "string") return version;
-  const readAs = Object.hasOwn(entry.versions, version)
-    ? version
-    : entry.unknownFields !== "reject"
-      ? olderMinor(Object.keys(entry.versions), version)
-      : undefined;
+  const readAs = readableAs(entry, version);
   if (readAs === undefined) return unsupported(entry);
   // A newer minor read as an older one: its envelope says which version it now is.
   const value = readAs !== version && isRecord(input) ? { ...input, version: readAs } : input;
@@ -251,11 +251,16 @@ export interface Refused {
 export const readChecked = (entry: ContractRegistration, input: unknown, given: string | undefined, from: string | undefined): Enveloped | Refused | undefined => {
   if (from !== undefined) return undefined;
   try {
-    const enveloped = readEnvelope(entry, input, given);
-    if (!enveloped.ok || enveloped.registration.read === undefined) return undefined;
-    const value = enveloped.registration.read(enveloped.value);
-    if (value === undefined) return { refused: enveloped };
-    return { ok: true, entry, version: enveloped.version, readAs: enveloped.readAs, registration: enveloped.registration, value };
+    // The envelope read here rather than by `readEnvelope`: this path builds one `Enveloped`, of the copy.
+    const version = declaredVersion(entry, input, given);
+    if (typeof version !== "string") return undefined;
+    const readAs = readableAs(entry, version);
+    if (readAs === undefined || readAs !== version) return undefined; // a newer minor: its envelope is rewritten first
+    const registration = entry.versions[readAs]!;
+    if (registration.read === undefined) return undefined;
+    const value = registration.read(input);
+    if (value === undefined) return { refused: { ok: true, entry, version, readAs, registration, value: input } };
+    return { ok: true, entry, version, readAs, registration, value };
   } catch {
     return undefined; // a getter or Proxy trap threw reading the envelope
   }
@@ -272,6 +277,7 @@ export const invalid = (read: Enveloped, issues: readonly Issue[]): Fault => ({
   version: read.readAs,
   issues,
   shape: read.registration.shape,
+  validated: true,
 });
 
 /**
@@ -287,18 +293,42 @@ export const refusedFault = ({ refused }: Refused): Fault | undefined => {
   return invalid(refused, issues);
 };
 
+/**
+ * A log for the adapters of one decode. Most decodes drop and fill nothing: their log, still
+ * empty, serves the next one (`giveBack`), so a decode allocates none. While adapters run the log
+ * is out, so a decode they start (hand-written code may) takes a fresh one.
+ */
+let spareLog: AdaptLog | undefined;
+const takeLog = (): AdaptLog => {
+  const log = spareLog ?? createAdaptLog();
+  spareLog = undefined;
+  return log;
+};
+/** What `log` recorded, as a result holds it; the log kept for the next decode when that is nothing. */
+const giveBack = (log: AdaptLog): { readonly dropped: readonly Located[]; readonly filled: readonly Located[] } => {
+  if (log.dropped.length > 0 || log.filled.length > 0) return log;
+  spareLog = log;
+  return NO_LOG;
+};
+const NO_LOG = Object.freeze({ dropped: Object.freeze([]) as readonly Located[], filled: Object.freeze([]) as readonly Located[] });
+
 /** Converts a payload that passed `check` of the version it is read as into the canonical model. */
-export const toCanonical = (read: Enveloped): Decoded<unknown> | Fault => {
+export function toCanonical(read: Enveloped): Decoded<unknown> | Fault;
+/** The same, with the runtime's `repairs` in the result (one object, not a copy of it). */
+export function toCanonical<R>(read: Enveloped, repairs: R): (Decoded<unknown> & { readonly repairs: R }) | Fault;
+export function toCanonical(read: Enveloped, repairs?: unknown): Decoded<unknown> | Fault {
   const { entry, registration, readAs } = read;
   const contract = entry.name;
   let value = read.value;
   let stripped: readonly string[] = NOTHING;
   if (registration.strip) {
-    const stripLog = createAdaptLog();
+    const stripLog = takeLog();
     value = registration.strip(value, stripLog);
     stripped = stripLog.dropped.map((d) => d.path);
+    stripLog.dropped.length = 0;
+    giveBack(stripLog);
   }
-  const log = createAdaptLog();
+  const log = takeLog();
   // No closure and no intermediate result here: this runs on every decode.
   let adapted: unknown;
   try {
@@ -306,29 +336,24 @@ export const toCanonical = (read: Enveloped): Decoded<unknown> | Fault => {
   } catch (error) {
     return notImplemented(error, readAs);
   }
+  const { dropped, filled } = giveBack(log);
   if (registration.revalidate) {
     const canonical = entry.versions[entry.canonical]!;
-    if (!canonical.check(adapted)) return fault("not-representable", { version: readAs, issues: canonical.errors(adapted), shape: canonical.shape });
+    if (!canonical.check(adapted)) return fault("not-representable", { version: readAs, issues: canonical.errors(adapted), shape: canonical.shape, validated: true });
   }
-  return {
-    ok: true,
-    value: adapted,
-    contract,
-    version: read.version,
-    readAs,
-    canonical: entry.canonical,
-    path: registration.path,
-    stripped,
-    dropped: log.dropped,
-    filled: log.filled,
-  };
-};
+  const { version } = read;
+  const { canonical } = entry;
+  const { path } = registration;
+  return repairs === undefined
+    ? { ok: true, value: adapted, contract, version, readAs, canonical, path, stripped, dropped, filled }
+    : ({ ok: true, value: adapted, contract, version, readAs, canonical, path, stripped, dropped, filled, repairs } as Decoded<unknown>);
+}
 
 export const createRegistry = <R extends Registrations>(contracts: R, options: RegistryOptions = {}): Registry<R> => {
   const stamp = createStamp("createRegistry", options.source ?? "treaty.registry", options.errorId);
   // The facts named one by one: a rest pattern copied the fault, the most of a failing decode's own cost.
   const failure = (contract: string, fault: Fault): Failure =>
-    createFailure(fault.kind, { contract, version: fault.version, issues: fault.issues, shape: fault.shape, known: fault.known }, stamp);
+    createFailure(fault.kind, { contract, version: fault.version, issues: fault.issues, shape: fault.shape, validated: fault.validated, known: fault.known }, stamp);
 
   const decode = (contract: string, input: unknown, options: ReadOptions = AS_SENT): Decoded<unknown> | Failure => {
     const entry = lookupContract(contracts, contract);
@@ -360,7 +385,7 @@ export const createRegistry = <R extends Registrations>(contracts: R, options: R
     const adapted = adapting(version, () => registration.fromCanonical(value, log));
     if (!adapted.ok) return failure(contract, adapted);
     if (!registration.check(adapted.value)) {
-      return failure(contract, fault("not-representable", { version, issues: registration.errors(adapted.value), shape: registration.shape }));
+      return failure(contract, fault("not-representable", { version, issues: registration.errors(adapted.value), shape: registration.shape, validated: true }));
     }
     return { ok: true, value: adapted.value, contract, version, canonical: entry.canonical, path: [...registration.path].reverse(), dropped: log.dropped, filled: log.filled };
   };

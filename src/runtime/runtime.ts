@@ -242,6 +242,7 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
         version: "version" in facts ? facts.version : run.version,
         shape: "shape" in facts ? facts.shape : run.shape,
         issues: facts.issues,
+        validated: facts.validated,
         known: facts.known,
         attempt: run.attempt,
       },
@@ -427,11 +428,10 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     if (fast !== undefined && "refused" in fast) return refused(contract, fast, options);
     const read = fast === undefined ? copyChecked(entry, input, options) : fast;
     if (read === undefined || !accepts(entry, read, options)) return undefined;
-    const decoded = toCanonical(read);
+    const decoded = toCanonical(read, NO_REPAIRS);
     if (!decoded.ok) return undefined;
     countTraffic(contract, read);
-    const { version, readAs, canonical, path, stripped, dropped, filled } = decoded;
-    return { ok: true, value: decoded.value, contract, version, readAs, canonical, path, stripped, dropped, filled, repairs: NO_REPAIRS };
+    return decoded;
   };
 
   const decode = (contract: string, input: unknown, options: DecodeOptions = NO_OPTIONS): Outcome<unknown> | Promise<Outcome<unknown>> => {

@@ -48,6 +48,12 @@ export interface VersionShape {
   readonly types: { readonly [name: string]: ShapeFields };
   /** Enums by name: each value and its meaning, in declaration order. */
   readonly enums: { readonly [name: string]: { readonly [value: string]: string } };
+  /**
+   * Set by treaty when every path the version's validator reports is made of declared fields and
+   * list items but for the key of an `unknown` issue (its last segment): the runtime then masks
+   * an issue's path without walking the shape (`maskIssuePath`). Absent: always walked.
+   */
+  readonly plain?: true;
 }
 
 /** `record[key]` when it is the record's own property (`constructor`, `__proto__` are not inherited ones here). */

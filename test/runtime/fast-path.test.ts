@@ -69,3 +69,51 @@ describe("runtime fast path", () => {
     fc.assert(fc.property(mutated, ([contract, value]) => same(contract, value)), { numRuns: 500 });
   });
 });
+
+describe("the adapters' log", () => {
+  const example = (contract: string, version: string) =>
+    structuredClone(sources.find((s) => s.contract === contract)!.examples!.find((e) => e.version === version && e.valid)!.valid) as Record<string, unknown>;
+
+  it("a result keeps what its decode filled after later decodes that fill nothing and that fill again", () => {
+    const runtime = createRuntime(registry);
+    const { quality: _, ...withoutQuality } = example("task.result", "1.2");
+    const first = runtime.decode("task.result", withoutQuality);
+    const empty = runtime.decode("task.result", example("task.result", "1.2"));
+    const again = runtime.decode("task.result", withoutQuality);
+    expect(first.ok && empty.ok && again.ok).toBe(true);
+    if (!first.ok || !empty.ok || !again.ok) return;
+    expect(first.filled.map((f) => f.path)).toEqual(["/quality"]);
+    expect(empty.filled).toEqual([]);
+    expect(again.filled.map((f) => f.path)).toEqual(["/quality"]);
+    expect(again.filled).not.toBe(first.filled);
+    expect(empty.dropped).toEqual([]);
+  });
+
+  it("a decode an adapter starts records into its own log, not into the one the adapter writes to", () => {
+    const base = registry.contracts["task.result"];
+    const inner = createRuntime(registry);
+    const { quality: _, ...withoutQuality } = example("task.result", "1.2");
+    // 1.2's adapter wrapped: before converting, it decodes a payload that fills nothing, then one that fills.
+    const v1_2 = base.versions["1.2"];
+    const nested: string[][] = [];
+    const wrapped = {
+      ...base,
+      versions: {
+        ...base.versions,
+        "1.2": {
+          ...v1_2,
+          toCanonical: (value: never, log: Parameters<typeof v1_2.toCanonical>[1]) => {
+            const quiet = inner.decode("task.result", example("task.result", "1.2"));
+            const filling = inner.decode("task.result", withoutQuality);
+            nested.push(quiet.ok ? quiet.filled.map((f) => f.path) : ["failed"], filling.ok ? filling.filled.map((f) => f.path) : ["failed"]);
+            return v1_2.toCanonical(value, log);
+          },
+        },
+      },
+    };
+    const outer = createRuntime({ ...registry, contracts: { ...registry.contracts, "task.result": wrapped } } as typeof registry);
+    const decoded = outer.decode("task.result", withoutQuality);
+    expect(decoded.ok && decoded.filled.map((f) => f.path)).toEqual(["/quality"]);
+    expect(nested).toEqual([[], ["/quality"]]);
+  });
+});

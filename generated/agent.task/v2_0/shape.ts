@@ -32,4 +32,5 @@ export const AgentTaskV2_0Shape: VersionShape = {
       SYNC: "The parent waits for the answer within the deadline.",
     },
   },
+  plain: true,
 };

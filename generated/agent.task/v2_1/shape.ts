@@ -36,4 +36,5 @@ export const AgentTaskV2_1Shape: VersionShape = {
       SYNC: "The parent waits for the answer within the deadline.",
     },
   },
+  plain: true,
 };

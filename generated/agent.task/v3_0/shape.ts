@@ -36,4 +36,5 @@ export const AgentTaskV3_0Shape: VersionShape = {
       SYNC: "The parent waits for the answer within the deadline.",
     },
   },
+  plain: true,
 };

@@ -12,4 +12,5 @@ export const BookingAirportV1_0Shape: VersionShape = {
   },
   types: {},
   enums: {},
+  plain: true,
 };

@@ -6,4 +6,5 @@ export const BookingAirportQueryV1_0Shape: VersionShape = {
   root: { contract: { kind: "string" }, version: { kind: "string" }, text: { kind: "string" } },
   types: {},
   enums: {},
+  plain: true,
 };

@@ -20,4 +20,5 @@ export const BookingIntentV1_0Shape: VersionShape = {
     },
     Cabin: { ECONOMY: "Economy cabin.", BUSINESS: "Business cabin." },
   },
+  plain: true,
 };

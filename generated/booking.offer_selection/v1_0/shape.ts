@@ -11,4 +11,5 @@ export const BookingOfferSelectionV1_0Shape: VersionShape = {
   },
   types: {},
   enums: {},
+  plain: true,
 };

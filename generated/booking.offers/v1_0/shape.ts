@@ -18,4 +18,5 @@ export const BookingOffersV1_0Shape: VersionShape = {
     },
   },
   enums: { Cabin: { ECONOMY: "Economy cabin.", BUSINESS: "Business cabin." } },
+  plain: true,
 };

@@ -13,4 +13,5 @@ export const BookingOrderV1_0Shape: VersionShape = {
   },
   types: {},
   enums: {},
+  plain: true,
 };

@@ -14,4 +14,5 @@ export const BookingSearchV1_0Shape: VersionShape = {
   },
   types: {},
   enums: { Cabin: { ECONOMY: "Economy cabin.", BUSINESS: "Business cabin." } },
+  plain: true,
 };

@@ -36,4 +36,5 @@ export const TaskResultV1_0Shape: VersionShape = {
       SKIPPED: "Verification did not run; the result is unverified.",
     },
   },
+  plain: true,
 };

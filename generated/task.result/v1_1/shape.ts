@@ -43,4 +43,5 @@ export const TaskResultV1_1Shape: VersionShape = {
       SKIPPED: "Verification did not run; the result is unverified.",
     },
   },
+  plain: true,
 };

@@ -47,4 +47,5 @@ export const TaskResultV1_2Shape: VersionShape = {
       SKIPPED: "Verification did not run; the result is unverified.",
     },
   },
+  plain: true,
 };

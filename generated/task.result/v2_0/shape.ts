@@ -47,4 +47,5 @@ export const TaskResultV2_0Shape: VersionShape = {
       SKIPPED: "Verification did not run; the result is unverified.",
     },
   },
+  plain: true,
 };

@@ -22,4 +22,5 @@ export const ToolPublishPostCommandV1_0Shape: VersionShape = {
         "Publish at `publish_at`, which is required in this mode and must lie in the future.",
     },
   },
+  plain: true,
 };
