@@ -58,11 +58,13 @@ const killAtManyPoints = async (options: {
   options.reset();
   const duration = await timed(() => options.start(undefined));
   expect(hashes(options.outDir)).toEqual(options.new);
-  // Kills spread over the measured duration; on a loaded machine a run can take longer than that,
-  // so while none has landed after the commit, later ones follow (up to three times the duration).
+  // Kills spread over the measured duration; on a loaded machine (other suites running beside this
+  // one) a run can take several times longer than that, so while none has landed after the commit,
+  // later ones follow, each half as late again as the last (up to about 100 times the duration): one
+  // late enough lets the run finish.
   const moments = Array.from({ length: options.points }, (_, i) => (duration * (i + 0.5)) / options.points);
   for (let i = 0; i < moments.length; i++) {
-    if (i === moments.length - 1 && seen.committed + seen.new === 0 && moments.length < options.points + 8) moments.push(duration * (1 + (moments.length - options.points) * 0.25));
+    if (i === moments.length - 1 && seen.committed + seen.new === 0 && moments.length < options.points + 12) moments.push(Math.max(duration, moments.at(-1)!) * 1.5);
     options.reset();
     await options.start(moments[i]);
     const after = hashes(options.outDir);
