@@ -362,14 +362,18 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
     }
   };
 
-  const planFields = (from: readonly Slot[], fields: readonly Field[], parentPath: FieldPath): FieldPlan[] =>
-    fields.map((field) => {
+  const planFields = (from: readonly Slot[], fields: readonly Field[], parentPath: FieldPath): FieldPlan[] => {
+    // The first slot of each name, as a search would find it: one lookup a field, not a search.
+    const slotNamed = new Map<string, Slot>();
+    for (const slot of from) if (!slotNamed.has(slot.name)) slotNamed.set(slot.name, slot);
+    return fields.map((field) => {
       const path = [...parentPath, field.name];
       const origin: Origin =
-        from.find((s) => s.name === field.name)?.origin ??
+        slotNamed.get(field.name)?.origin ??
         (field.optional ? { kind: "absent" } : { kind: "pending", fill: { kind: "stub", why: `${quote(path)} is new in ${target.version}`, loc: field.loc } });
       return { name: field.name, optional: field.optional, value: planValue(origin, field, path) };
     });
+  };
 
   const fields = planFields(slots.root, target.fields, []);
   const kept = keptKeysOf(contract, { fields: rootFields(contract, source) }, { fields: rootFields(contract, target) }, [], { source, target });
@@ -430,14 +434,17 @@ const coveredPaths = (plans: readonly FieldPlan[]): FieldPath[] => {
 
 /** Source fields (through inline objects) that nothing carries over. */
 const uncovered = (sourceFields: readonly Field[], plans: readonly FieldPlan[]): FieldPath[] => {
-  const covered = coveredPaths(plans).map((p) => p.join("."));
+  const covered = new Set(coveredPaths(plans).map((p) => p.join(".")));
+  // Every `k` some covered path starts with `${k}.`: what "a covered path lies below k" asks, in a set.
+  const above = new Set<string>();
+  for (const c of covered) for (let dot = c.indexOf("."); dot !== -1; dot = c.indexOf(".", dot + 1)) above.add(c.slice(0, dot));
   const out: FieldPath[] = [];
   const walk = (fields: readonly Field[], prefix: FieldPath): void => {
     for (const field of fields) {
       const path = [...prefix, field.name];
       const key = path.join(".");
-      if (covered.includes(key)) continue;
-      const below = covered.some((c) => c.startsWith(`${key}.`));
+      if (covered.has(key)) continue;
+      const below = above.has(key);
       if (below && field.type.kind === "object") walk(field.type.fields, path);
       else if (!below) out.push(path);
     }

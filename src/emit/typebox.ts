@@ -99,9 +99,10 @@ export const printTypeBox = (schema: JsonSchema, reference: (name: string) => st
           properties?: Record<string, JsonSchema>;
           required?: readonly string[];
         };
+        const requires = new Set(required); // a wide object's fields asked of a list were quadratic
         const members = Object.entries(properties).map(
           ([key, property]) =>
-            [key, required.includes(key) ? print(property) : `Type.Optional(${print(property)})`] as const,
+            [key, requires.has(key) ? print(property) : `Type.Optional(${print(property)})`] as const,
         );
         return call("Object", printObject(members), options(objectRest));
       }

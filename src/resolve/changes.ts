@@ -63,12 +63,32 @@ const reportMissing = (report: ReportChange, version: string, siblings: readonly
 /** Finds a field by dotted path through inline objects. */
 export const fieldAt = (fields: readonly Field[], path: string): Field | undefined => fieldAtSegments(fields, path.split("."));
 
+/** Field lists longer than this are looked up through an index by name rather than searched. */
+const INDEXED = 16;
+const indexes = new WeakMap<readonly Field[], ReadonlyMap<string, Field>>();
+
+/**
+ * The field of `siblings` named `name` (the first, as a search finds it). A long list is indexed
+ * once (the model's lists are never changed after resolve): the adapter planner and emitter look
+ * up every field of a version, which searching made quadratic in a wide object's size.
+ */
+const fieldNamed = (siblings: readonly Field[], name: string): Field | undefined => {
+  if (siblings.length <= INDEXED) return siblings.find((f) => f.name === name);
+  let index = indexes.get(siblings);
+  if (index === undefined) {
+    const byName = new Map<string, Field>();
+    for (const field of siblings) if (!byName.has(field.name)) byName.set(field.name, field);
+    indexes.set(siblings, (index = byName));
+  }
+  return index.get(name);
+};
+
 /** Finds a field by its names from the root, through inline objects (a name may contain `.`). */
 export const fieldAtSegments = (fields: readonly Field[], path: readonly string[]): Field | undefined => {
   let current: Field | undefined;
   let siblings = fields;
   for (const name of path) {
-    current = siblings.find((f) => f.name === name);
+    current = fieldNamed(siblings, name);
     if (!current) return undefined;
     siblings = current.type.kind === "object" ? current.type.fields : [];
   }
