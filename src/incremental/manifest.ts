@@ -17,8 +17,11 @@ const FORMAT = 2;
  */
 export type OutputStamp = readonly [path: string, hash: string, size: number, mtimeMs: number];
 
-/** The hash an output stamp holds: enough to tell a file from the one written, at half the size. */
-export const stampHash = (contents: string | Buffer): string => contentHash(contents).slice(0, 32);
+/** The part of a contents hash an output stamp holds: enough to tell a file from the one written, at half the size. */
+const shortened = (hash: string): string => hash.slice(0, 32);
+
+/** The hash an output stamp holds for `contents`. */
+export const stampHash = (contents: string | Buffer): string => shortened(contentHash(contents));
 
 /** A contract or agent file and what the last run made of it. */
 export interface NodeRecord {
@@ -133,7 +136,7 @@ export const writeManifest = (cacheDir: string | undefined, outDir: string, draf
       }
       const stamp = draft.stamps.get(output);
       if (stamp === undefined) return undefined;
-      stamps.push([output, stamp.hash.slice(0, 32), stamp.size, stamp.mtimeMs]);
+      stamps.push([output, shortened(stamp.hash), stamp.size, stamp.mtimeMs]);
     }
     return stamps;
   };

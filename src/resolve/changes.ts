@@ -69,7 +69,7 @@ const indexes = new WeakMap<readonly Field[], ReadonlyMap<string, Field>>();
 
 /**
  * The field of `siblings` named `name` (the first, as a search finds it). A long list is indexed
- * once (the model's lists are never changed after resolve): the adapter planner and emitter look
+ * once (a list of the model is never changed once built; a change makes a new one): the adapter planner and emitter look
  * up every field of a version, which searching made quadratic in a wide object's size.
  */
 const fieldNamed = (siblings: readonly Field[], name: string): Field | undefined => {

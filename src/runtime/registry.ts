@@ -231,7 +231,8 @@ export const readFrom = (read: Enveloped, from: string | undefined): Enveloped |
   if (!mapping) return read;
   const issues: Issue[] = [];
   const value = mapping(read.value, issues);
-  if (issues.length > 0) return invalid(read, issues);
+  // The mapping's own issues (a map naming a key twice), not the validator's: masked by walking the shape.
+  if (issues.length > 0) return { ...invalid(read, issues), validated: false };
   // Field by field: a spread of `read` costs more than the mapping.
   return value === read.value ? read : { ok: true, entry: read.entry, version: read.version, readAs: read.readAs, registration: read.registration, value };
 };
@@ -322,11 +323,9 @@ export function toCanonical(read: Enveloped, repairs?: unknown): Decoded<unknown
   let value = read.value;
   let stripped: readonly string[] = NOTHING;
   if (registration.strip) {
-    const stripLog = takeLog();
+    const stripLog = createAdaptLog();
     value = registration.strip(value, stripLog);
     stripped = stripLog.dropped.map((d) => d.path);
-    stripLog.dropped.length = 0;
-    giveBack(stripLog);
   }
   const log = takeLog();
   // No closure and no intermediate result here: this runs on every decode.
