@@ -7,7 +7,7 @@ import type { FormatRequest, FormatResponse } from "./format-worker.js";
 import { contentHash } from "../write/write.js";
 import { formatKey, statementsKey, type FormatCache } from "./format-cache.js";
 import { directLayout, layoutDeclaration } from "./json-layout.js";
-import { prettierFormat } from "./prettier-format.js";
+import { STATEMENT_CUT as CUT, formatText } from "./format-text.js";
 import { joinStatements, splitStatements } from "./statements.js";
 
 /**
@@ -28,8 +28,6 @@ const WORKER = new URL("./format-worker.js", import.meta.url);
  * prettier (about what formatting 30 files costs), which a run that changed one contract does not earn back.
  */
 const IN_THREAD_FIRST = 512 * 1024;
-/** Between statements formatted together: a line comment, which prettier keeps on its own line. */
-const CUT = "// treaty: statement cut\n";
 /** Characters of statements formatted in one call at most: a file's share of the workers. */
 const BATCH = 128 * 1024;
 /**
@@ -78,7 +76,7 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
       return entry;
     });
   const run = async (contents: string, language: EmittedFile["language"]): Promise<string> => {
-    if (inThread || (misses += contents.length) <= IN_THREAD_FIRST) return prettierFormat(contents, language);
+    if (inThread || (misses += contents.length) <= IN_THREAD_FIRST) return formatText(contents, language);
     workers ??= start();
     const id = next++;
     // The least busy worker: files differ a hundredfold in size.

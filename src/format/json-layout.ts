@@ -36,7 +36,7 @@ class Decline extends Error {}
 const widthOf = (text: string): number => (/^[\x20-\x7e]*$/.test(text) ? text.length : NaN);
 
 /** Prettier's printNumber (src/utils/print-number.js). */
-const printNumber = (raw: string): string =>
+export const printNumber = (raw: string): string =>
   raw
     .toLowerCase()
     .replace(/^([+-]?[\d.]+e)(?:\+|(-))?0*(\d)/, "$1$2$3")
@@ -57,7 +57,7 @@ const IDENTIFIER_NAME = /^[A-Za-z_$][\w$]*$/;
  * quotes unless it holds more double quotes than single ones, escapes of the other quote and
  * needless ones dropped (prettier's makeString).
  */
-const printString = (raw: string): string => {
+export const printString = (raw: string): string => {
   const content = raw.slice(1, -1);
   const doubles = content.split('"').length - 1;
   const singles = content.split("'").length - 1;
@@ -76,7 +76,7 @@ const printString = (raw: string): string => {
  * A key as prettier prints it in TypeScript: a string that is an identifier name loses its quotes.
  * Prettier tests ES5's identifier names, Unicode letters included: a non-ASCII key is declined.
  */
-const printKey = (raw: string): string => {
+export const printKey = (raw: string): string => {
   const content = raw.slice(1, -1);
   if (/[^\x00-\x7f]/.test(content)) throw new Decline();
   return !content.includes("\\") && IDENTIFIER_NAME.test(content) ? content : printString(raw);

@@ -1,0 +1,982 @@
+// Prettier's layout of the TypeScript treaty generates for validators (parser babel-ts, printWidth
+// 100), without prettier: the validators are most of what a cold run formats. A piece of code
+// (src/format/statements.ts) is parsed into a small syntax tree of the constructs the emitter
+// writes, printed into prettier's documents the way prettier's estree printer builds them, and laid
+// out by prettier's document printer (doc-printer.ts). Anything outside that subset is declined
+// (undefined), and prettier formats the piece: a construct this file does not know, a comment
+// anywhere but on its own line before a statement, text other than printable ASCII, and the
+// layouts treaty does not print itself when they would break (a ternary, an assignment other than
+// of an object, a chain of several calls, a hugged last argument, a function header).
+// test/format/code-layout.test.ts compares the output with prettier's, on every piece of every
+// emitted file and on random programs of the subset.
+
+import { group, hardline, ifBreak, indent, indentIfBreak, join, line, printDoc, softline, Unsure, type Doc } from "./doc-printer.js";
+import { printKey, printNumber, printString } from "./json-layout.js";
+
+const WIDTH = 100;
+
+/** Thrown where the text is outside the subset; `layoutCode` then declines. Not an Error: declining is common, a stack costly. */
+class Decline {}
+
+// ---------------------------------------------------------------------------------------------
+// Tokens
+
+type Token =
+  | { readonly t: "name"; readonly v: string; readonly start: number; readonly end: number }
+  | { readonly t: "string"; readonly v: string; readonly start: number; readonly end: number }
+  | { readonly t: "number"; readonly v: string; readonly start: number; readonly end: number }
+  | { readonly t: "punct"; readonly v: string; readonly start: number; readonly end: number }
+  | { readonly t: "comment"; readonly v: string; readonly start: number; readonly end: number; readonly block: boolean };
+
+const PUNCTUATORS = new Set([
+  "===", "!==", "...", "**=", "&&=", "||=", "??=",
+  "==", "!=", "<=", ">=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "=>", "**",
+  "{", "}", "(", ")", "[", "]", ";", ",", "<", ">", "+", "-", "*", "/", "%", "!", "?", ":", "=", ".", "|", "&", "^", "~",
+]);
+const STRING = /"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/y;
+const NUMBER = /(?:0|[1-9]\d*)(?:\.\d+)?(?:e[+-]?\d+)?(?![\w$.])/y;
+const NAME = /[A-Za-z_$][\w$]*/y;
+
+const tokenize = (text: string): Token[] => {
+  if (!/^[\x20-\x7e\n]*$/.test(text)) throw new Decline();
+  const tokens: Token[] = [];
+  let at = 0;
+  const match = (pattern: RegExp): string | undefined => {
+    pattern.lastIndex = at;
+    const found = pattern.exec(text);
+    return found === null ? undefined : found[0];
+  };
+  while (at < text.length) {
+    const c = text[at]!;
+    if (c === " " || c === "\n") {
+      at++;
+      continue;
+    }
+    const start = at;
+    if (text.startsWith("//", at)) {
+      const end = text.indexOf("\n", at);
+      at = end < 0 ? text.length : end;
+      tokens.push({ t: "comment", v: text.slice(start, at), start, end: at, block: false });
+      continue;
+    }
+    if (text.startsWith("/*", at)) {
+      const end = text.indexOf("*/", at + 2);
+      if (end < 0) throw new Decline();
+      at = end + 2;
+      tokens.push({ t: "comment", v: text.slice(start, at), start, end: at, block: true });
+      continue;
+    }
+    let found: string | undefined;
+    if (c === '"') {
+      if ((found = match(STRING)) === undefined) throw new Decline();
+      tokens.push({ t: "string", v: found, start, end: (at += found.length) });
+    } else if (c >= "0" && c <= "9") {
+      if ((found = match(NUMBER)) === undefined) throw new Decline();
+      tokens.push({ t: "number", v: found, start, end: (at += found.length) });
+    } else if ((found = match(NAME)) !== undefined) {
+      tokens.push({ t: "name", v: found, start, end: (at += found.length) });
+    } else {
+      const punct = [text.slice(at, at + 3), text.slice(at, at + 2), c].find((p) => PUNCTUATORS.has(p));
+      // `'`, `` ` ``, `#`, `@`, `\`: strings, templates and syntax outside the subset.
+      if (punct === undefined) throw new Decline();
+      tokens.push({ t: "punct", v: punct, start, end: (at += punct.length) });
+    }
+  }
+  return tokens;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Syntax
+
+type Expr =
+  | { readonly k: "name"; readonly v: string }
+  | { readonly k: "string"; readonly v: string }
+  | { readonly k: "number"; readonly v: string }
+  | { readonly k: "member"; readonly object: Expr; readonly property: string; readonly optional: boolean }
+  | { readonly k: "index"; readonly object: Expr; readonly index: Expr }
+  | { readonly k: "call"; readonly callee: Expr; readonly args: readonly Expr[] }
+  | { readonly k: "new"; readonly callee: Expr; readonly args: readonly Expr[] }
+  | { readonly k: "unary"; readonly op: string; readonly arg: Expr }
+  | { readonly k: "update"; readonly op: string; readonly prefix: boolean; readonly arg: Expr }
+  | { readonly k: "binary"; readonly op: string; readonly left: Expr; readonly right: Expr }
+  | { readonly k: "conditional"; readonly test: Expr; readonly consequent: Expr; readonly alternate: Expr }
+  | { readonly k: "assign"; readonly op: string; readonly left: Expr; readonly right: Expr }
+  | { readonly k: "object"; readonly props: readonly Prop[]; readonly expanded: boolean }
+  | { readonly k: "array"; readonly items: readonly Expr[] };
+
+type Prop = { readonly key: string; readonly value: Expr; readonly shorthand: boolean } | { readonly spread: Expr };
+
+/** A type annotation of the subset: names, `T[]`, unions of them, `x is T`; printed flat. */
+type Type = string;
+
+interface Leading {
+  readonly comments: readonly string[];
+  /** A blank line after each comment. */
+  readonly blankAfter: readonly boolean[];
+}
+
+type Stmt = (
+  | { readonly k: "expr"; readonly e: Expr }
+  | { readonly k: "return"; readonly arg?: Expr }
+  | { readonly k: "throw"; readonly arg: Expr }
+  | { readonly k: "if"; readonly test: Expr; readonly consequent: Stmt; readonly alternate?: Stmt }
+  | { readonly k: "block"; readonly body: readonly Stmt[] }
+  | { readonly k: "var"; readonly kind: string; readonly id: string; readonly type?: Type; readonly init?: Expr; readonly exported?: boolean }
+  | { readonly k: "for"; readonly init: Stmt & { k: "var" }; readonly test: Expr; readonly update: Expr; readonly body: Stmt }
+  | { readonly k: "for-in"; readonly kind: string; readonly id: string; readonly object: Expr; readonly body: Stmt }
+  | { readonly k: "switch"; readonly discriminant: Expr; readonly cases: readonly Case[] }
+  | { readonly k: "break" }
+  | { readonly k: "continue" }
+  | { readonly k: "try"; readonly block: Stmt & { k: "block" }; readonly handler: Stmt & { k: "block" } }
+  | {
+      readonly k: "function";
+      readonly exported: boolean;
+      readonly async: boolean;
+      readonly name: string;
+      readonly params: readonly { readonly name: string; readonly type?: Type }[];
+      readonly returns?: Type;
+      readonly body: Stmt & { k: "block" };
+    }
+) & { leading?: Leading; blankAfter?: boolean };
+
+interface Case {
+  readonly test?: Expr;
+  readonly body: readonly Stmt[];
+  blankAfter?: boolean;
+}
+
+const BINARY_PRECEDENCE = new Map<string, number>([
+  ["??", 1], ["||", 2], ["&&", 3], ["|", 4], ["^", 5], ["&", 6],
+  ["==", 7], ["===", 7], ["!=", 7], ["!==", 7],
+  ["<", 8], [">", 8], ["<=", 8], [">=", 8], ["in", 8], ["instanceof", 8],
+  ["+", 10], ["-", 10], ["*", 11], ["/", 11], ["%", 11], ["**", 12],
+]);
+const LOGICAL = new Set(["&&", "||", "??"]);
+const KEYWORDS = new Set([
+  "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "export", "extends",
+  "finally", "for", "function", "if", "import", "in", "instanceof", "let", "new", "return", "super", "switch", "this", "throw",
+  "try", "typeof", "var", "void", "while", "with", "yield", "async", "await", "of", "type", "interface", "enum", "declare",
+]);
+
+/** `a && (b && c)` as `(a && b) && c`, as prettier's parser postprocessing rebalances a logical chain. */
+const rebalance = (e: Expr & { k: "binary" }): Expr & { k: "binary" } => {
+  const right = e.right;
+  if (!LOGICAL.has(e.op) || right.k !== "binary" || right.op !== e.op) return e;
+  return rebalance({ k: "binary", op: e.op, left: rebalance({ k: "binary", op: e.op, left: e.left, right: right.left }), right: right.right });
+};
+
+const parse = (text: string): Stmt[] => {
+  const tokens = tokenize(text);
+  let at = 0;
+  const peek = (offset = 0): Token | undefined => {
+    let i = at;
+    for (let n = 0; ; i++) {
+      const token = tokens[i];
+      if (token === undefined) return undefined;
+      if (token.t === "comment") continue;
+      if (n++ === offset) return token;
+    }
+  };
+  /** The next token; a comment here (inside a statement) is outside the subset. */
+  const next = (): Token => {
+    const token = tokens[at++];
+    if (token === undefined || token.t === "comment") throw new Decline();
+    return token;
+  };
+  const is = (v: string, offset = 0): boolean => {
+    const token = peek(offset);
+    return token !== undefined && (token.t === "punct" || token.t === "name") && token.v === v;
+  };
+  const expect = (v: string): Token => {
+    const token = next();
+    if ((token.t !== "punct" && token.t !== "name") || token.v !== v) throw new Decline();
+    return token;
+  };
+  const name = (): string => {
+    const token = next();
+    if (token.t !== "name" || KEYWORDS.has(token.v)) throw new Decline();
+    return token.v;
+  };
+  /** Whether the source has a blank line after `offset`: a line holding only spaces before the next text. */
+  const blankAfter = (offset: number): boolean => {
+    let i = offset;
+    while (text.charCodeAt(i) === 32) i++;
+    if (text.charCodeAt(i) !== 10) return false;
+    i++;
+    while (text.charCodeAt(i) === 32) i++;
+    return text.charCodeAt(i) === 10;
+  };
+  /** Whether only spaces stand between the line break before `offset` (or the start) and it. */
+  const startsLine = (offset: number): boolean => {
+    let i = offset - 1;
+    while (i >= 0 && text.charCodeAt(i) === 32) i--;
+    return i < 0 || text.charCodeAt(i) === 10;
+  };
+  /** Whether only spaces stand between `offset` and the next line break (or the end). */
+  const endsLine = (offset: number): boolean => {
+    let i = offset;
+    while (text.charCodeAt(i) === 32) i++;
+    return i >= text.length || text.charCodeAt(i) === 10;
+  };
+  const lastEnd = (): number => tokens[at - 1]!.end;
+
+  /** The comments before the next statement, each on its own line. */
+  const leading = (): Leading | undefined => {
+    const comments: string[] = [];
+    const blanks: boolean[] = [];
+    while (tokens[at]?.t === "comment") {
+      const comment = tokens[at]!;
+      if (!startsLine(comment.start) || !endsLine(comment.end)) throw new Decline();
+      comments.push(comment.v);
+      blanks.push(blankAfter(comment.end));
+      at++;
+    }
+    return comments.length === 0 ? undefined : { comments, blankAfter: blanks };
+  };
+
+  const type = (): Type => {
+    const one = (): string => {
+      const token = next();
+      if (token.t !== "name" || token.v === "typeof" || token.v === "keyof" || token.v === "import") throw new Decline();
+      let t = token.v;
+      while (is("[") && is("]", 1)) {
+        next();
+        next();
+        t += "[]";
+      }
+      if (is("<") || is(".")) throw new Decline();
+      return t;
+    };
+    const parts = [one()];
+    while (is("|")) {
+      next();
+      parts.push(one());
+    }
+    return parts.join(" | ");
+  };
+
+  const args = (): Expr[] => {
+    expect("(");
+    const list: Expr[] = [];
+    while (!is(")")) {
+      list.push(assignment());
+      if (!is(")")) expect(",");
+    }
+    expect(")");
+    return list;
+  };
+
+  const primary = (): Expr => {
+    const token = next();
+    if (token.t === "string") return { k: "string", v: token.v };
+    if (token.t === "number") return { k: "number", v: token.v };
+    if (token.t === "name") {
+      if (token.v === "new") {
+        let callee: Expr = { k: "name", v: name() };
+        while (is(".")) {
+          next();
+          callee = { k: "member", object: callee, property: next().v, optional: false };
+        }
+        return { k: "new", callee, args: args() };
+      }
+      if (KEYWORDS.has(token.v)) throw new Decline();
+      return { k: "name", v: token.v };
+    }
+    if (token.v === "(") {
+      const inner = expression();
+      expect(")");
+      return inner;
+    }
+    if (token.v === "[") {
+      const items: Expr[] = [];
+      while (!is("]")) {
+        items.push(assignment());
+        if (!is("]")) expect(",");
+      }
+      expect("]");
+      // An array that holds something is hugged or broken by rules not printed here.
+      if (items.length > 0) throw new Decline();
+      return { k: "array", items };
+    }
+    if (token.v === "{") {
+      const following = peek();
+      const expanded = following !== undefined && text.slice(token.end, following.start).includes("\n");
+      const props: Prop[] = [];
+      while (!is("}")) {
+        if (is("...")) {
+          next();
+          props.push({ spread: assignment() });
+        } else {
+          const key = next();
+          if (key.t === "string") {
+            expect(":");
+            props.push({ key: printKey(key.v), value: assignment(), shorthand: false });
+          } else if (key.t !== "name") throw new Decline();
+          else if (is(":")) {
+            next();
+            props.push({ key: key.v, value: assignment(), shorthand: false });
+          } else props.push({ key: key.v, value: { k: "name", v: key.v }, shorthand: true });
+        }
+        if (!is("}")) expect(",");
+      }
+      expect("}");
+      return { k: "object", props, expanded };
+    }
+    throw new Decline();
+  };
+
+  const postfix = (): Expr => {
+    let e = primary();
+    for (;;) {
+      if (is(".") || is("?.")) {
+        const optional = next().v === "?.";
+        if (optional && (is("(") || is("["))) throw new Decline();
+        const property = next();
+        if (property.t !== "name") throw new Decline();
+        e = { k: "member", object: e, property: property.v, optional };
+      } else if (is("[")) {
+        next();
+        const index = expression();
+        expect("]");
+        e = { k: "index", object: e, index };
+      } else if (is("(")) {
+        e = { k: "call", callee: e, args: args() };
+      } else if (is("++") || is("--")) {
+        e = { k: "update", op: next().v, prefix: false, arg: e };
+      } else return e;
+    }
+  };
+
+  const unary = (): Expr => {
+    if (is("!") || is("-") || is("+") || is("~") || is("typeof")) {
+      const op = next().v;
+      return { k: "unary", op, arg: unary() };
+    }
+    if (is("++") || is("--")) return { k: "update", op: next().v, prefix: true, arg: unary() };
+    return postfix();
+  };
+
+  const binary = (minimum: number): Expr => {
+    let left = unary();
+    for (;;) {
+      const token = peek();
+      const precedence = token === undefined ? undefined : BINARY_PRECEDENCE.get(token.v);
+      if (token === undefined || token.t === "string" || precedence === undefined || precedence < minimum) return left;
+      if (token.v === "**" || token.v === "in" || token.v === "instanceof") throw new Decline();
+      next();
+      const right = binary(precedence + 1);
+      left = rebalance({ k: "binary", op: token.v, left, right });
+    }
+  };
+
+  const conditional = (): Expr => {
+    const test = binary(1);
+    if (!is("?")) return test;
+    next();
+    const consequent = assignment();
+    expect(":");
+    return { k: "conditional", test, consequent, alternate: assignment() };
+  };
+
+  const assignment = (): Expr => {
+    const left = conditional();
+    if (is("=") || is("+=") || is("-=")) {
+      if (left.k !== "name" && left.k !== "member" && left.k !== "index") throw new Decline();
+      const op = next().v;
+      return { k: "assign", op, left, right: assignment() };
+    }
+    return left;
+  };
+  const expression = (): Expr => {
+    const e = assignment();
+    if (is(",")) throw new Decline(); // a sequence
+    return e;
+  };
+
+  const semicolon = (): void => {
+    expect(";");
+  };
+
+  const declaration = (): Stmt & { k: "var" } => {
+    const kind = next().v;
+    const id = name();
+    let annotation: Type | undefined;
+    if (is(":")) {
+      next();
+      annotation = type();
+    }
+    let init: Expr | undefined;
+    if (is("=")) {
+      next();
+      init = expression();
+    }
+    if (is(",")) throw new Decline();
+    return { k: "var", kind, id, ...(annotation === undefined ? {} : { type: annotation }), ...(init === undefined ? {} : { init }) };
+  };
+
+  const block = (): Stmt & { k: "block" } => {
+    expect("{");
+    const body = statements("}");
+    expect("}");
+    return { k: "block", body };
+  };
+
+  /** The body of an `if`, `else` or loop: a declaration there is a syntax error. */
+  const clauseStatement = (): Stmt => {
+    if (is("const") || is("let") || is("function") || is("export")) throw new Decline();
+    return statement();
+  };
+
+  const statement = (): Stmt => {
+    const token = peek();
+    if (token === undefined) throw new Decline();
+    if (token.t === "punct") {
+      if (token.v === "{") return block();
+      if (token.v === ";") throw new Decline();
+    }
+    if (token.t === "name") {
+      switch (token.v) {
+        case "if": {
+          next();
+          expect("(");
+          const test = expression();
+          expect(")");
+          const consequent = clauseStatement();
+          if (is("else")) {
+            next();
+            return { k: "if", test, consequent, alternate: clauseStatement() };
+          }
+          return { k: "if", test, consequent };
+        }
+        case "return": {
+          next();
+          if (is(";")) {
+            next();
+            return { k: "return" };
+          }
+          const arg = expression();
+          semicolon();
+          return { k: "return", arg };
+        }
+        case "throw": {
+          next();
+          const arg = expression();
+          semicolon();
+          return { k: "throw", arg };
+        }
+        case "break":
+        case "continue":
+          next();
+          semicolon();
+          return { k: token.v };
+        case "const":
+        case "let": {
+          const d = declaration();
+          semicolon();
+          return d;
+        }
+        case "for": {
+          next();
+          expect("(");
+          if ((is("const") || is("let")) && is("in", 2)) {
+            const kind = next().v;
+            const id = name();
+            expect("in");
+            const object = expression();
+            expect(")");
+            return { k: "for-in", kind, id, object, body: clauseStatement() };
+          }
+          if (!is("let")) throw new Decline();
+          const init = declaration();
+          expect(";");
+          const test = expression();
+          expect(";");
+          const update = expression();
+          expect(")");
+          return { k: "for", init, test, update, body: clauseStatement() };
+        }
+        case "switch": {
+          next();
+          expect("(");
+          const discriminant = expression();
+          expect(")");
+          expect("{");
+          const cases: Case[] = [];
+          while (!is("}")) {
+            if (tokens[at]?.t === "comment") throw new Decline();
+            let test: Expr | undefined;
+            if (is("default")) next();
+            else {
+              expect("case");
+              test = expression();
+            }
+            expect(":");
+            const body = statements("case", "default", "}");
+            const item: Case = { ...(test === undefined ? {} : { test }), body };
+            item.blankAfter = blankAfter(lastEnd());
+            cases.push(item);
+          }
+          expect("}");
+          return { k: "switch", discriminant, cases };
+        }
+        case "try": {
+          next();
+          const tried = block();
+          expect("catch");
+          if (is("(")) throw new Decline();
+          const handler = block();
+          if (is("finally")) throw new Decline();
+          return { k: "try", block: tried, handler };
+        }
+        case "export":
+        case "async":
+        case "function": {
+          const exported = token.v === "export";
+          if (exported) next();
+          if (exported && (is("const") || is("let"))) {
+            const d = declaration();
+            semicolon();
+            return { ...d, exported: true };
+          }
+          const async = is("async");
+          if (async) next();
+          expect("function");
+          const fname = name();
+          expect("(");
+          const params: { name: string; type?: Type }[] = [];
+          while (!is(")")) {
+            const pname = name();
+            if (is(":")) {
+              next();
+              params.push({ name: pname, type: type() });
+            } else params.push({ name: pname });
+            if (!is(")")) expect(",");
+          }
+          expect(")");
+          let returns: Type | undefined;
+          if (is(":")) {
+            next();
+            // `x is T`, a type predicate.
+            returns = peek(1)?.v === "is" ? `${name()} ${next().v} ${type()}` : type();
+          }
+          return { k: "function", exported, async, name: fname, params, ...(returns === undefined ? {} : { returns }), body: block() };
+        }
+      }
+      if (KEYWORDS.has(token.v)) throw new Decline();
+    }
+    const e = expression();
+    if (e.k === "object") throw new Decline();
+    semicolon();
+    return { k: "expr", e };
+  };
+
+  /** Statements up to one of `ends` (or the end of the text), each with its comments and blank line. */
+  const statements = (...ends: string[]): Stmt[] => {
+    const list: Stmt[] = [];
+    for (;;) {
+      const comments = leading();
+      const token = peek();
+      if (token === undefined || ((token.t === "punct" || token.t === "name") && ends.includes(token.v))) {
+        if (comments !== undefined) throw new Decline(); // a comment no statement follows
+        return list;
+      }
+      const s = statement();
+      if (comments !== undefined) s.leading = comments;
+      s.blankAfter = blankAfter(lastEnd());
+      list.push(s);
+    }
+  };
+
+  const program = statements();
+  if (at !== tokens.length) throw new Decline();
+  return program;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Documents, as prettier's estree printer builds them
+
+/**
+ * Where an expression is printed. `inlineMembers`: its first ancestor that is not a member access is
+ * a `new` it is the callee of, or an assignment to a member (prettier's printMemberExpression then
+ * never breaks before a `.name`).
+ */
+type Parent = { readonly node: Expr | Stmt | "spread"; readonly key: string; readonly inlineMembers?: boolean };
+
+const isBinary = (e: Expr): e is Expr & { k: "binary" } => e.k === "binary";
+
+/** Prettier's shouldFlatten: `a op1 b op2 c` printed as one chain. */
+const shouldFlatten = (parentOp: string, op: string): boolean => {
+  if (BINARY_PRECEDENCE.get(op) !== BINARY_PRECEDENCE.get(parentOp)) return false;
+  if (parentOp === "**") return false;
+  const equality = (o: string): boolean => o === "==" || o === "===" || o === "!=" || o === "!==";
+  if (equality(parentOp) && equality(op)) return false;
+  const multiplicative = (o: string): boolean => o === "*" || o === "/" || o === "%";
+  if ((op === "%" && multiplicative(parentOp)) || (parentOp === "%" && multiplicative(op))) return false;
+  if (op !== parentOp && multiplicative(op) && multiplicative(parentOp)) return false;
+  return true;
+};
+
+/** Prettier's needsParens, for the subset. */
+const needsParens = (e: Expr, parent: Parent): boolean => {
+  const p = parent.node;
+  // A spread's argument (prettier's SpreadElement parent): any operator expression is parenthesized.
+  if (typeof p === "string") return e.k === "binary" || e.k === "conditional" || e.k === "assign";
+  if (!("k" in p)) return false;
+  switch (e.k) {
+    case "binary": {
+      if (p.k === "update") return true;
+      if (p.k === "unary") return true;
+      if ((p.k === "call" || p.k === "new") && parent.key === "callee") return true;
+      if ((p.k === "member" || p.k === "index") && parent.key === "object") return true;
+      if (p.k === "conditional") return e.op === "??";
+      if (p.k === "binary") {
+        if (LOGICAL.has(e.op) && LOGICAL.has(p.op)) return p.op !== e.op;
+        const precedence = BINARY_PRECEDENCE.get(e.op)!;
+        const parentPrecedence = BINARY_PRECEDENCE.get(p.op)!;
+        if (parentPrecedence > precedence) return true;
+        if (parent.key === "right" && parentPrecedence === precedence) return true;
+        if (parentPrecedence === precedence && !shouldFlatten(p.op, e.op)) return true;
+        if (parentPrecedence < precedence && e.op === "%" && (p.op === "+" || p.op === "-")) return true;
+        // Prettier's isBitwiseOperator (the shifts are outside the subset).
+        if (p.op === "|" || p.op === "^" || p.op === "&") return true;
+      }
+      return false;
+    }
+    case "conditional":
+      if (p.k === "unary" || p.k === "binary") return true;
+      if ((p.k === "call" || p.k === "new") && parent.key === "callee") return true;
+      if (p.k === "conditional") return parent.key === "test";
+      if ((p.k === "member" || p.k === "index") && parent.key === "object") return true;
+      return false;
+    case "assign":
+      if (p.k === "expr" || p.k === "assign") return false;
+      if (p.k === "for" && parent.key === "update") return false;
+      return true;
+    case "unary":
+      if (p.k === "unary") return (e.op === "+" || e.op === "-") && e.op === p.op;
+      if ((p.k === "member" || p.k === "index") && parent.key === "object") return true;
+      if ((p.k === "call" || p.k === "new") && parent.key === "callee") return true;
+      if (p.k === "binary" && p.op === "**" && parent.key === "left") return true;
+      return false;
+    case "update":
+      if (p.k === "unary") return e.prefix && ((e.op === "++" && p.op === "+") || (e.op === "--" && p.op === "-"));
+      if ((p.k === "member" || p.k === "index") && parent.key === "object") return true;
+      if ((p.k === "call" || p.k === "new") && parent.key === "callee") return true;
+      return false;
+    case "number":
+      return (p.k === "member" || p.k === "index") && parent.key === "object";
+    case "object":
+      return false;
+    default:
+      return false;
+  }
+};
+
+const isMemberish = (e: Expr): boolean => e.k === "member" || e.k === "index";
+
+/** `.name`, `[0]` or `[key]` (prettier's printMemberLookup): a lookup of anything but a number may break inside its brackets. */
+const lookupOf = (e: Expr & { k: "member" | "index" }): Doc => {
+  if (e.k === "member") return [e.optional ? "?." : ".", e.property];
+  const index = expr(e.index, { node: e, key: "property" });
+  return e.index.k === "number" ? ["[", index, "]"] : group(["[", indent([softline, index]), softline, "]"]);
+};
+
+/** An argument prettier hugs or expands (an object or array that holds something, a function). */
+const couldExpand = (e: Expr): boolean => (e.k === "object" && e.props.length > 0) || (e.k === "array" && e.items.length > 0);
+
+const printArguments = (call: Expr & { k: "call" | "new" }): Doc => {
+  const { args } = call;
+  if (args.length === 0) return "()";
+  const printed = args.map((arg, i) => {
+    const doc = expr(arg, { node: call, key: "arguments" });
+    return i === args.length - 1 ? doc : [doc, ",", line];
+  });
+  if (couldExpand(args[args.length - 1]!)) {
+    // Prettier tries the last argument hugged first (a conditional group): printed when all fits flat.
+    return group(["(", ...printed.map((d) => d), ")"], { flatOnly: true });
+  }
+  return group(["(", indent([softline, ...printed]), ifBreak(","), softline, ")"]);
+};
+
+/** The parts of a chain of binary operators of one precedence (prettier's printBinaryishExpressions). */
+const binaryParts = (e: Expr & { k: "binary" }, parent: Parent, insideParens: boolean): Doc[] => {
+  let parts: Doc[];
+  // Flattened by precedence alone: the left operand of a chain is never parenthesized.
+  if (isBinary(e.left) && shouldFlatten(e.op, e.left.op)) {
+    parts = binaryParts(e.left, { node: e, key: "left" }, insideParens);
+  } else parts = [group(expr(e.left, { node: e, key: "left" }))];
+  // An object or array on the right of `&&` (prettier's shouldInlineLogicalExpression) is laid out otherwise.
+  if (LOGICAL.has(e.op) && couldExpand(e.right)) throw new Decline();
+  const right: Doc = [e.op, line, expr(e.right, { node: e, key: "right" })];
+  const p = parent.node;
+  const parentType = typeof p === "string" ? p : "k" in p ? (p.k === "binary" ? (LOGICAL.has(p.op) ? "logical" : "binary") : p.k) : "";
+  const type = LOGICAL.has(e.op) ? "logical" : "binary";
+  const childType = (x: Expr): string => (x.k === "binary" ? (LOGICAL.has(x.op) ? "logical" : "binary") : x.k);
+  const shouldGroup = !(insideParens && type === "logical") && parentType !== type && childType(e.left) !== type && childType(e.right) !== type;
+  parts.push(" ", shouldGroup ? group(right) : right);
+  return parts;
+};
+
+/** A binary expression (prettier's printBinaryishExpression), for the parents of the subset. */
+const printBinary = (e: Expr & { k: "binary" }, parent: Parent): Doc => {
+  const p = parent.node;
+  const insideParens = typeof p !== "string" && "k" in p && (p.k === "if" || p.k === "switch") && parent.key !== "body";
+  const parts = binaryParts(e, parent, insideParens);
+  if (insideParens) return parts;
+  if (typeof p !== "string" && "k" in p) {
+    if (((p.k === "call" || p.k === "new") && parent.key === "callee") || p.k === "unary" || (p.k === "member" && parent.key === "object")) {
+      return group([indent([softline, ...parts]), softline]);
+    }
+    const shouldNotIndent = p.k === "return" || p.k === "throw" || (p.k === "for" && parent.key !== "body");
+    // In a ternary, which is printed flat or declined, the grouping of its parts makes no difference.
+    if (p.k === "conditional") return group(parts);
+    // An object or array on the right (shouldInlineLogicalExpression) is declined by `primary`.
+    const shouldIndentIfInlining = p.k === "assign" || p.k === "var" || (p.k === "object" && parent.key === "value");
+    if (shouldNotIndent || shouldIndentIfInlining) return group(parts);
+  }
+  const rest = parts.slice(1);
+  return group([parts[0]!, indent(rest)]);
+};
+
+const expr = (e: Expr, parent: Parent): Doc => {
+  const doc = exprInner(e, parent);
+  return needsParens(e, parent) ? ["(", doc, ")"] : doc;
+};
+
+const exprInner = (e: Expr, parent: Parent): Doc => {
+  switch (e.k) {
+    case "name":
+      return e.v;
+    case "string":
+      return printString(e.v);
+    case "number":
+      return printNumber(e.v);
+    case "member": {
+      const p = parent.node;
+      const direct = typeof p !== "string" && (p.k === "member" || p.k === "index");
+      const inline =
+        parent.inlineMembers === true ||
+        (e.object.k === "name" && !direct) ||
+        (typeof p !== "string" && (p.k === "assign" || p.k === "var") && e.object.k === "call" && e.object.args.length > 0);
+      const lookup = lookupOf(e);
+      return [expr(e.object, { node: e, key: "object", inlineMembers: parent.inlineMembers === true }), inline ? lookup : group(indent([softline, lookup]))];
+    }
+    case "index":
+      return [expr(e.object, { node: e, key: "object", inlineMembers: parent.inlineMembers === true }), lookupOf(e)];
+    case "call": {
+      const callee = e.callee;
+      if (callee.k === "call") throw new Decline(); // a curried call
+      if (callee.k === "name" && (callee.v === "require" || callee.v === "define" || callee.v === "Boolean")) throw new Decline();
+      if (isMemberish(callee)) {
+        // A member chain (prettier's printMemberChain): with one call, at its end, one group of the
+        // head and every lookup as written (its `oneLine`); more calls are laid out by rules not printed here.
+        const lookups: Doc[] = [];
+        let head: Expr = callee;
+        let last: Expr = e;
+        while (head.k === "member" || head.k === "index") {
+          lookups.unshift(lookupOf(head));
+          last = head;
+          head = head.object;
+        }
+        if (head.k === "call") throw new Decline();
+        return group([expr(head, { node: last, key: "object" }), ...lookups, printArguments(e)]);
+      }
+      return [expr(callee, { node: e, key: "callee" }), printArguments(e)];
+    }
+    case "new":
+      return ["new ", expr(e.callee, { node: e, key: "callee", inlineMembers: true }), printArguments(e)];
+    case "unary":
+      return [e.op, /[a-z]$/.test(e.op) ? " " : "", expr(e.arg, { node: e, key: "argument" })];
+    case "update":
+      return e.prefix ? [e.op, expr(e.arg, { node: e, key: "argument" })] : [expr(e.arg, { node: e, key: "argument" }), e.op];
+    case "binary":
+      return printBinary(e, parent);
+    case "conditional":
+      // Prettier's ternary layouts are not printed here: flat, or declined; a nested one is parenthesized by its own rules.
+      if (e.consequent.k === "conditional" || e.alternate.k === "conditional") throw new Decline();
+      return group(
+        [
+          expr(e.test, { node: e, key: "test" }),
+          " ? ",
+          expr(e.consequent, { node: e, key: "consequent" }),
+          " : ",
+          expr(e.alternate, { node: e, key: "alternate" }),
+        ],
+        { flatOnly: true },
+      );
+    case "assign": {
+      const inlineMembers = e.left.k !== "name";
+      return group([expr(e.left, { node: e, key: "left", inlineMembers }), ` ${e.op} `, expr(e.right, { node: e, key: "right", inlineMembers })], {
+        flatOnly: true,
+      });
+    }
+    case "object": {
+      if (e.props.length === 0) return "{}";
+      const props = e.props.map((prop) =>
+        "spread" in prop
+          ? ["...", expr(prop.spread, { node: "spread", key: "argument" })]
+          : prop.shorthand
+            ? prop.key
+            : // Printed as an assignment, `key: value`, whose layouts differ once it breaks: flat only here.
+              group([prop.key, ": ", expr(prop.value, { node: e, key: "value" })], { flatOnly: true }),
+      );
+      return group(["{", indent([line, ...join([",", line], props)]), ifBreak(","), line, "}"], { shouldBreak: e.expanded });
+    }
+    case "array":
+      return "[]";
+  }
+};
+
+/** Prettier's printReturnOrThrowArgument. */
+const returnArgument = (s: Stmt & { k: "return" | "throw" }, arg: Expr): Doc => {
+  const doc = expr(arg, { node: s, key: "argument" });
+  if (arg.k === "binary") return group([ifBreak("("), indent([softline, doc]), softline, ifBreak(")")]);
+  return doc;
+};
+
+/** `body` of an `if`, `for` or `for-in` (prettier's adjustClause). */
+const clause = (body: Stmt, forceSpace = false, compact = false): Doc =>
+  body.k === "block" || forceSpace ? [" ", stmt(body, compact)] : indent([line, stmt(body)]);
+
+/** Prettier's printComment for a comment on its own line. */
+const comment = (text: string): Doc => {
+  if (!text.startsWith("/*")) return text.trimEnd();
+  const lines = text.slice(2, -2).split("\n");
+  // An indentable block comment (every line a `*` line) is re-indented; any other is kept as written.
+  if (lines.length > 1 && `*${text.slice(2, -2)}*`.split("\n").every((l) => l.trimStart().startsWith("*"))) {
+    return ["/*", join(hardline, lines.map((l, i) => (i === 0 ? l.trimEnd() : ` ${i < lines.length - 1 ? l.trim() : l.trimStart()}`))), "*/"];
+  }
+  if (text.includes("\n")) throw new Decline(); // printed with the original's indentation
+  return text;
+};
+
+const withComments = (s: Stmt, doc: Doc): Doc => {
+  if (s.leading === undefined) return doc;
+  const parts: Doc[] = [];
+  s.leading.comments.forEach((text, i) => {
+    parts.push(comment(text), hardline);
+    if (s.leading!.blankAfter[i]) parts.push(hardline);
+  });
+  parts.push(doc);
+  return parts;
+};
+
+const sequence = (list: readonly Stmt[]): Doc => {
+  const parts: Doc[] = [];
+  list.forEach((s, i) => {
+    parts.push(withComments(s, stmt(s)));
+    if (i < list.length - 1) {
+      parts.push(hardline);
+      if (s.blankAfter) parts.push(hardline);
+    }
+  });
+  return parts;
+};
+
+const declarationDoc = (s: Stmt & { k: "var" }, semicolon = ""): Doc => {
+  const left = s.type === undefined ? s.id : `${s.id}: ${s.type}`;
+  if (s.init === undefined) return group([s.kind, " ", left, semicolon]);
+  const init = s.init;
+  const right = expr(init, { node: s, key: "init" });
+  if (init.k === "object") {
+    // Prettier's "fluid" assignment layout: the object breaks before `=` does.
+    const id = Symbol("assignment");
+    return group([s.kind, " ", group([left, " =", group(indent(line), { id }), indentIfBreak(right, id)]), semicolon]);
+  }
+  // Other layouts differ once they break; only the flat one is printed here.
+  return group([s.kind, " ", group([left, " = ", right], { flatOnly: true }), semicolon]);
+};
+
+/**
+ * One statement. `compact`: an empty block prints `{}` (the body of a function, a `for` or a `catch`),
+ * else `{` and `}` on two lines, as prettier's printBlock does.
+ */
+const stmt = (s: Stmt, compact = false): Doc => {
+  switch (s.k) {
+    case "expr":
+      return [expr(s.e, { node: s, key: "expression" }), ";"];
+    case "return":
+      return s.arg === undefined ? "return;" : ["return ", returnArgument(s, s.arg), ";"];
+    case "throw":
+      return ["throw ", returnArgument(s, s.arg), ";"];
+    case "break":
+      return "break;";
+    case "continue":
+      return "continue;";
+    case "block":
+      if (s.body.length === 0) return compact ? "{}" : ["{", hardline, "}"];
+      return ["{", indent([hardline, sequence(s.body)]), hardline, "}"];
+    case "var":
+      // Prettier's group holds the semicolon.
+      return s.exported ? ["export ", declarationDoc(s, ";")] : declarationDoc(s, ";");
+    case "if": {
+      const test = s.test;
+      const testDoc = expr(test, { node: s, key: "test" });
+      // `!(a && b)` and `!!(a && b)` are not wrapped (prettier's shouldInlineCondition).
+      let negated: Expr = test;
+      if (negated.k === "unary" && negated.op === "!") {
+        negated = negated.arg;
+        if (negated.k === "unary" && negated.op === "!") negated = negated.arg;
+      }
+      const inline = test.k === "unary" && test.op === "!" && negated.k === "binary" && LOGICAL.has(negated.op);
+      const condition = inline ? testDoc : group([indent([softline, testDoc]), softline]);
+      const opening = group(["if (", condition, ")", clause(s.consequent)]);
+      if (s.alternate === undefined) return opening;
+      const block = s.consequent.k === "block";
+      return [opening, block ? " " : hardline, "else", group(clause(s.alternate, s.alternate.k === "if"))];
+    }
+    case "for": {
+      const body = clause(s.body, false, true);
+      return group([
+        "for (",
+        group([
+          indent([softline, declarationDoc(s.init), ";", line, expr(s.test, { node: s, key: "test" }), ";", line, expr(s.update, { node: s, key: "update" })]),
+          softline,
+        ]),
+        ")",
+        body,
+      ]);
+    }
+    case "for-in":
+      return group(["for (", s.kind, " ", s.id, " in ", expr(s.object, { node: s, key: "right" }), ")", clause(s.body)]);
+    case "switch": {
+      const cases = s.cases.map((c, i) => {
+        const head: Doc = c.test === undefined ? "default:" : ["case ", expr(c.test, { node: s, key: "test" }), ":"];
+        const body = c.body.length === 0 ? "" : c.body.length === 1 && c.body[0]!.k === "block" ? [" ", sequence(c.body)] : indent([hardline, sequence(c.body)]);
+        const after: Doc = i < s.cases.length - 1 ? [hardline, c.blankAfter ? hardline : ""] : "";
+        return [head, body, after];
+      });
+      return [
+        group(["switch (", indent([softline, expr(s.discriminant, { node: s, key: "discriminant" })]), softline, ")"]),
+        " {",
+        cases.length > 0 ? indent([hardline, ...cases]) : "",
+        hardline,
+        "}",
+      ];
+    }
+    case "try":
+      return ["try ", stmt(s.block), " catch ", stmt(s.handler, true)];
+    case "function": {
+      const params = s.params.map((p) => (p.type === undefined ? p.name : `${p.name}: ${p.type}`)).join(", ");
+      const head = `${s.exported ? "export " : ""}${s.async ? "async " : ""}function ${s.name}(${params})${s.returns === undefined ? "" : `: ${s.returns}`} {`;
+      // A header that does not fit is broken by rules not printed here.
+      if (head.length > WIDTH) throw new Decline();
+      return [head.slice(0, -2), " ", stmt(s.body, true)];
+    }
+  }
+};
+
+/**
+ * `text` (one or more top-level statements, as src/format/statements.ts cuts a file) as prettier
+ * prints it; undefined where it is outside the subset this file prints (see the head of the file).
+ */
+export const layoutCode = (text: string): string | undefined => {
+  try {
+    const program = parse(text);
+    if (program.length === 0) return undefined;
+    return `${printDoc(sequence(program), WIDTH)}\n`;
+  } catch (error) {
+    if (error instanceof Decline || error instanceof Unsure) return undefined;
+    throw error;
+  }
+};

@@ -1,0 +1,237 @@
+// Prettier's document printer (src/document/printer/printer.js), the part treaty's direct layouts
+// use: strings, concatenation, groups (with ids and forced breaks), indentation, soft, normal and
+// hard lines, and `ifBreak` / `indentIfBreak`. A group prints flat when its contents and what
+// follows them up to the next possible line break fit in the rest of the line; a hard line breaks
+// every group around it. Widths are of printable ASCII only: callers decline other text.
+//
+// One addition: a group marked `flatOnly` throws `Unsure` where prettier would break it, for the
+// constructs whose broken layout treaty does not print itself (the caller then asks prettier).
+
+export type Doc = string | readonly Doc[] | Group | Indent | Line | IfBreak | IndentIfBreak | BreakParent;
+
+export interface Group {
+  readonly kind: "group";
+  readonly contents: Doc;
+  /** Broken from the start (a hard line inside, or prettier's `shouldBreak`); set by `propagateBreaks`. */
+  broken: boolean;
+  readonly id?: symbol;
+  readonly flatOnly?: boolean;
+}
+interface Indent {
+  readonly kind: "indent";
+  readonly contents: Doc;
+}
+interface Line {
+  readonly kind: "line";
+  readonly soft: boolean;
+  readonly hard: boolean;
+}
+interface IfBreak {
+  readonly kind: "if-break";
+  readonly broken: Doc;
+  readonly flat: Doc;
+  readonly groupId?: symbol;
+}
+interface IndentIfBreak {
+  readonly kind: "indent-if-break";
+  readonly contents: Doc;
+  readonly groupId: symbol;
+}
+interface BreakParent {
+  readonly kind: "break-parent";
+}
+
+/** Thrown where the printed layout would need what this printer does not do; the caller declines. Not an Error: no stack to capture. */
+export class Unsure {}
+
+export const group = (contents: Doc, options: { shouldBreak?: boolean; id?: symbol; flatOnly?: boolean } = {}): Group => ({
+  kind: "group",
+  contents,
+  broken: options.shouldBreak === true,
+  ...(options.id === undefined ? {} : { id: options.id }),
+  ...(options.flatOnly === true ? { flatOnly: true } : {}),
+});
+export const indent = (contents: Doc): Doc => ({ kind: "indent", contents });
+export const line: Doc = { kind: "line", soft: false, hard: false };
+export const softline: Doc = { kind: "line", soft: true, hard: false };
+const breakParent: Doc = { kind: "break-parent" };
+export const hardline: Doc = [{ kind: "line", soft: false, hard: true }, breakParent];
+export const ifBreak = (broken: Doc, flat: Doc = "", groupId?: symbol): Doc => ({
+  kind: "if-break",
+  broken,
+  flat,
+  ...(groupId === undefined ? {} : { groupId }),
+});
+export const indentIfBreak = (contents: Doc, groupId: symbol): Doc => ({ kind: "indent-if-break", contents, groupId });
+export const join = (separator: Doc, docs: readonly Doc[]): Doc[] => docs.flatMap((doc, i) => (i === 0 ? [doc] : [separator, doc]));
+
+/** Marks every group that holds a hard line (or a broken group) as broken, as prettier's propagateBreaks does. */
+const propagateBreaks = (doc: Doc): boolean => {
+  if (typeof doc === "string") return false;
+  if (Array.isArray(doc)) {
+    let breaks = false;
+    for (const part of doc as readonly Doc[]) if (propagateBreaks(part)) breaks = true;
+    return breaks;
+  }
+  const node = doc as Exclude<Doc, string | readonly Doc[]>;
+  switch (node.kind) {
+    case "group": {
+      if (propagateBreaks(node.contents)) node.broken = true;
+      return node.broken;
+    }
+    case "indent":
+    case "indent-if-break":
+      return propagateBreaks(node.contents);
+    case "if-break": {
+      const a = propagateBreaks(node.broken);
+      const b = propagateBreaks(node.flat);
+      return a || b;
+    }
+    case "break-parent":
+      return true;
+    case "line":
+      return false;
+  }
+};
+
+const BREAK = 1;
+const FLAT = 2;
+type Mode = typeof BREAK | typeof FLAT;
+interface Command {
+  readonly indent: number;
+  readonly mode: Mode;
+  readonly doc: Doc;
+}
+
+/** Prettier's `fits`: whether `next` and the commands after it, up to the first line break, fit in `width`. */
+const fits = (next: Command, rest: readonly Command[], width: number, modes: Map<symbol, Mode>): boolean => {
+  let restIndex = rest.length;
+  const commands: { mode: Mode; doc: Doc }[] = [next];
+  let pendingSpace = false;
+  while (width >= 0) {
+    if (commands.length === 0) {
+      if (restIndex === 0) return true;
+      commands.push(rest[--restIndex]!);
+      continue;
+    }
+    const { mode, doc } = commands.pop()!;
+    if (typeof doc === "string") {
+      if (doc !== "") {
+        if (pendingSpace) {
+          width -= 1;
+          pendingSpace = false;
+        }
+        width -= doc.length;
+      }
+      continue;
+    }
+    if (Array.isArray(doc)) {
+      for (let i = doc.length - 1; i >= 0; i--) commands.push({ mode, doc: (doc as readonly Doc[])[i]! });
+      continue;
+    }
+    const node = doc as Exclude<Doc, string | readonly Doc[]>;
+    switch (node.kind) {
+      case "indent":
+      case "indent-if-break":
+        commands.push({ mode, doc: node.contents });
+        break;
+      case "group":
+        commands.push({ mode: node.broken ? BREAK : mode, doc: node.contents });
+        break;
+      case "if-break": {
+        const groupMode = node.groupId === undefined ? mode : (modes.get(node.groupId) ?? FLAT);
+        const contents = groupMode === BREAK ? node.broken : node.flat;
+        if (contents !== "") commands.push({ mode, doc: contents });
+        break;
+      }
+      case "line":
+        if (mode === BREAK || node.hard) return true;
+        if (!node.soft) pendingSpace = true;
+        break;
+      case "break-parent":
+        break;
+    }
+  }
+  return false;
+};
+
+/** `doc` printed at `width` columns with two-space indentation, as prettier prints it. */
+export const printDoc = (doc: Doc, width: number): string => {
+  propagateBreaks(doc);
+  const modes = new Map<symbol, Mode>();
+  const out: string[] = [];
+  let position = 0;
+  let remeasure = false;
+  const commands: Command[] = [{ indent: 0, mode: BREAK, doc }];
+  /** Drops trailing spaces of the output, as prettier's `trim` does before a line break. */
+  const trim = (): void => {
+    while (out.length > 0) {
+      const last = out[out.length - 1]!;
+      const trimmed = last.replace(/[ \t]+$/, "");
+      if (trimmed === "") {
+        out.pop();
+        continue;
+      }
+      out[out.length - 1] = trimmed;
+      break;
+    }
+  };
+  while (commands.length > 0) {
+    const { indent: level, mode, doc } = commands.pop()!;
+    if (typeof doc === "string") {
+      out.push(doc);
+      position += doc.length;
+      continue;
+    }
+    if (Array.isArray(doc)) {
+      for (let i = doc.length - 1; i >= 0; i--) commands.push({ indent: level, mode, doc: (doc as readonly Doc[])[i]! });
+      continue;
+    }
+    const node = doc as Exclude<Doc, string | readonly Doc[]>;
+    switch (node.kind) {
+      case "indent":
+        commands.push({ indent: level + 2, mode, doc: node.contents });
+        break;
+      case "group": {
+        let chosen: Mode;
+        if (mode === FLAT && !remeasure) chosen = node.broken ? BREAK : FLAT;
+        else {
+          remeasure = false;
+          chosen = !node.broken && fits({ indent: level, mode: FLAT, doc: node.contents }, commands, width - position, modes) ? FLAT : BREAK;
+        }
+        if (chosen === BREAK && node.flatOnly) throw new Unsure();
+        commands.push({ indent: level, mode: chosen, doc: node.contents });
+        if (node.id !== undefined) modes.set(node.id, chosen);
+        break;
+      }
+      case "if-break": {
+        const groupMode = node.groupId === undefined ? mode : modes.get(node.groupId);
+        const contents = groupMode === BREAK ? node.broken : groupMode === FLAT ? node.flat : "";
+        if (contents !== "") commands.push({ indent: level, mode, doc: contents });
+        break;
+      }
+      case "indent-if-break": {
+        const groupMode = modes.get(node.groupId);
+        if (groupMode === BREAK) commands.push({ indent: level, mode, doc: indent(node.contents) });
+        else if (groupMode === FLAT) commands.push({ indent: level, mode, doc: node.contents });
+        break;
+      }
+      case "line":
+        if (mode === FLAT && !node.hard) {
+          if (!node.soft) {
+            out.push(" ");
+            position += 1;
+          }
+          break;
+        }
+        if (mode === FLAT) remeasure = true;
+        trim();
+        out.push(`\n${" ".repeat(level)}`);
+        position = level;
+        break;
+      case "break-parent":
+        break;
+    }
+  }
+  return out.join("");
+};

@@ -1,0 +1,169 @@
+// layoutCode against its referee: on the validators treaty emits and on random programs of the
+// subset it prints, whatever it does not decline is what prettier's babel-ts parser prints with
+// treaty's options, byte for byte; and it declines little of the validators.
+import { join } from "node:path";
+import fc from "fast-check";
+import { format } from "prettier";
+import { describe, expect, it } from "vitest";
+import { emitSharedValidators, emitValidator } from "../../src/emit/validator.js";
+import { layoutCode } from "../../src/format/code-layout.js";
+import { PRETTIER_OPTIONS } from "../../src/format/prettier-format.js";
+import { splitStatements } from "../../src/format/statements.js";
+import { compile } from "../../src/pipeline.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+const prettier = (text: string): Promise<string> => format(text, { ...PRETTIER_OPTIONS, parser: "babel-ts" });
+
+// Names of every length up to past half a line, so that fits decisions fall on both sides of 100 columns.
+const name = fc
+  .tuple(
+    fc.constantFrom("a", "v", "f", "x", "is_", "Object", "out", "_"),
+    fc.oneof({ arbitrary: fc.integer({ min: 0, max: 8 }), weight: 4 }, { arbitrary: fc.integer({ min: 0, max: 44 }), weight: 1 }),
+  )
+  .map(([head, n]) => `${head}${"abc_1".repeat(9).slice(0, n)}`);
+const str = fc.oneof(
+  fc.string({ unit: fc.constantFrom("a", " ", '"', "'", "/", "-", "\\"), maxLength: 8 }),
+  fc.integer({ min: 0, max: 60 }).map((n) => "s".repeat(n)),
+).map((s) => JSON.stringify(s));
+const num = fc.constantFrom("0", "1", "100", "2.5", "1e21", "5e-7", "4096");
+const BINARY = ["&&", "||", "??", "===", "!==", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "|", "&"];
+
+/** Expressions as the emitters write them: every compound one in parentheses, which prettier drops or keeps by its own rules. */
+const expression: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
+  e: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    name,
+    str,
+    num,
+    fc.constantFrom("undefined", "null", "true", "{}", "[]"),
+    fc.tuple(tie("e"), name).map(([o, p]) => `(${o}).${p}`),
+    fc.tuple(name, name).map(([o, p]) => `${o}.${p}`),
+    fc.tuple(name, tie("e")).map(([o, i]) => `${o}[${i}]`),
+    fc.tuple(name, fc.array(tie("e"), { maxLength: 4 })).map(([f, args]) => `${f}(${args.join(", ")})`),
+    fc.tuple(name, name, fc.array(tie("e"), { maxLength: 4 })).map(([o, m, args]) => `${o}.${m}(${args.join(", ")})`),
+    fc.tuple(name, fc.array(tie("e"), { maxLength: 3 })).map(([c, args]) => `new ${c}(${args.join(", ")})`),
+    fc.tuple(fc.constantFrom("!", "!!", "typeof ", "-"), tie("e")).map(([op, e]) => `${op}(${e})`),
+    fc.tuple(tie("e"), fc.constantFrom(...BINARY), tie("e")).map(([a, op, b]) => `(${a} ${op} ${b})`),
+    fc.tuple(tie("e"), fc.constantFrom("&&", "||"), tie("e"), tie("e")).map(([a, op, b, c]) => `(${a} ${op} ${b} ${op} ${c})`),
+    fc.tuple(tie("e"), tie("e"), tie("e")).map(([a, b, c]) => `(${a} ? ${b} : ${c})`),
+    fc.tuple(name, tie("e")).map(([l, r]) => `(${l} = ${r})`),
+    fc.tuple(fc.array(fc.tuple(name, tie("e"), fc.boolean()), { minLength: 1, maxLength: 4 }), fc.boolean()).map(
+      ([props, expanded]) =>
+        `{${expanded ? "\n" : " "}${props.map(([k, v, shorthand]) => (shorthand ? k : `${k}: ${v}`)).join(", ")} }`,
+    ),
+    fc.tuple(name, tie("e")).map(([k, v]) => `{ ${JSON.stringify(k)}: ${v}, ...(${v}) }`),
+  ),
+})).e;
+
+const COMMENTS = ["", "// A comment.\n", "/** One line. */\n", "/**\n * Two\n * lines.\n */\n", "// Then a blank line.\n\n"];
+
+/** Statements, each on its own line(s) at `pad`, as the emitters write them. */
+const statement: fc.Arbitrary<(pad: string) => string> = fc.letrec<{ s: (pad: string) => string }>((tie) => ({
+  s: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.tuple(name, name, expression).map(([o, m, e]) => (pad: string) => `${pad}${o}.${m}(${e});\n`),
+    fc.tuple(name, name, expression).map(([o, p, e]) => (pad: string) => `${pad}${o}.${p} = ${e};\n`),
+    fc.option(expression).map((e) => (pad: string) => `${pad}return${e === null ? "" : ` ${e}`};\n`),
+    fc.tuple(fc.constantFrom("const", "let"), name, fc.constantFrom("", ": any", ": any[]", ": Issue[] | undefined"), expression).map(
+      ([kind, n, type, e]) => (pad: string) => `${pad}${kind} ${n}${type} = ${e};\n`,
+    ),
+    fc.tuple(expression, tie("s")).map(([test, body]) => (pad: string) => `${pad}if (${test}) ${body("").trimStart()}`),
+    fc.tuple(expression, fc.array(tie("s"), { maxLength: 3 }), fc.option(tie("s"))).map(([test, body, alt]) => (pad: string) => {
+      const block = `${pad}if (${test}) {\n${body.map((s) => s(`${pad}  `)).join("")}${pad}}`;
+      return alt === null ? `${block}\n` : `${block} else ${alt("").trimStart()}`;
+    }),
+    fc.tuple(expression, tie("s"), tie("s")).map(([test, a, b]) => (pad: string) => `${pad}if (${test}) ${a("").trimStart()}${pad}else ${b("").trimStart()}`),
+    fc.tuple(name, expression, fc.array(tie("s"), { maxLength: 2 })).map(([i, n, body]) => (pad: string) =>
+      `${pad}for (let ${i} = 0; ${i} < ${n}; ${i}++) {\n${body.map((s) => s(`${pad}  `)).join("")}${pad}}\n`,
+    ),
+    fc.tuple(name, expression, tie("s")).map(([k, o, body]) => (pad: string) => `${pad}for (const ${k} in ${o}) ${body("").trimStart()}`),
+    fc.tuple(expression, fc.array(fc.tuple(str, fc.boolean()), { minLength: 1, maxLength: 3 }), fc.array(tie("s"), { maxLength: 2 })).map(
+      ([d, cases, body]) => (pad: string) =>
+        `${pad}switch (${d}) {\n${cases.map(([c, blank]) => `${pad}  case ${c}:\n${blank ? "\n" : ""}`).join("")}${body.map((s) => s(`${pad}    `)).join("")}${pad}    break;\n${pad}  default:\n${pad}    return undefined;\n${pad}}\n`,
+    ),
+    fc.array(tie("s"), { maxLength: 2 }).map((body) => (pad: string) => `${pad}try {\n${body.map((s) => s(`${pad}  `)).join("")}${pad}} catch {\n${pad}  return false;\n${pad}}\n`),
+    fc.tuple(fc.nat(), tie("s"), fc.boolean()).map(([c, s, blank]) => (pad: string) => {
+      const comment = COMMENTS[c % COMMENTS.length]!.split("\n").map((l) => (l === "" ? l : `${pad}${l}`)).join("\n");
+      return `${comment}${s(pad)}${blank ? "\n" : ""}`;
+    }),
+  ),
+})).s;
+
+const program = fc
+  .tuple(fc.boolean(), name, fc.array(fc.tuple(name, fc.constantFrom("any", "string", "Issue[]", "unknown")), { maxLength: 3 }), fc.array(statement, { minLength: 1, maxLength: 5 }))
+  .map(
+    ([exported, n, params, body]) =>
+      `${exported ? "export " : ""}function ${n}(${params.map(([p, t]) => `${p}: ${t}`).join(", ")}): void {\n${body.map((s) => s("  ")).join("")}}\n`,
+  );
+
+describe("layoutCode", () => {
+  it("prints what prettier prints of random programs of its subset, or declines", async () => {
+    let printed = 0;
+    let broken = 0;
+    await fc.assert(
+      fc.asyncProperty(program, async (text) => {
+        const mine = layoutCode(text);
+        if (mine === undefined) return;
+        // A random program may declare a name twice, which babel rejects: no referee then.
+        const theirs = await prettier(text).catch((error: unknown) => {
+          if (error instanceof SyntaxError && /already been declared/.test(error.message)) return undefined;
+          throw error;
+        });
+        if (theirs === undefined) return;
+        printed++;
+        if (mine.split("\n").length > text.split("\n").length) broken++;
+        expect(mine).toBe(theirs);
+      }),
+      { numRuns: 3000 },
+    );
+    console.log(`random programs: ${printed} printed, ${broken} of them over more lines`);
+    // Declining is for the layouts it does not print (a long ternary, a hugged argument): most programs are printed, many of them broken over lines.
+    expect(printed).toBeGreaterThan(500);
+    expect(broken).toBeGreaterThan(100);
+  });
+
+  it("prints the validators of the seed contracts as prettier does, declining little", async () => {
+    const project = compile({ root: ROOT, idlDir: join(ROOT, "idl") }).value!;
+    let total = 0;
+    let direct = 0;
+    const seen = new Set<string>();
+    for (const contract of project.contracts) {
+      const files = [emitSharedValidators(project, contract), ...contract.versions.map((version) => emitValidator(project, contract, version))];
+      for (const file of files) {
+        for (const piece of splitStatements(file.contents)) {
+          if (seen.has(piece.text)) continue;
+          seen.add(piece.text);
+          total += piece.text.length;
+          const mine = layoutCode(piece.text);
+          if (mine === undefined) continue;
+          direct += piece.text.length;
+          expect(mine, `${file.path}: ${piece.text.slice(0, 80)}`).toBe(await prettier(piece.text));
+        }
+      }
+    }
+    // Imports, the file's head and `read` (a ternary over several lines) go to prettier.
+    expect(direct / total).toBeGreaterThan(0.8);
+  });
+
+  it("declines what it does not print itself", () => {
+    for (const text of [
+      // A ternary that breaks, an assignment that breaks, a chain of two calls, a hugged last argument.
+      `const x = ${"a".repeat(40)} ? ${"b".repeat(40)} : ${"c".repeat(40)};\n`,
+      `const x = ${"a".repeat(50)}.${"b".repeat(50)};\n`,
+      "a.b().c();\n",
+      `f(${"a".repeat(60)}, { key: ${"b".repeat(60)} });\n`,
+      // A comment inside a statement or after it, a template, a non-ASCII string, a regular expression.
+      "f(a, /* b */ c);\n",
+      "f(a); // why\n",
+      "const s = `a${b}`;\n",
+      'const s = "é";\n',
+      "const r = /a+/u;\n",
+      // Syntax outside the subset.
+      "import { a } from \"a\";\n",
+      "const f = (x) => x;\n",
+      "class A {}\n",
+    ]) {
+      expect(layoutCode(text), text).toBeUndefined();
+    }
+  });
+});
