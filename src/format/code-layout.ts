@@ -10,7 +10,23 @@
 // test/format/code-layout.test.ts compares the output with prettier's, on every piece of every
 // emitted file and on random programs of the subset.
 
-import { group, hardline, ifBreak, indent, indentIfBreak, join, line, printDoc, softline, Unsure, type Doc } from "./doc-printer.js";
+import {
+  breakParent,
+  canBreak,
+  conditionalGroup,
+  group,
+  hardline,
+  ifBreak,
+  indent,
+  indentIfBreak,
+  join,
+  line,
+  printDoc,
+  softline,
+  Unsure,
+  willBreak,
+  type Doc,
+} from "./doc-printer.js";
 import { printKey, printNumber, printString } from "./json-layout.js";
 
 const WIDTH = 100;
@@ -137,6 +153,18 @@ type Stmt = (
       readonly returns?: Type;
       readonly body: Stmt & { k: "block" };
     }
+  | { readonly k: "alias"; readonly name: string; readonly value: Type }
+  | {
+      /** `import ... from "x";`, `export { ... } (from "x");`, `export * from "x";` */
+      readonly k: "module";
+      readonly keyword: "import" | "export";
+      readonly type: boolean;
+      /** `* as name`, `* ` (an export of all) or a default import: printed before the braces. */
+      readonly standalone?: string;
+      /** Names in braces, each as printed (`type a as b`); undefined: no braces. */
+      readonly specifiers?: readonly string[];
+      readonly source?: string;
+    }
 ) & { leading?: Leading; blankAfter?: boolean };
 
 interface Case {
@@ -177,11 +205,23 @@ const parse = (text: string): Stmt[] => {
       if (n++ === offset) return token;
     }
   };
+  /**
+   * Where a blank line before the next token is one prettier keeps or drops by rules printed here:
+   * before a statement or a `case`, and before a closing brace. Anywhere else it is declined.
+   */
+  let blankAllowed = true;
   /** The next token; a comment here (inside a statement) is outside the subset. */
   const next = (): Token => {
     const token = tokens[at++];
     if (token === undefined || token.t === "comment") throw new Decline();
+    if (!blankAllowed && at > 1 && hasBlank(tokens[at - 2]!.end, token.start)) throw new Decline();
+    blankAllowed = false;
     return token;
+  };
+  const hasBlank = (from: number, to: number): boolean => {
+    const gap = text.slice(from, to);
+    const first = gap.indexOf("\n");
+    return first >= 0 && gap.indexOf("\n", first + 1) >= 0;
   };
   const is = (v: string, offset = 0): boolean => {
     const token = peek(offset);
@@ -235,23 +275,42 @@ const parse = (text: string): Stmt[] => {
   };
 
   const type = (): Type => {
-    const one = (): string => {
+    /** A name (`a.B` too) or string literal, or a union in parentheses, with any `[]` after it. */
+    const one = (outer: boolean): string => {
       const token = next();
-      if (token.t !== "name" || token.v === "typeof" || token.v === "keyof" || token.v === "import") throw new Decline();
-      let t = token.v;
+      let t: string;
+      let union = false;
+      if (token.t === "string") t = printString(token.v);
+      else if (token.t === "punct" && token.v === "(") {
+        const inner = type();
+        expect(")");
+        union = inner.includes(" | ");
+        t = inner;
+      } else if (token.t !== "name" || token.v === "typeof" || token.v === "keyof" || token.v === "import" || token.v === "infer") throw new Decline();
+      else {
+        t = token.v;
+        while (is(".")) {
+          next();
+          t += `.${name()}`;
+        }
+      }
+      let arrays = "";
       while (is("[") && is("]", 1)) {
         next();
         next();
-        t += "[]";
+        arrays += "[]";
       }
-      if (is("<") || is(".")) throw new Decline();
-      return t;
+      if (is("<") || is("&") || is("=>")) throw new Decline();
+      // Parentheses are kept around a union that is an array's element; prettier drops them around a whole type, and in a union declines here.
+      if (union && arrays === "" && !outer) throw new Decline();
+      return union && arrays !== "" ? `(${t})${arrays}` : `${t}${arrays}`;
     };
-    const parts = [one()];
+    const parts = [one(true)];
     while (is("|")) {
       next();
-      parts.push(one());
+      parts.push(one(false));
     }
+    if (parts.length > 1 && parts.some((part) => part.includes(" | ") && !part.endsWith("]"))) throw new Decline();
     return parts.join(" | ");
   };
 
@@ -294,8 +353,10 @@ const parse = (text: string): Stmt[] => {
         if (!is("]")) expect(",");
       }
       expect("]");
-      // An array that holds something is hugged or broken by rules not printed here.
-      if (items.length > 0) throw new Decline();
+      // An array of numbers fills its lines (prettier's concise layout), not printed here.
+      if (items.length > 0 && items.every((item) => item.k === "number" || (item.k === "unary" && (item.op === "-" || item.op === "+") && item.arg.k === "number"))) {
+        throw new Decline();
+      }
       return { k: "array", items };
     }
     if (token.v === "{") {
@@ -417,6 +478,7 @@ const parse = (text: string): Stmt[] => {
   const block = (): Stmt & { k: "block" } => {
     expect("{");
     const body = statements("}");
+    blankAllowed = true;
     expect("}");
     return { k: "block", body };
   };
@@ -425,6 +487,62 @@ const parse = (text: string): Stmt[] => {
   const clauseStatement = (): Stmt => {
     if (is("const") || is("let") || is("function") || is("export")) throw new Decline();
     return statement();
+  };
+
+  /** The rest of an import or an export of names, after its keyword. */
+  const moduleDeclaration = (keyword: "import" | "export"): Stmt => {
+    const type = is("type") && !is("from", 1) && !is(",", 1) && !is("=", 1);
+    if (type) next();
+    let standalone: string | undefined;
+    let specifiers: string[] | undefined;
+    if (is("*")) {
+      next();
+      if (is("as")) {
+        next();
+        standalone = `* as ${name()}`;
+      } else if (keyword === "export") standalone = "*";
+      else throw new Decline();
+    } else if (keyword === "import" && !is("{")) {
+      standalone = name();
+      if (is(",")) throw new Decline(); // a default and named imports
+    }
+    if (is("{")) {
+      next();
+      specifiers = [];
+      while (!is("}")) {
+        const kind = is("type") && !is(",", 1) && !is("}", 1) && !is("as", 1) ? (next(), "type ") : "";
+        const left = next();
+        if (left.t !== "name") throw new Decline();
+        let printed = `${kind}${left.v}`;
+        if (is("as")) {
+          next();
+          const right = next();
+          if (right.t !== "name") throw new Decline();
+          printed += ` as ${right.v}`; // kept as written, `a as a` too
+        }
+        specifiers.push(printed);
+        if (!is("}")) expect(",");
+      }
+      next();
+    }
+    let source: string | undefined;
+    if (is("from")) {
+      next();
+      const from = next();
+      if (from.t !== "string") throw new Decline();
+      source = from.v;
+    } else if (keyword === "import" || standalone !== undefined) throw new Decline();
+    if (standalone === undefined && specifiers === undefined) throw new Decline();
+    if (is("with") || is("assert")) throw new Decline();
+    semicolon();
+    return {
+      k: "module",
+      keyword,
+      type,
+      ...(standalone === undefined ? {} : { standalone }),
+      ...(specifiers === undefined ? {} : { specifiers }),
+      ...(source === undefined ? {} : { source }),
+    };
   };
 
   const statement = (): Stmt => {
@@ -505,6 +623,7 @@ const parse = (text: string): Stmt[] => {
           while (!is("}")) {
             if (tokens[at]?.t === "comment") throw new Decline();
             let test: Expr | undefined;
+            blankAllowed = true;
             if (is("default")) next();
             else {
               expect("case");
@@ -516,6 +635,7 @@ const parse = (text: string): Stmt[] => {
             item.blankAfter = blankAfter(lastEnd());
             cases.push(item);
           }
+          blankAllowed = true;
           expect("}");
           return { k: "switch", discriminant, cases };
         }
@@ -528,11 +648,24 @@ const parse = (text: string): Stmt[] => {
           if (is("finally")) throw new Decline();
           return { k: "try", block: tried, handler };
         }
+        case "import":
+          next();
+          return moduleDeclaration("import");
         case "export":
         case "async":
         case "function": {
           const exported = token.v === "export";
           if (exported) next();
+          if (exported && (is("{") || is("*") || (is("type") && (is("{", 1) || is("*", 1))))) return moduleDeclaration("export");
+          if (exported && is("type")) {
+            // `export type Name = Type;`, printed flat or declined.
+            next();
+            const alias = name();
+            expect("=");
+            const value = type();
+            semicolon();
+            return { k: "alias", name: alias, value };
+          }
           if (exported && (is("const") || is("let"))) {
             const d = declaration();
             semicolon();
@@ -574,6 +707,7 @@ const parse = (text: string): Stmt[] => {
   const statements = (...ends: string[]): Stmt[] => {
     const list: Stmt[] = [];
     for (;;) {
+      blankAllowed = true;
       const comments = leading();
       const token = peek();
       if (token === undefined || ((token.t === "punct" || token.t === "name") && ends.includes(token.v))) {
@@ -613,6 +747,8 @@ const shouldFlatten = (parentOp: string, op: string): boolean => {
   const multiplicative = (o: string): boolean => o === "*" || o === "/" || o === "%";
   if ((op === "%" && multiplicative(parentOp)) || (parentOp === "%" && multiplicative(op))) return false;
   if (op !== parentOp && multiplicative(op) && multiplicative(parentOp)) return false;
+  // x < y > z --> (x < y) > z (prettier 3.10; the shifts are outside the subset)
+  if (parentOp === ">" && op === "<") return false;
   return true;
 };
 
@@ -675,15 +811,17 @@ const needsParens = (e: Expr, parent: Parent): boolean => {
 const isMemberish = (e: Expr): boolean => e.k === "member" || e.k === "index";
 
 /** `.name`, `[0]` or `[key]` (prettier's printMemberLookup): a lookup of anything but a number may break inside its brackets. */
-const lookupOf = (e: Expr & { k: "member" | "index" }): Doc => {
+const lookupOf = (e: Expr & { k: "member" | "index" }, inlineMembers = false): Doc => {
   if (e.k === "member") return [e.optional ? "?." : ".", e.property];
-  const index = expr(e.index, { node: e, key: "property" });
+  // Prettier looks for the first ancestor that is not a member access through the brackets too.
+  const index = expr(e.index, { node: e, key: "property", inlineMembers });
   return e.index.k === "number" ? ["[", index, "]"] : group(["[", indent([softline, index]), softline, "]"]);
 };
 
 /** An argument prettier hugs or expands (an object or array that holds something, a function). */
 const couldExpand = (e: Expr): boolean => (e.k === "object" && e.props.length > 0) || (e.k === "array" && e.items.length > 0);
 
+/** Prettier's printCallArguments, for arguments of the subset (no functions). */
 const printArguments = (call: Expr & { k: "call" | "new" }): Doc => {
   const { args } = call;
   if (args.length === 0) return "()";
@@ -691,11 +829,18 @@ const printArguments = (call: Expr & { k: "call" | "new" }): Doc => {
     const doc = expr(arg, { node: call, key: "arguments" });
     return i === args.length - 1 ? doc : [doc, ",", line];
   });
-  if (couldExpand(args[args.length - 1]!)) {
-    // Prettier tries the last argument hugged first (a conditional group): printed when all fits flat.
-    return group(["(", ...printed.map((d) => d), ")"], { flatOnly: true });
+  const allBrokenOut = (): Doc => group(["(", indent([line, ...printed]), ifBreak(","), line, ")"], { shouldBreak: true });
+  const last = args[args.length - 1]!;
+  const penultimate = args.length > 1 ? args[args.length - 2] : undefined;
+  // The last argument hugged (prettier's shouldExpandLastArg): an object or array, unless the one before is one too.
+  if (couldExpand(last) && (penultimate === undefined || penultimate.k !== last.k)) {
+    const head = printed.slice(0, -1);
+    if (head.some(willBreak)) return allBrokenOut();
+    const hugged = expr(last, { node: call, key: "arguments" });
+    if (willBreak(hugged)) return [breakParent, conditionalGroup([["(", ...head, group(hugged, { shouldBreak: true }), ")"], allBrokenOut()])];
+    return conditionalGroup([["(", ...head, hugged, ")"], ["(", ...head, group(hugged, { shouldBreak: true }), ")"], allBrokenOut()]);
   }
-  return group(["(", indent([softline, ...printed]), ifBreak(","), softline, ")"]);
+  return group(["(", indent([softline, ...printed]), ifBreak(","), softline, ")"], { shouldBreak: printed.some(willBreak) });
 };
 
 /** The parts of a chain of binary operators of one precedence (prettier's printBinaryishExpressions). */
@@ -758,11 +903,11 @@ const exprInner = (e: Expr, parent: Parent): Doc => {
         parent.inlineMembers === true ||
         (e.object.k === "name" && !direct) ||
         (typeof p !== "string" && (p.k === "assign" || p.k === "var") && e.object.k === "call" && e.object.args.length > 0);
-      const lookup = lookupOf(e);
+      const lookup = lookupOf(e, parent.inlineMembers === true);
       return [expr(e.object, { node: e, key: "object", inlineMembers: parent.inlineMembers === true }), inline ? lookup : group(indent([softline, lookup]))];
     }
     case "index":
-      return [expr(e.object, { node: e, key: "object", inlineMembers: parent.inlineMembers === true }), lookupOf(e)];
+      return [expr(e.object, { node: e, key: "object", inlineMembers: parent.inlineMembers === true }), lookupOf(e, parent.inlineMembers === true)];
     case "call": {
       const callee = e.callee;
       if (callee.k === "call") throw new Decline(); // a curried call
@@ -794,21 +939,19 @@ const exprInner = (e: Expr, parent: Parent): Doc => {
     case "conditional":
       // Prettier's ternary layouts are not printed here: flat, or declined; a nested one is parenthesized by its own rules.
       if (e.consequent.k === "conditional" || e.alternate.k === "conditional") throw new Decline();
+      // Its lines where prettier's are, so that what follows measures it as prettier does.
       return group(
         [
           expr(e.test, { node: e, key: "test" }),
-          " ? ",
-          expr(e.consequent, { node: e, key: "consequent" }),
-          " : ",
-          expr(e.alternate, { node: e, key: "alternate" }),
+          indent([line, "? ", expr(e.consequent, { node: e, key: "consequent" }), line, ": ", expr(e.alternate, { node: e, key: "alternate" })]),
         ],
         { flatOnly: true },
       );
     case "assign": {
       const inlineMembers = e.left.k !== "name";
-      return group([expr(e.left, { node: e, key: "left", inlineMembers }), ` ${e.op} `, expr(e.right, { node: e, key: "right", inlineMembers })], {
-        flatOnly: true,
-      });
+      if (e.right.k === "assign") throw new Decline(); // a chain of assignments
+      const left = expr(e.left, { node: e, key: "left", inlineMembers });
+      return printAssignment(left, ` ${e.op}`, e.right, expr(e.right, { node: e, key: "right", inlineMembers }), false);
     }
     case "object": {
       if (e.props.length === 0) return "{}";
@@ -817,13 +960,81 @@ const exprInner = (e: Expr, parent: Parent): Doc => {
           ? ["...", expr(prop.spread, { node: "spread", key: "argument" })]
           : prop.shorthand
             ? prop.key
-            : // Printed as an assignment, `key: value`, whose layouts differ once it breaks: flat only here.
-              group([prop.key, ": ", expr(prop.value, { node: e, key: "value" })], { flatOnly: true }),
+            : printAssignment(prop.key, ":", prop.value, expr(prop.value, { node: e, key: "value" }), true),
       );
       return group(["{", indent([line, ...join([",", line], props)]), ifBreak(","), line, "}"], { shouldBreak: e.expanded });
     }
-    case "array":
-      return "[]";
+    case "array": {
+      if (e.items.length === 0) return "[]";
+      // Prettier's printArray: broken when every element is an object (or every one an array) of more than one entry.
+      const shouldBreak =
+        e.items.length > 1 &&
+        e.items.every(
+          (item, i) =>
+            (item.k === "object" || item.k === "array") &&
+            (i === e.items.length - 1 || e.items[i + 1]!.k === item.k) &&
+            (item.k === "object" ? item.props.length : item.items.length) > 1,
+        );
+      const items = e.items.map((item) => group(expr(item, { node: e, key: "elements" })));
+      return group(["[", indent([softline, ...join([",", line], items), ifBreak(",")]), softline, "]"], { shouldBreak });
+    }
+  }
+};
+
+const isBooleanLiteral = (e: Expr): boolean => e.k === "name" && (e.v === "true" || e.v === "false");
+const isLiteral = (e: Expr): boolean => e.k === "string" || e.k === "number" || (e.k === "name" && (e.v === "true" || e.v === "false" || e.v === "null"));
+const isIdentifier = (e: Expr): boolean => e.k === "name" && !isLiteral(e);
+
+/** Prettier's isLoneShortArgument (a quarter of the line width). */
+const isLoneShortArgument = (e: Expr): boolean => {
+  const threshold = WIDTH * 0.25;
+  if (isIdentifier(e)) return (e as { v: string }).v.length <= threshold;
+  if (e.k === "unary") return (e.op === "-" || e.op === "+") && e.arg.k === "number" ? true : isLoneShortArgument(e.arg);
+  if (e.k === "string") return printString(e.v).length <= threshold;
+  if (e.k === "call" && e.args.length === 0 && e.callee.k === "name") return e.callee.v.length <= threshold - 2;
+  return isLiteral(e);
+};
+
+/** Prettier's isPoorlyBreakableMemberOrCallChain: names, members and calls of no argument or one short one. */
+const isPoorlyBreakable = (e: Expr, deep = false): boolean => {
+  if (e.k === "call") {
+    // A chain of several calls has its own layout (declined); one call on a member is not labelled a chain.
+    if (!(e.args.length === 0 || (e.args.length === 1 && isLoneShortArgument(e.args[0]!)))) return false;
+    return isPoorlyBreakable(e.callee, true);
+  }
+  if (e.k === "member" || e.k === "index") return isPoorlyBreakable(e.object, true);
+  return deep && isIdentifier(e);
+};
+
+/**
+ * `left op right` in the layout prettier's chooseLayout picks (src/language-js/print/assignment.js)
+ * for the subset: a declaration, an assignment or an object property (`property`).
+ */
+const printAssignment = (left: Doc, op: string, right: Expr, rightDoc: Doc, property: boolean): Doc => {
+  const leftBreaks = canBreak(left);
+  // A key narrower than the indentation plus three: prettier does not break after it.
+  const shortKey = property && typeof left === "string" && left.length < 2 + 3;
+  let layout: "break-after-operator" | "never-break-after-operator" | "fluid";
+  const breaksAfterOperator = (): boolean => {
+    if (right.k === "binary" && !(LOGICAL.has(right.op) && couldExpand(right.right))) return true;
+    if (right.k === "conditional") return right.test.k === "binary" && !(LOGICAL.has(right.test.op) && couldExpand(right.test.right));
+    if (shortKey) return false;
+    let node: Expr = right;
+    while (node.k === "unary") node = node.arg;
+    return node.k === "string" || isPoorlyBreakable(node);
+  };
+  if (breaksAfterOperator()) layout = "break-after-operator";
+  else if (!leftBreaks && (shortKey || isBooleanLiteral(right) || right.k === "number")) layout = "never-break-after-operator";
+  else layout = "fluid";
+  switch (layout) {
+    case "break-after-operator":
+      return group([group(left), op, group(indent([line, rightDoc]))]);
+    case "never-break-after-operator":
+      return group([group(left), op, " ", rightDoc]);
+    case "fluid": {
+      const id = Symbol("assignment");
+      return group([group(left), op, group(indent(line), { id }), indentIfBreak(rightDoc, id)]);
+    }
   }
 };
 
@@ -877,14 +1088,8 @@ const declarationDoc = (s: Stmt & { k: "var" }, semicolon = ""): Doc => {
   const left = s.type === undefined ? s.id : `${s.id}: ${s.type}`;
   if (s.init === undefined) return group([s.kind, " ", left, semicolon]);
   const init = s.init;
-  const right = expr(init, { node: s, key: "init" });
-  if (init.k === "object") {
-    // Prettier's "fluid" assignment layout: the object breaks before `=` does.
-    const id = Symbol("assignment");
-    return group([s.kind, " ", group([left, " =", group(indent(line), { id }), indentIfBreak(right, id)]), semicolon]);
-  }
-  // Other layouts differ once they break; only the flat one is printed here.
-  return group([s.kind, " ", group([left, " = ", right], { flatOnly: true }), semicolon]);
+  if (init.k === "assign") throw new Decline(); // a chain of assignments
+  return group([s.kind, " ", printAssignment(left, " =", init, expr(init, { node: s, key: "init" }), false), semicolon]);
 };
 
 /**
@@ -956,6 +1161,24 @@ const stmt = (s: Stmt, compact = false): Doc => {
     }
     case "try":
       return ["try ", stmt(s.block), " catch ", stmt(s.handler, true)];
+    case "alias":
+      // A union that breaks is laid out by rules not printed here.
+      return group(["export type ", s.name, " = ", s.value, ";"], { flatOnly: true });
+    case "module": {
+      // Prettier's printModuleSpecifiers: names in braces break as a group, but one name alone never does.
+      const parts: Doc[] = [s.keyword, s.type ? " type" : "", " "];
+      if (s.standalone !== undefined) parts.push(s.standalone === "*" ? "*" : s.standalone);
+      const names = s.specifiers;
+      if (names !== undefined) {
+        if (s.standalone !== undefined) parts.push(", ");
+        if (names.length === 0) parts.push("{}");
+        else if (names.length === 1 && s.standalone === undefined) parts.push(`{ ${names[0]} }`);
+        else parts.push(group(["{", indent([line, ...join([",", line], names)]), ifBreak(","), line, "}"]));
+      }
+      if (s.source !== undefined) parts.push(" from ", printString(s.source));
+      parts.push(";");
+      return parts;
+    }
     case "function": {
       const params = s.params.map((p) => (p.type === undefined ? p.name : `${p.name}: ${p.type}`)).join(", ");
       const head = `${s.exported ? "export " : ""}${s.async ? "async " : ""}function ${s.name}(${params})${s.returns === undefined ? "" : `: ${s.returns}`} {`;

@@ -16,6 +16,8 @@ export interface Group {
   broken: boolean;
   readonly id?: symbol;
   readonly flatOnly?: boolean;
+  /** A conditional group (prettier's conditionalGroup): the states tried in turn, `contents` the first. */
+  readonly expandedStates?: readonly Doc[];
 }
 interface Indent {
   readonly kind: "indent";
@@ -51,10 +53,50 @@ export const group = (contents: Doc, options: { shouldBreak?: boolean; id?: symb
   ...(options.id === undefined ? {} : { id: options.id }),
   ...(options.flatOnly === true ? { flatOnly: true } : {}),
 });
+/** Prettier's conditionalGroup: the first of `states` that fits flat (the first one measured with what follows), else the last broken. */
+export const conditionalGroup = (states: readonly Doc[]): Group => ({ kind: "group", contents: states[0]!, broken: false, expandedStates: states });
+/** Prettier's willBreak: whether `doc` holds a hard line or a group broken from the start. */
+export const willBreak = (doc: Doc): boolean => {
+  if (typeof doc === "string") return false;
+  if (Array.isArray(doc)) return (doc as readonly Doc[]).some(willBreak);
+  const node = doc as Exclude<Doc, string | readonly Doc[]>;
+  switch (node.kind) {
+    case "group":
+      return node.broken || willBreak(node.contents);
+    case "indent":
+    case "indent-if-break":
+      return willBreak(node.contents);
+    case "if-break":
+      return willBreak(node.broken) || willBreak(node.flat);
+    case "line":
+      return node.hard;
+    case "break-parent":
+      return true;
+  }
+};
+/** Prettier's canBreak: whether `doc` holds any line. */
+export const canBreak = (doc: Doc): boolean => {
+  if (typeof doc === "string") return false;
+  if (Array.isArray(doc)) return (doc as readonly Doc[]).some(canBreak);
+  const node = doc as Exclude<Doc, string | readonly Doc[]>;
+  switch (node.kind) {
+    case "group":
+      return (node.expandedStates ?? [node.contents]).some(canBreak);
+    case "indent":
+    case "indent-if-break":
+      return canBreak(node.contents);
+    case "if-break":
+      return canBreak(node.broken) || canBreak(node.flat);
+    case "line":
+      return true;
+    case "break-parent":
+      return false;
+  }
+};
 export const indent = (contents: Doc): Doc => ({ kind: "indent", contents });
 export const line: Doc = { kind: "line", soft: false, hard: false };
 export const softline: Doc = { kind: "line", soft: true, hard: false };
-const breakParent: Doc = { kind: "break-parent" };
+export const breakParent: Doc = { kind: "break-parent" };
 export const hardline: Doc = [{ kind: "line", soft: false, hard: true }, breakParent];
 export const ifBreak = (broken: Doc, flat: Doc = "", groupId?: symbol): Doc => ({
   kind: "if-break",
@@ -65,7 +107,10 @@ export const ifBreak = (broken: Doc, flat: Doc = "", groupId?: symbol): Doc => (
 export const indentIfBreak = (contents: Doc, groupId: symbol): Doc => ({ kind: "indent-if-break", contents, groupId });
 export const join = (separator: Doc, docs: readonly Doc[]): Doc[] => docs.flatMap((doc, i) => (i === 0 ? [doc] : [separator, doc]));
 
-/** Marks every group that holds a hard line (or a broken group) as broken, as prettier's propagateBreaks does. */
+/**
+ * Marks every group that holds a hard line (or a broken group) as broken, as prettier's
+ * propagateBreaks does: a conditional group is never marked, but what its states hold is.
+ */
 const propagateBreaks = (doc: Doc): boolean => {
   if (typeof doc === "string") return false;
   if (Array.isArray(doc)) {
@@ -76,6 +121,11 @@ const propagateBreaks = (doc: Doc): boolean => {
   const node = doc as Exclude<Doc, string | readonly Doc[]>;
   switch (node.kind) {
     case "group": {
+      if (node.expandedStates !== undefined) {
+        // What breaks inside stops here: prettier's printer puts a breakParent beside such a group where it must.
+        for (const state of node.expandedStates) propagateBreaks(state);
+        return node.broken;
+      }
       if (propagateBreaks(node.contents)) node.broken = true;
       return node.broken;
     }
@@ -135,9 +185,12 @@ const fits = (next: Command, rest: readonly Command[], width: number, modes: Map
       case "indent-if-break":
         commands.push({ mode, doc: node.contents });
         break;
-      case "group":
-        commands.push({ mode: node.broken ? BREAK : mode, doc: node.contents });
+      case "group": {
+        const groupMode = node.broken ? BREAK : mode;
+        const contents = node.expandedStates !== undefined && groupMode === BREAK ? node.expandedStates[node.expandedStates.length - 1]! : node.contents;
+        commands.push({ mode: groupMode, doc: contents });
         break;
+      }
       case "if-break": {
         const groupMode = node.groupId === undefined ? mode : (modes.get(node.groupId) ?? FLAT);
         const contents = groupMode === BREAK ? node.broken : node.flat;
@@ -194,13 +247,29 @@ export const printDoc = (doc: Doc, width: number): string => {
         break;
       case "group": {
         let chosen: Mode;
+        let contents = node.contents;
         if (mode === FLAT && !remeasure) chosen = node.broken ? BREAK : FLAT;
         else {
           remeasure = false;
-          chosen = !node.broken && fits({ indent: level, mode: FLAT, doc: node.contents }, commands, width - position, modes) ? FLAT : BREAK;
+          const rest = width - position;
+          chosen = !node.broken && fits({ indent: level, mode: FLAT, doc: node.contents }, commands, rest, modes) ? FLAT : BREAK;
+          const states = node.expandedStates;
+          if (chosen === BREAK && states !== undefined) {
+            // The states after the first, each printed flat where it fits (its broken groups still break), else the last broken.
+            contents = states[states.length - 1]!;
+            if (!node.broken) {
+              for (let i = 1; i < states.length - 1; i++) {
+                if (fits({ indent: level, mode: FLAT, doc: states[i]! }, commands, rest, modes)) {
+                  contents = states[i]!;
+                  chosen = FLAT;
+                  break;
+                }
+              }
+            }
+          }
         }
         if (chosen === BREAK && node.flatOnly) throw new Unsure();
-        commands.push({ indent: level, mode: chosen, doc: node.contents });
+        commands.push({ indent: level, mode: chosen, doc: contents });
         if (node.id !== undefined) modes.set(node.id, chosen);
         break;
       }

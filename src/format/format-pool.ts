@@ -18,7 +18,7 @@ import { joinStatements, splitStatements } from "./statements.js";
 export interface FormatPool {
   /** The formatted contents of `file`, from the cache or a worker. */
   format(file: EmittedFile): Promise<string>;
-  /** Ends the workers. */
+  /** Ends the workers, and waits for the cache to hold what they formatted. */
   close(): Promise<void>;
 }
 
@@ -180,6 +180,7 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
     },
     close: async () => {
       await Promise.all((workers ?? []).map((w) => w.worker.terminate()));
+      await cache.flush();
     },
   };
 };

@@ -31,6 +31,7 @@ const spy = (inner: FormatCache) => {
   const cache: FormatCache = {
     get: (key) => (calls.get++, inner.get(key)),
     set: (key, formatted) => (calls.set++, inner.set(key, formatted)),
+    flush: () => inner.flush(),
   };
   return { cache, calls };
 };
@@ -78,6 +79,18 @@ describe("format", () => {
     const entries = readdirSync(join(dir, "formatted"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
     expect(entries).toHaveLength(1);
     expect(calls.get).toBe(PRETTIER_FILES);
+  });
+
+  it("writes entries off the main thread: served from memory until flushed, on disk after", async () => {
+    const dir = freshDir();
+    const cache = createFormatCache(dir, { readOnly: false });
+    expect(cache.get("ab".padEnd(64, "0"))).toBeUndefined();
+    cache.set("ab".padEnd(64, "0"), "export {};\n");
+    expect(cache.get("ab".padEnd(64, "0"))).toBe("export {};\n");
+    await cache.flush();
+    expect(createFormatCache(dir, { readOnly: true }).get("ab".padEnd(64, "0"))).toBe("export {};\n");
+    // No temporary file is left beside it.
+    expect(readdirSync(join(dir, "formatted", "ab"))).toEqual(["0".repeat(62)]);
   });
 
   it("runs uncached, silently, where the cache cannot be written", async () => {

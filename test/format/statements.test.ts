@@ -127,17 +127,18 @@ describe("statements kept in the cache for the next run", () => {
     }
   };
   /** The cache's statements of the file with each formatted text replaced, the checksum recomputed or not. */
-  const forge = (dir: string, resum: boolean): void => {
+  const forge = async (dir: string, resum: boolean): Promise<void> => {
     const cache = createFormatCache(dir, { readOnly: false });
     const entry = JSON.parse(cache.get(statementsKey("v1/types.ts"))!) as { sum: string; statements: [string, string][] };
     const statements = entry.statements.map(([key]) => [key, "export const forged = 1;\n"]);
     cache.set(statementsKey("v1/types.ts"), JSON.stringify({ sum: resum ? contentHash(JSON.stringify(statements)) : entry.sum, statements }));
+    await cache.flush();
   };
 
   it("serve a changed file's unchanged statements, and the file is as prettier formats it whole", async () => {
     const dir = join(scratch, "kept");
     expect(await formatOnce(dir, before)).toBe(await prettier(before));
-    forge(dir, true);
+    await forge(dir, true);
     // A checksummed entry is trusted: the unchanged statements come from it (here forged, to show it).
     expect(await formatOnce(dir, after)).toBe("export const forged = 1;\nexport function b() {\n  return [1, 2, 3];\n}\nexport const forged = 1;\n");
   });
@@ -145,7 +146,7 @@ describe("statements kept in the cache for the next run", () => {
   it("are not trusted when their checksum does not verify", async () => {
     const dir = join(scratch, "spoiled");
     await formatOnce(dir, before);
-    forge(dir, false);
+    await forge(dir, false);
     expect(await formatOnce(dir, after)).toBe(await prettier(after));
   });
 });

@@ -792,13 +792,15 @@ export function check(value: unknown): value is AgentTaskV2_1 {
 export function read(value: unknown): AgentTaskV2_1 | undefined {
   try {
     let t: any = value;
-    return typeof value === "object" &&
+    if (
+      typeof value === "object" &&
       value !== null &&
       !Array.isArray(value) &&
       (t = take_root(value)) !== undefined &&
       is_rules(t)
-      ? t
-      : undefined;
+    )
+      return t;
+    return undefined;
   } catch {
     return undefined;
   }

@@ -793,13 +793,15 @@ export function check(value: unknown): value is AgentTaskV3_0 {
 export function read(value: unknown): AgentTaskV3_0 | undefined {
   try {
     let t: any = value;
-    return typeof value === "object" &&
+    if (
+      typeof value === "object" &&
       value !== null &&
       !Array.isArray(value) &&
       (t = take_root(value)) !== undefined &&
       is_rules(t)
-      ? t
-      : undefined;
+    )
+      return t;
+    return undefined;
   } catch {
     return undefined;
   }

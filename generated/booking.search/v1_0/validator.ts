@@ -191,12 +191,14 @@ export function check(value: unknown): value is BookingSearchV1_0 {
 export function read(value: unknown): BookingSearchV1_0 | undefined {
   try {
     let t: any = value;
-    return typeof value === "object" &&
+    if (
+      typeof value === "object" &&
       value !== null &&
       !Array.isArray(value) &&
       (t = take_root(value)) !== undefined
-      ? t
-      : undefined;
+    )
+      return t;
+    return undefined;
   } catch {
     return undefined;
   }

@@ -684,12 +684,14 @@ export function check(value: unknown): value is TaskResultV1_1 {
 export function read(value: unknown): TaskResultV1_1 | undefined {
   try {
     let t: any = value;
-    return typeof value === "object" &&
+    if (
+      typeof value === "object" &&
       value !== null &&
       !Array.isArray(value) &&
       (t = take_root(value)) !== undefined
-      ? t
-      : undefined;
+    )
+      return t;
+    return undefined;
   } catch {
     return undefined;
   }
