@@ -54,7 +54,9 @@ const NUMBER = /(?:0|[1-9]\d*)(?:\.\d+)?(?:e[+-]?\d+)?(?![\w$.])/y;
 const NAME = /[A-Za-z_$][\w$]*/y;
 
 const tokenize = (text: string): Token[] => {
-  if (!/^[\x20-\x7e\n]*$/.test(text)) throw new Decline();
+  // Text other than printable ASCII is declined where its width could matter: anywhere but in a
+  // comment on its own line, which a hard line always follows.
+  if (/[^\x20-\x7e\n]/.test(text) && /[^\x20-\x7e\n]/.test(text.replace(/^[ ]*(?:\/\/.*|\/\*[^]*?\*\/)[ ]*$/gm, ""))) throw new Decline();
   const tokens: Token[] = [];
   let at = 0;
   const match = (pattern: RegExp): string | undefined => {
@@ -118,7 +120,9 @@ type Expr =
   | { readonly k: "conditional"; readonly test: Expr; readonly consequent: Expr; readonly alternate: Expr }
   | { readonly k: "assign"; readonly op: string; readonly left: Expr; readonly right: Expr }
   | { readonly k: "object"; readonly props: readonly Prop[]; readonly expanded: boolean }
-  | { readonly k: "array"; readonly items: readonly Expr[] };
+  | { readonly k: "array"; readonly items: readonly Expr[] }
+  /** `e as T`, `e satisfies T` (after a declaration's value only). */
+  | { readonly k: "cast"; readonly e: Expr; readonly op: "as" | "satisfies"; readonly type: Type };
 
 type Prop = { readonly key: string; readonly value: Expr; readonly shorthand: boolean } | { readonly spread: Expr };
 
@@ -470,6 +474,12 @@ const parse = (text: string): Stmt[] => {
     if (is("=")) {
       next();
       init = expression();
+      // A cast binds tighter than most operators: only after an operand, where it casts the whole value.
+      if ((is("as") || is("satisfies")) && !["object", "array", "name", "member", "index", "call", "new", "string", "number"].includes(init.k)) throw new Decline();
+      while (is("as") || is("satisfies")) {
+        const op = next().v as "as" | "satisfies";
+        init = { k: "cast", e: init, op, type: op === "as" && is("const") ? (next(), "const") : type() };
+      }
     }
     if (is(",")) throw new Decline();
     return { k: "var", kind, id, ...(annotation === undefined ? {} : { type: annotation }), ...(init === undefined ? {} : { init }) };
@@ -964,6 +974,8 @@ const exprInner = (e: Expr, parent: Parent): Doc => {
       );
       return group(["{", indent([line, ...join([",", line], props)]), ifBreak(","), line, "}"], { shouldBreak: e.expanded });
     }
+    case "cast":
+      return [expr(e.e, { node: e, key: "expression" }), ` ${e.op} `, e.type];
     case "array": {
       if (e.items.length === 0) return "[]";
       // Prettier's printArray: broken when every element is an object (or every one an array) of more than one entry.

@@ -151,7 +151,7 @@ describe("layoutCode", () => {
     expect(printed).toBeGreaterThan(200);
   });
 
-  it("prints type aliases and re-exports of types as prettier does, or declines", async () => {
+  it("prints type aliases, re-exports of types and casts as prettier does, or declines", async () => {
     let printed = 0;
     for (const text of [
       'export type * from "./types.js";\n',
@@ -160,13 +160,19 @@ describe("layoutCode", () => {
       'export type Tags = ("a" | "b")[] | undefined;\n',
       `export type Long = ${Array.from({ length: 12 }, (_, i) => `"value_${i}"`).join(" | ")};\n`,
       'export type Mixed = "a" | ("b" | "c");\n',
+      // Casts of a declaration's value, and text other than ASCII in a comment on its own line.
+      "export const from = { openai: null, anthropic: null, gemini: null, mcp: null } as const;\n",
+      `export const registration = { name: "${"n".repeat(70)}", versions: { "1.0": { ...adapters["1.0"], check: v1_0.check } } } as const satisfies ContractRegistration;\n`,
+      "/** demo 1.1 → 1.0: reverses the changes of 1.1. */\nexport function downgrade(v: V, log: AdaptLog): W {\n  return { a: v.a };\n}\n",
+      "const x = a + b as T;\n",
+      'const s = "→";\n',
     ]) {
       const mine = layoutCode(text);
       if (mine === undefined) continue;
       printed++;
       expect(mine, text).toBe(await prettier(text));
     }
-    expect(printed).toBe(4);
+    expect(printed).toBe(7);
   });
 
   it("prints the validators of the seed contracts as prettier does, declining little", async () => {
