@@ -55,44 +55,28 @@ export const group = (contents: Doc, options: { shouldBreak?: boolean; id?: symb
 });
 /** Prettier's conditionalGroup: the first of `states` that fits flat (the first one measured with what follows), else the last broken. */
 export const conditionalGroup = (states: readonly Doc[]): Group => ({ kind: "group", contents: states[0]!, broken: false, expandedStates: states });
-/** Prettier's willBreak: whether `doc` holds a hard line or a group broken from the start. */
-export const willBreak = (doc: Doc): boolean => {
+/** Whether `test` holds for `doc` or anything in it (of a conditional group, its first state only), as prettier's findInDoc. */
+const someInDoc = (doc: Doc, test: (node: Exclude<Doc, string | readonly Doc[]>) => boolean): boolean => {
   if (typeof doc === "string") return false;
-  if (Array.isArray(doc)) return (doc as readonly Doc[]).some(willBreak);
+  if (Array.isArray(doc)) return (doc as readonly Doc[]).some((part) => someInDoc(part, test));
   const node = doc as Exclude<Doc, string | readonly Doc[]>;
+  if (test(node)) return true;
   switch (node.kind) {
     case "group":
-      return node.broken || willBreak(node.contents);
     case "indent":
     case "indent-if-break":
-      return willBreak(node.contents);
+      return someInDoc(node.contents, test);
     case "if-break":
-      return willBreak(node.broken) || willBreak(node.flat);
-    case "line":
-      return node.hard;
-    case "break-parent":
-      return true;
-  }
-};
-/** Prettier's canBreak: whether `doc` holds any line. */
-export const canBreak = (doc: Doc): boolean => {
-  if (typeof doc === "string") return false;
-  if (Array.isArray(doc)) return (doc as readonly Doc[]).some(canBreak);
-  const node = doc as Exclude<Doc, string | readonly Doc[]>;
-  switch (node.kind) {
-    case "group":
-      return (node.expandedStates ?? [node.contents]).some(canBreak);
-    case "indent":
-    case "indent-if-break":
-      return canBreak(node.contents);
-    case "if-break":
-      return canBreak(node.broken) || canBreak(node.flat);
-    case "line":
-      return true;
-    case "break-parent":
+      return someInDoc(node.broken, test) || someInDoc(node.flat, test);
+    default:
       return false;
   }
 };
+/** Prettier's willBreak: whether `doc` holds a hard line or a group broken from the start. */
+export const willBreak = (doc: Doc): boolean =>
+  someInDoc(doc, (node) => (node.kind === "group" && node.broken) || (node.kind === "line" && node.hard) || node.kind === "break-parent");
+/** Prettier's canBreak: whether `doc` holds any line. */
+export const canBreak = (doc: Doc): boolean => someInDoc(doc, (node) => node.kind === "line");
 export const indent = (contents: Doc): Doc => ({ kind: "indent", contents });
 export const line: Doc = { kind: "line", soft: false, hard: false };
 export const softline: Doc = { kind: "line", soft: true, hard: false };

@@ -75,10 +75,11 @@ export const createFormatCache = (dir: string | undefined, options: { readOnly: 
   const writes = new Set<Promise<void>>();
   let pendingCharacters = 0;
   const made = new Map<string, Promise<unknown>>();
+  // Written to a temporary file then renamed: a reader never sees half an entry, concurrent writers agree on its contents.
+  const temporary = (path: string): string => `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const write = async (key: string, formatted: string): Promise<void> => {
     const path = entry(key);
-    // Write then rename: a reader never sees half an entry, concurrent writers agree on its contents.
-    const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    const temp = temporary(path);
     const prefix = key.slice(0, 2);
     let directory = made.get(prefix);
     if (directory === undefined) made.set(prefix, (directory = mkdir(dirname(path), { recursive: true })));
@@ -103,7 +104,7 @@ export const createFormatCache = (dir: string | undefined, options: { readOnly: 
       if (pendingCharacters > PENDING_CHARACTERS) {
         try {
           const path = entry(key);
-          const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+          const temp = temporary(path);
           mkdirSync(dirname(path), { recursive: true });
           writeFileSync(temp, formatted);
           renameSync(temp, path);

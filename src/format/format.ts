@@ -2,7 +2,7 @@ import type { StageResult } from "../diagnostics/diagnostic.js";
 import type { EmittedFile } from "../emit/file-builder.js";
 import { formatKey, type FormatCache } from "./format-cache.js";
 import { directLayout } from "./json-layout.js";
-import { prettierFormat } from "./prettier-format.js";
+import { formatText } from "./format-text.js";
 
 /**
  * One file formatted with prettier's fixed options. Prettier is most of a cold run's cost (linear
@@ -15,7 +15,7 @@ export const formatFile = async (file: EmittedFile, cache: FormatCache): Promise
   const key = formatKey(file);
   let contents = cache.get(key);
   if (contents === undefined) {
-    contents = await prettierFormat(file.contents, file.language);
+    contents = await formatText(file.contents, file.language);
     cache.set(key, contents);
   }
   return contents;
