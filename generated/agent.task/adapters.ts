@@ -54,8 +54,8 @@ export function upgradeV3_0(v: AgentTaskV2_1, log: AdaptLog): AgentTaskV3_0 {
         : { max_model_calls: v.budget.max_model_calls }),
     },
     output_contract: v.output_contract,
-    ...(v.callback === undefined ? {} : { callback: v.callback }),
   } as AgentTaskV3_0;
+  if (v.callback !== undefined) draft.callback = v.callback;
   return customV3_0.upgrade(v, draft);
 }
 
@@ -75,8 +75,8 @@ export function downgradeV3_0(v: AgentTaskV3_0, log: AdaptLog): AgentTaskV2_1 {
         : { max_model_calls: v.budget.max_model_calls }),
     },
     output_contract: v.output_contract,
-    ...(v.callback === undefined ? {} : { callback: v.callback }),
   } as AgentTaskV2_1;
+  if (v.callback !== undefined) draft.callback = v.callback;
   return customV3_0.downgrade(v, draft);
 }
 

@@ -30,32 +30,34 @@ export function downgradeV1_1(v: TaskResultV1_1, log: AdaptLog): TaskResultV1_0 
 
 /** task.result 1.1 → 1.2: applies the changes of 1.2. Lossless. */
 export function upgradeV1_2(v: TaskResultV1_1, log: AdaptLog): TaskResultV1_2 {
-  return {
+  const o: TaskResultV1_2 = {
     contract: "task.result",
     version: "1.2",
     task_id: v.task_id,
     status: v.status,
     result: v.result,
-    ...(v.quality === undefined ? {} : { quality: v.quality }),
   };
+  if (v.quality !== undefined) o.quality = v.quality;
+  return o;
 }
 
 /** task.result 1.2 → 1.1: reverses the changes of 1.2. Lossy: what it drops is recorded in `log.dropped`. */
 export function downgradeV1_2(v: TaskResultV1_2, log: AdaptLog): TaskResultV1_1 {
   if (v.usage !== undefined) log.dropped.push({ version: "1.2", path: "/usage" });
-  return {
+  const o: TaskResultV1_1 = {
     contract: "task.result",
     version: "1.1",
     task_id: v.task_id,
     status: v.status,
     result: v.result,
-    ...(v.quality === undefined ? {} : { quality: v.quality }),
   };
+  if (v.quality !== undefined) o.quality = v.quality;
+  return o;
 }
 
 /** task.result 1.2 → 2.0: applies the changes of 2.0. Lossy: what it drops is recorded in `log.dropped`. */
 export function upgradeV2_0(v: TaskResultV1_2, log: AdaptLog): TaskResultV2_0 {
-  return {
+  const o: TaskResultV2_0 = {
     contract: "task.result",
     version: "2.0",
     id: v.task_id,
@@ -65,21 +67,23 @@ export function upgradeV2_0(v: TaskResultV1_2, log: AdaptLog): TaskResultV2_0 {
       v.quality === undefined
         ? filled(log, "2.0", "/quality", { verification: "SKIPPED", unresolved_items: [] })
         : v.quality,
-    ...(v.usage === undefined ? {} : { usage: v.usage }),
   };
+  if (v.usage !== undefined) o.usage = v.usage;
+  return o;
 }
 
 /** task.result 2.0 → 1.2: reverses the changes of 2.0. Lossless. */
 export function downgradeV2_0(v: TaskResultV2_0, log: AdaptLog): TaskResultV1_2 {
-  return {
+  const o: TaskResultV1_2 = {
     contract: "task.result",
     version: "1.2",
     task_id: v.id,
     status: v.status,
     result: v.result,
     quality: v.quality,
-    ...(v.usage === undefined ? {} : { usage: v.usage }),
   };
+  if (v.usage !== undefined) o.usage = v.usage;
+  return o;
 }
 
 /** Every version of task.result with its adapters to the canonical version (2.0) and back. */

@@ -62,7 +62,7 @@ export function err_root_quality_unresolved_items(v: any, p: string, out: Issue[
 export function take_root_quality_unresolved_items(v: any): any {
   const n = v.length;
   if (n > 100) return undefined;
-  const o: any[] = [];
+  const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
     if (!(
@@ -71,7 +71,7 @@ export function take_root_quality_unresolved_items(v: any): any {
       (x.length <= 1000 || (x.length <= 2000 && codePointLength(x) <= 1000))
     ))
       return undefined;
-    o.push(x);
+    o[i] = x;
   }
   return o;
 }

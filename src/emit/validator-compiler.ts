@@ -437,14 +437,16 @@ export const compileValidator = (
         ...rest,
         "}",
         "",
-        // The length is read once and bounds the copy: a list past maxItems is not copied.
+        // The length is read once and bounds the copy: a list past maxItems is not copied. The copy
+        // is allocated at its length (a push would grow it from nothing), filled before it is returned;
+        // `>>> 0` because a Proxy's length may be anything (`new Array("a")` would hold "a").
         `function take_${base}(v: any): any {`,
         "  const n = v.length;",
         ...(max === undefined ? [] : [`  if (n > ${max}) return undefined;`]),
-        "  const o: any[] = [];",
+        "  const o: any[] = new Array(n >>> 0);",
         "  for (let i = 0; i < n; i++) {",
         "    const x = v[i];",
-        ...(copies(item) ? ["    let t: any = x;", `    if (!(${takeExpr(item, "x", "t", false)})) return undefined;`, "    o.push(t);"] : [`    if (!(${checkExpr(item, "x", false)})) return undefined;`, "    o.push(x);"]),
+        ...(copies(item) ? ["    let t: any = x;", `    if (!(${takeExpr(item, "x", "t", false)})) return undefined;`, "    o[i] = t;"] : [`    if (!(${checkExpr(item, "x", false)})) return undefined;`, "    o[i] = x;"]),
         "  }",
         "  return o;",
         "}",

@@ -34,8 +34,11 @@ export const filled = <T>(log: AdaptLog, version: string, path: string, value: T
   return value;
 };
 
-/** A value the target version may not hold (a narrowing going down); the target's validator decides. */
-export const unchecked = (value: unknown): never => value as never;
+/**
+ * A value the target version may not hold (a narrowing going down); the target's validator decides.
+ * Typed `any`, not `never`: an object holding it may still be asserted to be the target's type.
+ */
+export const unchecked = (value: unknown): any => value;
 
 /** The type of the field at the dotted `Path` of `T`, when present. */
 export type FieldAt<T, Path extends string> = Path extends `${infer Head}.${infer Rest}`

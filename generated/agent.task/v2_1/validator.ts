@@ -531,11 +531,11 @@ function err_root_inputs_artifact_refs(v: any, p: string, out: Issue[]): void {
 function take_root_inputs_artifact_refs(v: any): any {
   const n = v.length;
   if (n > 50) return undefined;
-  const o: any[] = [];
+  const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
     if (!(typeof x === "string" && re_root_inputs_artifact_refs_item.test(x))) return undefined;
-    o.push(x);
+    o[i] = x;
   }
   return o;
 }
@@ -564,11 +564,11 @@ function err_root_inputs_evidence_refs(v: any, p: string, out: Issue[]): void {
 function take_root_inputs_evidence_refs(v: any): any {
   const n = v.length;
   if (n > 200) return undefined;
-  const o: any[] = [];
+  const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
     if (!(typeof x === "string" && re_root_inputs_evidence_refs_item.test(x))) return undefined;
-    o.push(x);
+    o[i] = x;
   }
   return o;
 }
@@ -597,11 +597,11 @@ function err_root_constraints(v: any, p: string, out: Issue[]): void {
 function take_root_constraints(v: any): any {
   const n = v.length;
   if (n > 20) return undefined;
-  const o: any[] = [];
+  const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
     if (!is_TaskConstraint(x)) return undefined;
-    o.push(x);
+    o[i] = x;
   }
   return o;
 }

@@ -177,7 +177,7 @@ function err_root_passenger_names(v: any, p: string, out: Issue[]): void {
 function take_root_passenger_names(v: any): any {
   const n = v.length;
   if (n > 9) return undefined;
-  const o: any[] = [];
+  const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
     if (!(
@@ -185,7 +185,7 @@ function take_root_passenger_names(v: any): any {
       (x.length <= 100 || (x.length <= 200 && codePointLength(x) <= 100))
     ))
       return undefined;
-    o.push(x);
+    o[i] = x;
   }
   return o;
 }

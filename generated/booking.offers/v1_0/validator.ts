@@ -155,7 +155,7 @@ function err_root_offers(v: any, p: string, out: Issue[]): void {
 function take_root_offers(v: any): any {
   const n = v.length;
   if (n > 50) return undefined;
-  const o: any[] = [];
+  const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
     let t: any = x;
@@ -166,7 +166,7 @@ function take_root_offers(v: any): any {
       (t = take_Offer(x)) !== undefined
     ))
       return undefined;
-    o.push(t);
+    o[i] = t;
   }
   return o;
 }

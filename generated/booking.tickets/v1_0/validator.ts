@@ -188,11 +188,11 @@ function err_root_ticket_numbers(v: any, p: string, out: Issue[]): void {
 function take_root_ticket_numbers(v: any): any {
   const n = v.length;
   if (n > 9) return undefined;
-  const o: any[] = [];
+  const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
     if (!(typeof x === "string" && re_root_ticket_numbers_item.test(x))) return undefined;
-    o.push(x);
+    o[i] = x;
   }
   return o;
 }

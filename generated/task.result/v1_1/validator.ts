@@ -351,7 +351,7 @@ function err_root_result_claims(v: any, p: string, out: Issue[]): void {
 function take_root_result_claims(v: any): any {
   const n = v.length;
   if (n > 500) return undefined;
-  const o: any[] = [];
+  const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
     let t: any = x;
@@ -362,7 +362,7 @@ function take_root_result_claims(v: any): any {
       (t = take_Claim(x)) !== undefined
     ))
       return undefined;
-    o.push(t);
+    o[i] = t;
   }
   return o;
 }
@@ -550,11 +550,11 @@ function err_Claim_evidence_refs(v: any, p: string, out: Issue[]): void {
 function take_Claim_evidence_refs(v: any): any {
   const n = v.length;
   if (n > 100) return undefined;
-  const o: any[] = [];
+  const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
     if (!(typeof x === "string" && re_Claim_evidence_refs_item.test(x))) return undefined;
-    o.push(x);
+    o[i] = x;
   }
   return o;
 }
