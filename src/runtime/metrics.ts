@@ -43,29 +43,50 @@ export interface Metrics {
 
 const otelName = (metric: MetricName): string => `treaty.${metric.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`;
 
-const copyByVersion = (counts: ByVersion): ByVersion => Object.fromEntries(Object.entries(counts).map(([contract, versions]) => [contract, { ...versions }]));
+// A count is a cell a counter increments in place: a property of a fixed shape, where a count kept
+// under its version's name in a dictionary cost a hashed store on every decode. A snapshot reads
+// the cells into plain objects, in the order they were made.
+interface Cell {
+  n: number;
+}
+
+const read = <K extends string>(cells: Map<K, Cell>): { [key: string]: number } => {
+  const counts: { [key: string]: number } = {};
+  for (const [key, cell] of cells) counts[key] = cell.n;
+  return counts;
+};
 
 export const createMetrics = (meter?: MeterLike): Metrics => {
-  const byVersion = { traffic: {} as ByVersion, validationFailures: {} as ByVersion };
-  const byContract = { repairsTried: {} as ByContract, repairsSucceeded: {} as ByContract, unsupportedVersions: {} as ByContract };
+  const byVersion = { traffic: new Map<string, Map<string, Cell>>(), validationFailures: new Map<string, Map<string, Cell>>() };
+  const byContract = { repairsTried: new Map<string, Cell>(), repairsSucceeded: new Map<string, Cell>(), unsupportedVersions: new Map<string, Cell>() };
   const counters = meter && Object.fromEntries((Object.keys(DESCRIPTIONS) as MetricName[]).map((m) => [m, meter.createCounter(otelName(m), { description: DESCRIPTIONS[m] })]));
 
-  const counter = (metric: MetricName, contract: string, version = "-"): (() => void) => {
-    const otel = counters?.[metric];
-    const attributes = { "treaty.contract": contract, "treaty.contract.version": version };
+  const cellOf = (metric: MetricName, contract: string, version: string): Cell => {
+    let cells: Map<string, Cell>;
+    let key = contract;
     if (metric === "traffic" || metric === "validationFailures") {
-      const versions = (byVersion[metric][contract] ??= {});
-      versions[version] ??= 0;
+      const contracts = byVersion[metric];
+      let versions = contracts.get(contract);
+      if (versions === undefined) contracts.set(contract, (versions = new Map()));
+      cells = versions;
+      key = version;
+    } else cells = byContract[metric];
+    let cell = cells.get(key);
+    if (cell === undefined) cells.set(key, (cell = { n: 0 }));
+    return cell;
+  };
+
+  const counter = (metric: MetricName, contract: string, version = "-"): (() => void) => {
+    const cell = cellOf(metric, contract, version);
+    const otel = counters?.[metric];
+    if (otel === undefined)
       return () => {
-        versions[version]!++;
-        otel?.add(1, attributes);
+        cell.n++;
       };
-    }
-    const counts = byContract[metric];
-    counts[contract] ??= 0;
+    const attributes = { "treaty.contract": contract, "treaty.contract.version": version };
     return () => {
-      counts[contract]!++;
-      otel?.add(1, attributes);
+      cell.n++;
+      otel.add(1, attributes);
     };
   };
 
@@ -87,12 +108,17 @@ export const createMetrics = (meter?: MeterLike): Metrics => {
     bump();
   };
 
+  const perVersion = (contracts: Map<string, Map<string, Cell>>): ByVersion => {
+    const counts: ByVersion = {};
+    for (const [contract, versions] of contracts) counts[contract] = read(versions);
+    return counts;
+  };
   const snapshot = (): MetricsSnapshot => ({
-    traffic: copyByVersion(byVersion.traffic),
-    validationFailures: copyByVersion(byVersion.validationFailures),
-    repairsTried: { ...byContract.repairsTried },
-    repairsSucceeded: { ...byContract.repairsSucceeded },
-    unsupportedVersions: { ...byContract.unsupportedVersions },
+    traffic: perVersion(byVersion.traffic),
+    validationFailures: perVersion(byVersion.validationFailures),
+    repairsTried: read(byContract.repairsTried),
+    repairsSucceeded: read(byContract.repairsSucceeded),
+    unsupportedVersions: read(byContract.unsupportedVersions),
   });
 
   return { count, counter, snapshot };

@@ -318,9 +318,17 @@ export function toCanonical(read: Enveloped): Decoded<unknown> | Fault;
 /** The same, with the runtime's `repairs` in the result (one object, not a copy of it). */
 export function toCanonical<R>(read: Enveloped, repairs: R): (Decoded<unknown> & { readonly repairs: R }) | Fault;
 export function toCanonical(read: Enveloped, repairs?: unknown): Decoded<unknown> | Fault {
-  const { entry, registration, readAs } = read;
+  return adaptRead(read.entry, read.registration, read.version, read.readAs, read.value, repairs);
+}
+
+type Registered = VersionRegistration<unknown, unknown>;
+
+/** `toCanonical` of an `Enveloped` held as its parts (the runtime's quick path allocates none). */
+export function adaptRead(entry: ContractRegistration, registration: Registered, version: string, readAs: string, read: unknown): Decoded<unknown> | Fault;
+export function adaptRead<R>(entry: ContractRegistration, registration: Registered, version: string, readAs: string, read: unknown, repairs: R): (Decoded<unknown> & { readonly repairs: R }) | Fault;
+export function adaptRead(entry: ContractRegistration, registration: Registered, version: string, readAs: string, read: unknown, repairs?: unknown): Decoded<unknown> | Fault {
   const contract = entry.name;
-  let value = read.value;
+  let value = read;
   let stripped: readonly string[] = NOTHING;
   if (registration.strip) {
     const stripLog = createAdaptLog();
@@ -340,7 +348,6 @@ export function toCanonical(read: Enveloped, repairs?: unknown): Decoded<unknown
     const canonical = entry.versions[entry.canonical]!;
     if (!canonical.check(adapted)) return fault("not-representable", { version: readAs, issues: canonical.errors(adapted), shape: canonical.shape, validated: true });
   }
-  const { version } = read;
   const { canonical } = entry;
   const { path } = registration;
   return repairs === undefined

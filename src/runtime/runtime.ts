@@ -9,7 +9,7 @@ import { redact, type VersionShape } from "./redact.js";
 import {
   invalid,
   lookupContract,
-  readChecked,
+  adaptRead,
   refusedFault,
   type Refused,
   readEnvelope,
@@ -26,6 +26,7 @@ import {
   type Registry,
 } from "./registry.js";
 import { repairJson, type RepairFlag } from "./repair.js";
+import { isRecord } from "./is-record.js";
 import { readValue, UNREADABLE, UNREADABLE_ISSUE } from "./snapshot.js";
 import { TREATY_VERSION } from "./version.js";
 import { endDecodeSpan, spanEvent, startDecodeSpan, wireTraceId, type SpanLike, type TraceEvent, type TracerLike } from "./trace.js";
@@ -384,6 +385,20 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
   /** The host reads every version of `entry` this build knows: an envelope naming a known one is accepted. */
   const readsAll = (entry: ContractRegistration, options: DecodeOptions): boolean => options.accept === undefined && opts.accept?.[entry.name] === undefined;
 
+  // The quick path's lanes, by contract then by the version a payload names: each known version
+  // with a generated `read` that this runtime accepts. A payload naming any other (a newer minor read
+  // as an older one, a version not accepted, an unknown one) goes through the full pipeline.
+  const lanes = new Map<string, { readonly entry: ContractRegistration; readonly versions: ReadonlyMap<string, Lane> }>();
+  for (const [name, entry] of Object.entries(registry.contracts)) {
+    const accepted = opts.accept?.[name];
+    const versions = new Map<string, Lane>();
+    for (const [version, registration] of Object.entries(entry.versions)) {
+      const { read } = registration;
+      if (read !== undefined && (accepted === undefined || accepted.includes(version))) versions.set(version, { entry, version, registration, read, count: undefined });
+    }
+    lanes.set(name, { entry, versions });
+  }
+
   /** Nothing to trace, persist or ask a hook: the stages can run without a `Run` to record them in. */
   const unobserved = !observed && !persist && !state && !policy;
 
@@ -422,15 +437,35 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
    * (and counts it, so a failure is never counted twice).
    */
   const quick = (contract: string, input: unknown, options: DecodeOptions): Outcome<unknown> | undefined => {
-    if (typeof input === "string" || options.traceId !== undefined || !Object.hasOwn(registry.contracts, contract)) return undefined;
-    const entry = registry.contracts[contract]!;
-    const fast = readChecked(entry, input, options.version, options.from);
-    if (fast !== undefined && "refused" in fast) return refused(contract, fast, options);
-    const read = fast === undefined ? copyChecked(entry, input, options) : fast;
+    if (typeof input === "string" || options.traceId !== undefined) return undefined;
+    const byVersion = lanes.get(contract);
+    if (byVersion === undefined) return undefined;
+    if (options.from !== undefined) return copied(byVersion.entry, input, options);
+    let lane: Lane | undefined;
+    let value: unknown;
+    try {
+      const named = laneVersion(byVersion.entry, input, options.version);
+      lane = named === undefined ? undefined : byVersion.versions.get(named);
+      if (lane === undefined || (options.accept !== undefined && !options.accept.includes(lane.version))) return undefined;
+      value = lane.read(input);
+    } catch {
+      return undefined; // a getter or Proxy trap threw reading the envelope
+    }
+    const { entry, version, registration } = lane;
+    if (value === undefined) return refused(contract, { refused: { ok: true, entry, version, readAs: version, registration, value: input } }, options);
+    const decoded = adaptRead(entry, registration, version, version, value, NO_REPAIRS);
+    if (!decoded.ok) return undefined;
+    (lane.count ??= metrics.counter("traffic", contract, version))();
+    return decoded;
+  };
+
+  /** A reply to map back from a provider (or a version without `read`): copied, mapped, then checked. */
+  const copied = (entry: ContractRegistration, input: unknown, options: DecodeOptions): Outcome<unknown> | undefined => {
+    const read = copyChecked(entry, input, options);
     if (read === undefined || !accepts(entry, read, options)) return undefined;
     const decoded = toCanonical(read, NO_REPAIRS);
     if (!decoded.ok) return undefined;
-    countTraffic(contract, read);
+    countTraffic(entry.name, read);
     return decoded;
   };
 
@@ -462,6 +497,25 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
   // The signatures of `Runtime` recover each contract's canonical type, and promise or not from the overload.
   return runtime as unknown as Runtime<R>;
 }
+
+/** A version a payload may name and be read as, with what reading it needs, found once per runtime. */
+interface Lane {
+  readonly entry: ContractRegistration;
+  readonly version: string;
+  readonly registration: ContractRegistration["versions"][string];
+  /** The generated `read`: `check` and the snapshot in one pass. */
+  readonly read: (value: unknown) => unknown;
+  /** The traffic counter of the version, made at its first decode. */
+  count: (() => void) | undefined;
+}
+
+/** The version `input` names (an `envelope: none` contract's is the one given, else its canonical one); may throw on a getter or Proxy. */
+const laneVersion = (entry: ContractRegistration, input: unknown, given: string | undefined): string | undefined => {
+  if (entry.envelope === "none") return given ?? entry.canonical;
+  if (!isRecord(input) || input["contract"] !== entry.name) return undefined;
+  const version = input["version"];
+  return typeof version === "string" ? version : undefined;
+};
 
 const NO_OPTIONS: DecodeOptions = Object.freeze({});
 const NO_REPAIRS: readonly RepairFlag[] = Object.freeze([]);
