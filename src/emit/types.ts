@@ -55,11 +55,31 @@ const typeSchema = (schema: JsonSchema, reference: (name: string) => JsonSchema,
   // A kept object's unknown keys: `[k: string]: unknown`, whatever `additional` says, since TypeScript
   // requires every declared property to be assignable to an index signature's type.
   if (schema["x-treaty-unknown-fields"] === "keep") kept["additionalProperties"] = true;
-  return {
+  return flagRequired({
     ...(name === undefined ? {} : reference(name)),
     ...mapSubschemas(kept, (subschema) => typeSchema(subschema, reference, json)),
     ...tuple,
-  };
+  });
+};
+
+/**
+ * An object's required properties flagged on each (draft 3's `required: true`, which
+ * json-schema-to-typescript reads first) and left out of its `required` list: the list is searched
+ * once per property, so a wide object cost time quadratic in its width. A property that is an
+ * object itself, or has a `required` of its own, stays listed (there the keyword means its keys).
+ */
+const flagRequired = (schema: JsonSchema): JsonSchema => {
+  const { properties, required } = schema;
+  if (!Array.isArray(required) || required.length < 2 || typeof properties !== "object" || properties === null) return schema;
+  const listed: string[] = [];
+  const flagged: Record<string, JsonSchema> = { ...properties };
+  for (const key of required as string[]) {
+    const property = Object.hasOwn(flagged, key) ? flagged[key] : undefined;
+    const objectLike = key === "__proto__" || property === undefined || "required" in property || property.type === "object" || (Array.isArray(property.type) && property.type.includes("object"));
+    if (objectLike) listed.push(key);
+    else flagged[key] = { ...property, required: true };
+  }
+  return { ...schema, properties: flagged, required: listed };
 };
 
 /**
