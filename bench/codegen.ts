@@ -46,7 +46,7 @@ const seed = (): string => {
 };
 
 /** A project directory (with a package.json, as a user's has) holding `count` contracts. */
-const synthesize = (count: number): { dir: string; contractFile: (i: number) => string } => {
+export const synthesize = (count: number): { dir: string; contractFile: (i: number) => string } => {
   const dir = mkdtempSync(join(tmpdir(), "treaty-codegen-"));
   const text = seed();
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "codegen-bench", private: true })}\n`);

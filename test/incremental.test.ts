@@ -178,6 +178,22 @@ describe("an incremental run", () => {
     await run(dir);
     expect(snapshot(join(dir, "generated"))).toEqual((await clean(dir)).tree);
   });
+
+  it("with a cache it cannot write (its path runs through a file), generates as without one, twice", async () => {
+    const dir = createProject();
+    const expected = await clean(dir);
+    writeFileSync(join(dir, "not-a-directory"), "");
+    vi.stubEnv("TREATY_CACHE_DIR", join(dir, "not-a-directory", "cache"));
+    try {
+      for (let i = 0; i < 2; i++) {
+        const result = await run(dir);
+        expect(result.printed).toEqual(expected.printed);
+        expect(snapshot(join(dir, "generated"))).toEqual(expected.tree);
+      }
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
 });
 
 describe("recheck's verdicts kept in the cache", () => {

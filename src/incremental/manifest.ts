@@ -4,10 +4,11 @@
 // the file is kept small) a hash of its contents and the size and time it was written with.
 // Only an accelerator: a missing, stale, corrupt or truncated manifest means a full run, and every
 // entry is checked against the disk before it is trusted.
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve as resolvePath } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { contentHash, type FileStamp } from "../write/write.js";
+import { writeCacheFile } from "./cache-file.js";
 
 const FORMAT = 2;
 
@@ -150,15 +151,7 @@ export const writeManifest = (cacheDir: string | undefined, outDir: string, draf
   const dirs = projectOutputs && directoryTimes(outDir, draft);
   if (dirs === undefined) return;
   const manifest: Manifest = { format: FORMAT, key: draft.key, writtenAt: Date.now(), nodes, project: { outputs: projectOutputs!, diagnostics: draft.project.diagnostics }, dirs };
-  const path = manifestPath(cacheDir, outDir);
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temp, JSON.stringify(manifest));
-    renameSync(temp, path);
-  } catch {
-    rmSync(temp, { force: true });
-  }
+  writeCacheFile(manifestPath(cacheDir, outDir), JSON.stringify(manifest));
 };
 
 /**

@@ -3,10 +3,11 @@
 // accelerator: the file is keyed by the compiler's fingerprint (which covers recheck's version) and
 // carries a checksum of its verdicts, so a missing, stale, corrupt or truncated file is no verdicts
 // at all and every pattern is checked as if there were no cache.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { durableVerdicts, rememberVerdicts, type PatternVerdict } from "../resolve/pattern-safety.js";
 import { contentHash } from "../write/write.js";
+import { writeCacheFile } from "./cache-file.js";
 import { compilerFingerprint } from "./fingerprint.js";
 
 /** Pattern and verdict (null: proved linear), in JSON. */
@@ -44,15 +45,6 @@ export const savePatternVerdicts = (cacheDir: string | undefined): void => {
   if (cacheDir === undefined) return;
   const entries: Entries = durableVerdicts().map(([pattern, verdict]) => [pattern, verdict ?? null]);
   if (entries.length === read) return;
-  const path = verdictsPath(cacheDir);
-  const temp = `${path}.${process.pid}.tmp`;
   const key = compilerFingerprint();
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temp, JSON.stringify({ format: FORMAT, key, entries, sum: checksum(key, entries) }));
-    renameSync(temp, path);
-    read = entries.length;
-  } catch {
-    rmSync(temp, { force: true });
-  }
+  if (writeCacheFile(verdictsPath(cacheDir), JSON.stringify({ format: FORMAT, key, entries, sum: checksum(key, entries) }))) read = entries.length;
 };
