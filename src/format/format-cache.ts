@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { EmittedFile } from "../emit/file-builder.js";
 import { TREATY_VERSION } from "../version.js";
@@ -12,9 +11,8 @@ import { PRETTIER_OPTIONS, PRETTIER_VERSION, parserOf } from "./prettier-format.
  */
 export interface FormatCache {
   get(key: string): string | undefined;
+  /** Written before it returns (or given up: an unwritable cache stops writing). */
   set(key: string, formatted: string): void;
-  /** Resolves once every entry `set` was given is written (or given up). */
-  flush(): Promise<void>;
 }
 
 // What prettier's output depends on besides the contents and parser; treaty's version, so that an
@@ -45,16 +43,14 @@ export const findCacheDir = (root: string): string | undefined => {
   }
 };
 
-/** Characters of entries being written at once; past it, an entry is written before `set` returns (memory stays bounded). */
-const PENDING_CHARACTERS = 16 * 2 ** 20;
-
 /**
  * A cache in `dir` (undefined: caches nothing). With `readOnly`, never writes (for `--check`).
- * Entries are written off the main thread (`flush` waits for them); a read of an entry whose
- * directory did not exist when the run began costs no system call, so a cold run reads nothing.
+ * Entries are written as they are set, synchronously (written through `fs/promises` they cost the
+ * main thread more and the process twice the CPU); a read of an entry whose directory did not
+ * exist when the run began costs no system call, so a cold run reads nothing.
  */
 export const createFormatCache = (dir: string | undefined, options: { readOnly: boolean }): FormatCache => {
-  if (dir === undefined) return { get: () => undefined, set: () => {}, flush: async () => {} };
+  if (dir === undefined) return { get: () => undefined, set: () => {} };
   const root = join(dir, "formatted");
   const entry = (key: string): string => join(root, key.slice(0, 2), key.slice(2));
   let writable = !options.readOnly;
@@ -70,28 +66,10 @@ export const createFormatCache = (dir: string | undefined, options: { readOnly: 
     }
     return present;
   };
-  // Entries being written, by key: served from here until the file is there.
-  const pending = new Map<string, string>();
-  const writes = new Set<Promise<void>>();
-  let pendingCharacters = 0;
-  const made = new Map<string, Promise<unknown>>();
   // Written to a temporary file then renamed: a reader never sees half an entry, concurrent writers agree on its contents.
   const temporary = (path: string): string => `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  const write = async (key: string, formatted: string): Promise<void> => {
-    const path = entry(key);
-    const temp = temporary(path);
-    const prefix = key.slice(0, 2);
-    let directory = made.get(prefix);
-    if (directory === undefined) made.set(prefix, (directory = mkdir(dirname(path), { recursive: true })));
-    await directory;
-    await writeFile(temp, formatted);
-    await rename(temp, path);
-    directories().add(prefix);
-  };
   return {
     get: (key) => {
-      const held = pending.get(key);
-      if (held !== undefined) return held;
       if (!directories().has(key.slice(0, 2))) return undefined;
       try {
         return readFileSync(entry(key), "utf8");
@@ -100,35 +78,18 @@ export const createFormatCache = (dir: string | undefined, options: { readOnly: 
       }
     },
     set: (key, formatted) => {
-      if (!writable || pending.has(key)) return;
-      if (pendingCharacters > PENDING_CHARACTERS) {
-        try {
-          const path = entry(key);
-          const temp = temporary(path);
-          mkdirSync(dirname(path), { recursive: true });
-          writeFileSync(temp, formatted);
-          renameSync(temp, path);
-          directories().add(key.slice(0, 2));
-        } catch {
-          writable = false; // not writable here: run uncached rather than fail
-        }
-        return;
+      if (!writable) return;
+      const path = entry(key);
+      const temp = temporary(path);
+      const prefix = key.slice(0, 2);
+      try {
+        if (!directories().has(prefix)) mkdirSync(dirname(path), { recursive: true });
+        directories().add(prefix);
+        writeFileSync(temp, formatted);
+        renameSync(temp, path);
+      } catch {
+        writable = false; // not writable here: run uncached rather than fail
       }
-      pending.set(key, formatted);
-      pendingCharacters += formatted.length;
-      const done: Promise<void> = write(key, formatted)
-        .catch(() => {
-          writable = false;
-        })
-        .finally(() => {
-          pending.delete(key);
-          pendingCharacters -= formatted.length;
-          writes.delete(done);
-        });
-      writes.add(done);
-    },
-    flush: async () => {
-      while (writes.size > 0) await Promise.all(writes);
     },
   };
 };

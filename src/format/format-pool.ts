@@ -180,7 +180,6 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
     },
     close: async () => {
       await Promise.all((workers ?? []).map((w) => w.worker.terminate()));
-      await cache.flush();
     },
   };
 };

@@ -30,6 +30,5 @@ export const format = async (files: readonly EmittedFile[], cache: FormatCache):
     if (!formatted.has(key)) formatted.set(key, await formatFile(file, cache));
     value.push({ ...file, contents: formatted.get(key)! });
   }
-  await cache.flush();
   return { value, diagnostics: [] };
 };

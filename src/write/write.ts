@@ -6,7 +6,6 @@
 // the new one, never a mix.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 
 export interface WriteReport {
@@ -135,10 +134,12 @@ export interface WriteOptions {
 
 export interface TreeWriter {
   /**
-   * One produced file: staged when it differs from what the output directory holds. The write runs
-   * off the main thread (a cold run's largest cost there); `commit` after every put settled.
+   * One produced file: staged when it differs from what the output directory holds; `commit` after
+   * every put. Written synchronously: through `fs/promises` each file cost the main thread more
+   * (a file handle, a promise a step) and the process twice the CPU (100 contracts cold: 13.8 s
+   * against 16.0 s, `bench/codegen.ts`'s project, the builds interleaved).
    */
-  put(path: string, contents: string): Promise<void>;
+  put(path: string, contents: string): void;
   /**
    * Makes the output directory hold exactly the files put among the files treaty owns.
    * `candidates`: the only files that may have to go (an incremental run knows them, and leaves
@@ -169,7 +170,7 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
   if (!options.check) rmSync(staging, { recursive: true, force: true });
   const makeDir = directoryMaker();
   return {
-    put: async (path, contents) => {
+    put: (path, contents) => {
       produced.add(path);
       const hash = contentHash(contents);
       const current = readOrUndefined(join(outDir, path));
@@ -182,7 +183,7 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
       if (options.check) return;
       const target = join(staging, STAGED, path);
       makeDir(dirname(target));
-      await writeFile(target, contents);
+      writeFileSync(target, contents);
       staged.push(path);
     },
     commit: (candidates) => {
