@@ -296,17 +296,11 @@ const objectExpression = (lead: readonly string[], entries: readonly ObjectEntry
 };
 
 /**
- * Statements declaring `name` as the object `objectExpression` would build, in the same key order:
- * the fields before the first that may be absent in the literal, each later one assigned (under an
- * `if` when it may be absent). V8 copies a spread object several times slower than it adds a
- * property, and an adapter runs on every decode. `__proto__` cannot be assigned as an own key, so
- * an object declaring it is built by the expression. `draft`: the object a hand-written stub completes.
- */
-/**
  * Statements building, as `name`, the object `objectExpression` would: a literal up to the first
  * field that may be absent, then the rest assigned in order (a spread per optional field cost
  * about 40 ns). With every required field in the literal it is checked as the type (excess keys
  * included); otherwise asserted to be it. A draft lacks what its hand-written stub adds.
+ * `__proto__` cannot be assigned as an own key: an object declaring it is built by the expression.
  */
 const objectStatements = (name: string, type: string, lead: readonly string[], entries: readonly ObjectEntry[], draft = false): string[] => {
   const first = entries.findIndex((e) => e.absent !== undefined);

@@ -191,7 +191,7 @@ const unsupported = (entry: ContractRegistration): Fault => {
 };
 
 /** The version `input` declares, or why it declares none. */
-const declaredVersion = (entry: ContractRegistration, input: unknown, given: string | undefined): string | Fault => {
+export const declaredVersion = (entry: ContractRegistration, input: unknown, given: string | undefined): string | Fault => {
   if (entry.envelope === "none") return given ?? entry.canonical;
   if (!isRecord(input)) return fault("envelope", { issues: [issue("", "type", "object")] });
   if (input["contract"] !== entry.name) return fault("wrong-contract", { issues: [issue("/contract", "const", JSON.stringify(entry.name))] });

@@ -10,6 +10,7 @@ import {
   invalid,
   lookupContract,
   adaptRead,
+  declaredVersion,
   refusedFault,
   type Refused,
   readEnvelope,
@@ -26,7 +27,6 @@ import {
   type Registry,
 } from "./registry.js";
 import { repairJson, type RepairFlag } from "./repair.js";
-import { isRecord } from "./is-record.js";
 import { readValue, UNREADABLE, UNREADABLE_ISSUE } from "./snapshot.js";
 import { TREATY_VERSION } from "./version.js";
 import { endDecodeSpan, spanEvent, startDecodeSpan, wireTraceId, type SpanLike, type TraceEvent, type TracerLike } from "./trace.js";
@@ -444,8 +444,8 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     let lane: Lane | undefined;
     let value: unknown;
     try {
-      const named = laneVersion(byVersion.entry, input, options.version);
-      lane = named === undefined ? undefined : byVersion.versions.get(named);
+      const named = declaredVersion(byVersion.entry, input, options.version);
+      lane = typeof named === "string" ? byVersion.versions.get(named) : undefined;
       if (lane === undefined || (options.accept !== undefined && !options.accept.includes(lane.version))) return undefined;
       value = lane.read(input);
     } catch {
@@ -508,14 +508,6 @@ interface Lane {
   /** The traffic counter of the version, made at its first decode. */
   count: (() => void) | undefined;
 }
-
-/** The version `input` names (an `envelope: none` contract's is the one given, else its canonical one); may throw on a getter or Proxy. */
-const laneVersion = (entry: ContractRegistration, input: unknown, given: string | undefined): string | undefined => {
-  if (entry.envelope === "none") return given ?? entry.canonical;
-  if (!isRecord(input) || input["contract"] !== entry.name) return undefined;
-  const version = input["version"];
-  return typeof version === "string" ? version : undefined;
-};
 
 const NO_OPTIONS: DecodeOptions = Object.freeze({});
 const NO_REPAIRS: readonly RepairFlag[] = Object.freeze([]);
