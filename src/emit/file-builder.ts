@@ -6,7 +6,21 @@ export interface EmittedFile {
   readonly path: string;
   readonly contents: string;
   readonly language: "typescript" | "json";
+  /**
+   * Of a JSON file, the value `contents` was written from, so that formatting lays it out without
+   * parsing the text again: as `JSON.stringify(data, null, 2)` writes it, except each part wrapped
+   * in `OneLine`, which `contents` writes on one line (`JSON.stringify(part)`).
+   */
+  readonly data?: unknown;
 }
+
+/** A part of a JSON file's `data` that its `contents` writes on one line (see `EmittedFile.data`). */
+export class OneLine {
+  constructor(readonly value: unknown) {}
+}
+
+/** A JSON file written as `JSON.stringify(data, null, 2)`, its data kept for the layout. */
+export const jsonFile = (path: string, data: unknown): EmittedFile => ({ path, language: "json", contents: `${JSON.stringify(data, null, 2)}\n`, data });
 
 export interface FileBuilder {
   /** `import { name } from "from"` */

@@ -17,7 +17,7 @@ import type {
 import { contractDir, contractTypeName, rootTypeName, versionId, versionsOfMajor } from "../ir/names.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { objectPolicy, type ObjectPolicy } from "../ir/open-objects.js";
-import { generatedComment, type EmittedFile } from "./file-builder.js";
+import { generatedComment, jsonFile, type EmittedFile } from "./file-builder.js";
 
 /** A JSON Schema (2020-12) as a plain object; key order is the order it is printed in. */
 export type JsonSchema = Record<string, unknown>;
@@ -389,11 +389,8 @@ export const moduleSpecifier = (from: string, to: string): string => {
   return relative.startsWith(".") ? relative : `./${relative}`;
 };
 
-export const emitJsonSchema = (project: Project, contract: Contract, version: ResolvedVersion): EmittedFile => ({
-  path: versionFilePath(contract.name, version.version, "schema.json"),
-  language: "json",
-  contents: `${JSON.stringify(toJsonSchema(project, contract, version), null, 2)}\n`,
-});
+export const emitJsonSchema = (project: Project, contract: Contract, version: ResolvedVersion): EmittedFile =>
+  jsonFile(versionFilePath(contract.name, version.version, "schema.json"), toJsonSchema(project, contract, version));
 
 /** The name a `$ref` of an emitted schema points at, if `schema` is one. */
 export const refName = (schema: JsonSchema): string | undefined =>

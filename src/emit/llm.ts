@@ -2,7 +2,7 @@ import type { Contract, LlmProvider, Project, ResolvedVersion } from "../ir/mode
 import type { NullPlan } from "../project/model.js";
 import { projectVersion } from "../project/project.js";
 import { escapePointer } from "../runtime/issue.js";
-import { createFileBuilder, generatedComment, type EmittedFile } from "./file-builder.js";
+import { createFileBuilder, generatedComment, jsonFile, type EmittedFile } from "./file-builder.js";
 import { isInheritedKey, member } from "./validator-code.js";
 import { versionFilePath } from "./json-schema.js";
 
@@ -298,8 +298,8 @@ export const emitLlmReply = (project: Project, contract: Contract, version: Reso
 };
 
 /** `<contract>/<vX_Y>/llm/<provider>.json`: the same projection, for reviewers and callers outside TypeScript. */
-export const emitLlmJson = (project: Project, contract: Contract, version: ResolvedVersion, provider: LlmProvider): EmittedFile => ({
-  path: versionFilePath(contract.name, version.version, `llm/${provider}.json`),
-  language: "json",
-  contents: `${JSON.stringify({ $comment: generatedComment(contract.file), ...projectionData(project, contract, version, provider).data }, null, 2)}\n`,
-});
+export const emitLlmJson = (project: Project, contract: Contract, version: ResolvedVersion, provider: LlmProvider): EmittedFile =>
+  jsonFile(versionFilePath(contract.name, version.version, `llm/${provider}.json`), {
+    $comment: generatedComment(contract.file),
+    ...projectionData(project, contract, version, provider).data,
+  });

@@ -8,7 +8,7 @@ import type { Project } from "../ir/model.js";
 import { contractDir } from "../ir/names.js";
 import type { GeneratedPackage } from "../plan/plan.js";
 import { TREATY_VERSION } from "../version.js";
-import { generatedComment, generatedHeader, type EmittedFile } from "./file-builder.js";
+import { generatedComment, generatedHeader, jsonFile, type EmittedFile } from "./file-builder.js";
 
 /** Where the build puts a module's JS and declarations; `write` leaves that directory alone. */
 export const PACKAGE_BUILD_DIR = "dist";
@@ -63,7 +63,7 @@ export const emitPackageJson = (project: Project, pkg: GeneratedPackage, layout:
     scripts: { build: "tsc -p tsconfig.json", prepack: "npm run build" },
     peerDependencies: { treaty: `^${TREATY_VERSION}` },
   };
-  return { path: "package.json", language: "json", contents: `${JSON.stringify(manifest, null, 2)}\n` };
+  return jsonFile("package.json", manifest);
 };
 
 /** `tsconfig.json`: builds the generated modules, not their tests, and the hand-written ones they import, to `dist/`. */

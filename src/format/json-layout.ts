@@ -6,7 +6,9 @@
 // one that is not prints flat when it fits before the next line break, the comma that follows
 // included. Strings keep their text, numbers are normalized as prettier does. Whatever prettier
 // could print otherwise is declined (undefined), and prettier formats it: comments, blank lines,
-// escapes prettier rewrites, non-ASCII text whose width a fits decision would need.
+// escapes prettier rewrites, non-ASCII text whose width a fits decision would need. A JSON file
+// that comes with the data it was written from (`EmittedFile.data`) is laid out from that value
+// by the same rules (`layoutValue`), without parsing its text: three fifths of the time.
 //
 // The same layout prints a TypeScript declaration of data, `(export) const name(: Type) = <literal>
 // (as const);` (the LLM projections, about 40% of a contract's TypeScript), as prettier's babel-ts
@@ -16,7 +18,7 @@
 // test/format/json-layout.test.ts compares both with prettier; test/format/prettier-stable.test.ts
 // runs prettier over every emitted file.
 
-import type { EmittedFile } from "../emit/file-builder.js";
+import { OneLine, type EmittedFile } from "../emit/file-builder.js";
 
 const WIDTH = 100;
 
@@ -82,6 +84,42 @@ export const printKey = (raw: string): string => {
   return !content.includes("\\") && IDENTIFIER_NAME.test(content) ? content : printString(raw);
 };
 
+/** An object of `props`; `broken`: its text had a line break before its first key. */
+const objectNode = (props: readonly { key: string; value: Node }[], broken: boolean): Node => {
+  // `{ "a": 1, "b": 2 }`: the keys, ": ", the values, ", " between, "{ " and " }".
+  let width = props.length === 0 ? 2 : 4 + 2 * (props.length - 1);
+  let breaks = broken && props.length > 0;
+  for (const p of props) {
+    width += widthOf(p.key) + 2 + p.value.width;
+    breaks ||= p.value.breaks;
+  }
+  return { kind: "object", props, width, breaks };
+};
+
+const entries = (n: Node): number => (n.kind === "object" ? n.props.length : n.kind === "array" ? n.items.length : 0);
+
+/** An array: broken when every item is an array (or every one an object) of more than one entry, or an item is. */
+const arrayNode = (items: readonly Node[]): Node => {
+  const forced =
+    items.length > 1 && items.every((item, i) => item.kind !== "literal" && (i === items.length - 1 || items[i + 1]!.kind === item.kind) && entries(item) > 1);
+  let width = 2 + 2 * Math.max(0, items.length - 1);
+  let breaks = forced;
+  for (const item of items) {
+    width += item.width;
+    breaks ||= item.breaks;
+  }
+  return { kind: "array", items, width, breaks };
+};
+
+/** A string as printed, quotes included. */
+const stringNode = (printed: string): Node => ({ kind: "literal", text: printed, width: widthOf(printed), breaks: false, of: "string" });
+
+/** A number as written in JSON, normalized as prettier prints it. */
+const numberNode = (raw: string): Node => {
+  const printed = raw.startsWith("-") ? `-${printNumber(raw.slice(1))}` : printNumber(raw);
+  return { kind: "literal", text: printed, width: printed.length, breaks: false, of: "number" };
+};
+
 /** The text of one value from `start`, and where it ended; `typescript`: TypeScript's literal syntax (see the head of this file). */
 const parse = (text: string, typescript: boolean, start = 0): { readonly node: Node; readonly end: number } => {
   let at = start;
@@ -128,9 +166,7 @@ const parse = (text: string, typescript: boolean, start = 0): { readonly node: N
           }
         }
       }
-      // `{ "a": 1, "b": 2 }`: the keys, ": ", the values, ", " between, "{ " and " }".
-      const width = props.length === 0 ? 2 : props.reduce((n, p) => n + widthOf(p.key) + 2 + p.value.width, 4 + 2 * (props.length - 1));
-      return { kind: "object", props, width, breaks: (broken && props.length > 0) || props.some((p) => p.value.breaks) };
+      return objectNode(props, broken);
     }
     if (char === "[") {
       at++;
@@ -149,22 +185,12 @@ const parse = (text: string, typescript: boolean, start = 0): { readonly node: N
           }
         }
       }
-      const entries = (n: Node): number => (n.kind === "object" ? n.props.length : n.kind === "array" ? n.items.length : 0);
-      const forced =
-        items.length > 1 && items.every((item, i) => item.kind !== "literal" && (i === items.length - 1 || items[i + 1]!.kind === item.kind) && entries(item) > 1);
-      const width = items.reduce((n, item) => n + item.width, 2 + 2 * Math.max(0, items.length - 1));
-      return { kind: "array", items, width, breaks: forced || items.some((item) => item.breaks) };
+      return arrayNode(items);
     }
     const string = token(STRING);
-    if (string !== undefined) {
-      const printed = typescript ? printString(string) : string;
-      return { kind: "literal", text: printed, width: widthOf(printed), breaks: false, of: "string" };
-    }
+    if (string !== undefined) return stringNode(typescript ? printString(string) : string);
     const number = token(NUMBER);
-    if (number !== undefined) {
-      const printed = number.startsWith("-") ? `-${printNumber(number.slice(1))}` : printNumber(number);
-      return { kind: "literal", text: printed, width: printed.length, breaks: false, of: "number" };
-    }
+    if (number !== undefined) return numberNode(number);
     const word = typescript ? token(NAME) : ["true", "false", "null"].find((w) => text.startsWith(w, at));
     if (word === undefined) throw new Decline();
     if (!typescript) at += word.length;
@@ -204,6 +230,29 @@ const flat = (node: Node): string => {
   if (node.kind === "literal") return node.text;
   if (node.kind === "array") return `[${node.items.map(flat).join(", ")}]`;
   return node.props.length === 0 ? "{}" : `{ ${node.props.map((p) => `${p.key}: ${flat(p.value)}`).join(", ")} }`;
+};
+
+/** Numbers (`texts`, each with its comma) as prettier fills them: the next joins the line when it fits there. */
+const fill = (texts: readonly string[], indent: number, out: string[]): void => {
+  const inner = indent + 2;
+  const pad = `\n${" ".repeat(inner)}`;
+  out.push("[", pad);
+  let column = inner;
+  texts.forEach((text, i) => {
+    if (i > 0) {
+      // prettier asks whether the previous number, a space and this one fit from where the previous began.
+      if (column + 1 + text.length <= WIDTH) {
+        out.push(" ");
+        column += 1;
+      } else {
+        out.push(pad);
+        column = inner;
+      }
+    }
+    out.push(text);
+    column += text.length;
+  });
+  out.push(`\n${" ".repeat(indent)}]`);
 };
 
 /**
@@ -249,25 +298,8 @@ const print = (node: Node, indent: number, pos: number, trailing: number, out: s
     return;
   }
   if (node.items.every((item) => item.kind === "literal" && item.of === "number")) {
-    // fill: the next number joins the line when it fits there with its comma (TypeScript's last one has one too).
-    out.push("[", pad);
-    let column = inner;
-    node.items.forEach((item, i) => {
-      const text = i === node.items.length - 1 && !typescript ? flat(item) : `${flat(item)},`;
-      if (i > 0) {
-        // prettier asks whether the previous number, a space and this one fit from where the previous began.
-        if (column + 1 + text.length <= WIDTH) {
-          out.push(" ");
-          column += 1;
-        } else {
-          out.push(pad);
-          column = inner;
-        }
-      }
-      out.push(text);
-      column += text.length;
-    });
-    out.push(`\n${" ".repeat(indent)}]`);
+    // TypeScript's last number has its comma too.
+    fill(node.items.map((item, i) => (i === node.items.length - 1 && !typescript ? flat(item) : `${flat(item)},`)), indent, out);
     return;
   }
   out.push("[");
@@ -354,6 +386,164 @@ export const layoutDeclaration = (text: string): string | undefined => {
   }
 };
 
+// The layout of a JSON file's data (see `EmittedFile.data`), printed from the value rather than by
+// `parse` of its text, by the same rules, and without building a node of each value: a nonempty
+// object outside a `OneLine` part always breaks, so only what may print flat (arrays, empty
+// objects, `OneLine` parts) is measured, as the flat text it would print.
+
+/** What JSON.stringify leaves out of an object (and writes as null in an array). */
+const omitted = (value: unknown): boolean => value === undefined || typeof value === "function" || typeof value === "symbol";
+
+/** The kind of a value as the array rule tells items apart, and its entries; a literal has none. */
+const shapeOf = (value: unknown): { readonly kind: Node["kind"]; readonly entries: number } => {
+  const inner = value instanceof OneLine ? value.value : value;
+  if (inner === null || typeof inner !== "object") return { kind: "literal", entries: 0 };
+  if (Array.isArray(inner)) return { kind: "array", entries: inner.length };
+  let entries = 0;
+  for (const key of Object.keys(inner)) if (!omitted((inner as Record<string, unknown>)[key])) entries++;
+  return { kind: "object", entries };
+};
+
+/** An array that breaks whatever its width: every item an array (or every one an object) of more than one entry. */
+const forcedBreak = (items: readonly unknown[]): boolean => {
+  if (items.length < 2) return false;
+  let kind: Node["kind"] | undefined;
+  for (const item of items) {
+    const shape = shapeOf(item);
+    if (shape.kind === "literal" || shape.entries < 2 || (kind !== undefined && shape.kind !== kind)) return false;
+    kind = shape.kind;
+  }
+  return true;
+};
+
+/** A JSON literal as prettier prints it (null for a value JSON.stringify leaves out or writes as null). */
+const literalText = (value: unknown): string => {
+  if (value === null || omitted(value)) return "null";
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number": {
+      // An integer below 1e21 is written as prettier prints it.
+      if (Number.isInteger(value) && Math.abs(value) < 1e21) return Object.is(value, -0) ? "0" : String(value);
+      const raw = JSON.stringify(value);
+      return raw === "null" ? raw : raw.startsWith("-") ? `-${printNumber(raw.slice(1))}` : printNumber(raw);
+    }
+    case "boolean":
+      return value ? "true" : "false";
+    default:
+      throw new Decline(); // a bigint: JSON.stringify throws
+  }
+};
+
+/** The object or array inside `value`, if it is one; a value that writes itself (a Date, say) is declined. */
+const container = (value: unknown): object | undefined => {
+  if (value === null || typeof value !== "object") return undefined;
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") throw new Decline();
+  return value;
+};
+
+/** The flat text of `value` (a group that does not break), or undefined where it breaks. */
+const flatText = (value: unknown, oneLine: boolean): string | undefined => {
+  if (value instanceof OneLine) return flatText(value.value, true);
+  const inner = container(value);
+  if (inner === undefined) return literalText(value);
+  if (Array.isArray(inner)) {
+    if (inner.length === 0) return "[]";
+    if (forcedBreak(inner)) return undefined;
+    let text = "[";
+    for (let i = 0; i < inner.length; i++) {
+      const item = flatText(omitted(inner[i]) ? null : inner[i], oneLine);
+      if (item === undefined) return undefined;
+      text += i === 0 ? item : `, ${item}`;
+    }
+    return `${text}]`;
+  }
+  let text = "";
+  for (const key of Object.keys(inner)) {
+    const item = (inner as Record<string, unknown>)[key];
+    if (omitted(item)) continue;
+    // A nonempty object written across lines breaks.
+    if (!oneLine) return undefined;
+    const printed = flatText(item, oneLine);
+    if (printed === undefined) return undefined;
+    text += `${text === "" ? "{ " : ", "}${JSON.stringify(key)}: ${printed}`;
+  }
+  return text === "" ? "{}" : `${text} }`;
+};
+
+/** Whether flat `text` fits from column `pos` with `trailing` columns after it (a width that needs non-ASCII text declines). */
+const fitsText = (text: string, pos: number, trailing: number): boolean => {
+  const end = pos + widthOf(text) + trailing;
+  if (Number.isNaN(end)) throw new Decline();
+  return end <= WIDTH;
+};
+
+/** Prints `value` at column `pos` of a line indented `indent`, followed by `trailing` columns: `print` of its node. */
+const printValue = (value: unknown, oneLine: boolean, indent: number, pos: number, trailing: number, out: string[]): void => {
+  if (value instanceof OneLine) return printValue(value.value, true, indent, pos, trailing, out);
+  const inner = container(value);
+  if (inner === undefined) {
+    out.push(literalText(value));
+    return;
+  }
+  const isArray = Array.isArray(inner);
+  const keys = isArray ? [] : Object.keys(inner).filter((key) => !omitted((inner as Record<string, unknown>)[key]));
+  if (isArray ? inner.length === 0 : keys.length === 0) {
+    out.push(isArray ? "[]" : "{}");
+    return;
+  }
+  if (isArray || oneLine) {
+    const flat = flatText(inner, oneLine);
+    if (flat !== undefined && fitsText(flat, pos, trailing)) {
+      out.push(flat);
+      return;
+    }
+  }
+  const pad = `\n${" ".repeat(indent + 2)}`;
+  if (!isArray) {
+    out.push("{");
+    keys.forEach((key, i) => {
+      const printedKey = JSON.stringify(key);
+      out.push(pad, printedKey, ": ");
+      // A key's width (NaN for non-ASCII text) matters only where a group after it may print flat.
+      printValue((inner as Record<string, unknown>)[key], oneLine, indent + 2, indent + 2 + widthOf(printedKey) + 2, i === keys.length - 1 ? 0 : 1, out);
+      if (i < keys.length - 1) out.push(",");
+    });
+    out.push(`\n${" ".repeat(indent)}}`);
+    return;
+  }
+  // Array.from, not map: a hole is written as null too.
+  const items = Array.from(inner as unknown[], (item) => (omitted(item) ? null : item));
+  if (items.every((item) => typeof item === "number" && Number.isFinite(item))) {
+    fill(items.map((item, i) => (i === items.length - 1 ? literalText(item) : `${literalText(item)},`)), indent, out);
+    return;
+  }
+  out.push("[");
+  items.forEach((item, i) => {
+    out.push(pad);
+    printValue(item, oneLine, indent + 2, indent + 2, i === items.length - 1 ? 0 : 1, out);
+    if (i < items.length - 1) out.push(",");
+  });
+  out.push(`\n${" ".repeat(indent)}]`);
+};
+
+/**
+ * A JSON file's `data` (see `EmittedFile.data`) as prettier's json parser prints the text written
+ * from it, or undefined where that is not certain: what `layoutJson` prints of that text, without
+ * parsing it.
+ */
+export const layoutValue = (data: unknown): string | undefined => {
+  try {
+    const out: string[] = [];
+    printValue(data, false, 0, 0, 0, out);
+    out.push("\n");
+    return out.join("");
+  } catch (error) {
+    if (error instanceof Decline) return undefined;
+    throw error;
+  }
+};
+
 /** `file` in prettier's layout where treaty prints it without prettier (JSON), else undefined. */
-export const directLayout = (file: Pick<EmittedFile, "contents" | "language">): string | undefined =>
-  file.language === "json" ? layoutJson(file.contents) : undefined;
+export const directLayout = (file: Pick<EmittedFile, "contents" | "language" | "data">): string | undefined =>
+  file.language !== "json" ? undefined : file.data !== undefined ? layoutValue(file.data) : layoutJson(file.contents);

@@ -4,7 +4,11 @@
 import fc from "fast-check";
 import { format } from "prettier";
 import { describe, expect, it } from "vitest";
-import { layoutDeclaration, layoutJson } from "../../src/format/json-layout.js";
+import { layoutDeclaration, layoutJson, layoutValue } from "../../src/format/json-layout.js";
+import { OneLine } from "../../src/emit/file-builder.js";
+import { emitFile } from "../../src/emit/emit.js";
+import { plan } from "../../src/plan/plan.js";
+import { adapt } from "../../src/adapt/adapt.js";
 import { emitLlm } from "../../src/emit/llm.js";
 import { emitShape } from "../../src/emit/shape.js";
 import { splitStatements } from "../../src/format/statements.js";
@@ -97,6 +101,76 @@ describe("layoutJson", () => {
     expect(layoutJson('{\n  "a": 1,\n\n  "b": 2\n}')).toBeUndefined();
     expect(layoutJson('{ "a": "\\/" }')).toBeUndefined();
     expect(layoutJson("// comment\n{}")).toBeUndefined();
+  });
+});
+
+/** `data` as its file's text (see `EmittedFile.data`): JSON.stringify(data, null, 2), a `OneLine` part on one line. */
+const renderData = (v: unknown, indent = ""): string => {
+  if (v instanceof OneLine) return JSON.stringify(v.value);
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  const inner = `${indent}  `;
+  if (Array.isArray(v)) return v.length === 0 ? "[]" : `[\n${v.map((item) => `${inner}${renderData(item, inner)}`).join(",\n")}\n${indent}]`;
+  const entries = Object.entries(v);
+  if (entries.length === 0) return "{}";
+  return `{\n${entries.map(([k, item]) => `${inner}${JSON.stringify(k)}: ${renderData(item, inner)}`).join(",\n")}\n${indent}}`;
+};
+
+/** Values with some parts marked as written on one line. */
+const data: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    word,
+    number,
+    fc.constantFrom(true, false, null),
+    fc.array(tie("v"), { maxLength: 6 }),
+    fc.array(number, { maxLength: 40 }),
+    fc.dictionary(word, tie("v"), { maxKeys: 5 }),
+    value.map((v) => new OneLine(v)),
+  ),
+})).v;
+
+describe("layoutValue", () => {
+  it("prints what prettier prints of the text written from the data, or declines", async () => {
+    let printed = 0;
+    await fc.assert(
+      fc.asyncProperty(data, async (d) => {
+        const text = `${renderData(d)}\n`;
+        const mine = layoutValue(d);
+        // The text's layout, without parsing it: the same decisions, the same declines.
+        expect(mine).toBe(layoutJson(text));
+        if (mine === undefined) return;
+        printed++;
+        expect(mine).toBe(await prettier(text));
+      }),
+      { numRuns: 600 },
+    );
+    expect(printed).toBeGreaterThan(300);
+  });
+
+  it("writes what JSON.stringify leaves out or writes as null as it does", () => {
+    const value = { a: undefined, b: [undefined, () => 1, Number.NaN, Infinity], c: new Map([["k", 1]]), d: -0, e: 1e21 };
+    // eslint-disable-next-line no-sparse-arrays
+    const holes = [1, , 3];
+    for (const v of [value, holes]) expect(layoutValue(v)).toBe(layoutJson(`${JSON.stringify(v, null, 2)}\n`));
+    expect(layoutValue({ at: new Date(0) })).toBeUndefined();
+    expect(layoutValue({ n: 1n })).toBeUndefined();
+  });
+
+  it("lays out every JSON file emitted for the seed contracts from its data as from its text", () => {
+    const dirs = { root: join(import.meta.dirname, "../.."), idlDir: join(import.meta.dirname, "../../idl"), outDir: join(import.meta.dirname, "../../generated") };
+    const project = compile(dirs).value!;
+    const jobs = plan(project, adapt(project, dirs).value, { tests: true, dirs }).value;
+    let checked = 0;
+    for (const job of jobs) {
+      const file = emitFile(project, job, "idl");
+      if (file instanceof Promise || file.language !== "json") continue;
+      if (file.data === undefined) continue;
+      checked++;
+      const mine = layoutValue(file.data);
+      expect(mine, file.path).toBeDefined();
+      expect(mine, file.path).toBe(layoutJson(file.contents));
+    }
+    expect(checked).toBeGreaterThan(50);
   });
 });
 
