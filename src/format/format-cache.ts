@@ -47,15 +47,19 @@ export const findCacheDir = (root: string): string | undefined => {
  * A cache in `dir` (undefined: caches nothing). With `readOnly`, never writes (for `--check`).
  * Entries are written as they are set, synchronously (written through `fs/promises` they cost the
  * main thread more and the process twice the CPU); a read of an entry whose directory did not
- * exist when the run began costs no system call, so a cold run reads nothing.
+ * exist when the run began costs no system call unless this run wrote the entry, so a cold run
+ * reads only what it wrote.
  */
 export const createFormatCache = (dir: string | undefined, options: { readOnly: boolean }): FormatCache => {
   if (dir === undefined) return { get: () => undefined, set: () => {} };
   const root = join(dir, "formatted");
   const entry = (key: string): string => join(root, key.slice(0, 2), key.slice(2));
   let writable = !options.readOnly;
-  // The entries' directories (`formatted/<first two hex digits>`) there are: read once, on first use.
+  // The entries' directories (`formatted/<first two hex digits>`) there were: read once, on first use.
   let present: Set<string> | undefined;
+  // Directories this run made, and the entries it wrote there (the only ones they hold).
+  const made = new Set<string>();
+  const written = new Set<string>();
   const directories = (): Set<string> => {
     if (present === undefined) {
       try {
@@ -70,7 +74,8 @@ export const createFormatCache = (dir: string | undefined, options: { readOnly: 
   const temporary = (path: string): string => `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   return {
     get: (key) => {
-      if (!directories().has(key.slice(0, 2))) return undefined;
+      const prefix = key.slice(0, 2);
+      if (made.has(prefix) ? !written.has(key) : !directories().has(prefix)) return undefined;
       try {
         return readFileSync(entry(key), "utf8");
       } catch {
@@ -83,10 +88,13 @@ export const createFormatCache = (dir: string | undefined, options: { readOnly: 
       const temp = temporary(path);
       const prefix = key.slice(0, 2);
       try {
-        if (!directories().has(prefix)) mkdirSync(dirname(path), { recursive: true });
-        directories().add(prefix);
+        if (!directories().has(prefix) && !made.has(prefix)) {
+          mkdirSync(dirname(path), { recursive: true });
+          made.add(prefix);
+        }
         writeFileSync(temp, formatted);
         renameSync(temp, path);
+        if (made.has(prefix)) written.add(key);
       } catch {
         writable = false; // not writable here: run uncached rather than fail
       }

@@ -76,6 +76,8 @@ export const stagingDir = (outDir: string): string => join(dirname(outDir), `.${
 interface Journal {
   readonly moves: readonly string[];
   readonly removes: readonly string[];
+  /** The output directory did not exist: the staged tree becomes it in one rename (the moves, should it appear meanwhile). */
+  readonly whole?: true;
 }
 const JOURNAL = "commit.json";
 const STAGED = "files";
@@ -92,6 +94,15 @@ const directoryMaker = (): ((dir: string) => void) => {
 
 /** Moves the staged files into place and removes the removed ones; repeating it after a kill is harmless. */
 const apply = (outDir: string, staging: string, journal: Journal): void => {
+  if (journal.whole && !existsSync(outDir)) {
+    const staged = join(staging, STAGED);
+    if (existsSync(staged)) {
+      mkdirSync(dirname(outDir), { recursive: true });
+      renameSync(staged, outDir);
+    }
+    rmSync(staging, { recursive: true, force: true });
+    return;
+  }
   const makeDir = directoryMaker();
   for (const path of journal.moves) {
     const from = join(staging, STAGED, path);
@@ -169,11 +180,26 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
   let unchanged = 0;
   if (!options.check) rmSync(staging, { recursive: true, force: true });
   const makeDir = directoryMaker();
+  // The names in each directory of the output, read once: a file not there is new without a failed read (a cold run reads nothing).
+  const listings = new Map<string, Set<string>>();
+  const listed = (dir: string): Set<string> => {
+    let names = listings.get(dir);
+    if (names === undefined) {
+      try {
+        names = new Set(readdirSync(dir));
+      } catch {
+        names = new Set();
+      }
+      listings.set(dir, names);
+    }
+    return names;
+  };
   return {
     put: (path, contents) => {
       produced.add(path);
       const hash = contentHash(contents);
-      const current = readOrUndefined(join(outDir, path));
+      const target = join(outDir, path);
+      const current = listed(dirname(target)).has(basename(target)) ? readOrUndefined(target) : undefined;
       toStamp.set(path, hash);
       if (current === contents) {
         unchanged++;
@@ -181,9 +207,9 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
       }
       (current === undefined ? created : updated).push(path);
       if (options.check) return;
-      const target = join(staging, STAGED, path);
-      makeDir(dirname(target));
-      writeFileSync(target, contents);
+      const stagedPath = join(staging, STAGED, path);
+      makeDir(dirname(stagedPath));
+      writeFileSync(stagedPath, contents);
       staged.push(path);
     },
     commit: (candidates) => {
@@ -196,7 +222,8 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
         else if (ownedByTreaty(readOrUndefined(join(outDir, path)))) removed.push(path);
       }
       if (!options.check && (staged.length > 0 || removed.length > 0 || leftovers.length > 0)) {
-        const journal: Journal = { moves: staged, removes: [...removed, ...leftovers] };
+        const whole = removed.length === 0 && leftovers.length === 0 && !existsSync(outDir);
+        const journal: Journal = { moves: staged, removes: [...removed, ...leftovers], ...(whole && { whole }) };
         mkdirSync(staging, { recursive: true });
         const temp = join(staging, `${JOURNAL}.tmp`);
         writeFileSync(temp, JSON.stringify(journal));

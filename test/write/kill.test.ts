@@ -127,7 +127,8 @@ it("a killed generate leaves the old tree or the new one", async () => {
   expect(hashes(outDir)).toEqual(newTree);
 }, 300_000);
 
-it("a writer killed while it stages, commits or moves files leaves the old tree or the new one", async () => {
+/** A script that writes 600 files (540 in the "new" tree) into the directory it is given, through the tree writer. */
+const writerScript = (): string => {
   // Hundreds of files, so that kills land in every phase, moves and removals included.
   const script = join(scratch, "writer.mjs");
   writeFileSync(
@@ -142,6 +143,11 @@ for (let i = 0; i < 600; i++) {
 writer.commit();
 `,
   );
+  return script;
+};
+
+it("a writer killed while it stages, commits or moves files leaves the old tree or the new one", async () => {
+  const script = writerScript();
   const outDir = join(scratch, "tree");
   const write = (version: string, ms?: number) => runKilledAfter([script, outDir, version], scratch, ms);
   await write("new");
@@ -160,6 +166,27 @@ writer.commit();
     start: (ms) => write("new", ms),
     outDir,
     old: oldTree,
+    new: newTree,
+    points: 12,
+  });
+  expect(seen.old).toBeGreaterThan(0);
+  expect(seen.committed + seen.new).toBeGreaterThan(0);
+}, 300_000);
+
+it("a writer killed while it makes a new output directory leaves none or the whole of it", async () => {
+  // No tree before: the staged one becomes it in one rename (the journal's `whole`).
+  const script = writerScript();
+  const outDir = join(scratch, "fresh", "generated");
+  const write = (ms?: number) => runKilledAfter([script, outDir, "new"], scratch, ms);
+  rmSync(join(scratch, "fresh"), { recursive: true, force: true });
+  await write();
+  const newTree = hashes(outDir);
+  expect(Object.keys(newTree).length).toBe(540);
+  const seen = await killAtManyPoints({
+    reset: () => rmSync(join(scratch, "fresh"), { recursive: true, force: true }),
+    start: write,
+    outDir,
+    old: {},
     new: newTree,
     points: 12,
   });
