@@ -402,16 +402,6 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
   /** Nothing to trace, persist or ask a hook: the stages can run without a `Run` to record them in. */
   const unobserved = !observed && !persist && !state && !policy;
 
-  /** Without a generated `read` (or for a reply to map back from a provider): the value copied, then checked. */
-  const copyChecked = (entry: ContractRegistration, input: unknown, options: DecodeOptions): Enveloped | undefined => {
-    const value = readValue(input);
-    if (value === UNREADABLE) return undefined;
-    const enveloped = readEnvelope(entry, value, options.version);
-    if (!enveloped.ok) return undefined;
-    const read = readFrom(enveloped, options.from);
-    return read.ok && read.registration.check(read.value) ? read : undefined;
-  };
-
   /** Whether the host reads the version `read` is read as (a runtime may read fewer than the build knows). */
   const accepts = (entry: ContractRegistration, read: Enveloped, options: DecodeOptions): boolean =>
     readsAll(entry, options) || readable(entry, options.accept).includes(read.readAs);
@@ -440,32 +430,26 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     if (typeof input === "string" || options.traceId !== undefined) return undefined;
     const byVersion = lanes.get(contract);
     if (byVersion === undefined) return undefined;
-    if (options.from !== undefined) return copied(byVersion.entry, input, options);
     let lane: Lane | undefined;
+    let given: unknown = input;
     let value: unknown;
     try {
       const named = declaredVersion(byVersion.entry, input, options.version);
       lane = typeof named === "string" ? byVersion.versions.get(named) : undefined;
       if (lane === undefined || (options.accept !== undefined && !options.accept.includes(lane.version))) return undefined;
-      value = lane.read(input);
+      if (options.from !== undefined) {
+        given = fromProvider(lane.registration, input, options.from);
+        if (given === NOT_MAPPED) return undefined;
+      }
+      value = lane.read(given);
     } catch {
-      return undefined; // a getter or Proxy trap threw reading the envelope
+      return undefined; // a getter or Proxy trap threw reading the envelope (or the mapping did)
     }
     const { entry, version, registration } = lane;
-    if (value === undefined) return refused(contract, { refused: { ok: true, entry, version, readAs: version, registration, value: input } }, options);
+    if (value === undefined) return refused(contract, { refused: { ok: true, entry, version, readAs: version, registration, value: given } }, options);
     const decoded = adaptRead(entry, registration, version, version, value, NO_REPAIRS);
     if (!decoded.ok) return undefined;
     (lane.count ??= metrics.counter("traffic", contract, version))();
-    return decoded;
-  };
-
-  /** A reply to map back from a provider (or a version without `read`): copied, mapped, then checked. */
-  const copied = (entry: ContractRegistration, input: unknown, options: DecodeOptions): Outcome<unknown> | undefined => {
-    const read = copyChecked(entry, input, options);
-    if (read === undefined || !accepts(entry, read, options)) return undefined;
-    const decoded = toCanonical(read, NO_REPAIRS);
-    if (!decoded.ok) return undefined;
-    countTraffic(entry.name, read);
     return decoded;
   };
 
@@ -510,4 +494,23 @@ interface Lane {
 }
 
 const NO_OPTIONS: DecodeOptions = Object.freeze({});
+
+/** What `fromProvider` gives where the quick path does not apply. */
+const NOT_MAPPED: unique symbol = Symbol("not mapped");
+
+/**
+ * A reply from provider `from` as the contract has it, by the mapping of `registration` (the
+ * generated `fromOpenAI`, say, which returns its argument where nothing differs and never changes
+ * it), for the generated `read` to check and copy; NOT_MAPPED for an unknown provider or a reply the
+ * mapping finds fault with (a map naming a key twice), which the full pipeline reports.
+ */
+const fromProvider = (registration: Lane["registration"], input: unknown, from: string): unknown => {
+  const mappings = registration.from;
+  if (mappings === undefined || !Object.hasOwn(mappings, from)) return NOT_MAPPED;
+  const mapping = mappings[from];
+  if (!mapping) return input;
+  const issues: Issue[] = [];
+  const mapped = mapping(input, issues);
+  return issues.length > 0 ? NOT_MAPPED : mapped;
+};
 const NO_REPAIRS: readonly RepairFlag[] = Object.freeze([]);

@@ -93,7 +93,8 @@ describe("decode from a provider", () => {
       ["operation.error", error, "openai", ["gemini", "mcp"]],
       ["task.result", openaiReply(), "nope", ["openai", "anthropic", "gemini", "mcp"]],
     ] as const) {
-      for (const outcome of [registry.decode(contract, input, { from }), createRuntime(registry).decode(contract, JSON.stringify(input), { from })]) {
+      const runtime = createRuntime(registry);
+      for (const outcome of [registry.decode(contract, input, { from }), runtime.decode(contract, JSON.stringify(input), { from }), runtime.decode(contract, input, { from })]) {
         const failure = failed(outcome);
         expect(failure).toMatchObject({ kind: "unknown-provider", stage: "envelope", known, error: { class: "UNSUPPORTED_VERSION", code: "UNKNOWN_PROVIDER", retryable: false } });
         expect(isOperationError(failure.error)).toBe(true);
@@ -142,17 +143,20 @@ describe("decode a map a provider wrote as entries", async () => {
     for (const provider of ["openai", "anthropic"]) {
       expect(llm[provider].ledger).toContainEqual(expect.objectContaining({ path: "/attributes", constraint: "unique" }));
       const sent = { ...order, attributes: entries(["weight", 2], ["weight", 3]), ...(provider === "openai" && { failure: null }) };
-      const failure = failed(orders.decode("demo.order", sent, { from: provider }));
-      expect(failure).toMatchObject({ kind: "schema", error: { code: "SCHEMA_INVALID" } });
-      expect(failure.issues.map((i) => [i.path, i.code])).toEqual([["/attributes", "unique"]]);
+      for (const failure of [failed(orders.decode("demo.order", sent, { from: provider })), failed(createRuntime(orders).decode("demo.order", sent, { from: provider }))]) {
+        expect(failure).toMatchObject({ kind: "schema", error: { code: "SCHEMA_INVALID" } });
+        expect(failure.issues.map((i) => [i.path, i.code])).toEqual([["/attributes", "unique"]]);
+      }
     }
   });
 
   it("a value breaking a bound Anthropic does not take fails at its key", () => {
     expect(llm["anthropic"].ledger).toContainEqual(expect.objectContaining({ path: "/attributes/*", constraint: "min" }));
-    const failure = failed(orders.decode("demo.order", { ...order, attributes: entries(["weight", -1]) }, { from: "anthropic" }));
-    // The key is masked: attributes does not declare its keys names (`keys: { sensitivity: none }`).
-    expect(failure.issues.map((i) => [i.path, i.code])).toEqual([["/attributes/*", "min"]]);
+    const sent = { ...order, attributes: entries(["weight", -1]) };
+    for (const failure of [failed(orders.decode("demo.order", sent, { from: "anthropic" })), failed(createRuntime(orders).decode("demo.order", sent, { from: "anthropic" }))]) {
+      // The key is masked: attributes does not declare its keys names (`keys: { sensitivity: none }`).
+      expect(failure.issues.map((i) => [i.path, i.code])).toEqual([["/attributes/*", "min"]]);
+    }
   });
 });
 
@@ -195,6 +199,9 @@ for (const target of targets) {
                 expect(built.decode(contract.name, under.sent, { ...given, from: p.provider })).toEqual(meant);
                 expect(under.sent, "the reply itself is not changed").toEqual(kept);
                 expect(runtime.decode(contract.name, JSON.stringify(under.sent), { ...given, from: p.provider })).toEqual({ ...meant, repairs: [] });
+                // A JS value takes the runtime's quick path: mapped, then checked and copied by `read`.
+                expect(runtime.decode(contract.name, under.sent, { ...given, from: p.provider })).toEqual({ ...meant, repairs: [] });
+                expect(under.sent, "the reply itself is not changed").toEqual(kept);
               }
             }),
             { numRuns: RUNS },
