@@ -82,6 +82,27 @@ const flagRequired = (schema: JsonSchema): JsonSchema => {
   return { ...schema, properties: flagged, required: listed };
 };
 
+// Declarations by what json-schema-to-typescript is given: a contract's versions (and contracts
+// alike) share most of their named types, each compiled once a process. Bounded, since a wide root
+// type's schema runs to megabytes.
+const compiled = new Map<string, Promise<string>>();
+let held = 0;
+const HELD_CHARS = 16 * 1024 * 1024;
+const compileOnce = (name: string, schema: JsonSchema): Promise<string> => {
+  const key = `${name}\0${JSON.stringify(schema)}`;
+  let declaration = compiled.get(key);
+  if (declaration === undefined) {
+    if (held + key.length > HELD_CHARS) {
+      compiled.clear();
+      held = 0;
+    }
+    declaration = compile(schema, name, COMPILE_OPTIONS);
+    compiled.set(key, declaration);
+    held += key.length;
+  }
+  return declaration;
+};
+
 /**
  * `types.ts`: the version's root interface, its named types as interfaces and enums as string-literal
  * unions, with JSDoc from descriptions. Each is compiled on its own, so names are exactly the def
@@ -117,8 +138,8 @@ export const emitTypes = async (
     file.importType("treaty/runtime", "JsonValue");
     return { tsType: "JsonValue" };
   };
-  const declare = (name: string, schema: JsonSchema): Promise<string> =>
-    compile({ ...typeSchema(schema, reference, json), title: name }, name, COMPILE_OPTIONS);
+  // typeSchema runs every time: its references add the file's imports.
+  const declare = (name: string, schema: JsonSchema): Promise<string> => compileOnce(name, { ...typeSchema(schema, reference, json), title: name });
   const declarations = await Promise.all([
     declare(ownRoot, document.root),
     ...localDefOrder(document).map((name) => declare(name, document.defs.get(name)!.schema)),
