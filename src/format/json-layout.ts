@@ -30,8 +30,8 @@ type Node =
   | { readonly kind: "object"; readonly props: readonly { key: string; value: Node }[]; readonly width: number; readonly breaks: boolean }
   | { readonly kind: "array"; readonly items: readonly Node[]; readonly width: number; readonly breaks: boolean };
 
-/** Thrown where prettier's output is not certain; `layoutJson` then declines. */
-class Decline extends Error {}
+/** Thrown where prettier's output is not certain; `layoutJson` then declines. Not an Error: no stack to capture. */
+class Decline {}
 
 // Prettier measures text with getStringWidth; for printable ASCII that is its length. Other text is
 // NaN, so a decision that needs it declines.
@@ -60,6 +60,8 @@ const IDENTIFIER_NAME = /^[A-Za-z_$][\w$]*$/;
  * needless ones dropped (prettier's makeString).
  */
 export const printString = (raw: string): string => {
+  // Nothing escaped and no quote inside (a double one is always escaped in JSON): as it is.
+  if (!raw.includes("\\") && !raw.includes("'")) return raw;
   const content = raw.slice(1, -1);
   const doubles = content.split('"').length - 1;
   const singles = content.split("'").length - 1;
