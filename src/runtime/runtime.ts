@@ -424,7 +424,8 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
    * The same stages without a `Run` to record them in, for a value that passes them all or that
    * the generated `read` refuses (failed at once, without copying it: see `refusedFault`):
    * undefined sends the input through the full pipeline instead, which builds every other failure
-   * (and counts it, so a failure is never counted twice).
+   * (and counts it, so a failure is never counted twice). A reply from a provider (`from`) is
+   * mapped back first (`fromProvider`), and what `read` checks and copies is the mapped value.
    */
   const quick = (contract: string, input: unknown, options: DecodeOptions): Outcome<unknown> | undefined => {
     if (typeof input === "string" || options.traceId !== undefined) return undefined;
@@ -494,6 +495,7 @@ interface Lane {
 }
 
 const NO_OPTIONS: DecodeOptions = Object.freeze({});
+const NO_REPAIRS: readonly RepairFlag[] = Object.freeze([]);
 
 /** What `fromProvider` gives where the quick path does not apply. */
 const NOT_MAPPED: unique symbol = Symbol("not mapped");
@@ -513,4 +515,3 @@ const fromProvider = (registration: Lane["registration"], input: unknown, from: 
   const mapped = mapping(input, issues);
   return issues.length > 0 ? NOT_MAPPED : mapped;
 };
-const NO_REPAIRS: readonly RepairFlag[] = Object.freeze([]);
