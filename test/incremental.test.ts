@@ -4,11 +4,12 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { formatDiagnostic } from "../src/diagnostics/diagnostic.js";
 import { findCacheDir } from "../src/format/format-cache.js";
 import { manifestPath } from "../src/incremental/manifest.js";
 import { generate } from "../src/pipeline.js";
+import { contentHash } from "../src/write/write.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const scratch = mkdtempSync(join(tmpdir(), "treaty-incremental-"));
@@ -243,6 +244,54 @@ describe("recheck's verdicts kept in the cache", () => {
       const dir = patternsProject();
       const first = await freshRun(dir);
       spoil(verdictsFile(dir));
+      expect(await freshRun(dir)).toEqual(first);
+    });
+  }
+});
+
+describe("json-schema-to-typescript's declarations kept in the cache", () => {
+  // A cache of each test's own: a forged file that verifies must never reach another test's runs.
+  beforeEach(() => vi.stubEnv("TREATY_CACHE_DIR", join(scratch, `cache${++projects}`)));
+  afterEach(() => vi.unstubAllEnvs());
+  const declarationsFile = (dir: string): string => join(findCacheDir(dir)!, "type-declarations.json");
+  /** A run in a fresh module graph (a new process's, which knows no declaration but the cache's); the tree it leaves. */
+  const freshRun = async (dir: string): Promise<Record<string, string>> => {
+    vi.resetModules();
+    const fresh = (await import("../src/pipeline.js")) as typeof import("../src/pipeline.js");
+    rmSync(join(dir, "generated"), { recursive: true, force: true });
+    await fresh.generate({ root: dir, idlDir: join(dir, "idl"), outDir: join(dir, "generated"), check: false });
+    return snapshot(join(dir, "generated"));
+  };
+  type Kept = { format: number; key: string; entries: [string, string][]; sum: string };
+  const read = (file: string): Kept => JSON.parse(readFileSync(file, "utf8")) as Kept;
+  /** Every declaration given a comment no compiler writes. */
+  const forged = (kept: Kept): Kept => ({ ...kept, entries: kept.entries.map(([hash, text]) => [hash, `// forged\n${text}`]) });
+
+  it("are what the next run declares, and only what verifies is believed", async () => {
+    const dir = createProject();
+    const first = await freshRun(dir);
+    const kept = read(declarationsFile(dir));
+    expect(kept.entries.length).toBeGreaterThan(0);
+    expect(await freshRun(dir)).toEqual(first);
+    // Forged with a checksum that verifies: the next run uses what the file says (so it is read at all).
+    const believed = forged(kept);
+    writeFileSync(declarationsFile(dir), JSON.stringify({ ...believed, sum: contentHash(JSON.stringify([believed.format, believed.key, believed.entries])) }));
+    expect(Object.values(await freshRun(dir)).some((text) => text.includes("// forged"))).toBe(true);
+  });
+
+  const spoilers: Record<string, (file: string) => void> = {
+    "forged (declarations changed, checksum not)": (file) => writeFileSync(file, JSON.stringify(forged(read(file)))),
+    "another compiler's": (file) => writeFileSync(file, JSON.stringify({ ...forged(read(file)), key: "0".repeat(64) })),
+    corrupt: damage["corrupt"]!,
+    truncated: damage["truncated"]!,
+    emptied: damage["emptied"]!,
+    deleted: damage["deleted"]!,
+  };
+  for (const [how, spoil] of Object.entries(spoilers)) {
+    it(`${how}, change no generated file`, async () => {
+      const dir = createProject();
+      const first = await freshRun(dir);
+      spoil(declarationsFile(dir));
       expect(await freshRun(dir)).toEqual(first);
     });
   }
