@@ -13,7 +13,7 @@ import { createFormatPool } from "./format/format-pool.js";
 import { createFormatCache } from "./format/format-cache.js";
 import { countsOf, type GenerateOptions, type GenerateResult } from "./generate.js";
 import { loadPatternVerdicts, savePatternVerdicts } from "./incremental/pattern-verdicts.js";
-import { loadTypeDeclarations, saveTypeDeclarations } from "./incremental/type-declarations.js";
+import { loadEmitterMemos, saveEmitterMemos } from "./incremental/emitter-memos.js";
 import { fileHash, writeManifest, type Manifest, type NodeDraft } from "./incremental/manifest.js";
 import type { Contract, Project } from "./ir/model.js";
 import { lint } from "./lint/lint.js";
@@ -226,13 +226,13 @@ export interface RegenerateInput {
 export const regenerate = async (input: RegenerateInput, options: GenerateOptions): Promise<GenerateResult> => {
   const { sources, hashes, key, cacheDir, changed } = input;
   loadPatternVerdicts(cacheDir);
-  loadTypeDeclarations(cacheDir);
+  loadEmitterMemos(cacheDir);
   const partial = changed ? await generateChanged(changed.manifest, changed.dirty, sources, hashes, options, cacheDir, key) : undefined;
   const result = partial ?? (await generateAll(sources, hashes, options, cacheDir, key));
   // `--check` writes nothing, not even to the cache.
   if (!options.check) {
     savePatternVerdicts(cacheDir);
-    saveTypeDeclarations(cacheDir);
+    saveEmitterMemos(cacheDir);
   }
   return result;
 };

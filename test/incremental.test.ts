@@ -4,6 +4,7 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
+import Handlebars from "handlebars";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { formatDiagnostic } from "../src/diagnostics/diagnostic.js";
 import { findCacheDir } from "../src/format/format-cache.js";
@@ -249,12 +250,23 @@ describe("recheck's verdicts kept in the cache", () => {
   }
 });
 
-describe("json-schema-to-typescript's declarations kept in the cache", () => {
+// What a run worked out and the next reuses: json-schema-to-typescript's declarations, handlebars'
+// precompiled templates. Each forgery changes what the next run would generate if it believed it.
+const keptFiles: { name: string; file: string; forge: (entries: [string, string][]) => [string, string][] }[] = [
+  { name: "json-schema-to-typescript's declarations", file: "type-declarations.json", forge: (entries) => entries.map(([hash, text]) => [hash, `// forged\n${text}`]) },
+  {
+    name: "handlebars' precompiled templates",
+    file: "template-specs.json",
+    forge: (entries) => entries.map(([name]) => [name, String(Handlebars.precompile(`// forged\n${readFileSync(join(ROOT, "templates", `${name}.hbs`), "utf8")}`, { noEscape: true, strict: true }))]),
+  },
+];
+
+describe.each(keptFiles)("$name kept in the cache", ({ file, forge }) => {
   // A cache of each test's own: a forged file that verifies must never reach another test's runs.
   beforeEach(() => vi.stubEnv("TREATY_CACHE_DIR", join(scratch, `cache${++projects}`)));
   afterEach(() => vi.unstubAllEnvs());
-  const declarationsFile = (dir: string): string => join(findCacheDir(dir)!, "type-declarations.json");
-  /** A run in a fresh module graph (a new process's, which knows no declaration but the cache's); the tree it leaves. */
+  const keptFile = (dir: string): string => join(findCacheDir(dir)!, file);
+  /** A run in a fresh module graph (a new process's, which knows nothing but the cache); the tree it leaves. */
   const freshRun = async (dir: string): Promise<Record<string, string>> => {
     vi.resetModules();
     const fresh = (await import("../src/pipeline.js")) as typeof import("../src/pipeline.js");
@@ -263,25 +275,24 @@ describe("json-schema-to-typescript's declarations kept in the cache", () => {
     return snapshot(join(dir, "generated"));
   };
   type Kept = { format: number; key: string; entries: [string, string][]; sum: string };
-  const read = (file: string): Kept => JSON.parse(readFileSync(file, "utf8")) as Kept;
-  /** Every declaration given a comment no compiler writes. */
-  const forged = (kept: Kept): Kept => ({ ...kept, entries: kept.entries.map(([hash, text]) => [hash, `// forged\n${text}`]) });
+  const read = (path: string): Kept => JSON.parse(readFileSync(path, "utf8")) as Kept;
+  const forged = (kept: Kept): Kept => ({ ...kept, entries: forge(kept.entries) });
 
-  it("are what the next run declares, and only what verifies is believed", async () => {
+  it("hold what the next run reuses, and only what verifies is believed", async () => {
     const dir = createProject();
     const first = await freshRun(dir);
-    const kept = read(declarationsFile(dir));
-    expect(kept.entries.length).toBeGreaterThan(0);
+    const kept = read(keptFile(dir));
+    expect(kept.entries.length).toBeGreaterThan(1);
     expect(await freshRun(dir)).toEqual(first);
-    // Forged with a checksum that verifies: the next run uses what the file says (so it is read at all).
+    // Forged with a checksum that verifies: the next run generates what the file says (so it is read at all).
     const believed = forged(kept);
-    writeFileSync(declarationsFile(dir), JSON.stringify({ ...believed, sum: contentHash(JSON.stringify([believed.format, believed.key, believed.entries])) }));
-    expect(Object.values(await freshRun(dir)).some((text) => text.includes("// forged"))).toBe(true);
+    writeFileSync(keptFile(dir), JSON.stringify({ ...believed, sum: contentHash(JSON.stringify([believed.format, believed.key, believed.entries])) }));
+    expect(await freshRun(dir)).not.toEqual(first);
   });
 
-  const spoilers: Record<string, (file: string) => void> = {
-    "forged (declarations changed, checksum not)": (file) => writeFileSync(file, JSON.stringify(forged(read(file)))),
-    "another compiler's": (file) => writeFileSync(file, JSON.stringify({ ...forged(read(file)), key: "0".repeat(64) })),
+  const spoilers: Record<string, (path: string) => void> = {
+    "forged (entries changed, checksum not)": (path) => writeFileSync(path, JSON.stringify(forged(read(path)))),
+    "another compiler's": (path) => writeFileSync(path, JSON.stringify({ ...forged(read(path)), key: "0".repeat(64) })),
     corrupt: damage["corrupt"]!,
     truncated: damage["truncated"]!,
     emptied: damage["emptied"]!,
@@ -291,7 +302,7 @@ describe("json-schema-to-typescript's declarations kept in the cache", () => {
     it(`${how}, change no generated file`, async () => {
       const dir = createProject();
       const first = await freshRun(dir);
-      spoil(declarationsFile(dir));
+      spoil(keptFile(dir));
       expect(await freshRun(dir)).toEqual(first);
     });
   }

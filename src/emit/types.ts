@@ -85,7 +85,7 @@ const flagRequired = (schema: JsonSchema): JsonSchema => {
 
 // Declarations by a hash of what json-schema-to-typescript is given: a contract's versions (and
 // contracts alike) share most of their named types, each compiled once. Seeded from the cache
-// directory (src/incremental/type-declarations.ts) before the first is needed, so a run whose types
+// directory (src/incremental/emitter-memos.ts) before the first is needed, so a run whose types
 // were all compiled before never loads json-schema-to-typescript. Bounded, since a wide root type's
 // declaration runs to megabytes: past the bound, the earliest are forgotten.
 const declarations = new Map<string, string>();
