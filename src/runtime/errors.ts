@@ -181,7 +181,7 @@ export const createStamp = (who: string, source: string, errorId: (() => string)
 export const createFailure = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp): Failure => {
   const shape = facts.shape;
   const found = facts.issues ?? NO_ISSUES;
-  const issues = shape === undefined ? found : found.map((i) => maskIssue(i, shape, facts.validated === true));
+  const issues = shape === undefined ? found : maskIssues(found, shape, facts.validated === true);
   // Assigned one by one, in the order a failure prints, rather than spread: building the failure is
   // most of a failing decode.
   const failure = { ok: false, kind, stage: FAILURES[kind].stage, error: operationError(kind, facts, issues, stamp), contract: facts.contract } as { -readonly [K in keyof Failure]: Failure[K] };
@@ -189,6 +189,18 @@ export const createFailure = (kind: FailureKind, facts: FailureFacts, stamp: Err
   failure.issues = issues;
   if (facts.known) failure.known = facts.known;
   return failure;
+};
+
+/** `issues` with their paths masked by `shape`: the same list when nothing in it is masked (most failures, so none copies it). */
+const maskIssues = (issues: readonly Issue[], shape: VersionShape, validated: boolean): readonly Issue[] => {
+  let masked: Issue[] | undefined;
+  for (let i = 0; i < issues.length; i++) {
+    const issue = issues[i]!;
+    const kept = maskIssue(issue, shape, validated);
+    if (masked === undefined && kept !== issue) masked = issues.slice(0, i);
+    masked?.push(kept);
+  }
+  return masked ?? issues;
 };
 
 /** `issue` with its path masked by `shape`: the same issue when nothing in its path is masked. */
