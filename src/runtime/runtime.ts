@@ -2,7 +2,7 @@
 // and every input goes parse → envelope → schema → semantic → state → policy → canonical, in that
 // order, to a typed result or an operation.error. Each stage is traced; the payload leaves the
 // runtime only through `redact`. Without hooks the whole decode is synchronous.
-import { createFailure, createStamp, type ErrorClass, type ErrorStamp, type Failure, type FailureKind, type Stage } from "./errors.js";
+import { createFailure, createStamp, type ErrorClass, type ErrorStamp, type Failure, type FailureFacts, type FailureKind, type Stage } from "./errors.js";
 import type { Issue } from "./issue.js";
 import { createMetrics, type MeterLike, type MetricsSnapshot } from "./metrics.js";
 import { redact, type VersionShape } from "./redact.js";
@@ -233,10 +233,18 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     return { ok: true, value };
   };
 
+  /** The failure of `kind` as this runtime returns it: the registry's, with its decode's repairs and trace id. */
+  const stamped = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp, repairs: readonly RepairFlag[], traceId: string | undefined): RuntimeFailure => {
+    const failure = createFailure(kind, facts, stamp) as Failure & { repairs: readonly RepairFlag[]; traceId?: string };
+    failure.repairs = repairs;
+    if (traceId !== undefined) failure.traceId = traceId;
+    return failure;
+  };
+
   /** The failure of `kind` at the version read so far; issues from a validator point into the payload, so they are masked by the shape they point into. */
   const fail = (run: Run, kind: FailureKind, facts: Omit<Fault, "ok" | "kind"> = {}): RuntimeFailure => {
     // Fact by fact, not by spread: a failing decode's cost is mostly building its failure.
-    const failed = createFailure(
+    const failure = stamped(
       kind,
       {
         contract: run.contract,
@@ -248,10 +256,9 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
         attempt: run.attempt,
       },
       run.stamp,
+      run.repairs,
+      run.traceId,
     );
-    const failure = failed as Failure & { repairs: readonly RepairFlag[]; traceId?: string };
-    failure.repairs = run.repairs;
-    if (run.traceId !== undefined) failure.traceId = run.traceId;
     emit(run, failure.stage, failure, failure.issues);
     return failure;
   };
@@ -401,19 +408,16 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
 
   /**
    * A value the `read` of `lane` refused, failed as the schema (or semantic) stage fails it, and
-   * counted as `finish` counts it (nothing observes the decode); undefined sends it through the
-   * full pipeline.
+   * counted as `finish` counts it; nothing observes the decode, so no `Run` records it. Undefined
+   * sends it through the full pipeline.
    */
   const refused = (contract: string, lane: Lane, value: unknown, options: DecodeOptions): RuntimeFailure | undefined => {
     const failed = refusedFault(lane, value);
     if (failed === undefined) return undefined;
-    const run = start(contract, options);
-    run.version = lane.readAs;
-    run.shape = lane.registration.shape;
-    run.adapterPath = lane.registration.path;
     (lane.traffic ??= metrics.counter("traffic", contract, lane.readAs))();
     (lane.failures ??= metrics.counter("validationFailures", contract, lane.readAs))();
-    return faulted(run, failed);
+    const facts = { contract, version: failed.version, shape: failed.shape, issues: failed.issues, validated: failed.validated, attempt: options.attempt ?? 1 };
+    return stamped(failed.kind, facts, stamp, NO_REPAIRS, undefined);
   };
 
   /**
