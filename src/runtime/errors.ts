@@ -162,14 +162,25 @@ export const randomId = (prefix: string): string => `${prefix}-${host.crypto.ran
 
 /**
  * Unique error ids drawn once: `ERR-`, a random UUID per registry or runtime, and a counter (base
- * 36), at most 52 characters. A random draw for every failure cost more than the rest of a failing
- * decode; an id only tells occurrences apart, so one draw and a count do the same.
+ * 36, at least two digits), at most 52 characters. A random draw for every failure cost more than
+ * the rest of a failing decode; an id only tells occurrences apart, so one draw and a count do the same.
  */
 const countedIds = (): (() => string) => {
   const base = `${randomId("ERR")}-`;
-  let count = 0;
-  return () => base + (count++).toString(36);
+  // The count's last digit from a table, the digits before it converted once every 36 ids:
+  // converting the whole count (a call into the engine) was most of the id's cost.
+  let high = 0;
+  let low = 0;
+  let prefix = `${base}0`;
+  return () => {
+    if (low === 36) {
+      low = 0;
+      prefix = base + (++high).toString(36);
+    }
+    return prefix + BASE36[low++]!;
+  };
 };
+const BASE36 = Array.from({ length: 36 }, (_, digit) => digit.toString(36));
 
 /** The stamp of a registry's or runtime's errors: `source` checked against operation.error's pattern, `error_id` unique unless given. */
 export const createStamp = (who: string, source: string, errorId: (() => string) | undefined): ErrorStamp => {
@@ -181,7 +192,7 @@ export const createStamp = (who: string, source: string, errorId: (() => string)
 export const createFailure = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp): Failure => {
   const shape = facts.shape;
   const found = facts.issues ?? NO_ISSUES;
-  const issues = shape === undefined ? found : found.map((i) => maskIssue(i, shape, facts.validated === true));
+  const issues = shape === undefined ? found : maskIssues(found, shape, facts.validated === true);
   // Assigned one by one, in the order a failure prints, rather than spread: building the failure is
   // most of a failing decode.
   const failure = { ok: false, kind, stage: FAILURES[kind].stage, error: operationError(kind, facts, issues, stamp), contract: facts.contract } as { -readonly [K in keyof Failure]: Failure[K] };
@@ -189,6 +200,18 @@ export const createFailure = (kind: FailureKind, facts: FailureFacts, stamp: Err
   failure.issues = issues;
   if (facts.known) failure.known = facts.known;
   return failure;
+};
+
+/** `issues` with their paths masked by `shape`: the same list when nothing in it is masked (most failures, so none copies it). */
+const maskIssues = (issues: readonly Issue[], shape: VersionShape, validated: boolean): readonly Issue[] => {
+  let masked: Issue[] | undefined;
+  for (let i = 0; i < issues.length; i++) {
+    const issue = issues[i]!;
+    const kept = maskIssue(issue, shape, validated);
+    if (masked === undefined && kept !== issue) masked = issues.slice(0, i);
+    masked?.push(kept);
+  }
+  return masked ?? issues;
 };
 
 /** `issue` with its path masked by `shape`: the same issue when nothing in its path is masked. */

@@ -267,12 +267,15 @@ export const readChecked = (entry: ContractRegistration, input: unknown, given: 
   }
 };
 
+/** The version a payload is read as and its registration: an `Enveloped`, or a runtime's lane. */
+export type ReadAs = Pick<Enveloped, "readAs" | "registration">;
+
 /**
  * Why a payload that failed `check` of the version it is read as is invalid, by the stage it fails
  * first: any issue other than a `rule.*` one is a schema failure, every issue kept; only a payload
  * whose issues are all rule issues fails the semantic stage.
  */
-export const invalid = (read: Enveloped, issues: readonly Issue[]): Fault => ({
+export const invalid = (read: ReadAs, issues: readonly Issue[]): Fault => ({
   ok: false,
   kind: issues.some((i) => !i.code.startsWith("rule.")) ? "schema" : "semantic",
   version: read.readAs,
@@ -288,10 +291,10 @@ export const invalid = (read: Enveloped, issues: readonly Issue[]): Fault => ({
  * Proxy answering differently the second time, or an unreadable value): the caller then copies the
  * value and judges the copy, as for any value.
  */
-export const refusedFault = ({ refused }: Refused): Fault | undefined => {
-  const issues = refused.registration.errors(refused.value);
+export const refusedFault = (read: ReadAs, value: unknown): Fault | undefined => {
+  const issues = read.registration.errors(value);
   if (issues.length === 0 || issues.some((i) => i.code === UNREADABLE_ISSUE.code && i.path === UNREADABLE_ISSUE.path)) return undefined;
-  return invalid(refused, issues);
+  return invalid(read, issues);
 };
 
 /**
@@ -366,7 +369,7 @@ export const createRegistry = <R extends Registrations>(contracts: R, options: R
     if ("ok" in entry) return failure(contract, entry);
     const fast = readChecked(entry, input, options.version, options.from);
     if (fast !== undefined && "refused" in fast) {
-      const refused = refusedFault(fast);
+      const refused = refusedFault(fast.refused, fast.refused.value);
       if (refused) return failure(contract, refused);
     } else if (fast !== undefined) {
       const decoded = toCanonical(fast);

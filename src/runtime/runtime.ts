@@ -2,7 +2,7 @@
 // and every input goes parse → envelope → schema → semantic → state → policy → canonical, in that
 // order, to a typed result or an operation.error. Each stage is traced; the payload leaves the
 // runtime only through `redact`. Without hooks the whole decode is synchronous.
-import { createFailure, createStamp, type ErrorClass, type ErrorStamp, type Failure, type FailureKind, type Stage } from "./errors.js";
+import { createFailure, createStamp, type ErrorClass, type ErrorStamp, type Failure, type FailureFacts, type FailureKind, type Stage } from "./errors.js";
 import type { Issue } from "./issue.js";
 import { createMetrics, type MeterLike, type MetricsSnapshot } from "./metrics.js";
 import { redact, type VersionShape } from "./redact.js";
@@ -12,7 +12,7 @@ import {
   adaptRead,
   declaredVersion,
   refusedFault,
-  type Refused,
+  type ReadAs,
   readEnvelope,
   readFrom,
   toCanonical,
@@ -233,10 +233,18 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     return { ok: true, value };
   };
 
+  /** The failure of `kind` as this runtime returns it: the registry's, with its decode's repairs and trace id. */
+  const stamped = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp, repairs: readonly RepairFlag[], traceId: string | undefined): RuntimeFailure => {
+    const failure = createFailure(kind, facts, stamp) as Failure & { repairs: readonly RepairFlag[]; traceId?: string };
+    failure.repairs = repairs;
+    if (traceId !== undefined) failure.traceId = traceId;
+    return failure;
+  };
+
   /** The failure of `kind` at the version read so far; issues from a validator point into the payload, so they are masked by the shape they point into. */
   const fail = (run: Run, kind: FailureKind, facts: Omit<Fault, "ok" | "kind"> = {}): RuntimeFailure => {
     // Fact by fact, not by spread: a failing decode's cost is mostly building its failure.
-    const failed = createFailure(
+    const failure = stamped(
       kind,
       {
         contract: run.contract,
@@ -248,10 +256,9 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
         attempt: run.attempt,
       },
       run.stamp,
+      run.repairs,
+      run.traceId,
     );
-    const failure = failed as Failure & { repairs: readonly RepairFlag[]; traceId?: string };
-    failure.repairs = run.repairs;
-    if (run.traceId !== undefined) failure.traceId = run.traceId;
     emit(run, failure.stage, failure, failure.issues);
     return failure;
   };
@@ -382,9 +389,6 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     return finish(run, allowed.ok ? adapt(run, read) : allowed);
   };
 
-  /** The host reads every version of `entry` this build knows: an envelope naming a known one is accepted. */
-  const readsAll = (entry: ContractRegistration, options: DecodeOptions): boolean => options.accept === undefined && opts.accept?.[entry.name] === undefined;
-
   // The quick path's lanes, by contract then by the version a payload names: each known version
   // with a generated `read` that this runtime accepts. A payload naming any other (a newer minor read
   // as an older one, a version not accepted, an unknown one) goes through the full pipeline.
@@ -394,7 +398,7 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     const versions = new Map<string, Lane>();
     for (const [version, registration] of Object.entries(entry.versions)) {
       const { read } = registration;
-      if (read !== undefined && (accepted === undefined || accepted.includes(version))) versions.set(version, { entry, version, registration, read, count: undefined });
+      if (read !== undefined && (accepted === undefined || accepted.includes(version))) versions.set(version, { entry, readAs: version, registration, read, traffic: undefined, failures: undefined });
     }
     lanes.set(name, { entry, versions });
   }
@@ -402,22 +406,18 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
   /** Nothing to trace, persist or ask a hook: the stages can run without a `Run` to record them in. */
   const unobserved = !observed && !persist && !state && !policy;
 
-  /** Whether the host reads the version `read` is read as (a runtime may read fewer than the build knows). */
-  const accepts = (entry: ContractRegistration, read: Enveloped, options: DecodeOptions): boolean =>
-    readsAll(entry, options) || readable(entry, options.accept).includes(read.readAs);
-
-  /** A value `read` refused, failed as the schema (or semantic) stage fails it; undefined sends it through the full pipeline. */
-  const refused = (contract: string, fast: Refused, options: DecodeOptions): Outcome<unknown> | undefined => {
-    const read = fast.refused;
-    if (!accepts(read.entry, read, options)) return undefined;
-    const failed = refusedFault(fast);
+  /**
+   * A value the `read` of `lane` refused, failed as the schema (or semantic) stage fails it, and
+   * counted as `finish` counts it; nothing observes the decode, so no `Run` records it. Undefined
+   * sends it through the full pipeline.
+   */
+  const refused = (contract: string, lane: Lane, value: unknown, options: DecodeOptions): RuntimeFailure | undefined => {
+    const failed = refusedFault(lane, value);
     if (failed === undefined) return undefined;
-    const run = start(contract, options);
-    run.version = read.readAs;
-    run.shape = read.registration.shape;
-    run.adapterPath = read.registration.path;
-    countTraffic(contract, read);
-    return finish(run, faulted(run, failed));
+    (lane.traffic ??= metrics.counter("traffic", contract, lane.readAs))();
+    (lane.failures ??= metrics.counter("validationFailures", contract, lane.readAs))();
+    const facts = { contract, version: failed.version, shape: failed.shape, issues: failed.issues, validated: failed.validated, attempt: options.attempt ?? 1 };
+    return stamped(failed.kind, facts, stamp, NO_REPAIRS, undefined);
   };
 
   /**
@@ -437,7 +437,7 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     try {
       const named = declaredVersion(byVersion.entry, input, options.version);
       lane = typeof named === "string" ? byVersion.versions.get(named) : undefined;
-      if (lane === undefined || (options.accept !== undefined && !options.accept.includes(lane.version))) return undefined;
+      if (lane === undefined || (options.accept !== undefined && !options.accept.includes(lane.readAs))) return undefined;
       if (options.from !== undefined) {
         given = fromProvider(lane.registration, input, options.from);
         if (given === NOT_MAPPED) return undefined;
@@ -446,11 +446,11 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     } catch {
       return undefined; // a getter or Proxy trap threw reading the envelope (or the mapping did)
     }
-    const { entry, version, registration } = lane;
-    if (value === undefined) return refused(contract, { refused: { ok: true, entry, version, readAs: version, registration, value: given } }, options);
-    const decoded = adaptRead(entry, registration, version, version, value, NO_REPAIRS);
+    if (value === undefined) return refused(contract, lane, given, options);
+    const { entry, readAs, registration } = lane;
+    const decoded = adaptRead(entry, registration, readAs, readAs, value, NO_REPAIRS);
     if (!decoded.ok) return undefined;
-    (lane.count ??= metrics.counter("traffic", contract, version))();
+    (lane.traffic ??= metrics.counter("traffic", contract, readAs))();
     return decoded;
   };
 
@@ -484,14 +484,13 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
 }
 
 /** A version a payload may name and be read as, with what reading it needs, found once per runtime. */
-interface Lane {
+interface Lane extends ReadAs {
   readonly entry: ContractRegistration;
-  readonly version: string;
-  readonly registration: ContractRegistration["versions"][string];
   /** The generated `read`: `check` and the snapshot in one pass. */
   readonly read: (value: unknown) => unknown;
-  /** The traffic counter of the version, made at its first decode. */
-  count: (() => void) | undefined;
+  /** The version's counters of traffic and of validation failures, each made at its first use. */
+  traffic: (() => void) | undefined;
+  failures: (() => void) | undefined;
 }
 
 const NO_OPTIONS: DecodeOptions = Object.freeze({});
