@@ -1,6 +1,7 @@
 import type { Options } from "json-schema-to-typescript";
 import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
 import { rootTypeName } from "../ir/names.js";
+import { createEmitterMemo } from "./emitter-memo.js";
 import { createFileBuilder, type EmittedFile } from "./file-builder.js";
 import {
   buildSchemaDocument,
@@ -85,48 +86,14 @@ const flagRequired = (schema: JsonSchema): JsonSchema => {
 
 // Declarations by a hash of what json-schema-to-typescript is given: a contract's versions (and
 // contracts alike) share most of their named types, each compiled once. Seeded from the cache
-// directory (src/incremental/emitter-memos.ts) before the first is needed, so a run whose types
-// were all compiled before never loads json-schema-to-typescript. Bounded, since a wide root type's
-// declaration runs to megabytes: past the bound, the earliest are forgotten.
-const declarations = new Map<string, string>();
+// directory, so a run whose types were all compiled before never loads json-schema-to-typescript.
+// Bounded, since a wide root type's declaration runs to megabytes.
+export const declarationMemo = createEmitterMemo(32 * 1024 * 1024);
 const compiling = new Map<string, Promise<string>>();
-let held = 0;
-let compiledNew = false;
-const HELD_CHARS = 32 * 1024 * 1024;
-let seed: (() => void) | undefined;
-
-const remember = (hash: string, declaration: string): void => {
-  if (declarations.has(hash)) return;
-  declarations.set(hash, declaration);
-  held += declaration.length;
-  for (const [earliest, text] of declarations) {
-    if (held <= HELD_CHARS) break;
-    declarations.delete(earliest);
-    held -= text.length;
-  }
-};
-
-/** How the declarations are found before the first compile: the cache directory's, read once. */
-export const seedDeclarations = (load: () => void): void => {
-  seed = load;
-};
-
-/** Declarations an earlier run compiled with this same compiler. */
-export const rememberDeclarations = (known: Iterable<readonly [string, string]>): void => {
-  for (const [hash, declaration] of known) remember(hash, declaration);
-};
-
-/** What the cache directory should hold for the next run; undefined when this run compiled nothing new. */
-export const declarationsToKeep = (): [string, string][] | undefined => (compiledNew ? [...declarations] : undefined);
 
 const compileOnce = (name: string, schema: JsonSchema): Promise<string> => {
-  if (seed) {
-    const load = seed;
-    seed = undefined;
-    load();
-  }
   const hash = contentHash(`${name}\0${JSON.stringify(schema)}`);
-  const known = declarations.get(hash);
+  const known = declarationMemo.get(hash);
   if (known !== undefined) return Promise.resolve(known);
   let declaration = compiling.get(hash);
   if (declaration === undefined) {
@@ -135,8 +102,7 @@ const compileOnce = (name: string, schema: JsonSchema): Promise<string> => {
     void declaration.then(
       (text) => {
         compiling.delete(hash);
-        compiledNew = true;
-        remember(hash, text);
+        declarationMemo.add(hash, text);
       },
       () => compiling.delete(hash),
     );

@@ -4,37 +4,29 @@
 // (compiling them about 45 ms; their specs load through handlebars' runtime in about 5). Only an
 // accelerator (cache-file.ts): a missing, stale, corrupt or truncated file holds nothing.
 import { join } from "node:path";
-import { rememberTemplateSpecs, seedTemplateSpecs, templateSpecsToKeep } from "../emit/templates.js";
-import { declarationsToKeep, rememberDeclarations, seedDeclarations } from "../emit/types.js";
+import type { EmitterMemo } from "../emit/emitter-memo.js";
+import { templateMemo } from "../emit/templates.js";
+import { declarationMemo } from "../emit/types.js";
 import { isStringPairs, readKeptEntries, writeKeptEntries } from "./cache-file.js";
-
-/** An emitter's memo of `[input, output]` pairs: seeded before its first use, kept after a run that added to it. */
-interface Memo {
-  readonly file: string;
-  seed(load: () => void): void;
-  remember(entries: readonly (readonly [string, string])[]): void;
-  /** Undefined when the run added nothing. */
-  toKeep(): [string, string][] | undefined;
-}
 
 const FORMAT = 1;
 
-const MEMOS: readonly Memo[] = [
-  { file: "type-declarations.json", seed: seedDeclarations, remember: rememberDeclarations, toKeep: declarationsToKeep },
-  { file: "template-specs.json", seed: seedTemplateSpecs, remember: rememberTemplateSpecs, toKeep: templateSpecsToKeep },
+const MEMOS: readonly { readonly file: string; readonly memo: EmitterMemo }[] = [
+  { file: "type-declarations.json", memo: declarationMemo },
+  { file: "template-specs.json", memo: templateMemo },
 ];
 
 /** Each memo seeded, when first used, with what the cache holds for this compiler. */
 export const loadEmitterMemos = (cacheDir: string | undefined): void => {
   if (cacheDir === undefined) return;
-  for (const memo of MEMOS) memo.seed(() => memo.remember(readKeptEntries(join(cacheDir, memo.file), FORMAT, isStringPairs) ?? []));
+  for (const { file, memo } of MEMOS) memo.seed(() => readKeptEntries(join(cacheDir, file), FORMAT, isStringPairs) ?? []);
 };
 
 /** Best effort, like the manifest: each memo this run added to, for the next run. */
 export const saveEmitterMemos = (cacheDir: string | undefined): void => {
   if (cacheDir === undefined) return;
-  for (const memo of MEMOS) {
+  for (const { file, memo } of MEMOS) {
     const entries = memo.toKeep();
-    if (entries !== undefined) writeKeptEntries(join(cacheDir, memo.file), FORMAT, entries);
+    if (entries !== undefined) writeKeptEntries(join(cacheDir, file), FORMAT, entries);
   }
 };
