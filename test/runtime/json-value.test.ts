@@ -56,6 +56,13 @@ describe("jsonFault", () => {
     expect(jsonFault(cyclic)).toBe("jsonDepth");
   });
 
+  it("the independent count (the fuzzer's referee) measures a value nested past the call stack", () => {
+    // `npm run fuzz` (seed 20261204) crashed in the count, then recursive, on its deep payloads.
+    expect(jsonDepth(nested(200_000))).toBe(200_000);
+    expect(jsonDepth({ a: [1, { b: [] }], c: "x" })).toBe(4);
+    expect(jsonDepth("x")).toBe(0);
+  });
+
   it("does not read a huge value past maxBytes", () => {
     const huge = "x".repeat(50_000_000);
     const started = performance.now();

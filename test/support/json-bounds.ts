@@ -1,11 +1,20 @@
 // The bounds of an IDL `json` value (`x-treaty-json` in the emitted schema), which JSON Schema
 // cannot state, as an Ajv keyword written independently of treaty's runtime: depth by recursion
-// (the values it sees are small), bytes by serializing.
+// (a walk with its own stack: the fuzzer's payloads nest deeper than the call stack), bytes by serializing.
 import type { Ajv2020 } from "ajv/dist/2020.js";
 
 /** The deepest nesting of arrays and objects in `value`: 0 for a scalar. */
-export const jsonDepth = (value: unknown): number =>
-  typeof value === "object" && value !== null ? 1 + Math.max(0, ...Object.values(value).map(jsonDepth)) : 0;
+export const jsonDepth = (value: unknown): number => {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [next, depth] = pending.pop()!;
+    if (typeof next !== "object" || next === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    for (const child of Object.values(next)) pending.push([child, depth + 1]);
+  }
+  return deepest;
+};
 
 /** Whether `value` is within `bounds`, and within the depth no json value may pass (64). */
 export const withinJsonBounds = (bounds: { maxDepth?: number; maxBytes?: number }, value: unknown): boolean =>
