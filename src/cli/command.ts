@@ -1,4 +1,4 @@
-import { relative, resolve, sep } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import { findProjectRoot, loadConfig, type TreatyConfig } from "../config/config.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -102,6 +102,13 @@ export const readConfig = (args: ParsedArgs, io: CliIo): ProjectConfig | undefin
 const outDirOverlap = ({ root, idlDir, outDir }: ProjectConfig): string | undefined => {
   if (outDir === root) return "is the project root";
   if (outDir === idlDir) return "is the contracts directory";
-  if (idlDir.startsWith(outDir + sep)) return "contains the contracts directory";
+  if (inside(idlDir, outDir)) return "contains the contracts directory";
+  if (inside(root, outDir)) return "contains the project root";
   return undefined;
+};
+
+/** Whether `path` is below `dir` (both absolute): by `relative`, as a prefix test misses a root such as `/`. */
+const inside = (path: string, dir: string): boolean => {
+  const rel = relative(dir, path);
+  return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 };
