@@ -2,8 +2,9 @@
 // does not prove the output current. A run that finds nothing changed reads the sources, the
 // manifest and the output files' stamps, and loads nothing of the compiler: the stages (and YAML,
 // Handlebars, prettier) are imported when something is to be compiled.
-import { join } from "node:path";
-import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
+import { statSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { createDiagnostic, hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { findCacheDir } from "./format/format-cache.js";
 import { compilerFingerprint } from "./incremental/fingerprint.js";
 import { dirsHold, fileHash, holds, readManifest, type Manifest, type NodeRecord, type OutputStamp } from "./incremental/manifest.js";
@@ -61,6 +62,11 @@ const manifestKey = (options: GenerateOptions): string =>
   );
 
 export const generate = async (options: GenerateOptions): Promise<GenerateResult> => {
+  const blocked = fileInTheWay(options.outDir);
+  if (blocked !== undefined) {
+    const shown = (path: string): string => relative(options.root, path).split(sep).join("/") || ".";
+    return { diagnostics: [createDiagnostic("write-failed", undefined, { what: shown(options.outDir), detail: `${shown(blocked)} is a file, not a directory` })] };
+  }
   // What a killed run left is finished or undone first, so this run starts from a whole tree.
   if (!options.check) recoverInterrupted(options.outDir);
   options.onProgress?.({ phase: "reading", done: 0, total: 0 });
@@ -75,6 +81,17 @@ export const generate = async (options: GenerateOptions): Promise<GenerateResult
   if (manifest && dirty?.size === 0) return unchangedResult(manifest);
   const { regenerate } = await import("./pipeline.js");
   return regenerate({ sources, hashes, key, cacheDir, ...(manifest && dirty && { changed: { manifest, dirty } }) }, options);
+};
+
+/** A file where `outDir` or a directory above it would be, if there is one. */
+const fileInTheWay = (outDir: string): string | undefined => {
+  for (let dir = outDir; ; dir = dirname(dir)) {
+    try {
+      return statSync(dir).isDirectory() ? undefined : dir;
+    } catch {
+      if (dirname(dir) === dir) return undefined; // nothing there yet: made when written
+    }
+  }
 };
 
 /**

@@ -31,5 +31,52 @@ export const readSources = (root: string, idlDir: string): StageResult<RawSource
   if (paths.length === 0) {
     return { value: [], diagnostics: [createDiagnostic("no-contracts", undefined, { dir: display(idlDir) || "." })] };
   }
-  return { value: paths.map((path) => ({ path: display(path), text: readFileSync(path, "utf8") })), diagnostics: [] };
+  const value: RawSource[] = [];
+  const diagnostics = [];
+  for (const path of paths) {
+    const read = readText(path);
+    if (typeof read === "string") value.push({ path: display(path), text: read });
+    else diagnostics.push(createDiagnostic("read-failed", read.at && { file: display(path), ...read.at }, { what: display(path), detail: read.detail }));
+  }
+  return { value, diagnostics };
+};
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A file's text, or why there is none: unreadable, or not UTF-8 (a byte read as U+FFFD would
+ * change what the contract says without a word), with the line and column of its first bad byte.
+ */
+const readText = (path: string): string | { detail: string; at?: { line: number; col: number } } => {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    return { detail: (error as NodeJS.ErrnoException).code ?? String(error) };
+  }
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    // The longest prefix that decodes ends at the first bad byte.
+    let good = 0;
+    let bad = bytes.length;
+    while (good < bad) {
+      const mid = (good + bad + 1) >> 1;
+      if (decodes(bytes.subarray(0, mid))) good = mid;
+      else bad = mid - 1;
+    }
+    // A prefix may end inside a character whose bytes are valid: back up to the last whole one.
+    const text = new TextDecoder("utf-8").decode(bytes.subarray(0, good)).replace(/\uFFFD$/, "");
+    const lines = text.split("\n");
+    return { detail: "not UTF-8 text (save the file as UTF-8)", at: { line: lines.length, col: lines.at(-1)!.length + 1 } };
+  }
+};
+
+const decodes = (bytes: Uint8Array): boolean => {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
 };

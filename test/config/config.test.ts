@@ -12,6 +12,13 @@ const ROOT = join(import.meta.dirname, "../..");
 
 const project = (files: Record<string, string> = {}): string => tempProject("config", files);
 
+/** A project with idl/'s operation.error in `contracts/`. */
+const withContracts = (files: Record<string, string>): string => {
+  const root = project(files);
+  cpSync(join(ROOT, "idl/errors/operation.error.yaml"), join(root, "contracts/operation.error.yaml"));
+  return root;
+};
+
 const diagnostics = (files: Record<string, string>): string[] => loadConfig(project(files)).diagnostics.map(formatDiagnostic);
 
 describe("loadConfig", () => {
@@ -85,12 +92,6 @@ describe("loadConfig", () => {
 });
 
 describe("the CLI reads the config", () => {
-  const withContracts = (files: Record<string, string>): string => {
-    const root = project(files);
-    cpSync(join(ROOT, "idl/errors/operation.error.yaml"), join(root, "contracts/operation.error.yaml"));
-    return root;
-  };
-
   it("generate and check take idl and out from it, and flags win over it", async () => {
     const root = withContracts({ "treaty.config.json": '{ "idl": "contracts", "out": "gen" }\n' });
     expect((await cli(["check"], root)).status).toBe(0);
@@ -130,6 +131,34 @@ describe("the CLI reads the config", () => {
       expect(stderr).toContain(`error out-dir-overlaps: the output directory '${args.at(-1) === "generate" ? "." : args.at(-1)}' ${reason}`);
       expect(existsSync(join(root, "keep.ts"))).toBe(true);
     }
+  });
+});
+
+describe("what is in the way of reading or writing is a diagnostic, not an internal error", () => {
+  it("an output directory that is a file, or below one, is write-failed; the file is left as it was", async () => {
+    const root = withContracts({ "treaty.config.json": '{ "idl": "contracts" }\n', "taken.txt": "mine\n" });
+    for (const out of ["taken.txt", "taken.txt/deeper"]) {
+      const { status, stderr } = await cli(["generate", "--out", out], root);
+      expect(status).toBe(1);
+      expect(stderr).toContain(`error write-failed: cannot write into ${out}: taken.txt is a file, not a directory; nothing was written`);
+    }
+    expect(readFileSync(join(root, "taken.txt"), "utf8")).toBe("mine\n");
+  });
+
+  it("a contract file that is not UTF-8 is read-failed at its first bad byte, by check and generate alike", async () => {
+    const root = withContracts({ "treaty.config.json": '{ "idl": "contracts" }\n' });
+    // "café" then a lone 0xFF: the bad byte is the 20th character of line 3.
+    const text = Buffer.concat([Buffer.from('contract: demo.latin\nowner: x\ndescription: "caf\u00e9 '), Buffer.from([0xff]), Buffer.from('"\nversions:\n  "1.0":\n    fields:\n      a: { type: string, maxLength: 3 }\n')]);
+    writeFileSync(join(root, "contracts/demo.latin.yaml"), text);
+    for (const command of ["check", "generate"]) {
+      const { status, stderr } = await cli([command], root);
+      expect(status).toBe(1);
+      expect(stderr).toContain("contracts/demo.latin.yaml:3:20 - error read-failed: cannot read contracts/demo.latin.yaml: not UTF-8 text (save the file as UTF-8)");
+    }
+    // A character cut short before a line break: the line and column where it starts.
+    writeFileSync(join(root, "contracts/demo.latin.yaml"), Buffer.concat([Buffer.from("contract: demo.latin\nowner: "), Buffer.from([0xe2, 0x82]), Buffer.from("\n")]));
+    expect((await cli(["check"], root)).stderr).toContain("contracts/demo.latin.yaml:2:8 - error read-failed");
+    expect(existsSync(join(root, "generated"))).toBe(false);
   });
 });
 
