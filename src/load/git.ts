@@ -2,9 +2,10 @@ import { execFileSync } from "node:child_process";
 import { relative, sep } from "node:path";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import { parseSource, type SourceFile } from "./load.js";
+import { sourceText } from "./read-sources.js";
 
-const git = (root: string, args: readonly string[]): string =>
-  execFileSync("git", ["-C", root, ...args], { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
+const gitBytes = (root: string, args: readonly string[]): Buffer => execFileSync("git", ["-C", root, ...args], { maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
+const git = (root: string, args: readonly string[]): string => gitBytes(root, args).toString("utf8");
 
 /**
  * The contract files under `idlDir` as they are at `ref`, read through git (no second checkout).
@@ -31,7 +32,13 @@ export const loadAtRef = (root: string, idlDir: string, ref: string): StageResul
   for (const path of paths) {
     // ls-tree prints paths relative to the current directory (the root) when given a pathspec.
     const display = path;
-    const parsed = parseSource(display, git(root, ["show", `${ref}:${prefix}${path}`]));
+    // Read as the working tree's files are (read-sources.ts), the diagnostics located alike.
+    const text = sourceText(gitBytes(root, ["show", `${ref}:${prefix}${path}`]));
+    if (typeof text !== "string") {
+      diagnostics.push(createDiagnostic("read-failed", text.at && { file: display, ...text.at }, { what: `${display} at '${ref}'`, detail: text.detail }));
+      continue;
+    }
+    const parsed = parseSource(display, text);
     files.push(parsed.value);
     diagnostics.push(...parsed.diagnostics);
   }

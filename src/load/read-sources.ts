@@ -41,19 +41,31 @@ export const readSources = (root: string, idlDir: string): StageResult<RawSource
   return { value, diagnostics };
 };
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
-/**
- * A file's text, or why there is none: unreadable, or not UTF-8 (a byte read as U+FFFD would
- * change what the contract says without a word), with the line and column of its first bad byte.
- */
-const readText = (path: string): string | { detail: string; at?: { line: number; col: number } } => {
+/** A file's text, or why there is none (see `sourceText`). */
+const readText = (path: string): string | Unreadable => {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
   } catch (error) {
     return { detail: (error as NodeJS.ErrnoException).code ?? String(error) };
   }
+  return sourceText(bytes);
+};
+
+/** Why a contract file has no text, and where, if at a byte of it. */
+export interface Unreadable {
+  readonly detail: string;
+  readonly at?: { readonly line: number; readonly col: number };
+}
+
+/**
+ * A contract file's bytes as text, without a byte-order mark (columns count from the first
+ * character an editor shows); not UTF-8 is unreadable (a byte read as U+FFFD would change what the
+ * contract says without a word), at the line and column of its first bad byte.
+ */
+export const sourceText = (bytes: Uint8Array): string | Unreadable => {
   try {
     return UTF8.decode(bytes);
   } catch {

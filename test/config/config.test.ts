@@ -159,6 +159,9 @@ describe("what is in the way of reading or writing is a diagnostic, not an inter
     writeFileSync(join(root, "contracts/demo.latin.yaml"), Buffer.concat([Buffer.from("contract: demo.latin\nowner: "), Buffer.from([0xe2, 0x82]), Buffer.from("\n")]));
     expect((await cli(["check"], root)).stderr).toContain("contracts/demo.latin.yaml:2:8 - error read-failed");
     expect(existsSync(join(root, "generated"))).toBe(false);
+    // A byte-order mark is no column: the first key is at 1:1 (an unexpected name says where it is).
+    writeFileSync(join(root, "contracts/demo.latin.yaml"), `\uFEFFcontract: demo.other\nowner: x\nversions:\n  "1.0":\n    fields:\n      a: { type: string, maxLength: 3 }\n`);
+    expect((await cli(["check"], root)).stderr).toContain("contracts/demo.latin.yaml:1:1 - warning file-name-mismatch");
   });
 });
 

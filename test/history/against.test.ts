@@ -120,3 +120,18 @@ it("under compatibility: forward, a forward break is an error and a backward bre
   expect(stderr).toMatch(/^idl\/billing\/billing\.invoice\.yaml:11:9 - warning backward-incompatible: readers on 1\.1 fail on 1\.0 data: lower bound ≥ 0 → ≥ 1 /m);
   expect(stderr).toMatch(/^idl\/billing\/billing\.invoice\.yaml:13:9 - error bump-too-small: .*promises forward compatibility, but readers on 1\.0 fail on 1\.1 data: optional field "note" added/m);
 });
+
+it("reads a file at the ref as in the working tree: a byte-order mark is no column, bytes that are not UTF-8 are read-failed", async () => {
+  writeFileSync(file, `\uFEFF${PUBLISHED}`);
+  git("commit", "-qam", "with a byte-order mark");
+  writeFileSync(file, `\uFEFF${PUBLISHED.replace("min: 0", "min: 5")}`);
+  expect((await treaty("check", "--against", "HEAD")).stderr).toContain("idl/billing/billing.invoice.yaml:7:7 - error published-version-changed");
+  const latin1 = Buffer.from(PUBLISHED.replace("billing-team", "facturaci\u00f3n"), "latin1");
+  writeFileSync(file, latin1);
+  git("commit", "-qam", "latin-1");
+  writeFileSync(file, PUBLISHED);
+  const { status, stderr } = await treaty("check", "--against", "HEAD");
+  expect(status).toBe(1);
+  expect(stderr).toContain("idl/billing/billing.invoice.yaml:2:17 - error read-failed: cannot read idl/billing/billing.invoice.yaml at 'HEAD': not UTF-8 text (save the file as UTF-8)");
+  expect(stderr).not.toMatch(/\n\s+at /);
+});
