@@ -63,11 +63,93 @@ const INFO = /[A-Za-z][\w+.#-]*/y;
  * in the prose (a scalar in prose is not taken). Exactly one such value must exist.
  */
 export const repairJson = (text: string): RepairResult => {
+  let value: JsonValue;
   try {
-    return { ok: true, value: JSON.parse(text) as JsonValue, repairs: [] };
+    value = JSON.parse(text) as JsonValue;
   } catch {
     return repair(createSource(text));
   }
+  return twice(text, value) ? refuseTwice(text) : { ok: true, value, repairs: [] };
+};
+
+// A key an object names twice has two readings: JSON.parse keeps the last, other parsers the
+// first, so a guard reading the text with one and treaty with the other would judge different
+// values. Refused like two values, not guessed.
+
+/** Where the JSON string opening at `start` of valid JSON `text` ends (after its closing quote). */
+const stringAfter = (text: string, start: number): number => {
+  for (let at = start + 1; ; ) {
+    const quote = text.indexOf('"', at);
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 92) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+    at = quote + 1;
+  }
+};
+
+/** Whether a `:` follows `at` of `text`, past whitespace: the string before it was a key. */
+const keyEnds = (text: string, at: number): boolean => {
+  let c = text.charCodeAt(at);
+  while (c === 32 || c === 10 || c === 13 || c === 9) c = text.charCodeAt(++at);
+  return c === 58;
+};
+
+/**
+ * Whether valid JSON `text` (parsed as `value`) names some key twice in an object: it writes more
+ * keys than `value` holds. Every `"` outside a string opens one, so the strings are found by
+ * `indexOf` alone (a regular expression's backtracking overflowed on a string of 10 million escapes).
+ */
+const twice = (text: string, value: JsonValue): boolean => {
+  if (typeof value !== "object" || value === null) return false;
+  let written = 0;
+  for (let at = text.indexOf('"'); at !== -1; ) {
+    const end = stringAfter(text, at);
+    if (keyEnds(text, end)) written++;
+    at = text.indexOf('"', end);
+  }
+  return written !== keysIn(value);
+};
+
+/** The keys of every object in `value`, counted with an explicit stack (a value may nest deeper than the call stack). */
+const keysIn = (value: JsonValue): number => {
+  let keys = 0;
+  const pending: JsonValue[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (typeof next !== "object" || next === null) continue;
+    if (Array.isArray(next)) {
+      for (const item of next) if (typeof item === "object" && item !== null) pending.push(item);
+      continue;
+    }
+    for (const key in next) {
+      keys++;
+      const item = next[key]!;
+      if (typeof item === "object" && item !== null) pending.push(item);
+    }
+  }
+  return keys;
+};
+
+/** The refusal of valid JSON `text` that names a key twice, at its second naming. */
+const refuseTwice = (text: string): RepairResult => {
+  // The keys of each open object (an array's entry stays empty).
+  const open: Set<string>[] = [];
+  for (let at = 0; at < text.length; at++) {
+    const c = text[at];
+    if (c === "{" || c === "[") open.push(new Set());
+    else if (c === "}" || c === "]") open.pop();
+    else if (c === '"') {
+      const end = stringAfter(text, at);
+      if (keyEnds(text, end)) {
+        const key = JSON.parse(text.slice(at, end)) as string;
+        const seen = open.at(-1)!;
+        if (seen.has(key)) return failure(`an object names a key twice (again at position ${at}); refusing to pick one`, at);
+        seen.add(key);
+      }
+      at = end - 1;
+    }
+  }
+  return failure("an object names a key twice; refusing to pick one");
 };
 
 const repair = (source: Source): RepairResult => {
@@ -94,11 +176,13 @@ const repair = (source: Source): RepairResult => {
   return failure("expected a JSON value (an object or array, or any value alone or in a ``` fence), found none");
 };
 
-const success = (parsed: Candidate["parsed"], around: RepairFlag[]): RepairResult => ({
-  ok: true,
-  value: JSON.parse(parsed.json) as JsonValue,
-  repairs: REPAIR_FLAGS.filter((flag) => around.includes(flag) || parsed.flags.has(flag)),
-});
+const success = (parsed: Candidate["parsed"], around: RepairFlag[]): RepairResult => {
+  const value = JSON.parse(parsed.json) as JsonValue;
+  const repairs = REPAIR_FLAGS.filter((flag) => around.includes(flag) || parsed.flags.has(flag));
+  // The repaired text is not the input: the refusal names no position in it.
+  if (twice(parsed.json, value)) return { ...failure("an object names a key twice; refusing to pick one"), repairs };
+  return { ok: true, value, repairs };
+};
 
 const failure = (message: string, position?: number, repairs: RepairFlag[] = []): RepairResult => ({
   ok: false,

@@ -98,6 +98,26 @@ describe("repairJson properties", () => {
     );
   });
 
+  it("refuses an object that names a key twice, wherever it is, at the second naming; keys alike in different objects pass", () => {
+    const object = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 5 });
+    fc.assert(
+      fc.property(object, fc.nat(), fc.jsonValue({ maxDepth: 2 }), fc.constantFrom("top", "in-array", "nested"), (o, pick, again, where) => {
+        const key = Object.keys(o)[pick % Object.keys(o).length]!;
+        // Written twice: the object's text, then the key once more (as JSON writes it, or with its first letter escaped).
+        const written = key.length > 0 && pick % 2 === 0 ? `"\\u${key.charCodeAt(0).toString(16).padStart(4, "0")}${JSON.stringify(key.slice(1)).slice(1)}` : JSON.stringify(key);
+        const inner = `${JSON.stringify(o).slice(0, -1)},${written}:${JSON.stringify(again)}}`;
+        const [before, after] = where === "top" ? ["", ""] : where === "in-array" ? ["[1,", "]"] : ['{"outer":{"x":', "}}"];
+        const text = `${before}${inner}${after}`;
+        const result = repairJson(text);
+        expect(result.ok).toBe(false);
+        if (!result.ok) expect(result.error.position).toBe(before.length + JSON.stringify(o).length);
+        // The same keys in sibling objects are no repetition.
+        expect(repairJson(`[${JSON.stringify(o)},${JSON.stringify(o)}]`)).toEqual({ ok: true, value: [o, o].map(asJson), repairs: [] });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it("undoes a fence and prose around pretty JSON, naming exactly what was added", () => {
     const wrapping = fc.record({ before: fc.option(prose, { nil: undefined }), after: fc.option(prose, { nil: undefined }), tag: fc.constantFrom("json", "JSON", "jsonc", "") });
     fc.assert(
