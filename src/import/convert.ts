@@ -184,6 +184,25 @@ class Converter {
     return of === undefined || of.nullable ? { unknown_fields: "keep" } : { unknown_fields: "keep", additional: of.type };
   }
 
+  /**
+   * The kinds of value `schema`'s allOf parts are about (references followed, nested allOfs
+   * included): `object` for a part with an object's keywords, the part's type (or the type its
+   * keywords imply) otherwise; a part of annotations only is about no kind.
+   */
+  private allOfKinds(schema: Schema, seen = new Set<unknown>()): string[] {
+    const kinds: string[] = [];
+    for (const part of Array.isArray(schema["allOf"]) ? (schema["allOf"] as unknown[]) : []) {
+      let target = part;
+      if (isSchemaObject(part) && typeof part["$ref"] === "string") target = this.resolved(part["$ref"]) ?? part;
+      if (!isSchemaObject(target) || seen.has(target)) continue;
+      seen.add(target);
+      const kind = typeOf(target) ?? (isObjectSchema(target) ? "object" : inferredType(target));
+      if (kind !== undefined) kinds.push(kind);
+      kinds.push(...this.allOfKinds(target, seen));
+    }
+    return kinds;
+  }
+
   /** The fields of an object schema (its `properties`, `required` and, through `allOf`, its parts'). */
   objectFields(schema: Schema, pointer: string, name: string): Record<string, IdlField> {
     const merged = this.mergedObject(schema, pointer);
@@ -289,6 +308,13 @@ class Converter {
     if (Array.isArray(schema["allOf"])) {
       if (typeOf(schema) !== undefined && typeOf(schema) !== "object") {
         this.notExpressible(`${pointer}/allOf`, `allOf on a ${typeOf(schema)}`, "the field is left out");
+        return undefined;
+      }
+      // Parts about a value that is not an object (`[{type: string}, {minLength: 2}]`) are no object's fields.
+      if (schema["type"] === undefined && this.allOfKinds(schema).some((kind) => kind !== "object")) {
+        const merged = mergedScalar(schema);
+        if (merged !== undefined) return this.type(merged, pointer, hint);
+        this.notExpressible(`${pointer}/allOf`, "an allOf whose parts are not all object schemas, nor independent keywords of one value", "the field is left out");
         return undefined;
       }
       return { type: { type: "object", ...this.objectBody(schema, pointer, pascalCase(hint)) } };
@@ -636,6 +662,32 @@ const includes = (wide: unknown, narrow: unknown, resolve: (ref: string) => unkn
     required(w).every((k) => required(n).includes(k)) &&
     Object.entries(wProps).every(([k, schema]) => (Object.hasOwn(nProps, k) ? includes(schema, nProps[k], resolve, new Set([...comparing, pair])) : nClosed || acceptsAnything(schema)))
   );
+};
+
+/** Keywords about objects and arrays, whose parts interact (`properties` with another part's `additionalProperties`). */
+const STRUCTURAL = new Set(["properties", "additionalProperties", "patternProperties", "required", "propertyNames", "items", "prefixItems", "additionalItems", "contains", "unevaluatedProperties", "unevaluatedItems", "if", "then", "else", "$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "dependentSchemas", "dependencies"]);
+
+/**
+ * `schema` with its allOf parts merged into one schema, when that is the same schema: each part a
+ * plain schema asserting keywords no other part asserts (`type` may repeat when equal), none about
+ * an object's or array's parts; else undefined. Annotations are the first part's.
+ */
+const mergedScalar = (schema: Schema): Schema | undefined => {
+  const { allOf, ...own } = schema;
+  const merged: Record<string, unknown> = {};
+  for (const part of [own, ...(allOf as unknown[])]) {
+    if (!isSchemaObject(part)) return undefined;
+    for (const [key, value] of Object.entries(part)) {
+      if (ANNOTATIONS.has(key)) {
+        if (!(key in merged)) merged[key] = value;
+        continue;
+      }
+      if (STRUCTURAL.has(key)) return undefined;
+      if (key in merged && !(key === "type" && merged[key] === value)) return undefined;
+      merged[key] = value;
+    }
+  }
+  return merged;
 };
 
 /** `additionalProperties` absent, `true` or `{}` (annotations only): any value. */

@@ -116,6 +116,35 @@ describe("the IDL it writes", () => {
     await expectAgreement(join(root, "agree"), imported.value, join(FIXTURE, "source.json"), ajvWith(() => new Ajv2020({ strict: false, logger: false }) as unknown as Ajv)());
   }, 120_000);
 
+  it("an allOf of parts about a string (or number) is that one schema, never an object; parts that cannot merge are left out", async () => {
+    const root = tempProject("import-allof-scalar", { "package.json": `{ "treaty": {} }\n` });
+    const schema = (extra: object) => ({
+      type: "object",
+      required: ["code", "amount"],
+      properties: {
+        code: { allOf: [{ type: "string" }, { minLength: 2 }, { maxLength: 8, pattern: "^[A-Z]+$" }] },
+        amount: { allOf: [{ type: "integer" }, { minimum: 0 }] },
+        ...extra,
+      },
+      additionalProperties: false,
+    });
+    const exact = join(root, "scalar.json");
+    writeFileSync(exact, `${JSON.stringify(schema({}))}\n`);
+    const imported = importInto(root, exact, join(root, "idl/pay"), { contract: "pay.scalar" });
+    expect(imported.diagnostics).toEqual([]);
+    const text = imported.value[0]!.text;
+    expect(text).toContain(`code: { type: string, minLength: 2, maxLength: 8, pattern: "^[A-Z]+$" }`);
+    expect(text).toContain("amount: { type: int, min: 0 }");
+    await expectAgreement(join(root, "agree"), imported.value, exact, ajvWith(() => new Ajv2020({ strict: false, logger: false }) as unknown as Ajv)());
+    // Two types no value has: reported, and left out with its key unchecked (the contract accepts more, never less).
+    const conflicting = join(root, "conflict.json");
+    writeFileSync(conflicting, `${JSON.stringify(schema({ either: { allOf: [{ type: "string" }, { type: "integer" }] } }))}\n`);
+    const reported = importInto(root, conflicting, join(root, "idl/pay2"), { contract: "pay.conflict" });
+    expect(reported.diagnostics.map((d) => /at (#\/\S*)/.exec(d.message)?.[1])).toEqual(["#/properties/either/allOf"]);
+    expect(reported.value[0]!.text).not.toContain("either:");
+    expect(reported.value[0]!.text).toContain("unknown_fields: keep");
+  }, 120_000);
+
   it("every construct it cannot say is reported at its place in the source, and the contract still compiles", () => {
     const root = tempProject("import-odd", { "package.json": `{ "treaty": {} }\n` });
     const imported = importInto(root, join(FIXTURE, "unexpressible.json"), join(root, "idl/odd"), { contract: "odd.thing" });
