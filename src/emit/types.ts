@@ -97,7 +97,10 @@ const compileOnce = (name: string, schema: JsonSchema): Promise<string> => {
   if (known !== undefined) return Promise.resolve(known);
   let declaration = compiling.get(hash);
   if (declaration === undefined) {
-    declaration = import("json-schema-to-typescript").then(({ compile }) => compile(schema, name, COMPILE_OPTIONS));
+    // json-schema-to-typescript calls `hasOwnProperty` on every object it is given: a property of that
+    // name goes in under a stand-in no contract can hold (it holds the hash of the schema it is in).
+    const standIn = `hasOwnProperty$${hash.slice(0, 16)}`;
+    declaration = import("json-schema-to-typescript").then(async ({ compile }) => (await compile(renameKey(schema, "hasOwnProperty", standIn), name, COMPILE_OPTIONS)).replaceAll(standIn, "hasOwnProperty"));
     compiling.set(hash, declaration);
     void declaration.then(
       (text) => {
@@ -108,6 +111,24 @@ const compileOnce = (name: string, schema: JsonSchema): Promise<string> => {
     );
   }
   return declaration;
+};
+
+/** `schema` with every property `from` (in `properties` and `required`) named `to`; itself when it has none. */
+const renameKey = (schema: JsonSchema, from: string, to: string): JsonSchema => {
+  const rename = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rename);
+    if (typeof value !== "object" || value === null) return value;
+    const copy: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      let renamed = rename(inner);
+      if (key === "properties" && typeof renamed === "object" && renamed !== null && Object.hasOwn(renamed, from)) {
+        renamed = Object.fromEntries(Object.entries(renamed).map(([k, v]) => [k === from ? to : k, v]));
+      } else if (key === "required" && Array.isArray(renamed)) renamed = renamed.map((k) => (k === from ? to : k));
+      Object.defineProperty(copy, key, { value: renamed, enumerable: true, writable: true, configurable: true });
+    }
+    return copy;
+  };
+  return JSON.stringify(schema).includes(`"${from}"`) ? (rename(schema) as JsonSchema) : schema;
 };
 
 /**
