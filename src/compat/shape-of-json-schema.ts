@@ -372,7 +372,8 @@ const applicators = (imp: Importer, schema: Schema, key: string): readonly Shape
 };
 
 const importObject = (imp: Importer, schema: Schema): Shape => {
-  for (const key of Object.keys(schema)) if (UNSUPPORTED[key]) throw new CannotImport(UNSUPPORTED[key]);
+  // Own keys of the table only: a schema's key `constructor` is no unsupported keyword.
+  for (const key of Object.keys(schema)) if (Object.hasOwn(UNSUPPORTED, key)) throw new CannotImport(UNSUPPORTED[key]!);
   const ref = schema["$ref"];
   if (ref !== undefined && typeof ref !== "string") throw new CannotImport("$ref must be a string");
   if (ref !== undefined && imp.refIgnoresSiblings) return referenced(imp, ref);

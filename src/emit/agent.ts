@@ -3,7 +3,7 @@
 import { effectiveFloor, effectiveThreshold, intentTypeField } from "../agent/check-agents.js";
 import { pathSegments, payloadOf, type Payload } from "../agent/paths.js";
 import type { Agent, AgentContractRef, AgentPath, JsonValue, LlmProvider, Project } from "../ir/model.js";
-import { contractDir, contractTypeName, rootTypeName, versionId } from "../ir/names.js";
+import { bindingName, contractDir, rootTypeName, versionId } from "../ir/names.js";
 import { paragraphs, projectVersion } from "../project/project.js";
 import { createFileBuilder, type EmittedFile, type FileBuilder } from "./file-builder.js";
 
@@ -69,10 +69,6 @@ const pathData = (path: AgentPath | string) => {
   return { path: text, segments: steps, read: new Code(pathReader(steps)) };
 };
 
-const camel = (name: string): string => {
-  const pascal = contractTypeName(name);
-  return pascal[0]!.toLowerCase() + pascal.slice(1);
-};
 
 /** Imports a payload's version module under a name of its own; returns that name. */
 const importPayload = (file: FileBuilder, at: Payload): string => {
@@ -186,10 +182,13 @@ export const emitAgent = (project: Project, agent: Agent, code: string): Emitted
   });
 };
 
+/** What agents/index.ts itself binds (see templates/agents-index.hbs). */
+const AGENTS_INDEX_NAMES: ReadonlySet<string> = new Set(["agents"]);
+
 export const emitAgentsIndex = (project: Project, source: string): EmittedFile => {
   const file = createFileBuilder("agents/index.ts", source);
   const agents = (project.agents ?? []).map((agent) => {
-    const id = camel(agent.name);
+    const id = bindingName(agent.name, AGENTS_INDEX_NAMES);
     file.importNamespace(`./${agent.name}.js`, id);
     return { name: JSON.stringify(agent.name), id };
   });

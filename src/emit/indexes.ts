@@ -1,12 +1,10 @@
 import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
-import { contractDir, contractTypeName, rootTypeName, versionId } from "../ir/names.js";
+import { bindingName, contractDir, contractTypeName, rootTypeName, versionId } from "../ir/names.js";
 import { createFileBuilder, type EmittedFile } from "./file-builder.js";
 import { shapeConstName } from "./shape.js";
 
-const camel = (contract: string): string => {
-  const pascal = contractTypeName(contract);
-  return pascal[0]!.toLowerCase() + pascal.slice(1);
-};
+/** What index.ts itself binds (see templates/index.hbs). */
+const INDEX_NAMES: ReadonlySet<string> = new Set(["createRegistry", "contracts", "registry", "decode", "encode"]);
 
 /** `generated/<contract>/<vX_Y>/index.ts`: one version's types, schema, validator and shape. */
 export const emitVersionIndex = (contract: Contract, version: ResolvedVersion): EmittedFile =>
@@ -60,6 +58,6 @@ export const emitIndex = (project: Project, source: string): EmittedFile => {
   const b = createFileBuilder("index.ts", source);
   b.importValue("treaty/runtime", "createRegistry");
   return b.render("index", {
-    contracts: project.contracts.map((c) => ({ name: JSON.stringify(c.name), id: camel(c.name), dir: contractDir(c.name) })),
+    contracts: project.contracts.map((c) => ({ name: JSON.stringify(c.name), id: bindingName(c.name, INDEX_NAMES), dir: contractDir(c.name) })),
   });
 };

@@ -10,6 +10,26 @@ const pascal = (s: string): string =>
 /** `task.result` → `TaskResult` */
 export const contractTypeName = (contract: string): string => pascal(contract);
 
+/** Words a module may not bind: JavaScript's reserved words, strict mode's, and globals a binding would hide. */
+const UNBINDABLE = new Set(
+  (
+    "await break case catch class const continue debugger default delete do else enum export extends false finally for " +
+    "function if implements import in instanceof interface let new null package private protected public return static " +
+    "super switch this throw true try typeof var void while with yield eval arguments undefined NaN Infinity"
+  ).split(" "),
+);
+
+/**
+ * The name a generated module binds for a contract or agent named `name` (`task.result` →
+ * `taskResult`), with `_` added when that is a reserved word or one of the module's own names
+ * (`taken`): `_` is never in a camel-cased name, so the result is another name's in no case.
+ */
+export const bindingName = (name: string, taken: ReadonlySet<string>): string => {
+  const pascalName = pascal(name);
+  const camel = pascalName[0]!.toLowerCase() + pascalName.slice(1);
+  return UNBINDABLE.has(camel) || taken.has(camel) ? `${camel}_` : camel;
+};
+
 /** `1.2` → `v1_2`: the folder of a version's generated files and its export name. */
 export const versionId = (version: string): string => `v${version.replace(".", "_")}`;
 

@@ -91,7 +91,8 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     }
     r.report("unknown-type", node, {
       name: expr,
-      suggestion: didYouMean(TYPE_ALIASES[expr.toLowerCase()] ?? expr, [...BUILTIN_TYPES, ...scope.enums, ...scope.types]),
+      // An own alias only: `constructor` is a name a user may write, not Object.prototype's member.
+      suggestion: didYouMean(Object.hasOwn(TYPE_ALIASES, expr.toLowerCase()) ? TYPE_ALIASES[expr.toLowerCase()]! : expr, [...BUILTIN_TYPES, ...scope.enums, ...scope.types]),
     });
     return undefined;
   };

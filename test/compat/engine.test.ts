@@ -177,6 +177,8 @@ describe("JSON Schema: unions, references and guards", () => {
     expect(shapeOfJsonSchema({ $ref: "other.json#/x" })).toEqual({ ok: false, reason: '$ref "other.json#/x" points outside the document' });
     expect(shapeOfJsonSchema({ $ref: "#/definitions/missing" })).toMatchObject({ ok: false });
     expect(shapeOfJsonSchema({ type: "object", unevaluatedProperties: false })).toEqual({ ok: false, reason: "unevaluatedProperties is not supported" });
+    // An unknown keyword named like an Object.prototype member is an annotation, not an unsupported keyword (its reason was Object's source).
+    expect(shapeOfJsonSchema({ type: "object", properties: { a: { type: "string" } }, constructor: "x", toString: 1 })).toMatchObject({ ok: true });
     expect(shapeOfJsonSchema({ allOf: [{ type: "string", pattern: "a" }, { pattern: "b" }] })).toMatchObject({ ok: false });
     expect(shapeOfJsonSchema({ type: "strnig" })).toEqual({ ok: false, reason: 'unknown type "strnig"' });
   });

@@ -14,6 +14,8 @@ const HOSTILE_SCALARS: readonly unknown[] = [
   "task.result@1", "operation.error@9", "missing.contract@1", "Claim", "Claimx", "TaskStatus", "SUCCESS",
   "^(a+)+$", "^(\\w|\\d)+$", "^\\d*\\d*$", "^[a-z]+$", "(", "[", "^(?=a)a$", "\\", "%0A", "::error::", "1.0", "2.0", "99.99", "1.0.0",
   "reject", "strip", "backward", "forward", "full", "none", "pii", "secret", "internal", "command", "result",
+  // Names of Object.prototype's members, as field names, enum values and keys (json-schema-to-typescript crashed on hasOwnProperty).
+  "hasOwnProperty", "constructor", "__proto__", "toString", "valueOf", "isPrototypeOf", "prototype", "then",
 ];
 
 const mutateText = (random: Random, text: string): string => {
