@@ -39,7 +39,8 @@ const atomOf = (schema: unknown, resolve: (ref: string) => unknown, seen: Readon
   }
   const types = Array.isArray(schema["type"]) ? schema["type"] : schema["type"] === undefined ? undefined : [schema["type"]];
   if (types === undefined) return { sorts: new Set(schema["properties"] !== undefined ? (["object"] as Sort[]) : ALL_SORTS) };
-  return { sorts: new Set(types.flatMap((t) => SORTS_OF_TYPE[String(t)] ?? [])) };
+  // A type the table does not hold (`constructor` too, which the prototype would answer) is of no sort.
+  return { sorts: new Set(types.flatMap((t) => (Object.hasOwn(SORTS_OF_TYPE, String(t)) ? SORTS_OF_TYPE[String(t)]! : []))) };
 };
 
 /** A branch of a `oneOf`/`anyOf`, described with its required and declared properties when it is an object. */
