@@ -58,17 +58,43 @@ if (errors.length > 0) { console.error(errors.slice(0, 3).map((d) => d.message).
 console.log(JSON.stringify({ seconds: (performance.now() - start) / 1000, peakMb: process.resourceUsage().maxRSS / 1024 }));
 `;
 
-const run = (command: CompileSizeRun["command"], fields: number): CompileSizeRun => {
+/** `command` over a project holding `contract`, in a fresh process: its seconds and peak memory. */
+const timed = (command: CompileSizeRun["command"], contract: string): { seconds: number; peakMb: number } => {
   const dir = mkdtempSync(join(tmpdir(), "treaty-size-"));
   try {
     writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "size-bench", private: true })}\n`);
     mkdirSync(join(dir, "idl"));
-    writeFileSync(join(dir, "idl/demo.sized.yaml"), sizedContract(fields));
+    writeFileSync(join(dir, "idl/demo.sized.yaml"), contract);
     const child = spawnSync(process.execPath, ["--input-type=module", "-e", CHILD, command, dir], { encoding: "utf8", env: { ...process.env, TREATY_CACHE_DIR: join(dir, ".cache") } });
-    if (child.status !== 0) throw new Error(`${command} of ${fields} fields failed:\n${child.stderr}`);
-    return { fields, command, ...(JSON.parse(child.stdout) as { seconds: number; peakMb: number }) };
+    if (child.status !== 0) throw new Error(`${command} failed:\n${child.stderr}`);
+    return JSON.parse(child.stdout) as { seconds: number; peakMb: number };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+const run = (command: CompileSizeRun["command"], fields: number): CompileSizeRun => ({ fields, command, ...timed(command, sizedContract(fields)) });
+
+export const VERSION_COUNTS = [30, 60, 120] as const;
+
+/** A contract of 10 fields and `versions` minor versions, each adding an optional field: the bump rules compare every pair. */
+export const versionedContract = (versions: number): string => {
+  const lines = ["contract: demo.sized", "owner: bench", "versions:", '  "1.0":', "    fields:"];
+  for (let i = 0; i < 10; i++) lines.push(`      f${i}: { type: string, maxLength: 20 }`);
+  for (let v = 1; v < versions; v++) lines.push(`  "1.${v}":`, "    changes:", `      - { add: g${v}, type: { type: int, min: 0 }, optional: true }`);
+  return `${lines.join("\n")}\n`;
+};
+
+/** `check` and `generate` of one contract of 30, 60 and 120 versions: seconds, and per version ÷ the smallest's. */
+export const printVersionCounts = (counts: readonly number[] = VERSION_COUNTS): void => {
+  console.log(`\ncompile cost by version count (one contract of 10 fields; growth = per-version cost ÷ the smallest's; every pair of a major is compared, so 2.00× per doubling is the pairs' share)`);
+  console.log(`${"".padEnd(18)}${"versions".padStart(8)}${"seconds".padStart(10)}${"growth".padStart(9)}${"peak MB".padStart(10)}`);
+  for (const command of ["check", "generate"] as const) {
+    const rows = counts.map((versions) => ({ versions, ...timed(command, versionedContract(versions)) }));
+    for (const r of rows) {
+      const growth = r.seconds / r.versions / (rows[0]!.seconds / rows[0]!.versions);
+      console.log(`${`treaty ${command}`.padEnd(18)}${String(r.versions).padStart(8)}${r.seconds.toFixed(2).padStart(10)}${`${growth.toFixed(2)}×`.padStart(9)}${r.peakMb.toFixed(0).padStart(10)}`);
+    }
   }
 };
 
@@ -91,8 +117,9 @@ export const printCompileSize = (runs: readonly CompileSizeRun[]): void => {
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  // `npx tsx bench/compile-size.ts [check|generate] [sizes...]`
+  // `npx tsx bench/compile-size.ts [check|generate] [sizes...]`, or `versions [counts...]`
   const args = process.argv.slice(2);
   const commands = args[0] === "check" || args[0] === "generate" ? [args.shift() as CompileSizeRun["command"]] : undefined;
-  printCompileSize(benchCompileSize(args.length > 0 ? args.map(Number) : COMPILE_SIZES, commands));
+  if (args[0] === "versions") printVersionCounts(args.length > 1 ? args.slice(1).map(Number) : VERSION_COUNTS);
+  else printCompileSize(benchCompileSize(args.length > 0 ? args.map(Number) : COMPILE_SIZES, commands));
 }

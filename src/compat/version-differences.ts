@@ -26,5 +26,16 @@ export const baseOf = (contract: Contract, version: ResolvedVersion): ResolvedVe
   contract.versions.find((v) => v.version === version.from) ?? contract.versions[contract.versions.indexOf(version) - 1];
 
 /** Every difference from `older` to `newer` of `contract`, judged in both directions. */
-export const versionDifferences = (contract: Contract, older: ResolvedVersion, newer: ResolvedVersion): Difference[] =>
-  compare(shapeOfVersion(contract, older), shapeOfVersion(contract, newer), { declared: declaredBetween(contract, older, newer) });
+export const versionDifferences = (contract: Contract, older: ResolvedVersion, newer: ResolvedVersion): readonly Difference[] => {
+  let byNewer = judged.get(older);
+  if (byNewer === undefined) judged.set(older, (byNewer = new WeakMap()));
+  let differences = byNewer.get(newer);
+  if (differences === undefined) {
+    differences = compare(shapeOfVersion(contract, older), shapeOfVersion(contract, newer), { declared: declaredBetween(contract, older, newer) });
+    byNewer.set(newer, differences);
+  }
+  return differences;
+};
+
+// Each pair judged once: a version's breaks are told from its base's against the same older versions.
+const judged = new WeakMap<ResolvedVersion, WeakMap<ResolvedVersion, readonly Difference[]>>();

@@ -228,7 +228,7 @@ enums:
 versions:
 ${versions}`);
 
-const between = (contract: Contract, older: string, newer: string): Difference[] => {
+const between = (contract: Contract, older: string, newer: string): readonly Difference[] => {
   const version = (v: string) => contract.versions.find((candidate) => candidate.version === v)!;
   return versionDifferences(contract, version(older), version(newer));
 };
