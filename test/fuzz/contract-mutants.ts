@@ -16,6 +16,8 @@ const HOSTILE_SCALARS: readonly unknown[] = [
   "reject", "strip", "backward", "forward", "full", "none", "pii", "secret", "internal", "command", "result",
   // Names of Object.prototype's members, as field names, enum values and keys (json-schema-to-typescript crashed on hasOwnProperty).
   "hasOwnProperty", "constructor", "__proto__", "toString", "valueOf", "isPrototypeOf", "prototype", "then",
+  // Names that close a comment, a string or a template, or are not ASCII, where a name may go into generated code.
+  "a*/b", 'q"uote', "q'uote", "t`ick", "${x}", "b\\s", "sp ace", "\u{1F600}", "e\u0301", "\u05D0\u05D1", "a.b", "a[]", "a/b", "~0", "-x", "0x",
 ];
 
 const mutateText = (random: Random, text: string): string => {
