@@ -209,4 +209,17 @@ describe("treaty import on the command line", () => {
     expect(bad.stderr).not.toMatch(/\n\s+at /);
     rmSync(join(root, "idl"), { recursive: true, force: true });
   });
+
+  it("reads a source as contract files are read: not UTF-8 is read-failed at its first bad byte, a byte-order mark is no column", async () => {
+    const root = tempProject("import-encoding", { "package.json": `{ "treaty": {} }\n` });
+    const schema = '{"type": "object", "properties": {"a": {"type": "string", "description": "caf\u00e9"}}}\n';
+    writeFileSync(join(root, "latin.json"), Buffer.from(schema, "latin1"));
+    const latin = await cli(["import", "latin.json", "--out", "idl/latin"], root);
+    expect(latin.status).toBe(1);
+    expect(latin.stderr).toContain("latin.json:1:78 - error read-failed: cannot read latin.json: not UTF-8 text (save the file as UTF-8)");
+    expect(existsSync(join(root, "idl/latin"))).toBe(false);
+    writeFileSync(join(root, "bom.json"), `\uFEFF${schema}`);
+    expect((await cli(["import", "bom.json", "--out", "idl/bom"], root)).status).toBe(0);
+    expect(readFileSync(join(root, "idl/bom/bom.yaml"), "utf8")).toContain("description: café");
+  });
 });

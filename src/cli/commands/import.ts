@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { createDiagnostic } from "../../diagnostics/diagnostic.js";
+import { sourceText } from "../../load/read-sources.js";
 import { fromCwd, plural, printDiagnostics, readConfig, stringOption, type Command } from "../command.js";
 
 /** The editor schema a producer repo has (treaty installed), or this repository's own, relative to `dir`. */
@@ -29,12 +30,19 @@ export const importCommand: Command = {
     const config = readConfig({ values: {}, positionals: [] }, io);
     if (!config) return 1;
     const file = resolve(io.cwd, args.positionals[0]!);
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(file, "utf8");
+      bytes = readFileSync(file);
     } catch (error) {
       const detail = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
       printDiagnostics(io, [createDiagnostic("read-failed", undefined, { what: args.positionals[0]!, detail })]);
+      return 1;
+    }
+    // Decoded as contract files are: not UTF-8 is an error at its first bad byte, never U+FFFD in a description.
+    const text = sourceText(bytes);
+    if (typeof text !== "string") {
+      const shown = fromCwd(io, config.root, file);
+      printDiagnostics(io, [createDiagnostic("read-failed", text.at && { file: relative(config.root, file).split(sep).join("/"), ...text.at }, { what: shown, detail: text.detail })], config.root);
       return 1;
     }
     const stem = file.split(sep).at(-1)!.replace(/\.(json|ya?ml)$/i, "").split(/[^A-Za-z0-9]+/)[0]!.toLowerCase() || "imported";
