@@ -220,6 +220,6 @@ describe("treaty import on the command line", () => {
     expect(existsSync(join(root, "idl/latin"))).toBe(false);
     writeFileSync(join(root, "bom.json"), `\uFEFF${schema}`);
     expect((await cli(["import", "bom.json", "--out", "idl/bom"], root)).status).toBe(0);
-    expect(readFileSync(join(root, "idl/bom/bom.yaml"), "utf8")).toContain("description: café");
+    expect(readFileSync(join(root, "idl/bom/bom.bom.yaml"), "utf8")).toContain("description: café");
   });
 });
