@@ -11,7 +11,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const treaty = (...args: string[]) => spawnSync(process.execPath, [CLI, "compat", ...args], { cwd: dir, encoding: "utf8" });
 const write = (name: string, value: unknown): string => {
-  writeFileSync(join(dir, name), typeof value === "string" ? value : JSON.stringify(value));
+  writeFileSync(join(dir, name), typeof value === "string" || value instanceof Buffer ? value : JSON.stringify(value));
   return name;
 };
 
@@ -39,8 +39,10 @@ it("--format json prints the verdicts and the differences", () => {
 
 it("an input that cannot be read, parsed or imported exits 1 with the reason and no stack trace", () => {
   const cases: [string, RegExp][] = [
-    ["missing.json", /cannot read missing\.json: no such file/],
-    [write("broken.json", "{"), /broken\.json is not JSON/],
+    ["missing.json", /^error read-failed: cannot read missing\.json: no such file$/m],
+    // Where it breaks, as a contract's or a config's error says it.
+    [write("broken.json", '{\n  "type": "object",\n  "properties": { "a": }\n}'), /^broken\.json:3:24 - error json-syntax: not valid JSON: expected a JSON value, found "}"$/m],
+    [write("latin.json", Buffer.from('{"description": "caf\u00e9"}', "latin1")), /^latin\.json:1:21 - error read-failed: cannot read latin\.json: not UTF-8 text/m],
     [write("dynamic.json", { $dynamicRef: "#meta" }), /cannot import dynamic\.json: \$dynamicRef is not supported/],
   ];
   for (const [file, message] of cases) {

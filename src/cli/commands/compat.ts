@@ -4,25 +4,30 @@ import { compare, verdictOf } from "../../compat/compare.js";
 import { compareDefinitions, hasNoRoot, type DefinitionsReport } from "../../compat/definitions.js";
 import type { Difference } from "../../compat/difference.js";
 import { shapeOfJsonSchema } from "../../compat/shape-of-json-schema.js";
-import { plural, stringOption, type CliIo, type Command } from "../command.js";
+import { jsonSyntaxError } from "../../config/json-syntax.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { sourceText } from "../../load/read-sources.js";
+import { plural, printDiagnostics, stringOption, type CliIo, type Command } from "../command.js";
 
 const FORMATS = ["text", "json"];
 
-/** The schema document, or undefined after saying on stderr why it cannot be had. */
+/** The schema document, or undefined after printing why it cannot be had (with its place in the file). */
 const load = (io: CliIo, file: string): { document: unknown } | undefined => {
-  let text: string;
+  const failed = (diagnostic: Diagnostic): undefined => void printDiagnostics(io, [diagnostic]);
+  let bytes: Buffer;
   try {
-    text = readFileSync(resolve(io.cwd, file), "utf8");
+    bytes = readFileSync(resolve(io.cwd, file));
   } catch (error) {
-    io.stderr(`treaty: cannot read ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}\n`);
-    return undefined;
+    return failed(createDiagnostic("read-failed", undefined, { what: file, detail: (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message }));
   }
-  try {
-    return { document: JSON.parse(text) as unknown };
-  } catch (error) {
-    io.stderr(`treaty: ${file} is not JSON: ${(error as Error).message}\n`);
-    return undefined;
+  const text = sourceText(bytes);
+  if (typeof text !== "string") return failed(createDiagnostic("read-failed", text.at && { file, ...text.at }, { what: file, detail: text.detail }));
+  const broken = jsonSyntaxError(text);
+  if (broken) {
+    const lines = text.slice(0, broken.offset).split("\n");
+    return failed(createDiagnostic("json-syntax", { file, line: lines.length, col: lines.at(-1)!.length + 1 }, { detail: broken.detail }));
   }
+  return { document: JSON.parse(text) as unknown };
 };
 
 const differenceLines = (differences: readonly Difference[], indent = ""): string =>
