@@ -132,6 +132,8 @@ export const DIAGNOSTIC_CODES = {
   "import-unknown-definition": { severity: "error", message: "the source has no definition '{name}'{suggestion}" },
   "import-no-root": { severity: "error", message: "{file} has no root schema and no definitions ($defs, definitions or components.schemas) to import" },
   "import-file-exists": { severity: "error", message: "{file} exists; treaty import never overwrites a contract (remove it, or import into another --out)" },
+  // treaty compat
+  "compat-not-comparable": { severity: "error", message: "cannot compare {what}: {reason}" },
   // examples
   "invalid-example": { severity: "error", message: "an example needs exactly one of 'valid' or 'invalid'" },
   "example-expect-missing": { severity: "error", message: "an invalid example needs `expect: { path, code }`" },

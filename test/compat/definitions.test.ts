@@ -130,11 +130,11 @@ describe("definitions of small schemas", () => {
     const broken = write("broken-defs.json", { $defs: { Inner: { $dynamicRef: "#meta" }, Outer: { type: "integer" } } });
     const missing = json(older, newer, "--defs", "Inner,Nope");
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toContain("no definition Nope in old-defs.json or new-defs.json");
+    expect(missing.stderr).toContain("error compat-not-comparable: cannot compare definition Nope: neither old-defs.json nor new-defs.json defines it");
     expect(missing.report.definitions.map((d) => d.name)).toEqual(["Inner"]);
     const unreadable = json(older, broken);
     expect(unreadable.status).toBe(1);
-    expect(unreadable.stderr).toContain("cannot import definition Inner of broken-defs.json: $dynamicRef is not supported");
+    expect(unreadable.stderr).toContain("error compat-not-comparable: cannot compare definition Inner of broken-defs.json: $dynamicRef is not supported");
     expect(unreadable.report.definitions.map((d) => d.name)).toContain("Outer");
     expect(unreadable.stderr).not.toMatch(/\n\s+at /);
   });

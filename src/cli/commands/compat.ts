@@ -42,7 +42,7 @@ const summary = (differences: readonly Difference[], tail = ""): string =>
 const compareRoots = (io: CliIo, files: readonly [string, string], documents: readonly [unknown, unknown], format: string): number => {
   const shapes = documents.map((document, i) => {
     const imported = shapeOfJsonSchema(document);
-    if (!imported.ok) io.stderr(`treaty: cannot import ${files[i]}: ${imported.reason}\n`);
+    if (!imported.ok) printDiagnostics(io, [createDiagnostic("compat-not-comparable", undefined, { what: files[i]!, reason: imported.reason })]);
     return imported.ok ? imported.shape : undefined;
   });
   if (!shapes[0] || !shapes[1]) return 1;
@@ -56,9 +56,10 @@ const compareRoots = (io: CliIo, files: readonly [string, string], documents: re
 
 /** Definition by definition; the changed, added and removed ones listed, the unchanged counted. */
 const reportDefinitions = (io: CliIo, files: readonly [string, string], report: DefinitionsReport, format: string): number => {
-  for (const { name, side, reason } of report.problems) {
-    io.stderr(side ? `treaty: cannot import definition ${name} of ${side === "old" ? files[0] : files[1]}: ${reason}\n` : `treaty: no definition ${name} in ${files[0]} or ${files[1]}\n`);
-  }
+  const problems = report.problems.map(({ name, side, reason }) =>
+    createDiagnostic("compat-not-comparable", undefined, { what: side ? `definition ${name} of ${side === "old" ? files[0] : files[1]}` : `definition ${name}`, reason: side ? reason : `neither ${files[0]} nor ${files[1]} defines it` }),
+  );
+  if (problems.length > 0) printDiagnostics(io, problems);
   const all = report.definitions.flatMap((d) => d.differences);
   if (format === "json") {
     const json = { old: files[0], new: files[1], backward: verdictOf(all, "backward"), forward: verdictOf(all, "forward"), definitions: report.definitions };
