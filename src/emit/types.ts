@@ -162,9 +162,11 @@ export const emitTypes = async (
         throw new Error(`treaty bug: '${name}' is not reachable from ${contract.name}@${version.version}`);
     }
   };
+  // A contract may name a type of its own JsonValue; the runtime's then comes in under a name no type can have.
+  const jsonName = document.defs.has("JsonValue") ? "JsonValue_" : "JsonValue";
   const json = (): JsonSchema => {
-    file.importType("treaty/runtime", "JsonValue");
-    return { tsType: "JsonValue" };
+    file.importType("treaty/runtime", jsonName === "JsonValue" ? jsonName : `JsonValue as ${jsonName}`);
+    return { tsType: jsonName };
   };
   // typeSchema runs every time: its references add the file's imports.
   const declare = (name: string, schema: JsonSchema): Promise<string> => compileOnce(name, { ...typeSchema(schema, reference, json), title: name });
