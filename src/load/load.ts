@@ -1,4 +1,4 @@
-import { isScalar, LineCounter, parseDocument, visit, type Document } from "yaml";
+import { isScalar, LineCounter, parseDocument, Scalar, visit, type Document } from "yaml";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
 import { readSources, type RawSource } from "./read-sources.js";
@@ -22,15 +22,17 @@ export const locate = (file: Pick<SourceFile, "path" | "lineCounter">, offset: n
 /**
  * Keys a mapping holds twice, compared as YAML's `uniqueKeys` does (the same scalar value), in one
  * pass with a set per mapping: yaml's own check compares each key with every earlier one, which
- * made a 20,000-field contract take 44 s to parse.
+ * made a 20,000-field contract take 44 s to parse. Also YAML 1.1's merge key, an unquoted `<<`:
+ * YAML 1.2 reads it as a key like any other, so `<<: *base` among fields was a field named `<<`.
  */
-const duplicateKeys = (file: SourceFile): Diagnostic[] => {
+const keyProblems = (file: SourceFile): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
   visit(file.doc, {
     Map: (_, map) => {
       const seen = new Set<unknown>();
       for (const pair of map.items) {
         if (!isScalar(pair.key)) continue;
+        if (pair.key.value === "<<" && pair.key.type === Scalar.PLAIN) diagnostics.push(createDiagnostic("merge-key", locate(file, pair.key.range?.[0] ?? 0)));
         const value = pair.key.value;
         const id = typeof value === "string" ? `s${value}` : value;
         if (!seen.has(id)) seen.add(id);
@@ -48,7 +50,7 @@ export const parseSource = (path: string, text: string): StageResult<SourceFile>
   const diagnostics: Diagnostic[] = [...doc.errors, ...doc.warnings].map((error) =>
     createDiagnostic("yaml-syntax", locate(file, error.pos[0]), { detail: error.message.split(/ at line \d/)[0]! }),
   );
-  return { value: file, diagnostics: [...diagnostics, ...duplicateKeys(file)] };
+  return { value: file, diagnostics: [...diagnostics, ...keyProblems(file)] };
 };
 
 /** Parses read sources. */
