@@ -12,6 +12,7 @@ export const DIAGNOSTIC_CODES = {
   // load
   "yaml-syntax": { severity: "error", message: "{detail}" },
   "duplicate-key": { severity: "error", message: "duplicate key '{key}'" },
+  "alias-not-read": { severity: "error", message: "{where} is the alias *{alias}: treaty reads a contract as it is written, not through aliases (they work inside example values); write it out" },
   "merge-key": { severity: "error", message: "'<<' merges mappings only in YAML 1.1, and treaty reads YAML 1.2: write the entries out, or quote '<<' for a key of that name" },
   "read-failed": { severity: "error", message: "cannot read {what}: {detail}" },
   "write-failed": { severity: "error", message: "cannot write into {what}: {detail}; nothing was written" },

@@ -1,6 +1,6 @@
 // Typed, reporting access to YAML nodes. Every accessor that finds a node of the wrong shape reports
 // a diagnostic at that node and returns undefined, so the resolver never throws on bad input.
-import { isMap, isScalar, isSeq, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from "yaml";
+import { isAlias, isMap, isScalar, isSeq, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from "yaml";
 import { LINT_RULES, type DiagnosticCode } from "../diagnostics/codes.js";
 import { createDiagnostic, type Diagnostic, type Params } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
@@ -50,7 +50,9 @@ export const createReader = (file: SourceFile): Reader => {
     diagnostics.push(createDiagnostic(code, loc(node, fallback), params));
   };
   const invalid = (node: Node | null, where: string, expected: string): undefined => {
-    report("invalid-value", node, { where, expected });
+    // An alias is read as itself, not as the node it names: said so, where "must be a mapping" puzzled.
+    if (isAlias(node)) report("alias-not-read", node, { where, alias: node.source });
+    else report("invalid-value", node, { where, expected });
     return undefined;
   };
   const scalar = (node: Node | null): unknown => (isScalar(node) ? node.value : undefined);
