@@ -43,12 +43,15 @@ const keyProblems = (file: SourceFile): Diagnostic[] => {
   return diagnostics;
 };
 
+/** yaml's messages that speak to a programmer using the library, said to the file's author instead. */
+const YAML_DETAILS: ReadonlyMap<string, string> = new Map([["MULTIPLE_DOCS", "a contract file holds one YAML document, and this one holds more (a second '---' starts another)"]]);
+
 export const parseSource = (path: string, text: string): StageResult<SourceFile> => {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, keepSourceTokens: false });
   const file: SourceFile = { path, text, doc, lineCounter };
   const diagnostics: Diagnostic[] = [...doc.errors, ...doc.warnings].map((error) =>
-    createDiagnostic("yaml-syntax", locate(file, error.pos[0]), { detail: error.message.split(/ at line \d/)[0]! }),
+    createDiagnostic("yaml-syntax", locate(file, error.pos[0]), { detail: YAML_DETAILS.get(error.code) ?? error.message.split(/ at line \d/)[0]! }),
   );
   return { value: file, diagnostics: [...diagnostics, ...keyProblems(file)] };
 };
