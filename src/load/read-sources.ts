@@ -2,7 +2,7 @@
 // the YAML parser), which is all a run that finds nothing changed needs.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { createDiagnostic, type StageResult } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 
 /** A contract file's text, before parsing. */
 export interface RawSource {
@@ -32,7 +32,7 @@ export const readSources = (root: string, idlDir: string): StageResult<RawSource
     return { value: [], diagnostics: [createDiagnostic("no-contracts", undefined, { dir: display(idlDir) || "." })] };
   }
   const value: RawSource[] = [];
-  const diagnostics = [];
+  const diagnostics: Diagnostic[] = [];
   for (const path of paths) {
     const read = readText(path);
     if (typeof read === "string") value.push({ path: display(path), text: read });
@@ -77,8 +77,8 @@ export const sourceText = (bytes: Uint8Array): string | Unreadable => {
       if (decodes(bytes.subarray(0, mid))) good = mid;
       else bad = mid - 1;
     }
-    // A prefix may end inside a character whose bytes are valid: back up to the last whole one.
-    const text = new TextDecoder("utf-8").decode(bytes.subarray(0, good)).replace(/\uFFFD$/, "");
+    // A prefix may end inside a character whose bytes are valid: decoded as a stream, it is left out.
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, good), { stream: true });
     const lines = text.split("\n");
     return { detail: "not UTF-8 text (save the file as UTF-8)", at: { line: lines.length, col: lines.at(-1)!.length + 1 } };
   }
