@@ -100,7 +100,9 @@ const compileOnce = (name: string, schema: JsonSchema): Promise<string> => {
     // json-schema-to-typescript calls `hasOwnProperty` on every object it is given: a property of that
     // name goes in under a stand-in no contract can hold (it holds the hash of the schema it is in).
     const standIn = `hasOwnProperty$${hash.slice(0, 16)}`;
-    declaration = import("json-schema-to-typescript").then(async ({ compile }) => (await compile(renameKey(schema, "hasOwnProperty", standIn), name, COMPILE_OPTIONS)).replaceAll(standIn, "hasOwnProperty"));
+    declaration = import("json-schema-to-typescript").then(async ({ compile }) =>
+      declaredAs(name, (await compile(renameKey(schema, "hasOwnProperty", standIn), name, COMPILE_OPTIONS)).replaceAll(standIn, "hasOwnProperty")),
+    );
     compiling.set(hash, declaration);
     void declaration.then(
       (text) => {
@@ -112,6 +114,15 @@ const compileOnce = (name: string, schema: JsonSchema): Promise<string> => {
   }
   return declaration;
 };
+
+/**
+ * `text` declaring `name` itself: json-schema-to-typescript makes its own name of a title
+ * (`A2aCardV1_0` → `A2ACardV1_0`, a letter after a digit upper-cased), while every other file,
+ * and every reference here, uses treaty's. References are `tsType`s, so the declaration is the one
+ * place its name appears.
+ */
+const declaredAs = (name: string, text: string): string =>
+  text.replace(/^(export (?:interface|type) )([A-Za-z_$][\w$]*)/m, (whole, head: string, declared: string) => (declared === name ? whole : `${head}${name}`));
 
 /** `schema` with every property `from` (in `properties` and `required`) named `to`; itself when it has none. */
 const renameKey = (schema: JsonSchema, from: string, to: string): JsonSchema => {
