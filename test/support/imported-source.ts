@@ -40,6 +40,8 @@ export interface Registry {
 export interface ImportedSource {
   readonly source: PublishedSource;
   readonly path: string;
+  /** The generated tree. */
+  readonly generated: string;
   readonly document: Record<string, unknown>;
   /** Every named schema of the source (`$defs`, `definitions` or `components.schemas`). */
   readonly definitions: readonly string[];
@@ -77,6 +79,7 @@ export const importPublished = async (source: PublishedSource): Promise<Imported
   return {
     source,
     path,
+    generated: join(root, "generated"),
     document,
     definitions: Object.keys(defs),
     files: imported.value,
