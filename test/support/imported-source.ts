@@ -28,6 +28,7 @@ export interface PublishedSource {
 export const SOURCES = {
   mcp: { name: "MCP 2026-07-28", file: "agent-protocols/mcp/schema-2026-07-28.json", prefix: "mcp", dialect: "2020-12" },
   mcpPrevious: { name: "MCP 2025-11-25", file: "agent-protocols/mcp/schema-2025-11-25.json", prefix: "mcp", dialect: "2020-12" },
+  mcp2025June: { name: "MCP 2025-06-18", file: "agent-protocols/mcp/schema-2025-06-18.json", prefix: "mcp", dialect: "draft-07" },
   a2a: { name: "A2A v0.3.0", file: "agent-protocols/a2a/a2a-v0.3.0.json", prefix: "a2a", dialect: "draft-07" },
   registry: { name: "Apicurio Registry v3 (OpenAPI)", file: "schema-registry/apicurio-registry-v3-openapi.json", prefix: "registry", dialect: "draft-07" },
 } as const satisfies Record<string, PublishedSource>;
