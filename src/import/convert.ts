@@ -51,6 +51,9 @@ export interface ImportedContract {
 }
 
 const TYPE_NAME = /^[A-Z][A-Za-z0-9]*$/;
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
 /** The string formats the IDL has, by JSON Schema's name. */
 const FORMATS: ReadonlySet<string> = new Set(STRING_FORMATS);
 /** Keywords that describe and never reject; carried where the IDL has a place (description), else ignored as validators ignore them. */
@@ -499,13 +502,26 @@ class Converter {
   }
 
   private number(type: "int" | "number", schema: Schema, pointer: string): IdlType {
-    const out: Record<string, unknown> = { type };
+    // OpenAPI's number formats, as ajv-formats checks them: int32 and int64 an integer (int32 within 32 bits), float and double any number.
+    const format = schema["format"];
+    const integer = format === "int32" || format === "int64";
+    const out: Record<string, unknown> = { type: integer ? "int" : type };
     if (schema["minimum"] !== undefined) out[schema["exclusiveMinimum"] === true ? "exclusiveMin" : "min"] = schema["minimum"];
     if (schema["maximum"] !== undefined) out[schema["exclusiveMaximum"] === true ? "exclusiveMax" : "max"] = schema["maximum"];
     if (typeof schema["exclusiveMinimum"] === "number") out["exclusiveMin"] = schema["exclusiveMinimum"];
     if (typeof schema["exclusiveMaximum"] === "number") out["exclusiveMax"] = schema["exclusiveMaximum"];
     if (schema["multipleOf"] !== undefined) out["multipleOf"] = schema["multipleOf"];
-    void pointer;
+    if (format === "int32") {
+      // The narrower of the schema's bound and 32 bits'; an exclusive bound outside 32 bits gives way to the inclusive one.
+      for (const [inclusive, exclusive, limit, tighter] of [["min", "exclusiveMin", INT32_MIN, Math.max], ["max", "exclusiveMax", INT32_MAX, Math.min]] as const) {
+        const own = out[exclusive];
+        if (typeof own === "number" && tighter(own, limit) === own) continue;
+        delete out[exclusive];
+        out[inclusive] = typeof out[inclusive] === "number" ? tighter(out[inclusive] as number, limit) : limit;
+      }
+    } else if (typeof format === "string" && !integer && format !== "float" && format !== "double") {
+      this.notExpressible(`${pointer}/format`, `format ${JSON.stringify(format)} on a number`, "the constraint is left out: the imported contract accepts more");
+    }
     return out as IdlType;
   }
 

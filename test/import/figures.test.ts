@@ -27,7 +27,9 @@ const EXPECTED: readonly Expected[] = [
   { source: SOURCES.mcpPrevious, contracts: 123, exact: 111, diagnostics: 3 },
   { source: SOURCES.mcp2025June, contracts: 76, exact: 70, diagnostics: 3 },
   { source: SOURCES.a2a, contracts: 77, exact: 63, diagnostics: 1 },
+  { source: SOURCES.a2aLater, contracts: 81, exact: 65, diagnostics: 1 },
   { source: SOURCES.registry, contracts: 89, exact: 87, diagnostics: 2 },
+  { source: SOURCES.ccompat, contracts: 17, exact: 17, diagnostics: 0 },
 ];
 
 describe("whole published schemas", () => {

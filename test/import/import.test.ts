@@ -145,6 +145,31 @@ describe("the IDL it writes", () => {
     expect(reported.value[0]!.text).toContain("unknown_fields: keep");
   }, 120_000);
 
+  it("OpenAPI's number formats are what ajv-formats checks: int32 a 32-bit integer, int64 an integer, float and double any number", async () => {
+    const root = tempProject("import-number-formats", { "package.json": `{ "treaty": {} }\n` });
+    const source = join(root, "numbers.json");
+    const properties = {
+      plain: { type: "integer", format: "int32" },
+      bounded: { type: "integer", format: "int32", minimum: 5, exclusiveMaximum: 1e10 },
+      edge: { type: "integer", format: "int32", exclusiveMinimum: -(2 ** 31) },
+      wide: { type: "number", format: "int64" },
+      real: { type: "number", format: "double", maximum: 1.5 },
+    };
+    writeFileSync(source, `${JSON.stringify({ type: "object", required: Object.keys(properties), properties, additionalProperties: false })}\n`);
+    const imported = importInto(root, source, join(root, "idl/num"), { contract: "num.formats" });
+    expect(imported.diagnostics).toEqual([]);
+    const text = imported.value[0]!.text;
+    expect(text).toContain("plain: { type: int, min: -2147483648, max: 2147483647 }");
+    expect(text).toContain("bounded: { type: int, min: 5, max: 2147483647 }");
+    expect(text).toContain("edge: { type: int, exclusiveMin: -2147483648, max: 2147483647 }");
+    expect(text).toContain("wide: { type: int }");
+    expect(text).toContain("real: { type: number, max: 1.5 }");
+    await expectAgreement(join(root, "agree"), imported.value, source, ajvWith(() => new Ajv2020({ strict: false, logger: false }) as unknown as Ajv)());
+    writeFileSync(source, `${JSON.stringify({ type: "object", properties: { odd: { type: "number", format: "decimal128" } } })}\n`);
+    const odd = importInto(root, source, join(root, "idl/odd"), { contract: "num.odd" });
+    expect(odd.diagnostics.map((d) => /at (#\/\S*)/.exec(d.message)?.[1])).toEqual(["#/properties/odd/format"]);
+  }, 120_000);
+
   it("every construct it cannot say is reported at its place in the source, and the contract still compiles", () => {
     const root = tempProject("import-odd", { "package.json": `{ "treaty": {} }\n` });
     const imported = importInto(root, join(FIXTURE, "unexpressible.json"), join(root, "idl/odd"), { contract: "odd.thing" });

@@ -30,7 +30,9 @@ export const SOURCES = {
   mcpPrevious: { name: "MCP 2025-11-25", file: "agent-protocols/mcp/schema-2025-11-25.json", prefix: "mcp", dialect: "2020-12" },
   mcp2025June: { name: "MCP 2025-06-18", file: "agent-protocols/mcp/schema-2025-06-18.json", prefix: "mcp", dialect: "draft-07" },
   a2a: { name: "A2A v0.3.0", file: "agent-protocols/a2a/a2a-v0.3.0.json", prefix: "a2a", dialect: "draft-07" },
+  a2aLater: { name: "A2A 0a9f629e (2025-10-16)", file: "agent-protocols/a2a/a2a-0a9f629e-2025-10-16.json", prefix: "a2a", dialect: "draft-07" },
   registry: { name: "Apicurio Registry v3 (OpenAPI)", file: "schema-registry/apicurio-registry-v3-openapi.json", prefix: "registry", dialect: "draft-07" },
+  ccompat: { name: "Apicurio ccompat v7 (OpenAPI)", file: "schema-registry/apicurio-ccompat-v7-openapi.json", prefix: "ccompat", dialect: "draft-07" },
 } as const satisfies Record<string, PublishedSource>;
 
 export interface Registry {
