@@ -92,7 +92,8 @@ export const declarationMemo = createEmitterMemo(32 * 1024 * 1024);
 const compiling = new Map<string, Promise<string>>();
 
 const compileOnce = (name: string, schema: JsonSchema): Promise<string> => {
-  const hash = contentHash(`${name}\0${JSON.stringify(schema)}`);
+  const json = JSON.stringify(schema);
+  const hash = contentHash(`${name}\0${json}`);
   const known = declarationMemo.get(hash);
   if (known !== undefined) return Promise.resolve(known);
   let declaration = compiling.get(hash);
@@ -100,8 +101,9 @@ const compileOnce = (name: string, schema: JsonSchema): Promise<string> => {
     // json-schema-to-typescript calls `hasOwnProperty` on every object it is given: a property of that
     // name goes in under a stand-in no contract can hold (it holds the hash of the schema it is in).
     const standIn = `hasOwnProperty$${hash.slice(0, 16)}`;
+    const given = json.includes('"hasOwnProperty"') ? renameKey(schema, "hasOwnProperty", standIn) : schema;
     declaration = import("json-schema-to-typescript").then(async ({ compile }) =>
-      declaredAs(name, (await compile(renameKey(schema, "hasOwnProperty", standIn), name, COMPILE_OPTIONS)).replaceAll(standIn, "hasOwnProperty")),
+      declaredAs(name, (await compile(given, name, COMPILE_OPTIONS)).replaceAll(standIn, "hasOwnProperty")),
     );
     compiling.set(hash, declaration);
     void declaration.then(
@@ -124,7 +126,7 @@ const compileOnce = (name: string, schema: JsonSchema): Promise<string> => {
 const declaredAs = (name: string, text: string): string =>
   text.replace(/^(export (?:interface|type) )([A-Za-z_$][\w$]*)/m, (whole, head: string, declared: string) => (declared === name ? whole : `${head}${name}`));
 
-/** `schema` with every property `from` (in `properties` and `required`) named `to`; itself when it has none. */
+/** `schema` with every property `from` (in `properties` and `required`) named `to`. */
 const renameKey = (schema: JsonSchema, from: string, to: string): JsonSchema => {
   const rename = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rename);
@@ -139,7 +141,7 @@ const renameKey = (schema: JsonSchema, from: string, to: string): JsonSchema => 
     }
     return copy;
   };
-  return JSON.stringify(schema).includes(`"${from}"`) ? (rename(schema) as JsonSchema) : schema;
+  return rename(schema) as JsonSchema;
 };
 
 /**

@@ -79,9 +79,14 @@ export const sourceText = (bytes: Uint8Array): string | Unreadable => {
     }
     // A prefix may end inside a character whose bytes are valid: decoded as a stream, it is left out.
     const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, good), { stream: true });
-    const lines = text.split("\n");
-    return { detail: "not UTF-8 text (save the file as UTF-8)", at: { line: lines.length, col: lines.at(-1)!.length + 1 } };
+    return { detail: "not UTF-8 text (save the file as UTF-8)", at: positionAt(text, text.length) };
   }
+};
+
+/** The line and column (1-based) of `offset` in `text`. */
+export const positionAt = (text: string, offset: number): { line: number; col: number } => {
+  const lines = text.slice(0, offset).split("\n");
+  return { line: lines.length, col: lines.at(-1)!.length + 1 };
 };
 
 const decodes = (bytes: Uint8Array): boolean => {

@@ -6,7 +6,7 @@ import type { Difference } from "../../compat/difference.js";
 import { shapeOfJsonSchema } from "../../compat/shape-of-json-schema.js";
 import { jsonSyntaxError } from "../../config/json-syntax.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { sourceText } from "../../load/read-sources.js";
+import { positionAt, sourceText } from "../../load/read-sources.js";
 import { plural, printDiagnostics, stringOption, type CliIo, type Command } from "../command.js";
 
 const FORMATS = ["text", "json"];
@@ -24,8 +24,7 @@ const load = (io: CliIo, file: string): { document: unknown } | undefined => {
   if (typeof text !== "string") return failed(createDiagnostic("read-failed", text.at && { file, ...text.at }, { what: file, detail: text.detail }));
   const broken = jsonSyntaxError(text);
   if (broken) {
-    const lines = text.slice(0, broken.offset).split("\n");
-    return failed(createDiagnostic("json-syntax", { file, line: lines.length, col: lines.at(-1)!.length + 1 }, { detail: broken.detail }));
+    return failed(createDiagnostic("json-syntax", { file, ...positionAt(text, broken.offset) }, { detail: broken.detail }));
   }
   return { document: JSON.parse(text) as unknown };
 };
