@@ -6,7 +6,7 @@ import type { AgentTaskV3_0 } from "./v3_0/types.js";
 import type { AdaptLog } from "treaty/runtime";
 
 /** agent.task 2.0 → 2.1: applies the changes of 2.1. Lossless. */
-export function upgradeV2_1(v: AgentTaskV2_0, log: AdaptLog): AgentTaskV2_1 {
+export function upgradeV2_1(v: AgentTaskV2_0, _log: AdaptLog): AgentTaskV2_1 {
   return {
     contract: "agent.task",
     version: "2.1",
@@ -39,7 +39,7 @@ export function downgradeV2_1(v: AgentTaskV2_1, log: AdaptLog): AgentTaskV2_0 {
 }
 
 /** agent.task 2.1 → 3.0: applies the changes of 3.0. Lossy: what it drops is recorded in `log.dropped`. Its result may fail the target's validation. */
-export function upgradeV3_0(v: AgentTaskV2_1, log: AdaptLog): AgentTaskV3_0 {
+export function upgradeV3_0(v: AgentTaskV2_1, _log: AdaptLog): AgentTaskV3_0 {
   const draft = {
     contract: "agent.task",
     version: "3.0",
@@ -60,7 +60,7 @@ export function upgradeV3_0(v: AgentTaskV2_1, log: AdaptLog): AgentTaskV3_0 {
 }
 
 /** agent.task 3.0 → 2.1: reverses the changes of 3.0. Lossy: what it drops is recorded in `log.dropped`. Its result may fail the target's validation. */
-export function downgradeV3_0(v: AgentTaskV3_0, log: AdaptLog): AgentTaskV2_1 {
+export function downgradeV3_0(v: AgentTaskV3_0, _log: AdaptLog): AgentTaskV2_1 {
   const draft = {
     contract: "agent.task",
     version: "2.1",
@@ -103,7 +103,7 @@ export const adapters = {
     path: ["3.0"],
     lossless: true,
     revalidate: false,
-    toCanonical: (value: AgentTaskV3_0, log: AdaptLog): AgentTaskV3_0 => value,
-    fromCanonical: (value: AgentTaskV3_0, log: AdaptLog): AgentTaskV3_0 => value,
+    toCanonical: (value: AgentTaskV3_0, _log: AdaptLog): AgentTaskV3_0 => value,
+    fromCanonical: (value: AgentTaskV3_0, _log: AdaptLog): AgentTaskV3_0 => value,
   },
 } as const;

@@ -8,7 +8,7 @@ export const adapters = {
     path: ["1.0"],
     lossless: true,
     revalidate: false,
-    toCanonical: (value: BookingAirportV1_0, log: AdaptLog): BookingAirportV1_0 => value,
-    fromCanonical: (value: BookingAirportV1_0, log: AdaptLog): BookingAirportV1_0 => value,
+    toCanonical: (value: BookingAirportV1_0, _log: AdaptLog): BookingAirportV1_0 => value,
+    fromCanonical: (value: BookingAirportV1_0, _log: AdaptLog): BookingAirportV1_0 => value,
   },
 } as const;

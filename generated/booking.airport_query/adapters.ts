@@ -8,8 +8,8 @@ export const adapters = {
     path: ["1.0"],
     lossless: true,
     revalidate: false,
-    toCanonical: (value: BookingAirportQueryV1_0, log: AdaptLog): BookingAirportQueryV1_0 => value,
-    fromCanonical: (value: BookingAirportQueryV1_0, log: AdaptLog): BookingAirportQueryV1_0 =>
+    toCanonical: (value: BookingAirportQueryV1_0, _log: AdaptLog): BookingAirportQueryV1_0 => value,
+    fromCanonical: (value: BookingAirportQueryV1_0, _log: AdaptLog): BookingAirportQueryV1_0 =>
       value,
   },
 } as const;

@@ -8,7 +8,7 @@ export const adapters = {
     path: ["1.0"],
     lossless: true,
     revalidate: false,
-    toCanonical: (value: BookingIntentV1_0, log: AdaptLog): BookingIntentV1_0 => value,
-    fromCanonical: (value: BookingIntentV1_0, log: AdaptLog): BookingIntentV1_0 => value,
+    toCanonical: (value: BookingIntentV1_0, _log: AdaptLog): BookingIntentV1_0 => value,
+    fromCanonical: (value: BookingIntentV1_0, _log: AdaptLog): BookingIntentV1_0 => value,
   },
 } as const;

@@ -8,9 +8,9 @@ export const adapters = {
     path: ["1.0"],
     lossless: true,
     revalidate: false,
-    toCanonical: (value: BookingOfferSelectionV1_0, log: AdaptLog): BookingOfferSelectionV1_0 =>
+    toCanonical: (value: BookingOfferSelectionV1_0, _log: AdaptLog): BookingOfferSelectionV1_0 =>
       value,
-    fromCanonical: (value: BookingOfferSelectionV1_0, log: AdaptLog): BookingOfferSelectionV1_0 =>
+    fromCanonical: (value: BookingOfferSelectionV1_0, _log: AdaptLog): BookingOfferSelectionV1_0 =>
       value,
   },
 } as const;

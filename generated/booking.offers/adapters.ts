@@ -8,7 +8,7 @@ export const adapters = {
     path: ["1.0"],
     lossless: true,
     revalidate: false,
-    toCanonical: (value: BookingOffersV1_0, log: AdaptLog): BookingOffersV1_0 => value,
-    fromCanonical: (value: BookingOffersV1_0, log: AdaptLog): BookingOffersV1_0 => value,
+    toCanonical: (value: BookingOffersV1_0, _log: AdaptLog): BookingOffersV1_0 => value,
+    fromCanonical: (value: BookingOffersV1_0, _log: AdaptLog): BookingOffersV1_0 => value,
   },
 } as const;

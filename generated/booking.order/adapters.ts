@@ -8,7 +8,7 @@ export const adapters = {
     path: ["1.0"],
     lossless: true,
     revalidate: false,
-    toCanonical: (value: BookingOrderV1_0, log: AdaptLog): BookingOrderV1_0 => value,
-    fromCanonical: (value: BookingOrderV1_0, log: AdaptLog): BookingOrderV1_0 => value,
+    toCanonical: (value: BookingOrderV1_0, _log: AdaptLog): BookingOrderV1_0 => value,
+    fromCanonical: (value: BookingOrderV1_0, _log: AdaptLog): BookingOrderV1_0 => value,
   },
 } as const;

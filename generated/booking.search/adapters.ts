@@ -8,7 +8,7 @@ export const adapters = {
     path: ["1.0"],
     lossless: true,
     revalidate: false,
-    toCanonical: (value: BookingSearchV1_0, log: AdaptLog): BookingSearchV1_0 => value,
-    fromCanonical: (value: BookingSearchV1_0, log: AdaptLog): BookingSearchV1_0 => value,
+    toCanonical: (value: BookingSearchV1_0, _log: AdaptLog): BookingSearchV1_0 => value,
+    fromCanonical: (value: BookingSearchV1_0, _log: AdaptLog): BookingSearchV1_0 => value,
   },
 } as const;

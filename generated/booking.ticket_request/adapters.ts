@@ -8,9 +8,9 @@ export const adapters = {
     path: ["1.0"],
     lossless: true,
     revalidate: false,
-    toCanonical: (value: BookingTicketRequestV1_0, log: AdaptLog): BookingTicketRequestV1_0 =>
+    toCanonical: (value: BookingTicketRequestV1_0, _log: AdaptLog): BookingTicketRequestV1_0 =>
       value,
-    fromCanonical: (value: BookingTicketRequestV1_0, log: AdaptLog): BookingTicketRequestV1_0 =>
+    fromCanonical: (value: BookingTicketRequestV1_0, _log: AdaptLog): BookingTicketRequestV1_0 =>
       value,
   },
 } as const;

@@ -8,7 +8,7 @@ export const adapters = {
     path: ["1.0"],
     lossless: true,
     revalidate: false,
-    toCanonical: (value: BookingTicketsV1_0, log: AdaptLog): BookingTicketsV1_0 => value,
-    fromCanonical: (value: BookingTicketsV1_0, log: AdaptLog): BookingTicketsV1_0 => value,
+    toCanonical: (value: BookingTicketsV1_0, _log: AdaptLog): BookingTicketsV1_0 => value,
+    fromCanonical: (value: BookingTicketsV1_0, _log: AdaptLog): BookingTicketsV1_0 => value,
   },
 } as const;

@@ -8,7 +8,7 @@ export const adapters = {
     path: ["1.0"],
     lossless: true,
     revalidate: false,
-    toCanonical: (value: OperationErrorV1_0, log: AdaptLog): OperationErrorV1_0 => value,
-    fromCanonical: (value: OperationErrorV1_0, log: AdaptLog): OperationErrorV1_0 => value,
+    toCanonical: (value: OperationErrorV1_0, _log: AdaptLog): OperationErrorV1_0 => value,
+    fromCanonical: (value: OperationErrorV1_0, _log: AdaptLog): OperationErrorV1_0 => value,
   },
 } as const;

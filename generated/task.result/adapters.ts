@@ -6,7 +6,7 @@ import type { TaskResultV2_0 } from "./v2_0/types.js";
 import { type AdaptLog, filled } from "treaty/runtime";
 
 /** task.result 1.0 → 1.1: applies the changes of 1.1. Lossless. */
-export function upgradeV1_1(v: TaskResultV1_0, log: AdaptLog): TaskResultV1_1 {
+export function upgradeV1_1(v: TaskResultV1_0, _log: AdaptLog): TaskResultV1_1 {
   return {
     contract: "task.result",
     version: "1.1",
@@ -29,7 +29,7 @@ export function downgradeV1_1(v: TaskResultV1_1, log: AdaptLog): TaskResultV1_0 
 }
 
 /** task.result 1.1 → 1.2: applies the changes of 1.2. Lossless. */
-export function upgradeV1_2(v: TaskResultV1_1, log: AdaptLog): TaskResultV1_2 {
+export function upgradeV1_2(v: TaskResultV1_1, _log: AdaptLog): TaskResultV1_2 {
   const o: TaskResultV1_2 = {
     contract: "task.result",
     version: "1.2",
@@ -73,7 +73,7 @@ export function upgradeV2_0(v: TaskResultV1_2, log: AdaptLog): TaskResultV2_0 {
 }
 
 /** task.result 2.0 → 1.2: reverses the changes of 2.0. Lossless. */
-export function downgradeV2_0(v: TaskResultV2_0, log: AdaptLog): TaskResultV1_2 {
+export function downgradeV2_0(v: TaskResultV2_0, _log: AdaptLog): TaskResultV1_2 {
   const o: TaskResultV1_2 = {
     contract: "task.result",
     version: "1.2",
@@ -118,7 +118,7 @@ export const adapters = {
     path: ["2.0"],
     lossless: true,
     revalidate: false,
-    toCanonical: (value: TaskResultV2_0, log: AdaptLog): TaskResultV2_0 => value,
-    fromCanonical: (value: TaskResultV2_0, log: AdaptLog): TaskResultV2_0 => value,
+    toCanonical: (value: TaskResultV2_0, _log: AdaptLog): TaskResultV2_0 => value,
+    fromCanonical: (value: TaskResultV2_0, _log: AdaptLog): TaskResultV2_0 => value,
   },
 } as const;

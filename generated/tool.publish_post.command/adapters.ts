@@ -8,9 +8,11 @@ export const adapters = {
     path: ["1.0"],
     lossless: true,
     revalidate: false,
-    toCanonical: (value: ToolPublishPostCommandV1_0, log: AdaptLog): ToolPublishPostCommandV1_0 =>
+    toCanonical: (value: ToolPublishPostCommandV1_0, _log: AdaptLog): ToolPublishPostCommandV1_0 =>
       value,
-    fromCanonical: (value: ToolPublishPostCommandV1_0, log: AdaptLog): ToolPublishPostCommandV1_0 =>
-      value,
+    fromCanonical: (
+      value: ToolPublishPostCommandV1_0,
+      _log: AdaptLog,
+    ): ToolPublishPostCommandV1_0 => value,
   },
 } as const;

@@ -107,16 +107,26 @@ const convert = (conversion: Conversion, input: string, at: At, scope: StepScope
 /** A helper's structural key; a variant selector's sorts are a set, which JSON would print as `{}`. */
 const structureKey = (conversion: Conversion): string => JSON.stringify(conversion, (_, value: unknown) => (value instanceof Set ? [...value].sort() : value));
 
+/**
+ * `name` as a parameter of a function whose body is `body`: `_name` when the body never reads it, so
+ * the generated code compiles under `noUnusedParameters` too. The generated code reads `log` only
+ * as `log.…` or an argument, and `at` only as `${at}` or an argument: an occurrence in a string (a
+ * field named `log` in a pointer) is not followed by one of those, or at worst keeps the name.
+ */
+const param = (name: "log" | "at", body: string): string => (new RegExp(`(?<![\\w$./"'])${name}(?=[.,)}])`).test(body) ? name : `_${name}`);
+
 const renderHelper = (conversion: Extract<Conversion, { kind: "object" | "union" | "oneOf" }>, fn: string, scope: StepScope): string => {
-  const signature = `function ${fn}(x: any, at: string, log: AdaptLog): any {`;
+  const signature = (body: string): string => `function ${fn}(x: any, ${param("at", body)}: string, ${param("log", body)}: AdaptLog): any {`;
   if (conversion.kind === "oneOf") {
     // The source validated, so the first variant selected is the value's; the selectors are the validators'.
     const cases = conversion.variants.map((v) => `  if (${selectorCode(v.selector, "x")}) return ${convert(v.conversion, "x", "${at}", scope, 1)};`);
-    return `\n${signature}\n${cases.join("\n")}\n  return x;\n}`;
+    const body = `${cases.join("\n")}\n  return x;`;
+    return `\n${signature(body)}\n${body}\n}`;
   }
   if (conversion.kind === "union") {
     const cases = conversion.variants.map((v) => `    case ${q(v.value)}:\n      return ${convert(v.conversion, "x", "${at}", scope, 1)};`);
-    return `\n${signature}\n  switch (x[${q(conversion.tag)}]) {\n${cases.join("\n")}\n    default:\n      return x;\n  }\n}`;
+    const body = `  switch (x[${q(conversion.tag)}]) {\n${cases.join("\n")}\n    default:\n      return x;\n  }`;
+    return `\n${signature(body)}\n${body}\n}`;
   }
   const version = q(scope.sourceVersion);
   const lines: string[] = [];
@@ -137,8 +147,8 @@ const renderHelper = (conversion: Extract<Conversion, { kind: "object" | "union"
     const nullSafe = f.nullable && value !== access ? `${access} === null ? null : ${value}` : read;
     return { key: f.name, value: nullSafe, ...(f.optional && { absent: `${access} === undefined` }) };
   });
-  const body = returnObject("o", "any", kept, entries).map((l) => `  ${l}\n`);
-  return `\n${signature}\n${lines.map((l) => `${l}\n`).join("")}${body.join("")}}`;
+  const body = [...lines, ...returnObject("o", "any", kept, entries).map((l) => `  ${l}`)].map((l) => `${l}\n`).join("");
+  return `\n${signature(body)}\n${body}}`;
 };
 
 /** Walks source paths: `?.` after a segment that may be absent or null, unless a guard made it present. */
@@ -358,10 +368,13 @@ const renderStep = (adapters: ContractAdapters, step: Step, b: FileBuilder): str
     : returnObject("o", target, lead, entries);
   const helpers = [...scope.helpers.values()].map((h) => h.code).join("\n");
   const lines = [...scope.statements, ...body].map((line) => `  ${line}`).join("\n");
-  return `${helpers}${helpers ? "\n\n" : ""}${stepDoc(contract, step)}\nexport function ${step.name}(v: ${source}, log: AdaptLog): ${target} {\n${lines}\n}`;
+  return `${helpers}${helpers ? "\n\n" : ""}${stepDoc(contract, step)}\nexport function ${step.name}(v: ${source}, ${param("log", lines)}: AdaptLog): ${target} {\n${lines}\n}`;
 };
 
 const chain = (steps: readonly Step[], input: string): string => steps.reduce((code, step) => `${step.name}(${code}, log)`, input);
+
+/** One entry of a version's adapters: `name: (value: From, log: AdaptLog): To => body`. */
+const adapter = (name: string, from: string, to: string, body: string): string => `${name}: (value: ${from}, ${param("log", body)}: AdaptLog): ${to} => ${body}`;
 
 const renderVersion = (adapters: ContractAdapters, version: VersionAdapters, b: FileBuilder): { code: string; helpers: string } => {
   const { contract } = adapters;
@@ -374,8 +387,8 @@ const renderVersion = (adapters: ContractAdapters, version: VersionAdapters, b: 
     `path: ${q(version.path)}`,
     `lossless: ${version.lossless}`,
     `revalidate: ${version.revalidate}`,
-    `toCanonical: (value: ${own}, log: AdaptLog): ${canonical} => ${chain(version.toCanonical, "value")}`,
-    `fromCanonical: (value: ${canonical}, log: AdaptLog): ${own} => ${chain(version.fromCanonical, "value")}`,
+    adapter("toCanonical", own, canonical, chain(version.toCanonical, "value")),
+    adapter("fromCanonical", canonical, own, chain(version.fromCanonical, "value")),
   ];
   let helpers = "";
   if (version.strip) {
@@ -388,7 +401,7 @@ const renderVersion = (adapters: ContractAdapters, version: VersionAdapters, b: 
       prefix: `strip${versionId(version.version.version)[0]!.toUpperCase()}${versionId(version.version.version).slice(1)}`,
       statements: [],
     };
-    lines.push(`strip: (value: ${own}, log: AdaptLog): ${own} => ${convert(version.strip, "value", "", scope, 0)}`);
+    lines.push(adapter("strip", own, own, convert(version.strip, "value", "", scope, 0)));
     helpers = [...scope.helpers.values()].map((h) => h.code).join("\n");
   }
   return { code: `${q(version.version.version)}: {\n    ${lines.join(",\n    ")},\n  }`, helpers };

@@ -209,11 +209,14 @@ const planLines = (plan: NullPlan, input: string, path: readonly PathPart[], ctx
       }
       const mapped = planLines(plan.inner, value, [...path, { text: "/" }, { code: `escapePointer(${key})` }], ctx);
       if (mapped.lines.some((line) => line.includes(`escapePointer(${key})`))) ctx.uses.add("escapePointer");
+      // The key is a parameter only where the mapping reports at a path under it.
+      const named = new RegExp(`\\b${key}\\b`);
+      const parameters = mapped.lines.some((line) => named.test(line)) ? `${value}: unknown, ${key}: string` : `${value}: unknown`;
       return {
         lines: [
           declared,
           `if (Array.isArray(${input})) {`,
-          `  const ${record} = recordOfEntries(${input}, issues, () => ${at}, (${value}: unknown, ${key}: string): unknown => {`,
+          `  const ${record} = recordOfEntries(${input}, issues, () => ${at}, (${parameters}): unknown => {`,
           ...indent(indent([...mapped.lines, `return ${mapped.result};`])),
           "  });",
           `  if (${record}) ${result} = ${record};`,

@@ -157,6 +157,48 @@ const checkExpr = (c: Compiled, x: string, nullable: boolean): string => {
   return nullable ? `(${x} === null || (${parts}))` : parts;
 };
 
+const TAKE_DECLARED = /^function (take_[\w$]+)\(/;
+const TAKE_CALLED = /\btake_[\w$]+(?=\()/g;
+
+/**
+ * `declarations` without the `take_` functions `read` never reaches. A container's take_ is built
+ * with its is_ and err_, but a reader copies some containers whole instead (a variant of an untagged
+ * union, a tuple's item), so nothing calls theirs. Each declaration's top-level functions are
+ * looked at one by one; a declaration with none left is dropped.
+ */
+const withoutUnusedTakes = (declarations: readonly string[], read: string): string[] => {
+  const split = declarations.map((text) => (text.includes("function take_") ? text.split(/^(?=function |const |let )/m) : [text]));
+  const takes = new Map<string, string>();
+  const reached: string[] = [];
+  const follow = (text: string, own?: string): void => {
+    for (const [name] of text.matchAll(TAKE_CALLED)) if (name !== own) reached.push(name);
+  };
+  follow(read);
+  for (const chunks of split) {
+    for (const chunk of chunks) {
+      const name = TAKE_DECLARED.exec(chunk)?.[1];
+      if (name === undefined) follow(chunk);
+      else takes.set(name, chunk);
+    }
+  }
+  const used = new Set<string>();
+  for (let name = reached.pop(); name !== undefined; name = reached.pop()) {
+    if (used.has(name)) continue;
+    used.add(name);
+    const chunk = takes.get(name);
+    if (chunk !== undefined) follow(chunk, name);
+  }
+  return split.flatMap((chunks, i) => {
+    if (chunks.length === 1 && !TAKE_DECLARED.test(chunks[0]!)) return [declarations[i]!];
+    const kept = chunks.filter((chunk) => {
+      const name = TAKE_DECLARED.exec(chunk)?.[1];
+      return name === undefined || used.has(name);
+    });
+    if (kept.length === chunks.length) return [declarations[i]!];
+    return kept.length === 0 ? [] : [kept.map((chunk) => chunk.trimEnd()).join("\n\n")];
+  });
+};
+
 export const compileValidator = (
   project: Project,
   contract: Contract,
@@ -847,10 +889,11 @@ export const compileValidator = (
   const entry = versionEntry(scopeOf(contract, version));
   const entryErrors = entry.errors("value", '""', "out");
   runtime("capIssues");
+  const read = `${isObject("value")} && ${entry.take("value", "t")}`;
   return {
-    declarations: hoister.declarations(),
+    declarations: withoutUnusedTakes(hoister.declarations(), read),
     check: `${isObject("value")} && ${entry.check("value")}`,
-    read: `${isObject("value")} && ${entry.take("value", "t")}`,
+    read,
     errors: [
       `if (!(${isObject("value")})) ${pushIssue("out", '""', "type", "object", "wrong type")}`,
       ...(entryErrors.length > 0 ? block("else", entryErrors) : []),

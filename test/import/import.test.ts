@@ -55,7 +55,7 @@ const expectAgreement = async (dir: string, files: readonly ImportedFile[], sour
     mkdirSync(join(dir, "idl"), { recursive: true });
     writeFileSync(join(dir, "idl", basename(f.path)), f.text);
   }
-  writeFileSync(join(dir, "package.json"), `{ "treaty": { "tests": false } }\n`);
+  writeFileSync(join(dir, "package.json"), `{ "type": "module", "treaty": { "tests": false } }\n`);
   const generated = await generate({ root: dir, idlDir: join(dir, "idl"), outDir: join(dir, "generated"), check: false, tests: false });
   expect(generated.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   const document = JSON.parse(readFileSync(sourceFile, "utf8")) as AnySchema;

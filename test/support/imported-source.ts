@@ -64,7 +64,7 @@ export const importPublished = async (source: PublishedSource): Promise<Imported
   const path = join(REFERENCE, source.file);
   const text = readFileSync(path, "utf8");
   const document = JSON.parse(text) as Record<string, unknown>;
-  const root = tempProject(`imported-${source.prefix}`, { "package.json": `{ "treaty": { "tests": false } }\n` });
+  const root = tempProject(`imported-${source.prefix}`, { "package.json": `{ "type": "module", "treaty": { "tests": false } }\n` });
   const imported = importSchema({ root, file: path, text, outDir: join(root, "idl", source.prefix), contract: source.prefix });
   expect(imported.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   for (const file of imported.value) {

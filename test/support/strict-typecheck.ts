@@ -1,5 +1,5 @@
-// What a producer's build says of generated TypeScript: `strict` and the stricter index and optional
-// checks, the ECMAScript library alone (as `treaty init`'s tsconfig: no DOM or Node globals), treaty's
+// What a producer's build says of generated TypeScript: `strict` and the checks of
+// @tsconfig/strictest (unused names and parameters, index and optional property rules, ...), the ECMAScript library alone (as `treaty init`'s tsconfig: no DOM or Node globals), treaty's
 // entries resolved to this checkout.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -20,6 +20,16 @@ export const strictTypeErrors = (files: readonly string[]): string[] => {
     strict: true,
     noUncheckedIndexedAccess: true,
     exactOptionalPropertyTypes: true,
+    noUnusedLocals: true,
+    noUnusedParameters: true,
+    noImplicitReturns: true,
+    noFallthroughCasesInSwitch: true,
+    noImplicitOverride: true,
+    noPropertyAccessFromIndexSignature: true,
+    allowUnusedLabels: false,
+    allowUnreachableCode: false,
+    verbatimModuleSyntax: true,
+    isolatedModules: true,
     noEmit: true,
     target: ts.ScriptTarget.ES2022,
     lib: ["lib.es2023.d.ts"],
