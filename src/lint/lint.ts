@@ -43,6 +43,16 @@ const holdsUnboundedJson = (type: TypeNode): boolean =>
       ? holdsUnboundedJson(type.of)
       : type.kind === "tuple" && type.items.some(holdsUnboundedJson);
 
+/** Whether `type` holds, as a list's, map's or tuple's item or an untagged union's variant, a string with no bound. */
+const holdsUnboundedString = (type: TypeNode): boolean =>
+  type.kind === "string"
+    ? type.maxLength === undefined && type.pattern === undefined && type.format === undefined
+    : type.kind === "list" || type.kind === "map"
+      ? holdsUnboundedString(type.of)
+      : type.kind === "tuple"
+        ? type.items.some(holdsUnboundedString)
+        : type.kind === "oneOf" && type.variants.some((variant) => holdsUnboundedString(variant.type));
+
 const fieldFindings = (field: Field, path: string, contract: Contract, version: ResolvedVersion): Finding[] => {
   const findings: Finding[] = [];
   const at = (rule: LintRule, params: Params): Finding => ({ rule, loc: field.loc, params, field });
@@ -53,6 +63,9 @@ const fieldFindings = (field: Field, path: string, contract: Contract, version: 
     findings.push(at(BLOB_FIELD.test(field.name) ? "blob-not-ref" : "unbounded-string", { field: path }));
   } else if (BLOB_FIELD.test(field.name) && type.kind === "string" && (type.maxLength ?? 0) > 10_000) {
     findings.push(at("blob-not-ref", { field: path }));
+  } else if (type.kind !== "string" && holdsUnboundedString(type)) {
+    // Inside a list, map or tuple: each item is as unbounded as the field would be.
+    findings.push(at("unbounded-string", { field: path }));
   }
   if (contract.kind === "command" && holdsUnboundedJson(type)) findings.push(at("unbounded-json", { field: path }));
   if (field.nullable === PLACEHOLDER_MEANING) findings.push(at("placeholder-meaning", { where: `what null means for '${path}'`, placeholder: PLACEHOLDER_MEANING }));
