@@ -1,4 +1,4 @@
-import { formatDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, formatDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { TREATY_VERSION } from "../version.js";
 import type { CliIo } from "./command.js";
 import { COMMANDS } from "./commands/index.js";
@@ -26,9 +26,14 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
   const [first, ...rest] = argv;
   const command = COMMANDS.find((c) => c.name === first);
   if (!command) {
-    if (first === undefined || first === "help" || first === "--help" || first === "-h") {
+    if (first === "help" || first === "--help" || first === "-h") {
       io.stdout(help());
-      return first === undefined ? 2 : 0;
+      return 0;
+    }
+    if (first === undefined) {
+      // A usage error like any other (a coded line on stderr), with the whole usage after it.
+      io.stderr(`treaty: ${formatDiagnostic(createDiagnostic("missing-command", undefined, { known: COMMANDS.map((c) => c.name).join(", ") }))}\n\n${help()}`);
+      return 2;
     }
     if (first === "--version" || first === "-v") {
       io.stdout(`${TREATY_VERSION}\n`);

@@ -100,6 +100,7 @@ export const DIAGNOSTIC_CODES = {
   "config-conflict": { severity: "error", message: "treaty is configured both here and in {file}; keep one" },
   "out-dir-overlaps": { severity: "error", message: "the output directory '{out}' {reason}: treaty removes the files it no longer generates there, so it needs a directory of its own" },
   // the command line (no location; exit status 2)
+  "missing-command": { severity: "error", message: "no command given; the commands are {known}" },
   "unknown-command": { severity: "error", message: "unknown command '{name}'{suggestion}; the commands are {known}" },
   "unknown-flag": { severity: "error", message: "unknown flag '{flag}' for {command}{suggestion}; {command} takes {known}" },
   "flag-needs-value": { severity: "error", message: "{flag} needs a value: {flag} <value>, or {flag}=<value> for a value starting with '-'" },

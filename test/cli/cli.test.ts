@@ -39,6 +39,7 @@ it("each usage mistake is a coded error with what was meant, exit 2, before anyt
     return { status, found, stderr };
   };
   const cases: [string[], string[]][] = [
+    [[], ["missing-command"]],
     [["generat"], ["unknown-command generate"]],
     [["frobnicate"], ["unknown-command"]],
     [["--idl", "idl", "check"], ["unknown-flag"]],

@@ -87,3 +87,27 @@ it("regenerates each saved change, reports a half-edited file without exiting, f
   expect(tree(join(root, "generated")).filter((p) => p.endsWith(".treaty-tmp"))).toEqual([]);
   expect(stderr).not.toMatch(/internal error|\n\s+at /);
 }, 60_000);
+
+it("--quiet under --watch prints only diagnostics: no banner, no summaries", async () => {
+  const root = tempProject("watch-quiet", { "treaty.config.json": `{ "tests": false }\n`, "idl/demo/demo.thing.yaml": contract("first") });
+  const child = spawn(process.execPath, [CLI, "generate", "--watch", "--quiet"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const printed = () => stderr;
+  const types = join(root, "generated/demo.thing/v1_0/types.ts");
+  await until("the first run", () => read(types)?.includes("first") === true, printed);
+  // Nothing says when the watch is ready: the save is repeated until it is seen.
+  const save = (text: string) => writeFileSync(join(root, "idl/demo/demo.thing.yaml"), text);
+  const saving = setInterval(() => save(contract("second")), 300);
+  await until("the saved change", () => read(types)?.includes("second") === true, printed).finally(() => clearInterval(saving));
+  expect(stderr).toBe("");
+  save(contract("third").replace("maxLength: 40", "maxLength: [40"));
+  await until("the YAML error", () => /error yaml-syntax/.test(stderr), printed);
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  child.kill("SIGINT");
+  expect(await exited).toBe(0);
+  // The diagnostic (and its excerpt of the file) and nothing of treaty's own.
+  expect(stderr).toMatch(/^idl\/demo\/demo\.thing\.yaml:\d+:\d+ - error yaml-syntax: /);
+  expect(stderr).not.toMatch(/^treaty: /m);
+}, 60_000);

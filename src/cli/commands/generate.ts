@@ -10,13 +10,15 @@ export const generateCommand: Command = {
   name: "generate",
   usage: `  treaty generate [--check | --watch] [--quiet] [--idl <dir>] [--out <dir>]
       Compile every contract under --idl (default: idl) into --out (default: generated). Files
-      treaty no longer produces are removed; the directory changes as a whole, or is left as
-      it was. Only contracts whose files (or what they reference) changed since the last run
+      treaty no longer produces are removed. A run killed at any moment leaves the old files
+      or the new ones, never a mix, once the next run has started (files are moved into place
+      one by one: a reader during the moves can see both). Only contracts whose files (or what they reference) changed since the last run
       are compiled again. With --check, write nothing and exit 1 listing the files that are
       stale. With --watch, generate again each time a contract or agent file is saved, added
       or removed (or the config file it started with changes), printing each run's diagnostics
       and going on; a run with errors writes nothing; Ctrl-C stops it. --quiet prints only
-      diagnostics and what is stale; without it a terminal shows progress on long runs.
+      diagnostics and what is stale (under --watch, no banner and no summaries either); without
+      it a terminal shows progress on long runs.
       Defaults come from treaty.config.json or the 'treaty' key of package.json; its 'package'
       setting makes --out an npm package, 'tests: false' writes no generated tests, and 'llm:
       { providers: [...] }' names the LLM providers of contracts that name none.`,
@@ -99,7 +101,7 @@ const generateWatching = async (args: ParsedArgs, io: CliIo): Promise<number> =>
     onError: (error) => io.stderr(`treaty: internal error: ${(error as Error).message}\nPlease report this with the contract that caused it.\n`),
   });
   await watching.ready;
-  io.stderr(`treaty: watching ${fromCwd(io, config.root, config.idlDir)} for changes (Ctrl-C to stop)\n`);
+  if (args.values["quiet"] !== true) io.stderr(`treaty: watching ${fromCwd(io, config.root, config.idlDir)} for changes (Ctrl-C to stop)\n`);
   await new Promise<void>((stop) => {
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
