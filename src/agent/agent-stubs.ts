@@ -52,7 +52,7 @@ const agentStubFile = (agent: Agent, options: AgentStubsOptions): StubFile => {
       stub(agent, "execute", `${agent.summary ?? agent.name} Runs only after every gate before it passed.`, `(input: ${GENERATED}.Input): Promise<${GENERATED}.Output>`, agent.loc),
       ...agent.rules.flatMap((rule) =>
         rule.kind === "custom"
-          ? [stub(agent, rule.name, `Custom rule of ${agent.name}: ${rule.description ?? rule.name}`, `(input: ${GENERATED}.Input): Promise<${RUNTIME}.AgentRuleResult>`, rule.loc)]
+          ? [stub(agent, rule.name, `Custom rule of ${agent.name}: ${rule.description ?? rule.name} Returns { ok: true }, or { ok: false, path, message, suggestion? } with path a JSON Pointer into the input ("/field", "" for all of it).`, `(input: ${GENERATED}.Input): Promise<${RUNTIME}.AgentRuleResult>`, rule.loc)]
           : [],
       ),
     ],

@@ -80,6 +80,15 @@ export function agentToTool<A extends AgentContract, P extends AgentToolProvider
 }
 
 /** What a custom rule of an agent returns: pass, or where and why the input fails. */
+/**
+ * What a custom rule says of an input. On failure, `path` is a JSON Pointer (RFC 6901) into the
+ * agent's input, as the issues of the runtime carry them: `"/return_date"`, `"/passengers/0/name"`,
+ * `""` for the input as a whole. Like every issue's path it is masked by the input contract's
+ * shape before it leaves the gate: a segment the contract does not declare (a map's key, or a
+ * dotted `return_date` that is not a pointer at all) becomes `*`. `message` says what was expected
+ * and `suggestion` what the model should do; both reach the model in a re-ask, so neither quotes
+ * the payload.
+ */
 export type AgentRuleResult =
   | { readonly ok: true }
   | { readonly ok: false; readonly path: string; readonly message: string; readonly suggestion?: string };

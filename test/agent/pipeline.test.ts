@@ -119,6 +119,17 @@ describe("createPipeline: the gates", () => {
     expect(calls).toEqual([]);
   });
 
+  it("masks a custom rule's path as every issue's: a pointer the input declares stays, anything else becomes *", async () => {
+    const search = agents["booking.availability_search"];
+    for (const [given, reported] of [["/origin", "/origin"], ["", ""], ["origin", "*"], ["/secret_key", "/*"]] as const) {
+      const rule: AgentContract["rules"][number] = { kind: "custom", name: "probe", check: async () => ({ ok: false, path: given, message: "no" }) };
+      const session = createPipeline({ agents: { search: { ...search, intent: undefined, rules: [rule] } }, store: STORE_KINDS[0]!.open() });
+      const failure = refused(await session.run("search", SEARCH));
+      expect(failure.gate).toBe("semantic_in");
+      expect(failure.issues[0]!.path).toBe(reported);
+    }
+  });
+
   const field = (name: string) => agentPath(name, [name]);
   const ruleCases: [string, AgentContract["rules"][number], string, string][] = [
     ["before", { kind: "before", first: field("departure_date"), second: field("departure_date") }, "/departure_date", "rule.before"],
