@@ -1,4 +1,4 @@
-import { isScalar, LineCounter, parseDocument, Scalar, visit, type Document } from "yaml";
+import { isScalar, LineCounter, parseDocument, Scalar, visit, type Document, type YAMLError } from "yaml";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
 import { readSources, type RawSource } from "./read-sources.js";
@@ -46,13 +46,32 @@ const keyProblems = (file: SourceFile): Diagnostic[] => {
 /** yaml's messages that speak to a programmer using the library, said to the file's author instead. */
 const YAML_DETAILS: ReadonlyMap<string, string> = new Map([["MULTIPLE_DOCS", "a contract file holds one YAML document, and this one holds more (a second '---' starts another)"]]);
 
+/** A mapping's key indented unlike its siblings: yaml places the error at the start of the line, its message says nothing of which line. */
+const MISALIGNED = "All mapping items must start at the same column";
+
+/** Where `error` is, and what it says, for the file's author. */
+const yamlDiagnostic = (file: SourceFile, error: YAMLError): Diagnostic => {
+  const message = error.message.split(/ at line \d/)[0]!;
+  if (error.code === "BAD_INDENT" && message === MISALIGNED) {
+    // At the key itself, past the indentation yaml points at.
+    const line = /^[ \t]*/.exec(file.text.slice(error.pos[0]))![0];
+    const indent = file.lineCounter.linePos(error.pos[0]).col - 1 + line.length;
+    return createDiagnostic("yaml-syntax", locate(file, error.pos[0] + line.length), {
+      detail: `this key is indented ${indent} space${indent === 1 ? "" : "s"}, unlike the keys before it in its mapping: line it up with them`,
+    });
+  }
+  return createDiagnostic("yaml-syntax", locate(file, error.pos[0]), { detail: YAML_DETAILS.get(error.code) ?? message });
+};
+
 export const parseSource = (path: string, text: string): StageResult<SourceFile> => {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, keepSourceTokens: false });
   const file: SourceFile = { path, text, doc, lineCounter };
-  const diagnostics: Diagnostic[] = [...doc.errors, ...doc.warnings].map((error) =>
-    createDiagnostic("yaml-syntax", locate(file, error.pos[0]), { detail: YAML_DETAILS.get(error.code) ?? error.message.split(/ at line \d/)[0]! }),
-  );
+  // After one misaligned key, yaml reads the lines below it in the wrong mapping: their
+  // misalignments follow from the first, which is the one reported.
+  const first = doc.errors.find((error) => error.code === "BAD_INDENT" && error.message.startsWith(MISALIGNED));
+  const errors = doc.errors.filter((error) => error === first || !(error.code === "BAD_INDENT" && error.message.startsWith(MISALIGNED)));
+  const diagnostics: Diagnostic[] = [...errors, ...doc.warnings].map((error) => yamlDiagnostic(file, error));
   return { value: file, diagnostics: [...diagnostics, ...keyProblems(file)] };
 };
 
