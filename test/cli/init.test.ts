@@ -73,6 +73,7 @@ describe("treaty init in an existing repo", () => {
       "package.json": `${JSON.stringify(manifest, null, 4)}\n`,
       "tsconfig.json": "{ /* mine */ }\n",
       "vite.config.ts": "export default {};\n",
+      "index.js": "module.exports = {};\n",
     });
     const { status, stderr } = await cli(["init"], root);
     expect(status).toBe(0);
@@ -123,6 +124,23 @@ describe("treaty init in an existing repo", () => {
       expect(stderr).toMatch(/^updated package\.json \(.*, "type": "module": no "type" and no CommonJS entry, bin or tsconfig\)$/m);
       expect(stderr).not.toContain("note: package.json");
       expect((await cli(["init"], root)).stderr).toMatch(/^skipped package\.json /m);
+    }
+  });
+
+  it("makes the \"type\": \"commonjs\" npm init writes \"module\" when the package has no .js or .cjs file, and keeps it when it has one", async () => {
+    // What `npm init -y` (npm 11) writes.
+    const npmInit = `${JSON.stringify({ name: "app", version: "1.0.0", main: "index.js", scripts: { test: 'echo "Error: no test specified" && exit 1' }, type: "commonjs" }, null, 2)}\n`;
+    const fresh = project({ "package.json": npmInit });
+    const { status, stderr } = await cli(["init"], fresh);
+    expect(status).toBe(0);
+    expect(manifestOf(fresh)["type"]).toBe("module");
+    expect(stderr).toMatch(/^updated package\.json \(.*, "type": "module": it said "commonjs" \(as npm init writes it\)/m);
+    expect(stderr).not.toContain("note: package.json");
+    for (const script of ["scripts/build.js", "lib/x.cjs"]) {
+      const withScript = project({ "package.json": npmInit, [script]: "console.log(1);\n" });
+      const kept = await cli(["init"], withScript);
+      expect(manifestOf(withScript)["type"]).toBe("commonjs");
+      expect(kept.stderr).toMatch(/note: package\.json says "type": "commonjs"/);
     }
   });
 

@@ -159,6 +159,28 @@ const commonJsSign = (root: string, manifest: Manifest): string | undefined => {
   return undefined;
 };
 
+/**
+ * A .js or .cjs file of the package's own (outside node_modules, vendor/, the output and dot
+ * directories), if it has one: what a stated "type": "commonjs" can be there for. The first found.
+ */
+const scriptFile = (root: string, skip: ReadonlySet<string>, dir = root): string | undefined => {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  for (const entry of entries) {
+    if (entry.isFile() && /\.c?js$/.test(entry.name)) return relative(root, join(dir, entry.name));
+  }
+  for (const entry of entries) {
+    if (!entry.isDirectory() || entry.name.startsWith(".") || entry.name === "node_modules" || skip.has(join(dir, entry.name))) continue;
+    const found = scriptFile(root, skip, join(dir, entry.name));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+};
+
 const VENDOR_DIR = "vendor";
 
 /**
@@ -207,15 +229,22 @@ const vendorTreaty = (root: string, manifest: Manifest, added: string[], notes: 
  * The generated code is ES modules. A package.json without "type" becomes one unless something in
  * it is CommonJS that the change would break; a "type" it states is kept, and the user told.
  */
-const setModuleType = (root: string, manifest: Manifest, created: boolean, added: string[], notes: string[]): void => {
+const setModuleType = (root: string, manifest: Manifest, created: boolean, added: string[], notes: string[], outDir: string): void => {
   if (manifest.type === "module") return;
   const commonJs = manifest.type === undefined && !created ? commonJsSign(root, manifest) : undefined;
+  // npm init (npm 10.9 and later) writes "type": "commonjs" into a new package.json: where the
+  // package has no script at all, nothing depends on it.
+  const unused =
+    manifest.type === "commonjs" && commonJsSign(root, manifest) === undefined && scriptFile(root, new Set([join(root, VENDOR_DIR), outDir])) === undefined;
   if (created) {
     manifest.type = "module";
     added.push('"type": "module"');
   } else if (manifest.type === undefined && commonJs === undefined) {
     manifest.type = "module";
     added.push('"type": "module": no "type" and no CommonJS entry, bin or tsconfig');
+  } else if (unused) {
+    manifest.type = "module";
+    added.push('"type": "module": it said "commonjs" (as npm init writes it) and the package has no .js or .cjs file and no CommonJS tsconfig');
   } else {
     notes.push(
       `package.json ${manifest.type === undefined ? `has no "type" (CommonJS) and ${commonJs}` : `says "type": "${String(manifest.type)}"`}, and the generated code is ES modules: add "type": "module" if this package has no CommonJS .js files, or set 'package' in ${CONFIG_FILE} so the generated code is a package of its own`,
@@ -224,7 +253,7 @@ const setModuleType = (root: string, manifest: Manifest, created: boolean, added
 };
 
 /** Creates or extends package.json, vendoring treaty's tarball when needed; what it cannot fix, it says in `notes`. */
-const updateManifest = (root: string, notes: string[]): Outcome[] => {
+const updateManifest = (root: string, outDir: string, notes: string[]): Outcome[] => {
   const path = join(root, "package.json");
   const text = existsSync(path) ? readFileSync(path, "utf8") : undefined;
   let manifest: Manifest;
@@ -236,7 +265,7 @@ const updateManifest = (root: string, notes: string[]): Outcome[] => {
   const malformed = notAManifest(manifest);
   if (malformed) return [{ path: "package.json", action: "failed", why: malformed }];
   const added = mergeManifest(manifest);
-  setModuleType(root, manifest, text === undefined, added, notes);
+  setModuleType(root, manifest, text === undefined, added, notes, outDir);
   const vendored = vendorTreaty(root, manifest, added, notes);
   if (vendored?.action === "failed") return [vendored];
   const outcomes = vendored ? [vendored] : [];
@@ -258,7 +287,8 @@ export const initCommand: Command = {
       Scaffold a producer repo in the current directory: treaty.config.json, an example
       contract under idl/, the 'codegen' and 'contracts:check' scripts and the devDependencies
       generated code and tests need (in package.json), tsconfig.json, vitest.config.mts, a CI
-      workflow and a .gitignore; "type": "module" unless package.json shows CommonJS; treaty's tarball copied
+      workflow and a .gitignore; "type": "module" unless package.json shows CommonJS (a stated
+      "commonjs" too, as npm init writes it, in a package with no .js file); treaty's tarball copied
       into vendor/ when package.json installs it from outside the repo. Never overwrites a
       file; running it again changes nothing.`,
   options: {},
@@ -270,7 +300,7 @@ export const initCommand: Command = {
       return 1;
     }
     const notes: string[] = [];
-    const outcomes = [...scaffold(loaded.value).map((file) => createIfAbsent(io.cwd, file)), ...updateManifest(io.cwd, notes)];
+    const outcomes = [...scaffold(loaded.value).map((file) => createIfAbsent(io.cwd, file)), ...updateManifest(io.cwd, join(io.cwd, loaded.value.out), notes)];
     for (const outcome of outcomes) printOutcome(io, outcome);
     for (const note of notes) io.stderr(`treaty: note: ${note}\n`);
     if (outcomes.some((o) => o.action === "failed")) return 1;
