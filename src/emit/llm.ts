@@ -155,13 +155,16 @@ const planLines = (plan: NullPlan, input: string, path: readonly PathPart[], ctx
       };
       const indexes = Array.from({ length: plan.length }, (_, i) => i);
       if (plan.object) {
-        // Keyed by position: every position is read, so the array is always a new one.
+        // Keyed by position: every position is read, so the array is always a new one. Only an
+        // object of exactly those own keys is one: another (an extra key, a position it only
+        // inherits) is left as sent, for the contract's validator to refuse.
         const reads = indexes.map((i) => ({ item: ctx.fresh(), i }));
         const mapped = reads.map(({ item, i }) => ({ item, i, ...mappedAt(i, item) }));
+        const exact = [`Object.keys(${input}).length === ${plan.length}`, ...indexes.map((i) => `Object.hasOwn(${input}, ${JSON.stringify(String(i))})`)];
         return {
           lines: [
             declared,
-            `if (isRecord(${input})) {`,
+            `if (isRecord(${input}) && ${exact.join(" && ")}) {`,
             ...indent(mapped.flatMap(({ item, i, lines }) => [`const ${item}: unknown = ${input}[${JSON.stringify(String(i))}];`, ...lines])),
             `  ${result} = [${mapped.map((m) => m.result).join(", ")}];`,
             "}",

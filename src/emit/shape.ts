@@ -45,7 +45,12 @@ export const emitShape = (project: Project, contract: Contract, version: Resolve
         // Keys are masked in paths and records unless the contract declares them names (redact.ts, reask.ts).
         return [["kind", lit("map")], ["of", printObject(node(type.of))], ...(type.keysVisible ? [["keysVisible", "true"] as [string, string]] : [])];
       case "json":
-        return [["kind", lit("json")]];
+        // Its bounds: a record keeps a json value only where the validator would (redact.ts).
+        return [
+          ["kind", lit("json")],
+          ...(type.maxDepth === undefined ? [] : [["maxDepth", String(type.maxDepth)] as [string, string]]),
+          ...(type.maxBytes === undefined ? [] : [["maxBytes", String(type.maxBytes)] as [string, string]]),
+        ];
       case "tuple":
         return [["kind", lit("tuple")], ["items", `[${type.items.map((item) => printObject(node(item))).join(", ")}]`]];
       case "object":

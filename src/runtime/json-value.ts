@@ -1,8 +1,11 @@
 // The check of an IDL `json` value: what `JSON.stringify` would write faithfully (no undefined,
-// function, symbol, bigint, NaN or ±Infinity, no getter; an object is its own keys). It walks with an explicit stack, never by recursion, so no
-// payload can exhaust the call stack, and it stops at the first bound passed: a value nested past
-// the depth bound is not walked below it, and bytes are counted as the walk goes, so a huge value
-// is never serialized (nor read much past `maxBytes`).
+// function, symbol, bigint, NaN or ±Infinity; an object is its own enumerable keys, each value read
+// once, a getter's as the snapshot reads it). It walks with an explicit stack, never by recursion,
+// so no payload can exhaust the call stack, and it stops at the first bound passed: a value nested
+// past the depth bound is not walked below it, bytes are counted as the walk goes, so a huge value
+// is never serialized (nor read much past `maxBytes`), and values as they are reached, so one that
+// shares objects (JSON of 2^26 values in 27 arrays) is refused past MAX_NODES.
+import { MAX_NODES } from "./max-nodes.js";
 
 /**
  * The depth no `json` value may pass, declared `maxDepth` or not: consumers of the value (a
@@ -34,7 +37,7 @@ const stringBytes = (s: string): number => {
 /**
  * Why `value` is not a JSON value within `maxDepth` levels of arrays and objects and `maxBytes`
  * UTF-8 bytes of its `JSON.stringify` form, or undefined when it is. Past `JSON_DEPTH_LIMIT` it
- * is `jsonDepth` when no tighter `maxDepth` was declared.
+ * is `jsonDepth` when no tighter `maxDepth` was declared; past MAX_NODES values, `json`.
  */
 export const jsonFault = (value: unknown, maxDepth?: number, maxBytes?: number): JsonFault | undefined => {
   const depthBound = maxDepth !== undefined && maxDepth < JSON_DEPTH_LIMIT ? maxDepth : JSON_DEPTH_LIMIT;
@@ -43,6 +46,7 @@ export const jsonFault = (value: unknown, maxDepth?: number, maxBytes?: number):
   let bytes = 0;
   const values: unknown[] = [value];
   const depths: number[] = [0];
+  let visited = 1;
   while (values.length > 0) {
     const v = values.pop();
     const depth = depths.pop()!;
@@ -66,6 +70,7 @@ export const jsonFault = (value: unknown, maxDepth?: number, maxBytes?: number):
         if (depth >= depthBound) return depthFault;
         if (Array.isArray(v)) {
           if (counting) bytes += v.length === 0 ? 2 : v.length + 1;
+          if ((visited += v.length) > MAX_NODES) return counting && bytes > maxBytes ? "maxBytes" : "json"; // past MAX_NODES
           for (let i = v.length - 1; i >= 0; i--) {
             values.push(v[i]);
             depths.push(depth + 1);
@@ -74,11 +79,10 @@ export const jsonFault = (value: unknown, maxDepth?: number, maxBytes?: number):
           // Its own keys, as JSON.stringify and the rest of the validator read an object.
           const keys = Object.keys(v);
           if (counting) bytes += keys.length === 0 ? 2 : keys.length + 1;
+          if ((visited += keys.length) > MAX_NODES) return counting && bytes > maxBytes ? "maxBytes" : "json"; // past MAX_NODES
           for (const key of keys) {
-            const descriptor = Object.getOwnPropertyDescriptor(v, key)!;
-            if (!("value" in descriptor)) return "json"; // an accessor is code, not data
             if (counting) bytes += (key.length + 3 > maxBytes - bytes ? maxBytes + 1 : stringBytes(key)) + 1;
-            values.push(descriptor.value);
+            values.push((v as Record<string, unknown>)[key]);
             depths.push(depth + 1);
           }
         }

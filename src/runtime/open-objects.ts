@@ -1,5 +1,6 @@
 // Unknown keys of `unknown_fields: keep` objects, which adapters carry from one version's object
 // into the other's unchanged.
+import { MAX_NODES } from "./max-nodes.js";
 
 /**
  * The own enumerable keys of `value` not in `known`, with their values, as a fresh object (a key
@@ -11,44 +12,40 @@ export const keptKeys = (value: unknown, known: readonly string[]): Record<strin
   return Object.fromEntries(Object.keys(record).filter((key) => !known.includes(key)).map((key) => [key, record[key]]));
 };
 
-/** Containers a kept value may hold; past them it is refused, as a bound on work per payload. */
-const MAX_JSON_NODES = 100_000;
-
-/** On the walk's stack: leave `object` (it is no longer an ancestor of what follows). */
-interface Leave {
-  readonly leave: object;
-}
-
 /**
  * Whether `value` is JSON data, as a kept unknown key's value must be (it is handed over and
  * written again unchanged): null, a boolean, a string, a finite number, or arrays and objects (own
- * enumerable keys) of those, at most MAX_JSON_NODES containers. Walked with a stack, so a deeply
+ * enumerable keys) of those, at most MAX_NODES values as JSON (shared objects counted each time). Walked with a stack, so a deeply
  * nested hostile value cannot exhaust the call stack; a cycle is not JSON (a shared object is).
  */
 export const isJsonData = (value: unknown): boolean => {
+  // `leaving[i]`: `stack[i]` is an object whose walk ends here (it is no longer an ancestor of what follows).
   const stack: unknown[] = [value];
+  const leaving: boolean[] = [false];
   const ancestors = new Set<object>();
-  const leaving = new WeakSet<Leave>();
-  let containers = 0;
+  // Counted as they are pushed, so a wide array reached again and again is refused before it is pushed again.
+  let visited = 1;
   while (stack.length > 0) {
     const v = stack.pop();
+    if (leaving.pop()) {
+      ancestors.delete(v as object);
+      continue;
+    }
     if (v === null || typeof v === "string" || typeof v === "boolean") continue;
     if (typeof v === "number") {
       if (!Number.isFinite(v)) return false;
       continue;
     }
-    if (typeof v !== "object") return false;
-    if (leaving.has(v as Leave)) {
-      ancestors.delete((v as Leave).leave);
-      continue;
-    }
-    if (ancestors.has(v) || ++containers > MAX_JSON_NODES) return false;
+    if (typeof v !== "object" || ancestors.has(v)) return false;
     ancestors.add(v);
-    const leave: Leave = { leave: v };
-    leaving.add(leave);
-    stack.push(leave);
-    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) stack.push(v[i]);
-    else for (const key of Object.keys(v)) stack.push((v as Record<string, unknown>)[key]);
+    stack.push(v);
+    leaving.push(true);
+    const items = Array.isArray(v) ? v : Object.keys(v).map((key) => (v as Record<string, unknown>)[key]);
+    if ((visited += items.length) > MAX_NODES) return false;
+    for (let i = 0; i < items.length; i++) {
+      stack.push(items[i]);
+      leaving.push(false);
+    }
   }
   return true;
 };

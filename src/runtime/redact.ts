@@ -12,6 +12,7 @@ import { jsonEqual } from "./unique.js";
 import { own, objectFields, type ShapeFields, type ShapeNode, type VersionShape } from "./shape.js";
 import { isRecord } from "./is-record.js";
 import { jsonFault } from "./json-value.js";
+import { MAX_NODES } from "./max-nodes.js";
 
 export type { VersionShape } from "./shape.js";
 export { reaskMessage } from "./reask.js";
@@ -44,6 +45,8 @@ interface Context {
   readonly hash: Hash;
   /** The objects and arrays being copied above this point, so a cyclic value is not followed around. */
   readonly ancestors: Set<object>;
+  /** Values redacted so far, shared by every view of the payload: past MAX_NODES each is REDACTED. */
+  readonly visits: { count: number };
 }
 
 
@@ -51,7 +54,15 @@ interface Context {
 const piiHasher = (key: string | Uint8Array | undefined): Hash => {
   const keyBytes = typeof key === "string" ? utf8(key) : key;
   const digest = keyBytes === undefined ? sha256 : (message: Uint8Array) => hmacSha256(keyBytes, message);
-  return (value) => `[pii:${toHex(digest(utf8(canonicalJson(value)))).slice(0, 16)}]`;
+  return (value) => {
+    let text: string;
+    try {
+      text = canonicalJson(value);
+    } catch {
+      return REDACTED; // more values than a walk may visit: no marker, and nothing of the value
+    }
+    return `[pii:${toHex(digest(utf8(text))).slice(0, 16)}]`;
+  };
 };
 
 /** A copy of the object `value` with the declared `fields` redacted; `tag` is a union's tag key, kept as read. */
@@ -117,8 +128,11 @@ const mayBe = (node: ShapeNode, value: unknown): boolean => {
 };
 
 const redactNode = (value: unknown, node: ShapeNode, context: Context): unknown => {
-  // A json value the validator would accept is kept as it is; anything else (a cycle, a getter, a nesting a walk would overflow on) is not.
-  if (node.kind === "json") return jsonFault(value) === undefined ? value : REDACTED;
+  // A value sharing objects is redacted as often as it is reached: the count bounds the work.
+  if (++context.visits.count > MAX_NODES) return REDACTED;
+  // A json value the field's validator accepts is kept as it is; anything else (past its bounds, a
+  // cycle, a nesting a walk would overflow on) is not, nor its keys.
+  if (node.kind === "json") return jsonFault(value, node.maxDepth, node.maxBytes) === undefined ? value : REDACTED;
   if (value === null) return null;
   if (node.kind === "oneOf") {
     // The shape does not say which variant a value is of: every one it may be of redacts it, and
@@ -177,4 +191,4 @@ const redactRecord = (value: Record<string, unknown>, node: ShapeNode, context: 
 export const redact = (value: unknown, shape: VersionShape | undefined, options: RedactOptions): unknown =>
   shape === undefined
     ? REDACTED
-    : redactNode(value, { kind: "object", fields: shape.root }, { shape, internal: options.internal, hash: piiHasher(options.piiKey), ancestors: new Set() });
+    : redactNode(value, { kind: "object", fields: shape.root }, { shape, internal: options.internal, hash: piiHasher(options.piiKey), ancestors: new Set(), visits: { count: 0 } });

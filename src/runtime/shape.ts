@@ -17,8 +17,8 @@ export type ShapeNode =
   | { readonly kind: "object"; readonly fields: ShapeFields }
   | { readonly kind: "named"; readonly name: string }
   | { readonly kind: "list"; readonly of: ShapeNode; readonly maxItems?: number }
-  /** Any JSON value: kept whole by redaction, its keys (data) masked in paths. */
-  | { readonly kind: "json" }
+  /** Any JSON value: kept whole by redaction when within its bounds (else replaced whole), its keys (data) masked in paths. */
+  | { readonly kind: "json"; readonly maxDepth?: number; readonly maxBytes?: number }
   | { readonly kind: "tuple"; readonly items: readonly ShapeNode[] }
   /** `keysVisible`: the IDL's `keys: { sensitivity: none }`; without it a map's keys are masked everywhere. */
   | { readonly kind: "map"; readonly of: ShapeNode; readonly keysVisible?: true }

@@ -1,6 +1,7 @@
 // What `decode` validates and hands over is one copy of the input, read once: a JS value may be a
 // Proxy or carry getters that answer differently on each read, and the first read is the one the
 // validator checked. JSON text needs none (JSON.parse builds fresh plain data).
+import { MAX_NODES } from "./max-nodes.js";
 
 /** A container still to copy: `source` into `copy`, made already so keys keep their order. */
 type Pending = { readonly source: object; readonly copy: unknown[] | Record<string, unknown> } | { readonly leave: object };
@@ -9,19 +10,37 @@ type Pending = { readonly source: object; readonly copy: unknown[] | Record<stri
  * A plain copy of `value` as JSON sees it: arrays item by item, objects by their own enumerable
  * string keys (inherited fields are not the value's, as Ajv's `ownProperties` has it), each
  * property read exactly once; anything else as it is, for the validator to judge. Throws what a
- * getter or Proxy trap throws, and RangeError on a cyclic value. A loop, not recursion: a payload
- * nested 100,000 deep is copied for the validator to reject, not a stack overflow.
+ * getter or Proxy trap throws, and RangeError on a cyclic value or one of more than MAX_NODES
+ * values (shared objects counted each time they are reached: the copy holds them each time). A
+ * loop, not recursion: a payload nested 100,000 deep is copied for the validator to reject, not a
+ * stack overflow.
  */
 export const snapshot = (value: unknown): unknown => {
   if (typeof value !== "object" || value === null) return value;
+  // The count is the module's (no allocation per copy), kept across a copy a getter starts inside this one.
+  const outer = copied;
   try {
-    return copyShallowNested(value, 0);
-  } catch (error) {
-    if (error !== TOO_DEEP) throw error;
+    copied = 1;
+    try {
+      return copyShallowNested(value, 0);
+    } catch (error) {
+      if (error !== TOO_DEEP) throw error;
+    }
+    // Nested deeper than the recursive copy goes, or cyclic: the loop below copies it again, and
+    // alone decides (its copy is the one returned, so it is still one reading that is handed over).
+    copied = 1;
+    return copyIteratively(value);
+  } finally {
+    copied = outer;
   }
-  // Nested deeper than the recursive copy goes, or cyclic: the loop below copies it again, and
-  // alone decides (its copy is the one returned, so it is still one reading that is handed over).
-  return copyIteratively(value);
+};
+
+/** Values the copy in progress has taken so far. */
+let copied = 0;
+
+/** Counts `n` more values into the copy in progress; past MAX_NODES the copy is refused. */
+const count = (n: number): void => {
+  if ((copied += n) > MAX_NODES) throw new RangeError(`snapshot: more than ${MAX_NODES} values`);
 };
 
 /** Levels the recursive copy goes down before leaving the value to the loop (a cycle ends up there too). */
@@ -33,6 +52,7 @@ const copyShallowNested = (value: object, depth: number): unknown => {
   if (depth >= RECURSIVE_LEVELS) throw TOO_DEEP;
   if (Array.isArray(value)) {
     const n = value.length;
+    count(n);
     const list: unknown[] = [];
     for (let i = 0; i < n; i++) {
       const item: unknown = value[i];
@@ -42,7 +62,9 @@ const copyShallowNested = (value: object, depth: number): unknown => {
   }
   const record = value as Record<string, unknown>;
   const target: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) {
+  const keys = Object.keys(record);
+  count(keys.length);
+  for (const key of keys) {
     const item = record[key];
     putKey(target, key, typeof item === "object" && item !== null ? copyShallowNested(item, depth + 1) : item);
   }
@@ -68,6 +90,7 @@ const copyIteratively = (value: object): unknown => {
     const children: Pending[] = [];
     if (Array.isArray(source)) {
       const n = source.length;
+      count(n);
       const list = copy as unknown[];
       for (let i = 0; i < n; i++) {
         const item: unknown = source[i];
@@ -78,7 +101,9 @@ const copyIteratively = (value: object): unknown => {
     } else {
       const record = source as Record<string, unknown>;
       const target = copy as Record<string, unknown>;
-      for (const key of Object.keys(record)) {
+      const keys = Object.keys(record);
+      count(keys.length);
+      for (const key of keys) {
         const item = record[key];
         const container = containerFor(item);
         // `__proto__` stays a data property, as JSON.parse makes it, never the copy's prototype.
@@ -95,7 +120,7 @@ const copyIteratively = (value: object): unknown => {
 /** What `readValue` returns for a value that threw while it was read. */
 export const UNREADABLE: unique symbol = Symbol("unreadable");
 
-/** The snapshot of `value`, or UNREADABLE when reading it threw (a getter, a Proxy trap, a cycle). */
+/** The snapshot of `value`, or UNREADABLE when reading it threw (a getter, a Proxy trap, a cycle, too many values). */
 export const readValue = (value: unknown): unknown => {
   try {
     return snapshot(value);

@@ -1,4 +1,4 @@
-import { canonicalJson } from "./canonical-json.js";
+import { printCanonical, startPrinting, type Printing } from "./canonical-json.js";
 
 /** Structural equality of JSON values (arrays by position, objects by own enumerable keys). */
 export const jsonEqual = (a: unknown, b: unknown): boolean => {
@@ -28,16 +28,18 @@ export const jsonEqual = (a: unknown, b: unknown): boolean => {
  * time linear in their size: primitives by SameValueZero (which agrees with jsonEqual on them: NaN
  * = NaN, 0 = -0), objects and arrays by their canonical JSON text, so key order does not matter.
  * `limit` is the list's `maxItems`: past it the list fails anyway, and nothing more is examined.
+ * Throws RangeError past MAX_NODES values printed in all (the validator's catch fails the value).
  */
 export const hasDuplicates = (items: readonly unknown[], limit: number = items.length): boolean => {
   const n = Math.min(items.length, limit);
   if (n < 2) return false;
   const primitives = new Set<unknown>();
   let texts: Set<string> | undefined;
+  let printing: Printing | undefined;
   for (let i = 0; i < n; i++) {
     const item = items[i];
     if (typeof item === "object" && item !== null) {
-      const text = canonicalJson(item);
+      const text = printCanonical(item, (printing ??= startPrinting()));
       if ((texts ??= new Set()).has(text)) return true;
       texts.add(text);
     } else {

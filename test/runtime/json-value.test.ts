@@ -38,9 +38,11 @@ describe("jsonFault", () => {
   });
 
   it("rejects what JSON cannot write faithfully", () => {
-    for (const value of [undefined, () => 1, Symbol("s"), 1n, NaN, Infinity, [1, undefined], { a: NaN }, Object.defineProperty({}, "a", { get: () => 1, enumerable: true })]) {
+    for (const value of [undefined, () => 1, Symbol("s"), 1n, NaN, Infinity, [1, undefined], { a: NaN }, Object.defineProperty({}, "a", { get: () => NaN, enumerable: true })]) {
       expect(jsonFault(value)).toBe("json");
     }
+    // A getter is read once, as the snapshot `read` hands over reads it: what it gives is judged.
+    expect(jsonFault(Object.defineProperty({}, "a", { get: () => 1, enumerable: true }))).toBeUndefined();
     // An object is its own keys, as JSON.stringify reads it.
     expect(jsonFault(Object.create({ inherited: NaN }))).toBeUndefined();
   });

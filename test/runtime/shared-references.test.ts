@@ -1,0 +1,186 @@
+// A JS value that shares objects, and one decode of a JS value however it is observed. Every walk
+// over an arbitrary value (snapshot, jsonFault, canonicalJson and so uniqueness, isJsonData,
+// redaction) stops at MAX_NODES: a DAG whose JSON is 2^26 values is refused with INVALID_INPUT,
+// where it hung or aborted Node out of memory. A value that cannot be read is INVALID_INPUT traced
+// or not (the untraced decode may name the fault it meets first without reading the rest); a
+// provider's reply maps only the positions it holds as its own keys.
+import { describe, expect, it } from "vitest";
+import { registry } from "../../generated/index.js";
+import { check as checkTask, errors as errorsTask } from "../../generated/agent.task/v3_0/validator.js";
+import { canonicalJson, createRuntime, hasDuplicates, isJsonData, jsonFault, redact, REDACTED, snapshot, type DecodeRecord } from "../../src/runtime/index.js";
+import { demoToolCall, registry as jsonRegistry } from "../fixtures/good-json/expected/index.js";
+import { registry as tupleRegistry } from "../fixtures/good-tuple/expected/index.js";
+
+/** `[a, a]` nested `levels` times over one array: `levels + 1` arrays, 2^levels leaves as JSON. */
+const dag = (levels: number): unknown[] => {
+  let a: unknown[] = [];
+  for (let i = 0; i < levels; i++) a = [a, a];
+  return a;
+};
+
+const task = (): Record<string, unknown> => ({
+  contract: "agent.task",
+  version: "3.0",
+  task_id: "SUB-42",
+  parent_task_id: "ROOT-1",
+  goal: "Summarise.",
+  inputs: { artifact_refs: [], evidence_refs: [] },
+  constraints: [],
+  budget: { deadline_s: 30 },
+  output_contract: "research.answer.v2",
+});
+
+const call = (fields: Record<string, unknown>): Record<string, unknown> => ({
+  contract: "demo.tool_call",
+  version: "1.0",
+  tool: "search",
+  call_id: "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+  attempt: 1,
+  arguments: null,
+  ...fields,
+});
+
+type Decoder = { decode(contract: string, input: unknown, options?: { traceId?: string; from?: string }): { ok: boolean; value?: unknown; error?: { class: string; code: string }; issues?: { path: string; code: string }[] } };
+
+const TRACE = "TRACE-1";
+
+describe("a value sharing objects (2^26 values as JSON)", () => {
+  const shared = dag(26);
+
+  it("is refused by every walk over an arbitrary value, past MAX_NODES", () => {
+    expect(() => snapshot(shared)).toThrow(RangeError);
+    expect(jsonFault(shared)).toBe("json");
+    expect(() => canonicalJson(shared)).toThrow(RangeError);
+    expect(() => hasDuplicates([shared, 1])).toThrow(RangeError);
+    expect(isJsonData(shared)).toBe(false);
+    // A pii value too large to hash is no marker; a json value past the walk is not kept.
+    const record = redact(call({ arguments: shared, meta: shared }), demoToolCall.v1_0.shape, { internal: true }) as Record<string, unknown>;
+    expect(record["arguments"]).toBe(REDACTED);
+    expect(record["meta"]).toBe(REDACTED);
+  });
+
+  it("is counted as it is reached: a wide array reached again and again is refused too", () => {
+    const wide = Array.from({ length: 1_000 }, () => 0);
+    const many = Array.from({ length: 10_000 }, () => wide);
+    expect(() => snapshot(many)).toThrow(RangeError);
+    expect(jsonFault(many)).toBe("json");
+    expect(isJsonData(many)).toBe(false);
+  });
+
+  it("fails a traced, persisted or plain decode as INVALID_INPUT, never aborting", () => {
+    // The plain decode judges the value where it stands, bounded by the contract: an unknown key is
+    // SCHEMA_INVALID without its value being read. Traced and persisted decodes copy the value first,
+    // and the copy stops at MAX_NODES: UNPARSEABLE.
+    // Under an unknown key (snapshotted before the envelope), in a `unique` list (canonical JSON).
+    for (const value of [{ ...task(), extra: shared }, { ...task(), constraints: [shared, shared] }]) {
+      const records: DecodeRecord[] = [];
+      for (const [runtime, options] of [
+        [createRuntime(registry), {}],
+        [createRuntime(registry), { traceId: TRACE }],
+        [createRuntime(registry, { persist: { write: (r) => records.push(r) } }), {}],
+      ] as const) {
+        const decoded = runtime.decode("agent.task", value, options);
+        expect(decoded.ok).toBe(false);
+        if (!decoded.ok) expect(decoded.error.class).toBe("INVALID_INPUT");
+        if (!decoded.ok && "traceId" in options) expect(decoded.error.code).toBe("UNPARSEABLE");
+      }
+      expect(records[0]).toMatchObject({ outcome: "INVALID_INPUT", code: "UNPARSEABLE" });
+      expect(checkTask(value)).toBe(false);
+    }
+  });
+
+  it("in a `json` field: check, read and every decoder agree, without expanding it", () => {
+    const value = call({ results: [shared] });
+    const v = demoToolCall.v1_0;
+    expect(v.check(value)).toBe(false);
+    expect(v.read(value)).toBeUndefined();
+    for (const options of [{}, { traceId: TRACE }]) {
+      expect((createRuntime(jsonRegistry) as Decoder).decode("demo.tool_call", value, options)).toMatchObject({ ok: false, error: { class: "INVALID_INPUT" } });
+    }
+    expect((jsonRegistry as Decoder).decode("demo.tool_call", value)).toMatchObject({ ok: false, error: { class: "INVALID_INPUT" } });
+  });
+});
+
+describe("a JS value that cannot be read, traced or not", () => {
+  const outcomes = (value: unknown): unknown[] => {
+    const plain = createRuntime(registry).decode("agent.task", value);
+    const traced = createRuntime(registry).decode("agent.task", value, { traceId: TRACE });
+    return [plain, traced].map((d) => (d.ok ? "ok" : `${d.error.class} ${d.error.code}`));
+  };
+
+  it("a cycle under an unknown key is INVALID_INPUT either way: the unknown key untraced, the cycle in the traced copy", () => {
+    const value = task();
+    value["extra"] = value;
+    expect(outcomes(value)).toEqual(["INVALID_INPUT SCHEMA_INVALID", "INVALID_INPUT UNPARSEABLE"]);
+  });
+
+  it("a throwing getter or trap is INVALID_INPUT either way, never an exception", () => {
+    const getter = Object.defineProperty(task(), "goal", {
+      enumerable: true,
+      get: () => {
+        throw new Error("getter");
+      },
+    });
+    const ownKeys = new Proxy(task(), {
+      ownKeys: () => {
+        throw new Error("trap");
+      },
+    });
+    for (const value of [getter, ownKeys]) expect(outcomes(value)).toEqual(["INVALID_INPUT UNPARSEABLE", "INVALID_INPUT UNPARSEABLE"]);
+    expect(errorsTask(getter)).toEqual([expect.objectContaining({ path: "", code: "parse" })]);
+  });
+});
+
+describe("a reply from a provider: a tuple's positions are its own keys, and only they", () => {
+  const point = { contract: "demo.geo_point", version: "1.0", name: "Bern" };
+  const decoders: [string, () => Decoder][] = [
+    ["runtime", () => createRuntime(tupleRegistry) as Decoder],
+    ["traced runtime", () => ({ decode: (c, i, o) => (createRuntime(tupleRegistry) as Decoder).decode(c, i, { ...o, traceId: TRACE }) })],
+    ["registry", () => tupleRegistry as Decoder],
+  ];
+
+  it.each(decoders)("%s: a tuple keyed by position decodes; an extra key fails at the tuple, not dropped", (_, make) => {
+    const decoder = make();
+    expect(decoder.decode("demo.geo_point", { ...point, position: { 0: 7.44, 1: 46.95 } }, { from: "openai" })).toMatchObject({ ok: true, value: { position: [7.44, 46.95] } });
+    const extra = decoder.decode("demo.geo_point", { ...point, position: { 0: 7.44, 1: 46.95, 2: "smuggled" } }, { from: "openai" });
+    expect(extra.ok).toBe(false);
+    expect(extra.issues).toEqual([expect.objectContaining({ path: "/position", code: "type" })]);
+  });
+
+  it.each(decoders)("%s: positions the reply only inherits are not its own", (_, make) => {
+    const inherited = Object.create({ 0: 7.44, 1: 46.95 }) as object;
+    const decoded = make().decode("demo.geo_point", { ...point, position: inherited }, { from: "openai" });
+    expect(decoded.ok).toBe(false);
+  });
+});
+
+describe("check and read agree on a json field", () => {
+  const v = demoToolCall.v1_0;
+
+  it("a getter inside it is read once, as the snapshot reads it: both accept what it gives", () => {
+    const args = Object.defineProperty({}, "query", { enumerable: true, get: () => "treaty" });
+    const value = call({ arguments: args });
+    expect(v.check(value)).toBe(true);
+    expect(v.read(value)).toMatchObject({ arguments: { query: "treaty" } });
+    expect(Object.getOwnPropertyDescriptor((v.read(value) as { arguments: object }).arguments, "query")).toHaveProperty("value", "treaty");
+    const nan = call({ arguments: Object.defineProperty({}, "n", { enumerable: true, get: () => NaN }) });
+    expect([v.check(nan), v.read(nan)]).toEqual([false, undefined]);
+  });
+});
+
+describe("records of an invalid json value", () => {
+  it("replace it whole, keys included, as they replace any invalid value", () => {
+    const records: DecodeRecord[] = [];
+    const runtime = createRuntime(jsonRegistry, { persist: { write: (r) => records.push(r), internal: true } });
+    const oversized = { "customer-4711@example.com": "x".repeat(1_000) };
+    const decoded = runtime.decode("demo.tool_call", call({ meta: oversized, arguments: [[[[[1]]]]] }));
+    expect(decoded.ok).toBe(false);
+    const payload = records[0]!.payload as Record<string, unknown>;
+    expect(payload["meta"]).toBe(REDACTED);
+    expect(payload["arguments"]).toBe(REDACTED);
+    expect(JSON.stringify(payload)).not.toContain("customer-4711");
+    // Within its bounds, a json value is still kept whole.
+    runtime.decode("demo.tool_call", call({ meta: { ok: 1 }, arguments: [1] }));
+    expect(records[1]!.payload).toMatchObject({ meta: { ok: 1 }, arguments: [1] });
+  });
+});
