@@ -9,7 +9,9 @@ import { distinguishDescribed } from "../ir/one-of-variants.js";
 import { describeBranch } from "./one-of.js";
 import { STRING_FORMATS, type UnknownFields } from "../ir/model.js";
 import { FIELD_NAME, FIELD_NAME_RULE, PLACEHOLDER_MEANING as PLACEHOLDER } from "../ir/names.js";
-import { isSchemaObject, pointerSegments, type Schema, type SchemaSource } from "./source.js";
+import { IDL_LIMITS } from "../resolve/limits.js";
+import { patternVerdict } from "../resolve/pattern-safety.js";
+import { escapePointer, isSchemaObject, pointerSegments, refPointer, type Schema, type SchemaSource } from "./source.js";
 
 /** A type as the IDL writes it in a mapping: `{ type: string, maxLength: 40 }`, `{ type: list, of: ... }`. */
 export type IdlType = { readonly type: string; readonly [key: string]: unknown };
@@ -123,12 +125,13 @@ class Converter {
       this.notExpressible(pointer, `the reference ${JSON.stringify(ref)} (only references within the document are imported)`, "the field is left out");
       return undefined;
     }
+    const at = refPointer(ref);
     const node = this.resolved(ref);
-    if (node === undefined) {
+    if (at === undefined || node === undefined) {
       this.notExpressible(pointer, `the reference ${ref}, which points at nothing`, "the field is left out");
       return undefined;
     }
-    return { pointer: ref === "#" ? "#" : ref, schema: node };
+    return { pointer: at, schema: node };
   }
 
   private definitionName(pointer: string): string | undefined {
@@ -169,12 +172,13 @@ class Converter {
   /**
    * `additionalProperties` as the IDL says it: false rejects, absent or any value keeps (JSON
    * Schema's default: the keys are data, passed on unchanged), a schema keeps them typed by
-   * `additional`. An object a property was left out of keeps its unknown keys unchecked, so the
-   * import never rejects what the source accepts.
+   * `additional`. An object a property was left out of keeps its unknown keys unchecked, as does
+   * one with patternProperties (left out, reported: the keys they admit are not unknown to the
+   * source), so the import never rejects what the source accepts.
    */
   unknownKeys(schema: Schema, pointer: string, hint: string): Omit<IdlObjectBody, "fields"> {
     const additional = schema["additionalProperties"];
-    const leftOut = this.leftOut.has(pointer);
+    const leftOut = this.leftOut.has(pointer) || (isSchemaObject(schema["patternProperties"]) && Object.keys(schema["patternProperties"]).length > 0);
     if (additional === false) return { unknown_fields: leftOut ? "keep" : "reject" };
     if (acceptsAnything(additional)) return { unknown_fields: "keep" };
     const at = `${pointer}/additionalProperties`;
@@ -223,8 +227,7 @@ class Converter {
         this.leftOut.add(pointer);
         continue;
       }
-      // Defined, not assigned: a property `__proto__` is a field, not the object's prototype.
-      Object.defineProperty(fields, key, { value: field, enumerable: true, writable: true, configurable: true });
+      setOwn(fields, key, field);
     }
     for (const key of merged.required) {
       if (!merged.properties.has(key)) this.notExpressible(`${pointer}/required`, `required property ${JSON.stringify(key)} with no schema in properties`, "it is not required");
@@ -248,10 +251,10 @@ class Converter {
       const props = part["properties"];
       if (isSchemaObject(props)) {
         for (const [key, value] of Object.entries(props)) {
-          const here = { schema: value, pointer: `${at}/properties/${escape(key)}` };
+          const here = { schema: value, pointer: `${at}/properties/${escapePointer(key)}` };
           const before = properties.get(key);
           const both = before && narrower(before, here);
-          if (before && !both) this.notExpressible(`${at}/properties/${key}`, `property ${JSON.stringify(key)} given by two parts of an allOf`, "the first part's schema is kept");
+          if (before && !both) this.notExpressible(`${at}/properties/${escapePointer(key)}`, `property ${JSON.stringify(key)} given by two parts of an allOf`, "the first part's schema is kept");
           else properties.set(key, both ?? here);
         }
       }
@@ -428,7 +431,7 @@ class Converter {
       const { schema: v, pointer: at, name } = variant!;
       const body = this.objectBody(v, at, name ?? `${hint}_${tag.values[i]}`);
       delete body.fields[tag.property];
-      out[tag.values[i]!] = { ...(describe(v) && { description: describe(v) }), ...body };
+      setOwn(out, tag.values[i]!, { ...(describe(v) && { description: describe(v) }), ...body });
     });
     return { type: { type: "union", tag: tag.property, variants: out } };
   }
@@ -462,9 +465,11 @@ class Converter {
 
   /** The schema a local `$ref` points at, or undefined, saying nothing (the proof counts it as anything). */
   private resolved(ref: string): unknown {
-    if (!ref.startsWith("#")) return undefined;
+    const pointer = refPointer(ref);
+    if (pointer === undefined) return undefined;
     let node: unknown = this.source.document;
-    for (const segment of pointerSegments(ref)) node = isSchemaObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
+    // Own keys only: `#/$defs/constructor` is no definition of the prototype's.
+    for (const segment of pointerSegments(pointer)) node = (isSchemaObject(node) || Array.isArray(node)) && Object.hasOwn(node, segment) ? (node as Record<string, unknown>)[segment] : undefined;
     return node;
   }
 
@@ -489,9 +494,35 @@ class Converter {
     }
   }
 
+  /**
+   * `schema[keyword]` when `check` takes it as written (`fits`), else undefined after saying it is
+   * left out: a bound past what the IDL holds (`maximum: 1e20` of an int), a length no array has.
+   */
+  private checked<T>(schema: Schema, keyword: string, pointer: string, fits: (value: unknown) => value is T, rule: string): T | undefined {
+    const value = schema[keyword];
+    if (value === undefined || fits(value)) return value as T | undefined;
+    this.notExpressible(`${pointer}/${keyword}`, `${keyword} ${JSON.stringify(value)} (${rule})`, "the constraint is left out: the imported contract accepts more");
+    return undefined;
+  }
+
+  /** `schema.pattern` when generated validators may run it, as `check` decides; else undefined after saying why not. */
+  private pattern(schema: Schema, pointer: string): string | undefined {
+    const pattern = schema["pattern"];
+    if (pattern === undefined) return undefined;
+    const why = typeof pattern === "string" ? patternProblem(pattern) : "is not a string";
+    if (why === undefined) return pattern as string;
+    this.notExpressible(`${pointer}/pattern`, `the pattern ${JSON.stringify(pattern)}, which ${why},`, "the constraint is left out: the imported contract accepts more");
+    return undefined;
+  }
+
   private string(schema: Schema, pointer: string): IdlType {
     const out: Record<string, unknown> = { type: "string" };
-    for (const [from, to] of [["minLength", "minLength"], ["maxLength", "maxLength"], ["pattern", "pattern"]] as const) if (schema[from] !== undefined) out[to] = schema[from];
+    for (const keyword of ["minLength", "maxLength"]) {
+      const count = this.checked(schema, keyword, pointer, isCount, COUNT_RULE);
+      if (count !== undefined) out[keyword] = count;
+    }
+    const pattern = this.pattern(schema, pointer);
+    if (pattern !== undefined) out["pattern"] = pattern;
     const format = schema["format"];
     if (typeof format === "string") {
       if (FORMATS.has(format)) out["format"] = format;
@@ -505,12 +536,19 @@ class Converter {
     // OpenAPI's number formats, as ajv-formats checks them: int32 and int64 an integer (int32 within 32 bits), float and double any number.
     const format = schema["format"];
     const integer = format === "int32" || format === "int64";
-    const out: Record<string, unknown> = { type: integer ? "int" : type };
-    if (schema["minimum"] !== undefined) out[schema["exclusiveMinimum"] === true ? "exclusiveMin" : "min"] = schema["minimum"];
-    if (schema["maximum"] !== undefined) out[schema["exclusiveMaximum"] === true ? "exclusiveMax" : "max"] = schema["maximum"];
-    if (typeof schema["exclusiveMinimum"] === "number") out["exclusiveMin"] = schema["exclusiveMinimum"];
-    if (typeof schema["exclusiveMaximum"] === "number") out["exclusiveMax"] = schema["exclusiveMaximum"];
-    if (schema["multipleOf"] !== undefined) out["multipleOf"] = schema["multipleOf"];
+    const isInt = integer || type === "int";
+    const out: Record<string, unknown> = { type: isInt ? "int" : type };
+    // (An exclusiveMinimum of true is draft-04's and OpenAPI 3.0's: it makes `minimum` exclusive.)
+    const bound = (keyword: string): number | undefined =>
+      typeof schema[keyword] === "boolean" ? undefined : isInt ? this.checked(schema, keyword, pointer, isIntBound, INT_BOUND_RULE) : this.checked(schema, keyword, pointer, isNumber, "a bound is a number");
+    const [minimum, maximum, exclusiveMin, exclusiveMax] = [bound("minimum"), bound("maximum"), bound("exclusiveMinimum"), bound("exclusiveMaximum")];
+    // An int's inclusive bounds are integers: `minimum: 0.5` of an integer is 1, exactly.
+    if (minimum !== undefined) out[schema["exclusiveMinimum"] === true ? "exclusiveMin" : "min"] = isInt && schema["exclusiveMinimum"] !== true ? Math.ceil(minimum) : minimum;
+    if (maximum !== undefined) out[schema["exclusiveMaximum"] === true ? "exclusiveMax" : "max"] = isInt && schema["exclusiveMaximum"] !== true ? Math.floor(maximum) : maximum;
+    if (exclusiveMin !== undefined) out["exclusiveMin"] = exclusiveMin;
+    if (exclusiveMax !== undefined) out["exclusiveMax"] = exclusiveMax;
+    const multipleOf = this.checked(schema, "multipleOf", pointer, (v): v is number => isNumber(v) && v > 0, "a number above 0");
+    if (multipleOf !== undefined) out["multipleOf"] = multipleOf;
     if (format === "int32") {
       // The narrower of the schema's bound and 32 bits'; an exclusive bound outside 32 bits gives way to the inclusive one.
       for (const [inclusive, exclusive, limit, tighter] of [["min", "exclusiveMin", INT32_MIN, Math.max], ["max", "exclusiveMax", INT32_MAX, Math.min]] as const) {
@@ -539,8 +577,10 @@ class Converter {
       return undefined;
     }
     const out: Record<string, unknown> = { type: "list", of: of.type };
-    if (schema["minItems"] !== undefined) out["minItems"] = schema["minItems"];
-    if (schema["maxItems"] !== undefined) out["maxItems"] = schema["maxItems"];
+    for (const keyword of ["minItems", "maxItems"]) {
+      const count = this.checked(schema, keyword, pointer, isCount, COUNT_RULE);
+      if (count !== undefined) out[keyword] = count;
+    }
     if (schema["uniqueItems"] === true) out["unique"] = true;
     return { type: out as IdlType };
   }
@@ -550,7 +590,7 @@ class Converter {
     const names = schema["propertyNames"];
     if (names === undefined) return undefined;
     const keywords = isSchemaObject(names) ? Object.keys(names).filter((k) => !ANNOTATIONS.has(k)) : [];
-    if (isSchemaObject(names) && typeof names["pattern"] === "string" && keywords.every((k) => k === "pattern" || (k === "type" && names["type"] === "string"))) return names["pattern"];
+    if (isSchemaObject(names) && typeof names["pattern"] === "string" && keywords.every((k) => k === "pattern" || (k === "type" && names["type"] === "string"))) return this.pattern(names, `${pointer}/propertyNames`);
     this.notExpressible(`${pointer}/propertyNames`, "propertyNames other than a pattern", "the constraint is left out: the imported contract accepts more");
     return undefined;
   }
@@ -709,7 +749,26 @@ const mergedScalar = (schema: Schema): Schema | undefined => {
 /** `additionalProperties` absent, `true` or `{}` (annotations only): any value. */
 const acceptsAnything = (schema: unknown): boolean => schema === undefined || schema === true || (isSchemaObject(schema) && Object.keys(schema).every((k) => ANNOTATIONS.has(k)));
 
-const escape = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+/** Defined, not assigned: a key `__proto__` (a field, a variant's tag) is an entry, not the object's prototype. */
+const setOwn = (record: Record<string, unknown>, key: string, value: unknown): void => {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+};
+
+const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+const isCount = (value: unknown): value is number => isNumber(value) && Number.isInteger(value) && value >= 0 && value <= IDL_LIMITS.count;
+const COUNT_RULE = `a length is an integer from 0 to ${IDL_LIMITS.count}`;
+const isIntBound = (value: unknown): value is number => isNumber(value) && Math.abs(value) <= IDL_LIMITS.integer;
+const INT_BOUND_RULE = `an int's bounds are within ±${IDL_LIMITS.integer}, the integers a JavaScript number holds exactly`;
+
+/** Why validators cannot run `pattern` (ECMAScript's, as JSON Schema's are, with the `u` flag treaty's validators use), or undefined. */
+const patternProblem = (pattern: string): string | undefined => {
+  try {
+    new RegExp(pattern, "u");
+  } catch (error) {
+    return `is no regular expression with the u flag (${(error as Error).message})`;
+  }
+  return patternVerdict(pattern);
+};
 
 const isScalarValue = (value: unknown): value is string | number | boolean => typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 
@@ -773,8 +832,17 @@ export const convert = (source: SchemaSource, roots: readonly ImportRoot[]): { c
     const schema = isSchemaObject(root.schema) ? root.schema : {};
     const hint = pascalCase(root.name.split(".").at(-1)!);
     let body: IdlObjectBody = { unknown_fields: "reject", fields: {} };
-    if (isObjectSchema(schema) || inferredType(schema) === "object") body = converter.objectBody(schema, root.pointer, hint);
-    else report("import-root-not-object", root.pointer, { pointer: root.pointer, name: root.name });
+    const types = Array.isArray(schema["type"]) ? (schema["type"] as unknown[]) : undefined;
+    if ((isObjectSchema(schema) || inferredType(schema) === "object") && (types === undefined || types.includes("object"))) {
+      body = converter.objectBody(schema, root.pointer, hint);
+      const others = [...(types ?? []).filter((t) => t !== "object"), ...(source.dialect === "openapi-3.0" && schema["nullable"] === true ? ["null"] : [])];
+      // A payload is an object: the only place where the import rejects what the source accepts, so it is said.
+      if (others.length > 0) {
+        reported++;
+        const at = `${root.pointer}/${types ? "type" : "nullable"}`;
+        report("import-not-expressible", at, { what: `a payload that may be ${others.map(String).join(" or ")}`, pointer: at, consequence: "a contract's payload is an object, so the contract rejects those" });
+      }
+    } else report("import-root-not-object", root.pointer, { pointer: root.pointer, name: root.name });
     // The contract's policy is the root's (a payload's root has no `additional`: its keys are kept unchecked).
     if (body.additional !== undefined) ++reported && report("import-not-expressible", `${root.pointer}/additionalProperties`, { what: "typed additional properties at a payload's root", pointer: `${root.pointer}/additionalProperties`, consequence: "unknown keys are kept unchecked" });
     const unknownFields = body.unknown_fields ?? "keep";

@@ -5,6 +5,9 @@ import { existsSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import { createDiagnostic, hasErrors, sortDiagnostics, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
+import { check } from "../check/check.js";
+import { parseSources } from "../load/load.js";
+import { resolve } from "../resolve/resolve.js";
 import { convert, snakeCase, type ImportRoot } from "./convert.js";
 import { renderContract } from "./render.js";
 import { isSchemaObject, readSchemaSource, type SchemaSource } from "./source.js";
@@ -44,24 +47,56 @@ const segment = (name: string): string => snakeCase(name.replace(/\.(json|ya?ml)
 const isObjectDefinition = (schema: unknown): boolean =>
   isSchemaObject(schema) && (schema["type"] === "object" || (schema["type"] === undefined && (schema["properties"] !== undefined || schema["allOf"] !== undefined)));
 
+/**
+ * Roots whose contracts would have one name (`FooBar` and `foo-bar` are both `foo_bar`): each
+ * after the first is an error at its definition, naming the first. Renaming one (`foo_bar2`) would
+ * import a contract under a name nobody chose, and which it gets would turn on the source's order.
+ */
+const nameClashes = (source: SchemaSource, roots: readonly ImportRoot[]): Diagnostic[] => {
+  const first = new Map<string, ImportRoot>();
+  const diagnostics: Diagnostic[] = [];
+  for (const root of roots) {
+    const earlier = first.get(root.name);
+    if (earlier) diagnostics.push(createDiagnostic("import-name-clash", source.locate(root.pointer), { first: earlier.pointer, second: root.pointer, name: root.name }));
+    else first.set(root.name, root);
+  }
+  return diagnostics;
+};
+
 const chooseRoots = (source: SchemaSource, options: ImportOptions): StageResult<ImportRoot[]> => {
   const prefix = options.contract ?? segment(basename(options.outDir));
   if (options.defs) {
     const diagnostics: Diagnostic[] = [];
     const roots: ImportRoot[] = [];
-    for (const name of options.defs) {
+    // A definition named twice is imported once.
+    const names = [...new Set(options.defs)];
+    for (const name of names) {
       const def = source.definitions.get(name);
       if (!def) diagnostics.push(createDiagnostic("import-unknown-definition", source.locate("#"), { name, suggestion: didYouMean(name, source.definitions.keys()) }));
-      else roots.push({ name: options.defs.length === 1 && options.contract ? options.contract : `${prefix}.${snakeCase(name)}`, pointer: def.pointer, schema: def.schema });
+      else roots.push({ name: names.length === 1 && options.contract ? options.contract : `${prefix}.${snakeCase(name)}`, pointer: def.pointer, schema: def.schema });
     }
-    return { value: roots, diagnostics };
+    return { value: roots, diagnostics: [...diagnostics, ...nameClashes(source, roots)] };
   }
   if (source.hasRoot) return { value: [{ name: options.contract ?? `${prefix}.${segment(basename(options.file))}`, pointer: "#", schema: source.document }], diagnostics: [] };
   const roots = [...source.definitions]
     .filter(([, def]) => isObjectDefinition(def.schema))
     .map(([name, def]) => ({ name: `${prefix}.${snakeCase(name)}`, pointer: def.pointer, schema: def.schema }));
   if (roots.length === 0) return { value: [], diagnostics: [createDiagnostic("import-no-root", source.locate("#"), { file: source.file })] };
-  return { value: roots, diagnostics: [] };
+  return { value: roots, diagnostics: nameClashes(source, roots) };
+};
+
+/**
+ * The errors `treaty check` would report on the files. The conversion leaves out, with a warning,
+ * what the IDL cannot take; what it misses (a type nested past the IDL's depth, say) is an error
+ * here, before anything is written, and never a contract that fails its first check.
+ */
+const checkImported = (root: string, files: readonly ImportedFile[]): Diagnostic[] => {
+  const errors = (diagnostics: readonly Diagnostic[]) => diagnostics.filter((d) => d.severity === "error");
+  const loaded = parseSources(files.map((f) => ({ path: display(root, f.path), text: f.text })));
+  if (hasErrors(loaded.diagnostics)) return errors(loaded.diagnostics);
+  const resolved = resolve(loaded.value);
+  if (hasErrors(resolved.diagnostics)) return errors(resolved.diagnostics);
+  return errors(check(resolved.value).diagnostics);
 };
 
 /** The contract files to write, or the errors that stop the import (nothing is written then). */
@@ -80,6 +115,7 @@ export const importSchema = (options: ImportOptions): StageResult<ImportedFile[]
     exact: contract.exact,
     pointer: contract.pointer,
   }));
+  diagnostics.push(...checkImported(options.root, files));
   for (const file of files) if (existsSync(file.path)) diagnostics.push(createDiagnostic("import-file-exists", undefined, { file: display(options.root, file.path) }));
   const sorted = sortDiagnostics(diagnostics);
   return hasErrors(sorted) ? { value: [], diagnostics: sorted } : { value: files, diagnostics: sorted };

@@ -1,9 +1,9 @@
 // The document `treaty import` reads: a JSON Schema (draft-07 or 2020-12) or an OpenAPI 3.0/3.1
 // description, JSON or YAML, with every JSON pointer in it locatable at its line and column.
-import { isMap, isScalar, isSeq, type Node } from "yaml";
+import { isAlias, isCollection, isMap, isPair, isScalar, isSeq, type Node } from "yaml";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
-import { locate, parseSource } from "../load/load.js";
+import { locate, parseSource, type SourceFile } from "../load/load.js";
 
 export type Schema = { readonly [key: string]: unknown };
 
@@ -28,12 +28,30 @@ export interface SchemaSource {
 const METADATA = new Set(["$schema", "$id", "$comment", "$anchor", "$vocabulary", "title", "description", "examples", "$defs", "definitions"]);
 
 export const escapePointer = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** The names in a JSON pointer as this importer writes one (`#/properties/a%b`: no URI escapes). */
 export const pointerSegments = (pointer: string): string[] =>
   pointer
     .replace(/^#/, "")
     .split("/")
     .slice(1)
-    .map((s) => decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~"));
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+
+/**
+ * A `$ref`'s JSON pointer as `pointerSegments` reads one, or undefined for a ref that is no pointer
+ * (`#anchor`). A `$ref` is a URI, so its fragment is percent-decoded (RFC 6901 §6); a `%` that
+ * begins no valid escape is taken as written, as it most likely is a name's own `%`.
+ */
+export const refPointer = (ref: string): string | undefined => {
+  if (ref !== "#" && !ref.startsWith("#/")) return undefined;
+  return ref.replace(/(%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+};
 
 const dialectOf = (document: Schema): Dialect => {
   const openapi = document["openapi"];
@@ -75,12 +93,61 @@ const nodeAt = (node: Node | null, segments: readonly string[]): Node | null => 
   return current;
 };
 
+/** How many more nodes a source's aliases may add to it, expanded: enough for any schema, and no alias bomb. */
+const MAX_ALIASED_NODES = 1_000_000;
+
+/**
+ * Whether the document's aliases expand within `MAX_ALIASED_NODES`, or the diagnostic at the alias
+ * that takes them past it (or into its own anchor, without end). Counted in one pass, each anchored
+ * node's size once, so a billion laughs costs what its text does; yaml's own `maxAliasCount`
+ * refuses a schema that merely uses one definition a hundred times.
+ */
+const aliasExpansion = (source: SourceFile): Diagnostic | undefined => {
+  const anchors = new Map<string, Node>();
+  const sizes = new Map<Node, number>();
+  const open = new Set<Node>();
+  let added = 0;
+  const tooMany = (alias: Node, actual: string): Diagnostic =>
+    createDiagnostic("limit-exceeded", locate(source, alias.range?.[0] ?? 0), { what: "the count of nodes the source's aliases expand to", actual, max: `${MAX_ALIASED_NODES}` });
+  // The size of `node` expanded; a diagnostic ends the walk.
+  const size = (node: unknown): number | Diagnostic => {
+    if (isAlias(node)) {
+      const target = anchors.get(node.source);
+      if (target === undefined) return 0;
+      if (open.has(target)) return tooMany(node, `without end (*${node.source} is within &${node.source})`);
+      added += sizes.get(target) ?? 0;
+      return added > MAX_ALIASED_NODES ? tooMany(node, `more than ${MAX_ALIASED_NODES}`) : (sizes.get(target) ?? 0);
+    }
+    if (isPair(node)) {
+      const [key, value] = [size(node.key), size(node.value)];
+      return typeof key !== "number" ? key : typeof value !== "number" ? value : key + value;
+    }
+    if (!isScalar(node) && !isCollection(node)) return 0;
+    if (node.anchor) anchors.set(node.anchor, node);
+    open.add(node);
+    let total = 1;
+    for (const item of isCollection(node) ? node.items : []) {
+      const inner = size(item);
+      if (typeof inner !== "number") return inner;
+      total = Math.min(total + inner, Number.MAX_SAFE_INTEGER);
+    }
+    open.delete(node);
+    sizes.set(node, total);
+    return total;
+  };
+  const result = size(source.doc.contents);
+  return typeof result === "number" ? undefined : result;
+};
+
 /** Reads `text` (JSON or YAML) as a schema document; `file` is how diagnostics name it. */
 export const readSchemaSource = (file: string, text: string): StageResult<SchemaSource | undefined> => {
   const parsed = parseSource(file, text);
   if (parsed.diagnostics.length > 0) return { value: undefined, diagnostics: parsed.diagnostics };
   const source = parsed.value;
-  const document: unknown = source.doc.toJS({ maxAliasCount: 100 });
+  const aliased = aliasExpansion(source);
+  if (aliased) return { value: undefined, diagnostics: [aliased] };
+  // Bounded above; an alias is the same object wherever it is used, so memory is the text's.
+  const document: unknown = source.doc.toJS({ maxAliasCount: -1 });
   const at = (pointer: string): SourceLocation => {
     const node = nodeAt(source.doc.contents, pointerSegments(pointer));
     return locate(source, node?.range?.[0] ?? 0);

@@ -59,6 +59,10 @@ export const versionsOfMajor = (contract: Contract, major: number): readonly Res
 /** The meaning `treaty import` writes for an enum value or a null it cannot know the meaning of; lint's `placeholder-meaning` flags it until someone writes one. */
 export const PLACEHOLDER_MEANING = "TODO(import): say what this means";
 
+/** A contract's name (`task.result`), as `contract:` and `treaty import --contract` take it. */
+export const CONTRACT_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
+export const CONTRACT_NAME_RULE = "dotted lower-case words (task.result)";
+
 // Any name a protocol uses (`$schema`, `io.example/x`); control, format (bidi, zero-width) and
 // separator characters are refused, since a reader could not see them in the source.
 export const FIELD_NAME = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]+$/u;

@@ -17,7 +17,7 @@ import {
   type ResolvedVersion,
   type Rule,
 } from "../ir/model.js";
-import { compareVersions } from "../ir/names.js";
+import { compareVersions, CONTRACT_NAME, CONTRACT_NAME_RULE } from "../ir/names.js";
 import type { SourceFile } from "../load/load.js";
 import { applyChange, type VersionModel } from "./changes.js";
 import { createReader, type Entry, type Reader } from "./reader.js";
@@ -31,7 +31,6 @@ const TOP_KEYS = [
 ];
 const VERSION_KEYS = ["status", "description", "fields", "changes", "from", "rules"];
 const CHANGE_OPS = ["add", "remove", "rename", "require", "relax", "retype", "constrain", "enum", "custom", "nest", "hoist", "wrap", "head"];
-const CONTRACT_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 const TYPE_NAME = /^[A-Z][A-Za-z0-9]*$/;
 const VERSION = /^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$/;
 // Names are any strings, so a segment is anything but the separator (a name with `.` has no path).
@@ -355,7 +354,7 @@ export const resolveContract = (file: SourceFile, llm: Contract["llm"]): { contr
   for (const key of ["contract", "versions"]) if (!top.has(key)) r.report("missing-key", rootNode, { where: "a contract", key });
   const name = text("contract");
   if (name !== undefined && !CONTRACT_NAME.test(name)) {
-    r.report("invalid-name", top.get("contract")!.value, { what: "contract name", name, rule: "dotted lower-case words (task.result)" });
+    r.report("invalid-name", top.get("contract")!.value, { what: "contract name", name, rule: CONTRACT_NAME_RULE });
   } else if (name !== undefined) checkNameLength(r, top.get("contract")!.value, "contract name", name);
   const kind = top.has("kind") ? r.oneOf(top.get("kind")!.value, "'kind'", CONTRACT_KINDS) : undefined;
   const effect = top.has("effect") ? r.oneOf(top.get("effect")!.value, "'effect'", COMMAND_EFFECTS) : undefined;

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { createDiagnostic } from "../../diagnostics/diagnostic.js";
+import { createDiagnostic, formatDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { CONTRACT_NAME, CONTRACT_NAME_RULE } from "../../ir/names.js";
+import { IDL_LIMITS } from "../../resolve/limits.js";
 import { sourceText } from "../../load/read-sources.js";
 import { fromCwd, plural, printDiagnostics, readConfig, stringOption, type Command } from "../command.js";
 
@@ -9,6 +11,13 @@ const editorSchemaFrom = (root: string, dir: string): string | undefined => {
   for (const candidate of [join(root, "node_modules/treaty/idl/idl.schema.json"), join(root, "idl/idl.schema.json")]) {
     if (existsSync(candidate)) return relative(dir, candidate).split(sep).join("/");
   }
+  return undefined;
+};
+
+/** What is wrong with `--contract <name>`, which `check` must take as a contract's name (it also names the file written). */
+const contractNameError = (name: string): Diagnostic | undefined => {
+  if (!CONTRACT_NAME.test(name)) return createDiagnostic("invalid-name", undefined, { what: "--contract", name, rule: CONTRACT_NAME_RULE });
+  if (name.length > IDL_LIMITS.nameLength) return createDiagnostic("limit-exceeded", undefined, { what: "the --contract name's length", actual: `${name.length} characters`, max: `${IDL_LIMITS.nameLength}` });
   return undefined;
 };
 
@@ -26,6 +35,12 @@ export const importCommand: Command = {
   options: { defs: { type: "string" }, contract: { type: "string" }, out: { type: "string" } },
   positionals: { min: 1, max: 1 },
   run: async (args, io) => {
+    const contract = stringOption(args, "contract");
+    const badName = contract === undefined ? undefined : contractNameError(contract);
+    if (badName) {
+      io.stderr(`treaty: ${formatDiagnostic(badName)}\n`);
+      return 2;
+    }
     // The project's contracts directory; this command's --out is where the imported files go.
     const config = readConfig({ values: {}, positionals: [] }, io);
     if (!config) return 1;
@@ -48,7 +63,6 @@ export const importCommand: Command = {
     const stem = file.split(sep).at(-1)!.replace(/\.(json|ya?ml)$/i, "").split(/[^A-Za-z0-9]+/)[0]!.toLowerCase() || "imported";
     const out = stringOption(args, "out");
     const outDir = out === undefined ? join(config.idlDir, stem) : resolve(io.cwd, out);
-    const contract = stringOption(args, "contract");
     const defs = stringOption(args, "defs")?.split(",").map((d) => d.trim()).filter((d) => d !== "");
     const { importSchema } = await import("../../import/import.js");
     const imported = importSchema({
@@ -62,21 +76,25 @@ export const importCommand: Command = {
     });
     printDiagnostics(io, imported.diagnostics, config.root);
     if (imported.value.length === 0) return 1;
-    // Every file written beside its final name first, then all renamed: an error leaves nothing.
-    const temps: string[] = [];
+    // Every file written beside its final name first, then all renamed: an error leaves nothing
+    // (the files renamed into place are new, none existing before, so removing them is the undo).
+    const written: string[] = [];
     try {
       for (const f of imported.value) {
         mkdirSync(dirname(f.path), { recursive: true });
         const temp = `${f.path}.treaty-tmp`;
         writeFileSync(temp, f.text);
-        temps.push(temp);
+        written.push(temp);
+      }
+      for (const f of imported.value) {
+        renameSync(`${f.path}.treaty-tmp`, f.path);
+        written.push(f.path);
       }
     } catch (error) {
-      for (const temp of temps) rmSync(temp, { force: true });
+      for (const path of written) rmSync(path, { force: true });
       printDiagnostics(io, [createDiagnostic("write-failed", undefined, { what: fromCwd(io, config.root, outDir), detail: (error as Error).message })]);
       return 1;
     }
-    for (const f of imported.value) renameSync(`${f.path}.treaty-tmp`, f.path);
     const warnings = imported.diagnostics.length;
     io.stderr(`treaty: imported ${plural(imported.value.length, "contract")} into ${fromCwd(io, config.root, outDir)}${warnings ? ` (${plural(warnings, "construct")} not expressed; see above)` : ""}\n`);
     return 0;

@@ -1,0 +1,303 @@
+// `treaty import` on sources and flags a tester found it mishandling: each is a diagnostic (or,
+// where the source is fine, a correct import), never an internal error, and an error writes nothing.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compile } from "../../src/pipeline.js";
+import { cli, tempProject } from "../support/temp-project.js";
+
+const project = (name: string, files: Record<string, string>) =>
+  tempProject(name, {
+    "package.json": `{ "treaty": {} }\n`,
+    "idl/.keep": "",
+    ...files,
+  });
+
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+/** Runs `treaty import` in `root`; asserts it neither crashed nor printed a stack trace. */
+const runImport = async (root: string, args: string[]) => {
+  const run = await cli(["import", ...args], root);
+  expect(run.status).not.toBe(70);
+  expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+  return run;
+};
+
+/** The errors `treaty check` would report on the project's contracts. */
+const checkErrors = (root: string): string[] =>
+  compile({ root, idlDir: join(root, "idl") })
+    .diagnostics.filter((d) => d.severity === "error")
+    .map((d) => `${d.code}: ${d.message}`);
+
+const object = (properties: Record<string, unknown>) => ({
+  type: "object",
+  properties,
+});
+
+describe("definitions that would be one contract", () => {
+  it("names the definitions that clash, at the second, and writes nothing", async () => {
+    const root = project("import-clash", {
+      "defs.json": json({
+        $defs: {
+          FooBar: object({ a: { type: "string" } }),
+          foo_bar: object({ b: { type: "string" } }),
+          "foo-bar": object({ c: { type: "string" } }),
+          Other: object({}),
+        },
+      }),
+    });
+    const run = await runImport(root, ["defs.json", "--out", "idl/x"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      "defs.json:11:16 - error import-name-clash: definitions #/$defs/FooBar and #/$defs/foo_bar would both be contract 'x.foo_bar'",
+    );
+    expect(run.stderr).toContain(
+      "defs.json:19:16 - error import-name-clash: definitions #/$defs/FooBar and #/$defs/foo-bar would both be contract 'x.foo_bar'",
+    );
+    expect(existsSync(join(root, "idl/x"))).toBe(false);
+  });
+
+  it("--defs naming one definition twice imports it once, under --contract's name", async () => {
+    const root = project("import-defs-twice", {
+      "defs.json": json({
+        $defs: { Cat: object({ name: { type: "string" } }) },
+      }),
+    });
+    const run = await runImport(root, [
+      "defs.json",
+      "--defs",
+      "Cat,Cat",
+      "--contract",
+      "pets.cat",
+      "--out",
+      "idl/pets",
+    ]);
+    expect(run.status).toBe(0);
+    expect(readdirSync(join(root, "idl/pets"))).toEqual(["pets.cat.yaml"]);
+  });
+});
+
+describe("'%' in names and references", () => {
+  it("a property or definition name with '%' imports as written; a $ref is a URI fragment, a malformed escape in it taken literally", async () => {
+    const root = project("import-percent", {
+      "pct.json": json({
+        type: "object",
+        required: ["100%", "encoded", "literal"],
+        properties: {
+          "100%": { type: "string" },
+          "a%20b": { type: "integer" },
+          encoded: { $ref: "#/$defs/50%25off" },
+          literal: { $ref: "#/$defs/50%off" },
+          spaced: { $ref: "#/$defs/with%20space" },
+        },
+        additionalProperties: false,
+        $defs: {
+          "50%off": object({ code: { type: "string" } }),
+          "with space": { type: "string", maxLength: 3 },
+        },
+      }),
+    });
+    const run = await runImport(root, ["pct.json", "--out", "idl/pct"]);
+    expect(run.stderr).toBe("treaty: imported 1 contract into idl/pct\n");
+    const text = readFileSync(join(root, "idl/pct/pct.pct.yaml"), "utf8");
+    expect(text).toContain(`"100%": { type: string }`);
+    expect(text).toContain(`"a%20b": { type: int, optional: true }`);
+    expect(text).toContain("encoded: T50Off");
+    expect(text).toContain("literal: T50Off");
+    expect(text).toContain(
+      "spaced: { type: string, maxLength: 3, optional: true }",
+    );
+    expect(checkErrors(root)).toEqual([]);
+  });
+
+  it("a diagnostic at a pointer with '%' is located where the pointer is written", async () => {
+    const root = project("import-percent-at", {
+      "pct.json": `{\n  "type": "object",\n  "properties": {\n    "a%20b": { "type": "string", "not": {} },\n    "c%": { "type": "string", "not": {} }\n  }\n}\n`,
+    });
+    const run = await runImport(root, ["pct.json", "--out", "idl/pct"]);
+    expect(run.stderr).toContain(
+      "pct.json:4:41 - warning import-not-expressible: not at #/properties/a%20b/not",
+    );
+    expect(run.stderr).toContain(
+      "pct.json:5:38 - warning import-not-expressible: not at #/properties/c%/not",
+    );
+  });
+});
+
+describe("YAML aliases", () => {
+  it("more than a hundred aliases import (yaml's own limit is for a library's untrusted input)", async () => {
+    const fields = Array.from(
+      { length: 150 },
+      (_, i) => `    f${i}: *text`,
+    ).join("\n");
+    const root = project("import-aliases", {
+      "many.yaml": `$defs:\n  Text: &text { type: string, maxLength: 10 }\ntype: object\nproperties:\n${fields}\n`,
+    });
+    const run = await runImport(root, ["many.yaml", "--out", "idl/many"]);
+    expect(run.status).toBe(0);
+    expect(
+      readFileSync(join(root, "idl/many/many.many.yaml"), "utf8"),
+    ).toContain("f149: { type: string, maxLength: 10, optional: true }");
+  });
+
+  it("aliases that expand past the bound (billion laughs), or into themselves, are limit-exceeded, and nothing is written", async () => {
+    const levels = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `  l${i + 1}: &l${i + 1} [${Array(10).fill(`*l${i}`).join(", ")}]`,
+    ).join("\n");
+    const root = project("import-laughs", {
+      "laughs.yaml": `type: object\nexamples:\n  l0: &l0 [lol]\n${levels}\nproperties:\n  a: { type: string }\n`,
+      "loop.yaml": `type: object\nproperties: &p\n  a: { type: object, properties: *p }\n`,
+    });
+    for (const file of ["laughs.yaml", "loop.yaml"]) {
+      const run = await runImport(root, [file, "--out", "idl/lol"]);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^${file}:\\d+:\\d+ - error limit-exceeded: the count of nodes the source's aliases expand to is (more than 1000000|without end \\(\\*p is within &p\\)); treaty allows at most 1000000$`,
+          "m",
+        ),
+      );
+      expect(existsSync(join(root, "idl/lol"))).toBe(false);
+    }
+  });
+});
+
+describe("--contract", () => {
+  it("is a contract name, as check reads one: anything else is a usage error, and nothing is written", async () => {
+    const root = project("import-contract-name", {
+      "s.json": json(object({ a: { type: "string" } })),
+    });
+    for (const name of [
+      "../../../escaped",
+      "Shop.Order",
+      "shop..order",
+      "",
+      `a${"b".repeat(128)}`,
+    ]) {
+      const run = await runImport(root, [
+        "s.json",
+        `--contract=${name}`,
+        "--out",
+        "idl/s",
+      ]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(
+        /^treaty: error (invalid-name|limit-exceeded): [^\n]*\n$/,
+      );
+      expect(existsSync(join(root, "idl/s"))).toBe(false);
+      expect(existsSync(join(root, "escaped.yaml"))).toBe(false);
+    }
+    expect(
+      (
+        await runImport(root, [
+          "s.json",
+          "--contract",
+          "shop.s",
+          "--out",
+          "idl/s",
+        ])
+      ).status,
+    ).toBe(0);
+  });
+});
+
+describe("what was silently wrong", () => {
+  it("a union variant tagged __proto__ is a variant", async () => {
+    const variant = (tag: string) => ({
+      type: "object",
+      required: ["kind"],
+      properties: { kind: { const: tag }, n: { type: "integer" } },
+    });
+    const root = project("import-proto-tag", {
+      "u.json": json({
+        type: "object",
+        required: ["u"],
+        properties: { u: { oneOf: [variant("__proto__"), variant("plain")] } },
+      }),
+    });
+    expect((await runImport(root, ["u.json", "--out", "idl/u"])).status).toBe(
+      0,
+    );
+    const text = readFileSync(join(root, "idl/u/u.u.yaml"), "utf8");
+    expect(text).toMatch(/variants:\n\s+__proto__:\n/);
+    expect(text).toMatch(/\n\s+plain:\n/);
+    expect(checkErrors(root)).toEqual([]);
+  });
+
+  it("a root that may be null says it cannot be", async () => {
+    const root = project("import-null-root", {
+      "n.json": json({
+        type: ["object", "null"],
+        properties: { a: { type: "string" } },
+      }),
+    });
+    const run = await runImport(root, ["n.json", "--out", "idl/n"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain(
+      "warning import-not-expressible: a payload that may be null at #/type cannot be written in treaty's IDL",
+    );
+  });
+
+  it("patternProperties beside additionalProperties: false keep the unknown keys, as the warning says", async () => {
+    const root = project("import-pattern-props", {
+      "p.json": json({
+        type: "object",
+        properties: { a: { type: "string" } },
+        patternProperties: { "^x-": { type: "string" } },
+        additionalProperties: false,
+      }),
+    });
+    const run = await runImport(root, ["p.json", "--out", "idl/p"]);
+    expect(run.stderr).toContain(
+      "patternProperties at #/patternProperties cannot be written in treaty's IDL: the constraint is left out: the imported contract accepts more",
+    );
+    expect(readFileSync(join(root, "idl/p/p.p.yaml"), "utf8")).toContain(
+      "unknown_fields: keep",
+    );
+  });
+});
+
+describe("what check would refuse", () => {
+  it("bounds, lengths and patterns the IDL does not take are left out with a warning, and the contract passes check", async () => {
+    const root = project("import-check-limits", {
+      "l.json": json(
+        object({
+          big: { type: "integer", minimum: -1e20, maximum: 1e20 },
+          long: { type: "string", maxLength: 1e12, pattern: "^(a+)+$" },
+          broken: { type: "string", pattern: "(" },
+          many: { type: "array", maxItems: 2 ** 40 },
+        }),
+      ),
+    });
+    const run = await runImport(root, ["l.json", "--out", "idl/l"]);
+    expect(run.status).toBe(0);
+    for (const pointer of [
+      "big/minimum",
+      "big/maximum",
+      "long/maxLength",
+      "long/pattern",
+      "broken/pattern",
+      "many/maxItems",
+    ])
+      expect(run.stderr).toContain(
+        `at #/properties/${pointer} cannot be written`,
+      );
+    expect(checkErrors(root)).toEqual([]);
+  });
+
+  it("a contract check would refuse otherwise is reported, and nothing is written", async () => {
+    let nested: unknown = { type: "string" };
+    for (let i = 0; i < 70; i++) nested = { type: "array", items: nested };
+    const root = project("import-check-deep", {
+      "d.json": json(object({ deep: nested })),
+    });
+    const run = await runImport(root, ["d.json", "--out", "idl/d"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      "error limit-exceeded: the nesting of this type is deeper than 64 levels",
+    );
+    expect(existsSync(join(root, "idl/d"))).toBe(false);
+  });
+});
