@@ -25,7 +25,7 @@ import { objectPolicy, type ObjectPolicy } from "../ir/open-objects.js";
 import { hoistRules } from "./validator-rules.js";
 import { distinguishVariants } from "../ir/one-of-variants.js";
 import { selectorCode } from "./validator-one-of.js";
-import { depthGuard } from "./validator-recursive.js";
+import { depthGuard, VISITS } from "./validator-recursive.js";
 import { maxDepthOf, recursiveTypes } from "../ir/recursion.js";
 
 // Turns the IR of one version into straight-line JS. Every type becomes a guard (its JSON type),
@@ -88,6 +88,8 @@ export interface ValidatorCode {
   readonly read: string;
   /** The body of `errors(value)`: statements pushing into `out`. */
   readonly errors: readonly string[];
+  /** A statement each of check, read and errors runs first: the count of recursive-type values set back to zero. */
+  readonly reset?: string;
 }
 
 const FORMAT_CHECKS: Readonly<Record<StringFormat, string>> = {
@@ -221,6 +223,7 @@ export const compileValidator = (
       return name;
     },
     declarations: () => created.declarations(),
+    known: (key) => created.known(key),
   };
   const runtime = (name: string): string => {
     useRuntime(name);
@@ -890,7 +893,9 @@ export const compileValidator = (
   const entryErrors = entry.errors("value", '""', "out");
   runtime("capIssues");
   const read = `${isObject("value")} && ${entry.take("value", "t")}`;
+  const visits = hoister.known(VISITS);
   return {
+    ...(visits !== undefined && { reset: `${visits} = 0;` }),
     declarations: withoutUnusedTakes(hoister.declarations(), read),
     check: `${isObject("value")} && ${entry.check("value")}`,
     read,

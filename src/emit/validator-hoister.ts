@@ -11,6 +11,8 @@ export interface Hoister {
   hoist(key: string | undefined, base: string, build: (base: string) => string): string;
   /** In first-use order: a declaration precedes the ones it uses. */
   declarations(): readonly string[];
+  /** The base of the declaration known as `key`, if it was hoisted. */
+  known(key: string): string | undefined;
 }
 
 /** Stands for an anonymous declaration's base while it is built: no generated text holds a raw NUL. */
@@ -49,5 +51,6 @@ export const createHoister = (): Hoister => {
       return name;
     },
     declarations: () => declarations.filter((declaration) => declaration !== ""),
+    known: (key) => known.get(key),
   };
 };

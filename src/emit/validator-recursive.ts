@@ -1,18 +1,28 @@
 import { pushIssue } from "./validator-code.js";
+import { MAX_NODES } from "../runtime/max-nodes.js";
 import type { Hoister } from "./validator-hoister.js";
+
+/** The key of the module's count of recursive-type values met by one call of check, read or errors (`resetVisits`). */
+export const VISITS = "visits";
 
 /**
  * The is_/err_ pair of a recursive named type: the pair `inner` checks its fields, this one counts
  * the level first, so a payload nested past `maxDepth` fails with `depth` instead of exhausting
- * the stack. `finally` keeps the count right when a getter throws.
+ * the stack. `finally` keeps the count right when a getter throws. It also counts the values it
+ * meets in one call, past MAX_NODES a `depth` failure too: a JS value may share objects (a node
+ * whose four children are one node, sixteen levels down), and within `maxDepth` and `maxItems`
+ * its walk and its copy would be 4^16 values from a few dozen objects.
  */
 export const depthGuard = (hoister: Hoister, base: string, inner: string | undefined, typeName: string, maxDepth: number, take: boolean): string => {
   // The module's count of recursive-type values enclosing the one being checked.
   const depth = hoister.hoist("depth", "depth", (name) => `let ${name} = 0;`);
+  // Reset by the check, read and errors of the version (the template's `reset`).
+  const visits = hoister.hoist(VISITS, VISITS, (name) => `let ${name} = 0;`);
   const expected = `${typeName} nested at most ${maxDepth} deep`;
+  const many = `at most ${MAX_NODES} values of recursive types`;
   return [
     `function is_${base}(v: any): boolean {`,
-    `  if (${depth} >= ${maxDepth}) return false;`,
+    `  if (${depth} >= ${maxDepth} || ++${visits} > ${MAX_NODES}) return false;`,
     `  ${depth}++;`,
     "  try {",
     `    return ${inner === undefined ? "true" : `is_${inner}(v)`};`,
@@ -26,6 +36,10 @@ export const depthGuard = (hoister: Hoister, base: string, inner: string | undef
     `    ${pushIssue("out", "p", "depth", expected, "nested too deep")}`,
     "    return;",
     "  }",
+    `  if (++${visits} > ${MAX_NODES}) {`,
+    `    ${pushIssue("out", "p", "depth", many, "too many nested values")}`,
+    "    return;",
+    "  }",
     `  ${depth}++;`,
     "  try {",
     ...(inner === undefined ? [] : [`    err_${inner}(v, p, out);`]),
@@ -37,7 +51,7 @@ export const depthGuard = (hoister: Hoister, base: string, inner: string | undef
       ? [
           "",
           `function take_${base}(v: any): any {`,
-          `  if (${depth} >= ${maxDepth}) return undefined;`,
+          `  if (${depth} >= ${maxDepth} || ++${visits} > ${MAX_NODES}) return undefined;`,
           `  ${depth}++;`,
           "  try {",
           `    return take_${inner}(v);`,

@@ -24,6 +24,7 @@ export const emitValidator = (project: Project, contract: Contract, version: Res
     version: version.version,
     rootType,
     declarations: [ISSUE_FUNCTION, ...code.declarations],
+    reset: code.reset,
     check: code.check,
     read: code.read,
     errors: indent(indent(code.errors)).join("\n"),

@@ -7,9 +7,10 @@
 import { describe, expect, it } from "vitest";
 import { registry } from "../../generated/index.js";
 import { check as checkTask, errors as errorsTask } from "../../generated/agent.task/v3_0/validator.js";
-import { canonicalJson, createRuntime, hasDuplicates, isJsonData, jsonFault, redact, REDACTED, snapshot, type DecodeRecord } from "../../src/runtime/index.js";
+import { canonicalJson, createRuntime, hasDuplicates, isJsonData, jsonFault, MAX_NODES, redact, REDACTED, snapshot, type DecodeRecord } from "../../src/runtime/index.js";
 import { demoToolCall, registry as jsonRegistry } from "../fixtures/good-json/expected/index.js";
 import { registry as tupleRegistry } from "../fixtures/good-tuple/expected/index.js";
+import { demoTree as recursiveTree, registry as recursiveRegistry } from "../fixtures/good-recursive/expected/index.js";
 
 /** `[a, a]` nested `levels` times over one array: `levels + 1` arrays, 2^levels leaves as JSON. */
 const dag = (levels: number): unknown[] => {
@@ -182,5 +183,31 @@ describe("records of an invalid json value", () => {
     // Within its bounds, a json value is still kept whole.
     runtime.decode("demo.tool_call", call({ meta: { ok: 1 }, arguments: [1] }));
     expect(records[1]!.payload).toMatchObject({ meta: { ok: 1 }, arguments: [1] });
+  });
+});
+
+describe("a recursive type's values sharing objects, within maxDepth and maxItems", () => {
+  // Sixteen levels of a node whose four children are one node: 17 objects, 4^16 nodes as JSON.
+  const shared = (): Record<string, unknown> => {
+    let node: Record<string, unknown> = { label: "leaf", children: [] };
+    for (let i = 0; i < 15; i++) node = { label: "x", children: [node, node, node, node] };
+    return { contract: "demo.tree", version: "1.0", tree: node, document: { title: "t", paragraphs: [] } };
+  };
+  const tree = recursiveTree.v1_0;
+
+  it("check, read and errors stop past MAX_NODES values of recursive types, and agree", () => {
+    const value = shared();
+    expect(tree.check(value)).toBe(false);
+    expect(tree.read(value)).toBeUndefined();
+    expect(tree.errors(value)).toContainEqual(expect.objectContaining({ code: "depth", expected: `at most ${MAX_NODES} values of recursive types` }));
+    // The count is per call: a small tree after it passes.
+    expect(tree.check({ ...value, tree: { label: "root", children: [] } })).toBe(true);
+  });
+
+  it("fails every decode as INVALID_INPUT, where read copied it until Node ran out of memory", () => {
+    for (const options of [{}, { traceId: TRACE }]) {
+      expect((createRuntime(recursiveRegistry) as Decoder).decode("demo.tree", shared(), options)).toMatchObject({ ok: false, error: { class: "INVALID_INPUT" } });
+    }
+    expect((recursiveRegistry as Decoder).decode("demo.tree", shared())).toMatchObject({ ok: false, error: { class: "INVALID_INPUT" } });
   });
 });
