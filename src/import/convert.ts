@@ -11,7 +11,7 @@ import { STRING_FORMATS, type UnknownFields } from "../ir/model.js";
 import { FIELD_NAME, FIELD_NAME_RULE, PLACEHOLDER_MEANING as PLACEHOLDER } from "../ir/names.js";
 import { IDL_LIMITS } from "../resolve/limits.js";
 import { patternVerdict } from "../resolve/pattern-safety.js";
-import { escapePointer, isSchemaObject, pointerSegments, refPointer, type Schema, type SchemaSource } from "./source.js";
+import { escapePointer, isSchemaObject, nodeAtPointer, refPointer, type Schema, type SchemaSource } from "./source.js";
 
 /** A type as the IDL writes it in a mapping: `{ type: string, maxLength: 40 }`, `{ type: list, of: ... }`. */
 export type IdlType = { readonly type: string; readonly [key: string]: unknown };
@@ -59,7 +59,24 @@ const INT32_MAX = 2 ** 31 - 1;
 /** The string formats the IDL has, by JSON Schema's name. */
 const FORMATS: ReadonlySet<string> = new Set(STRING_FORMATS);
 /** Keywords that describe and never reject; carried where the IDL has a place (description), else ignored as validators ignore them. */
-const ANNOTATIONS = new Set(["$schema", "$id", "$comment", "$anchor", "title", "description", "examples", "example", "default", "deprecated", "readOnly", "writeOnly", "xml", "externalDocs", "discriminator", "$defs", "definitions"]);
+const ANNOTATIONS = new Set(["$schema", "$id", "id", "$comment", "$anchor", "title", "description", "examples", "example", "default", "deprecated", "readOnly", "writeOnly", "xml", "externalDocs", "discriminator", "$defs", "definitions"]);
+
+/** Keywords `type()` reports and leaves out wherever they are: not distributed into a oneOf's branches. */
+const REPORTED = new Set(["not", "if", "then", "else", "$dynamicRef", "$recursiveRef", "unevaluatedItems"]);
+/** Every JSON type but null, integer being within number: what a schema without `type` may be. */
+const ANY_TYPES = ["string", "number", "boolean", "array", "object"] as const;
+/** The keywords about each type: they constrain a value of that type and pass any other. */
+const KEYWORDS_OF: Readonly<Record<string, ReadonlySet<string>>> = {
+  string: new Set(["minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType", "contentSchema"]),
+  number: new Set(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]),
+  boolean: new Set(),
+  array: new Set(["items", "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems", "unevaluatedItems"]),
+  object: new Set(["properties", "additionalProperties", "patternProperties", "required", "propertyNames", "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "dependencies", "unevaluatedProperties"]),
+};
+/** Keywords that constrain a value, but those `type()` reports wherever they are; any other (`x-codegen-package`) is one no validator reads. */
+const ASSERTING: ReadonlySet<string> = new Set(["type", "enum", "const", "allOf", "anyOf", "oneOf", "nullable", ...Object.values(KEYWORDS_OF).flatMap((set) => [...set])]);
+/** OpenAPI's number formats: about numbers only (ajv-formats), so a string passes them whatever it holds. */
+const NUMBER_FORMATS: ReadonlySet<string> = new Set(["int32", "int64", "float", "double"]);
 
 /** `call_tool-result` → `CallToolResult`; a name that starts with a digit gets a `T`. */
 export const pascalCase = (name: string): string => {
@@ -194,20 +211,30 @@ class Converter {
   /**
    * The kinds of value `schema`'s allOf parts are about (references followed, nested allOfs
    * included): `object` for a part with an object's keywords, the part's type (or the type its
-   * keywords imply) otherwise; a part of annotations only is about no kind.
+   * keywords imply) otherwise; a part of annotations only is about no kind. `declared`: only the
+   * types parts say (`type: object`), which alone keep values of other types out.
    */
-  private allOfKinds(schema: Schema, seen = new Set<unknown>()): string[] {
+  private allOfKinds(schema: Schema, declared = false, seen = new Set<unknown>()): string[] {
     const kinds: string[] = [];
     for (const part of Array.isArray(schema["allOf"]) ? (schema["allOf"] as unknown[]) : []) {
       let target = part;
       if (isSchemaObject(part) && typeof part["$ref"] === "string") target = this.resolved(part["$ref"]) ?? part;
       if (!isSchemaObject(target) || seen.has(target)) continue;
       seen.add(target);
-      const kind = typeOf(target) ?? (isObjectSchema(target) ? "object" : inferredType(target));
+      const kind = typeOf(target) ?? (declared ? undefined : isObjectSchema(target) ? "object" : inferredType(target));
       if (kind !== undefined) kinds.push(kind);
-      kinds.push(...this.allOfKinds(target, seen));
+      kinds.push(...this.allOfKinds(target, declared, seen));
     }
     return kinds;
+  }
+
+  /**
+   * The schema keeps every value that is no object out: `type: object`, or (without `type`) an
+   * allOf one of whose parts says it. A union of objects is no object schema.
+   */
+  declaresObject(schema: Schema): boolean {
+    if (schema["oneOf"] !== undefined || schema["anyOf"] !== undefined) return false;
+    return typeOf(schema) === "object" || (schema["type"] === undefined && this.allOfKinds(schema, true).includes("object"));
   }
 
   /** The fields of an object schema (its `properties`, `required` and, through `allOf`, its parts'). */
@@ -229,10 +256,26 @@ class Converter {
       }
       setOwn(fields, key, field);
     }
-    for (const key of merged.required) {
-      if (!merged.properties.has(key)) this.notExpressible(`${pointer}/required`, `required property ${JSON.stringify(key)} with no schema in properties`, "it is not required");
-    }
+    for (const key of merged.required) if (!merged.properties.has(key)) this.requiredAdditional(schema, key, pointer, name, fields);
     return fields;
+  }
+
+  /**
+   * A required key that `properties` does not give: a field typed as the object's other keys are
+   * (`additionalProperties`, any value when absent). Reported where that is no field: a key that is
+   * no field name, or one patternProperties (left out) may type, or one additionalProperties: false
+   * forbids (the object then accepts nothing).
+   */
+  private requiredAdditional(schema: Schema, key: string, pointer: string, name: string, fields: Record<string, IdlField>): void {
+    const additional = schema["additionalProperties"];
+    const patterns = isSchemaObject(schema["patternProperties"]) && Object.keys(schema["patternProperties"]).length > 0;
+    if (!FIELD_NAME.test(key) || patterns || additional === false || Object.hasOwn(fields, key)) {
+      this.notExpressible(`${pointer}/required`, `required property ${JSON.stringify(key)} with no schema in properties`, "it is not required");
+      return;
+    }
+    const field = this.field(additional ?? true, `${pointer}/additionalProperties`, `${name}_${key}`, false);
+    if (field === undefined) this.leftOut.add(pointer);
+    else setOwn(fields, key, field);
   }
 
   /**
@@ -246,6 +289,7 @@ class Converter {
       if (part["$ref"] !== undefined) {
         const target = this.target(part["$ref"], `${at}/$ref`);
         if (target && isSchemaObject(target.schema) && !seen.has(target.pointer)) add(target.schema, target.pointer, new Set([...seen, target.pointer]));
+        else if (target && target.schema !== true && !isSchemaObject(target.schema)) this.acceptsNothingPart(`${at}/$ref`);
       }
       this.checkObjectKeywords(part, at, at !== pointer);
       const props = part["properties"];
@@ -260,19 +304,24 @@ class Converter {
       }
       if (Array.isArray(part["required"])) for (const key of part["required"]) if (typeof key === "string") required.add(key);
       const parts = part["allOf"];
-      if (Array.isArray(parts)) parts.forEach((p, i) => isSchemaObject(p) && add(p, `${at}/allOf/${i}`, seen));
+      if (Array.isArray(parts)) parts.forEach((p, i) => (isSchemaObject(p) ? add(p, `${at}/allOf/${i}`, seen) : p !== true && this.acceptsNothingPart(`${at}/allOf/${i}`)));
     };
     add(schema, pointer, new Set([pointer]));
     return { properties, required };
   }
 
+  /** A part of an allOf that accepts nothing (`false`), so the whole accepts nothing: the IDL has no such object. */
+  private acceptsNothingPart(pointer: string): void {
+    this.notExpressible(pointer, "a part of an allOf that accepts nothing (so the object accepts nothing)", "the part is left out: the imported contract accepts more");
+  }
+
   /** `part`: the schema is a part of an allOf, whose `additionalProperties` the merged object cannot take. */
-  private checkObjectKeywords(schema: Schema, pointer: string, part = false): void {
+  private checkObjectKeywords(schema: Schema, pointer: string, part = false, handled: readonly string[] = []): void {
     if (part && !acceptsAnything(schema["additionalProperties"])) {
       this.notExpressible(`${pointer}/additionalProperties`, "additionalProperties in a part of an allOf", "unknown keys follow the merged object's own additionalProperties");
     }
     for (const keyword of ["oneOf", "anyOf", "not", "if", "enum", "const", "patternProperties", "propertyNames", "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "dependencies", "unevaluatedProperties"]) {
-      if (schema[keyword] !== undefined) this.notExpressible(`${pointer}/${keyword}`, keyword, "the constraint is left out: the imported contract accepts more");
+      if (schema[keyword] !== undefined && !handled.includes(keyword)) this.notExpressible(`${pointer}/${keyword}`, keyword, "the constraint is left out: the imported contract accepts more");
     }
   }
 
@@ -308,9 +357,15 @@ class Converter {
       if (siblings.length > 0 && this.source.dialect !== "draft-07") return this.type({ allOf: [{ $ref: ref }, Object.fromEntries(siblings.map((k) => [k, schema[k]]))] }, pointer, hint);
       return this.referenced(ref, `${pointer}/$ref`, hint);
     }
+    const keyword = schema["oneOf"] !== undefined ? "oneOf" : schema["anyOf"] !== undefined ? "anyOf" : undefined;
+    if (keyword !== undefined) {
+      // Keywords beside the branches apply to each of them.
+      const beside = Object.keys(schema).filter((k) => k !== keyword && ASSERTING.has(k));
+      if (beside.length > 0) return this.distributed(schema, keyword, beside, pointer, hint);
+    }
     const nullableOf = this.nullableVariant(schema, pointer, hint);
     if (nullableOf !== undefined) return nullableOf || undefined;
-    if (schema["oneOf"] !== undefined || schema["anyOf"] !== undefined) return this.union(schema, pointer, hint);
+    if (keyword !== undefined) return this.union(schema, pointer, hint);
     if (Array.isArray(schema["allOf"])) {
       if (typeOf(schema) !== undefined && typeOf(schema) !== "object") {
         this.notExpressible(`${pointer}/allOf`, `allOf on a ${typeOf(schema)}`, "the field is left out");
@@ -323,26 +378,86 @@ class Converter {
         this.notExpressible(`${pointer}/allOf`, "an allOf whose parts are not all object schemas, nor independent keywords of one value", "the field is left out");
         return undefined;
       }
+      // Object parts none of which says `type: object`: a value that is no object passes them all.
+      if (schema["type"] === undefined && !this.allOfKinds(schema, true).includes("object")) return this.anyType(schema, pointer, hint);
       return { type: { type: "object", ...this.objectBody(schema, pointer, pascalCase(hint)) } };
     }
-    if ("const" in schema) return this.constant(schema, pointer);
-    if (Array.isArray(schema["enum"])) return this.enumeration(schema, pointer, hint);
+    if ("const" in schema || Array.isArray(schema["enum"])) return this.literal(schema, pointer, hint);
     const types = Array.isArray(schema["type"]) ? (schema["type"] as unknown[]) : schema["type"] === undefined ? [] : [schema["type"]];
+    // No type: each keyword applies to its own type, and a value of any other type passes it.
+    if (types.length === 0) return this.anyType(schema, pointer, hint);
     const nullable = types.includes("null") || (this.source.dialect === "openapi-3.0" && schema["nullable"] === true);
     const rest = types.filter((t) => t !== "null");
-    if (rest.length > 1) {
-      // Types are disjoint but integer within number: an untagged union of each, keywords applying by type.
-      if (rest.includes("integer") && rest.includes("number")) {
-        this.notExpressible(`${pointer}/type`, `a value of type ${rest.join(" or ")} (an integer is a number too)`, "the field is left out and its key is kept unchecked, as an unknown one");
-        return undefined;
-      }
-      const variants = rest.map((kind) => this.typed(kind, schema, pointer, hint));
-      if (variants.some((v) => v === undefined)) return undefined;
-      return { type: { type: "union", variants: variants.map((v) => v!.type) }, ...(nullable && { nullable: true }) };
-    }
-    const kind = rest[0] ?? (nullable && types.length > 0 ? "null" : inferredType(schema));
-    const converted = this.typed(kind, schema, pointer, hint);
+    if (rest.length > 1) return this.typeList(rest, nullable, schema, pointer, hint);
+    const converted = this.typed(rest[0] ?? "null", schema, pointer, hint);
     return converted && (nullable ? { ...converted, nullable: true } : converted);
+  }
+
+  /** `type: [...]`: an untagged union of each type (they are disjoint but for integer within number), keywords applying by type. */
+  private typeList(kinds: readonly unknown[], nullable: boolean, schema: Schema, pointer: string, hint: string): Converted | undefined {
+    if (kinds.includes("integer") && kinds.includes("number")) {
+      this.notExpressible(`${pointer}/type`, `a value of type ${kinds.join(" or ")} (an integer is a number too)`, "the field is left out and its key is kept unchecked, as an unknown one");
+      return undefined;
+    }
+    const variants = kinds.map((kind) => this.typed(kind, schema, pointer, hint));
+    if (variants.some((v) => v === undefined)) return undefined;
+    return { type: { type: "union", variants: variants.map((v) => v!.type) }, ...(nullable && { nullable: true }) };
+  }
+
+  /**
+   * A schema without `type`: any JSON value when none of its keywords is about one type, else
+   * the union of every type, each with the keywords about it (`{ pattern: "^a" }` accepts 3 and
+   * null), as JSON Schema applies them. A format is about strings or about numbers, never both.
+   */
+  private anyType(schema: Schema, pointer: string, hint: string): Converted | undefined {
+    const kinds = ANY_TYPES.filter((kind) => Object.keys(schema).some((k) => KEYWORDS_OF[kind]!.has(k)));
+    if (kinds.length === 0 && !Array.isArray(schema["allOf"])) return { type: "json" };
+    const format = schema["format"];
+    const variants = ANY_TYPES.map((kind) => {
+      const own = typeof format === "string" && NUMBER_FORMATS.has(format) !== (kind === "number") ? omit(schema, "format") : schema;
+      return this.typed(kind, own, pointer, hint);
+    });
+    if (variants.some((v) => v === undefined)) return undefined;
+    return { type: { type: "union", variants: variants.map((v) => v!.type) }, nullable: true };
+  }
+
+  /**
+   * A oneOf or anyOf with keywords beside it (`{ type: object, required: [id], oneOf: [...] }`):
+   * those keywords hold for whichever branch matches, so each branch becomes the branch and them
+   * (a branch whose type they exclude matches nothing: `false`). When some branch cannot be merged
+   * with them, they are left out, reported, and the branches imported alone.
+   */
+  private distributed(schema: Schema, keyword: "oneOf" | "anyOf", beside: readonly string[], pointer: string, hint: string): Converted | undefined {
+    const annotations = Object.fromEntries(Object.entries(schema).filter(([k]) => ANNOTATIONS.has(k)));
+    const branches = schema[keyword];
+    const shared = Object.fromEntries(beside.map((k) => [k, schema[k]]));
+    const merged = Array.isArray(branches) ? branches.map((branch) => this.withBranch(shared, branch)) : undefined;
+    if (merged === undefined || merged.some((m) => m === undefined)) {
+      for (const k of beside) this.notExpressible(`${pointer}/${k}`, `${k} beside ${keyword === "oneOf" ? "a oneOf" : "an anyOf"} whose branches it cannot be merged into`, "the constraint is left out: the imported contract accepts more");
+      return this.type({ ...annotations, [keyword]: branches }, pointer, hint);
+    }
+    return this.type({ ...annotations, [keyword]: merged }, pointer, hint);
+  }
+
+  /**
+   * A branch of a oneOf/anyOf with `shared` (the keywords beside them) added: the branch itself
+   * when it says all of them already (so a named definition stays named), `false` when their
+   * types exclude each other, undefined when they cannot be told as one schema.
+   */
+  private withBranch(shared: Schema, branch: unknown): unknown {
+    if (branch === true) return shared;
+    if (branch === false) return false;
+    if (!isSchemaObject(branch)) return undefined;
+    let own: Schema = branch;
+    if (branch["$ref"] !== undefined) {
+      const target = typeof branch["$ref"] === "string" ? this.resolved(branch["$ref"]) : undefined;
+      if (!Object.keys(branch).every((k) => k === "$ref" || ANNOTATIONS.has(k))) return undefined;
+      if (isSchemaObject(target) && Object.keys(shared).every((k) => (k === "type" ? typeWithin(target, shared, this.source.dialect) : sameJson(target[k], shared[k])))) return branch;
+      if (target === true || target === false) return this.withBranch(shared, target);
+      if (!isSchemaObject(target) || target["$ref"] !== undefined) return undefined;
+      own = target;
+    }
+    return mergedSchemas(shared, own, this.source.dialect);
   }
 
   /** `anyOf`/`oneOf` of a type and `null`, or `type: [T, "null"]`: the type, nullable. false: handled, nothing to write. */
@@ -354,7 +469,11 @@ class Converter {
       if (nullAt < 0) continue;
       const other = variants[1 - nullAt];
       const converted = this.type(other, `${pointer}/${keyword}/${1 - nullAt}`, hint);
-      return converted ? { ...converted, nullable: true } : false;
+      if (!converted) return false;
+      // Null matching both branches of a oneOf matches not one: the oneOf rejects it.
+      if (keyword === "oneOf" && converted.type === "json") return this.nullTwice(`${pointer}/${keyword}`, keyword) ?? false;
+      if (keyword === "oneOf" && isNullConst(converted.type)) return this.nothing(`${pointer}/${keyword}`, keyword) ?? false;
+      return { ...converted, nullable: keyword === "anyOf" || !(converted.nullable || isNullConst(converted.type)) };
     }
     return undefined;
   }
@@ -365,7 +484,7 @@ class Converter {
     const name = this.definitionName(target.pointer) ?? hint;
     const schema = target.schema;
     // An object with properties is a named type; a map (additionalProperties alone) is written where it is used.
-    if (isSchemaObject(schema) && isObjectSchema(schema) && !(schema["properties"] === undefined && isSchemaObject(schema["additionalProperties"]))) {
+    if (isSchemaObject(schema) && this.declaresObject(schema) && !(schema["properties"] === undefined && isSchemaObject(schema["additionalProperties"]))) {
       return { type: this.namedType(target.pointer, schema, name) };
     }
     // Recursion through no object (MCP's JSONValue: a list or map of itself) cannot be a named
@@ -382,8 +501,25 @@ class Converter {
     }
   }
 
-  private constant(schema: Schema, pointer: string): Converted | undefined {
-    const value = schema["const"];
+  /**
+   * `const` or `enum`: the values listed that the schema's other keywords accept too (`type:
+   * string` beside `enum: ["a", 1]` is `"a"` alone). Keywords this cannot decide of a value are
+   * left out, reported.
+   */
+  private literal(schema: Schema, pointer: string, hint: string): Converted | undefined {
+    const listed = "const" in schema ? [schema["const"]] : (schema["enum"] as unknown[]);
+    const inEnum = (value: unknown) => !("const" in schema && Array.isArray(schema["enum"])) || (schema["enum"] as unknown[]).some((v) => sameJson(v, value));
+    const undecided = Object.keys(schema).filter((k) => ASSERTING.has(k) && !DECIDED.has(k) && (k !== "format" || listed.some((v) => typeof v === "string")));
+    for (const keyword of undecided) this.notExpressible(`${pointer}/${keyword}`, `${keyword} beside ${"const" in schema ? "const" : "enum"}`, "the constraint is left out: the imported contract accepts more");
+    const values = listed.filter((value) => inEnum(value) && admits(schema, value, this.source.dialect));
+    if (values.length === 0 && listed.length > 0) {
+      this.notExpressible(pointer, `a schema that accepts nothing (no value it lists passes its other keywords)`, "the field is left out");
+      return undefined;
+    }
+    return "const" in schema ? this.constant(values[0], pointer) : this.enumeration(values, schema, pointer, hint);
+  }
+
+  private constant(value: unknown, pointer: string): Converted | undefined {
     if (!isScalarValue(value) && value !== null) {
       this.notExpressible(`${pointer}/const`, `const ${JSON.stringify(value)} (a const is a string, number, boolean or null)`, "the field is left out");
       return undefined;
@@ -391,8 +527,7 @@ class Converter {
     return { type: { type: "const", value } };
   }
 
-  private enumeration(schema: Schema, pointer: string, hint: string): Converted | undefined {
-    const values = schema["enum"] as unknown[];
+  private enumeration(values: readonly unknown[], schema: Schema, pointer: string, hint: string): Converted | undefined {
     const nonNull = values.filter((v) => v !== null);
     if (nonNull.length > 0 && nonNull.every((v) => typeof v === "string") && new Set(nonNull).size === nonNull.length) {
       const name = this.namedEnum(pointer, nonNull as string[], schema, this.definitionName(pointer) ?? hint);
@@ -407,12 +542,19 @@ class Converter {
   /** A tagged union: every variant an object with the same required property fixed to a distinct string. */
   private union(schema: Schema, pointer: string, hint: string): Converted | undefined {
     const keyword = schema["oneOf"] !== undefined ? "oneOf" : "anyOf";
-    const variants = schema[keyword];
-    if (!Array.isArray(variants) || variants.length === 0) {
+    const all = schema[keyword];
+    if (!Array.isArray(all) || all.length === 0) {
       this.notExpressible(`${pointer}/${keyword}`, `an empty ${keyword}`, "the field is left out");
       return undefined;
     }
-    const resolved = variants.map((v, i) => {
+    // A branch that accepts nothing (`false`) matches no value: without it the oneOf or anyOf is the same.
+    const live = all.map((schema: unknown, i) => ({ schema, i })).filter((b) => !this.acceptsNothing(b.schema));
+    if (live.length === 0) {
+      this.notExpressible(`${pointer}/${keyword}`, `${keyword === "anyOf" ? "an" : "a"} ${keyword} no branch of which accepts anything, a schema that accepts nothing`, "the field is left out");
+      return undefined;
+    }
+    const variants = live.map((b) => b.schema);
+    const resolved = live.map(({ schema: v, i }) => {
       const at = `${pointer}/${keyword}/${i}`;
       if (isSchemaObject(v) && typeof v["$ref"] === "string") {
         const target = this.target(v["$ref"], `${at}/$ref`);
@@ -422,10 +564,12 @@ class Converter {
     });
     // An anyOf one of whose branches accepts every value the others do is that branch.
     const widest = keyword === "anyOf" ? variants.findIndex((w) => variants.every((n) => n === w || includes(w, n, (ref) => this.resolved(ref)))) : -1;
-    if (widest >= 0) return this.type(variants[widest], `${pointer}/${keyword}/${widest}`, hint);
-    const tag = resolved.every((v) => v !== undefined) ? commonTag(resolved.map((v) => v!.schema)) : undefined;
+    if (widest >= 0) return this.type(variants[widest], `${pointer}/${keyword}/${live[widest]!.i}`, hint);
+    // A tag tells objects apart; a variant that lets other values through (no `type: object`) is no tagged variant.
+    const objects = resolved.every((v) => v !== undefined && this.declaresObject(v.schema));
+    const tag = objects ? commonTag(resolved.map((v) => v!.schema)) : undefined;
     // Variants that are all named definitions stay named (an untagged union of them), as does one no tag tells apart.
-    if (!tag || resolved.every((v) => v?.name !== undefined)) return this.untagged(variants, keyword, pointer, hint);
+    if (!tag || resolved.every((v) => v?.name !== undefined)) return this.untagged(live, keyword, pointer, hint);
     const out: Record<string, unknown> = {};
     resolved.forEach((variant, i) => {
       const { schema: v, pointer: at, name } = variant!;
@@ -436,18 +580,29 @@ class Converter {
     return { type: { type: "union", tag: tag.property, variants: out } };
   }
 
+  /** `false`, or a reference to it. */
+  private acceptsNothing(schema: unknown): boolean {
+    if (isSchemaObject(schema) && typeof schema["$ref"] === "string" && Object.keys(schema).every((k) => k === "$ref" || ANNOTATIONS.has(k))) return this.resolved(schema["$ref"]) === false;
+    return schema === false;
+  }
+
   /**
    * An untagged union, when its branches are provably disjoint (import/one-of.ts); branches that
-   * are only null make it nullable.
+   * are only null make it nullable. A oneOf two of whose branches accept null rejects null.
    */
-  private untagged(variants: readonly unknown[], keyword: string, pointer: string, hint: string): Converted | undefined {
+  private untagged(variants: readonly { schema: unknown; i: number }[], keyword: string, pointer: string, hint: string): Converted | undefined {
     const at = `${pointer}/${keyword}`;
     const isNull = (v: unknown): boolean => isSchemaObject(v) && v["type"] === "null" && Object.keys(v).every((k) => k === "type" || ANNOTATIONS.has(k));
-    const branches = variants.map((schema, i) => ({ schema, i })).filter((b) => !isNull(b.schema));
-    const nullable = branches.length < variants.length;
+    const branches = variants.filter((b) => !isNull(b.schema));
+    const nulls = variants.length - branches.length;
+    // How many branches accept null decides whether the union does: one, or any number for an anyOf.
+    const acceptsNull = (count: number) => (keyword === "oneOf" ? count === 1 : count > 0);
+    if (branches.length === 0) return acceptsNull(nulls) ? { type: { type: "const", value: null } } : this.nothing(at, keyword);
     if (branches.length === 1) {
       const only = this.type(branches[0]!.schema, `${at}/${branches[0]!.i}`, hint);
-      return only && { ...only, nullable: true };
+      if (only?.type === "json" && keyword === "oneOf" && nulls > 0) return this.nullTwice(at, keyword);
+      if (only && isNullConst(only.type) && keyword === "oneOf") return this.nothing(at, keyword);
+      return only && { ...only, nullable: acceptsNull(nulls + (only.nullable ? 1 : 0)) };
     }
     const { overlaps } = distinguishDescribed(branches.map((b) => describeBranch(b.schema, (ref) => this.resolved(ref))));
     const [overlap] = overlaps;
@@ -459,18 +614,31 @@ class Converter {
     const converted = branches.map((b) => this.type(b.schema, `${at}/${b.i}`, `${hint}_${b.i + 1}`));
     if (converted.some((c) => c === undefined)) return undefined;
     // A branch written as any JSON value (recursion that refers back) is the whole union.
-    if (converted.some((c) => c!.type === "json")) return { type: "json" };
-    return { type: { type: "union", variants: converted.map((c) => c!.type) }, ...((nullable || converted.some((c) => c!.nullable)) && { nullable: true }) };
+    if (converted.some((c) => c!.type === "json")) return keyword === "oneOf" && nulls > 0 ? this.nullTwice(at, keyword) : { type: "json" };
+    const holdsNull = nulls + converted.filter((c) => c!.nullable || isNullConst(c!.type)).length;
+    // Null in two branches of a oneOf: no branch may take it.
+    const types = converted.map((c) => c!.type).filter((t) => acceptsNull(holdsNull) || keyword === "anyOf" || !isNullConst(t));
+    if (types.length === 1) return { type: types[0]!, ...(acceptsNull(holdsNull) && { nullable: true }) };
+    return { type: { type: "union", variants: types }, ...(acceptsNull(holdsNull) && { nullable: true }) };
+  }
+
+  /** A oneOf or anyOf no branch of which a value can match: reported, left out. */
+  private nothing(at: string, keyword: string): undefined {
+    this.notExpressible(at, `${keyword === "anyOf" ? "an" : "a"} ${keyword} that accepts nothing`, "the field is left out");
+    return undefined;
+  }
+
+  /** A oneOf of null and a branch written as any JSON value: every value but null, which the IDL cannot say. */
+  private nullTwice(at: string, keyword: string): undefined {
+    this.notExpressible(at, `a ${keyword} of null and a branch that accepts any value (so every value but null)`, "the field is left out and its key is kept unchecked, as an unknown one");
+    return undefined;
   }
 
   /** The schema a local `$ref` points at, or undefined, saying nothing (the proof counts it as anything). */
   private resolved(ref: string): unknown {
     const pointer = refPointer(ref);
     if (pointer === undefined) return undefined;
-    let node: unknown = this.source.document;
-    // Own keys only: `#/$defs/constructor` is no definition of the prototype's.
-    for (const segment of pointerSegments(pointer)) node = (isSchemaObject(node) || Array.isArray(node)) && Object.hasOwn(node, segment) ? (node as Record<string, unknown>)[segment] : undefined;
-    return node;
+    return nodeAtPointer(this.source.document, pointer);
   }
 
   private typed(kind: unknown, schema: Schema, pointer: string, hint: string): Converted | undefined {
@@ -525,7 +693,9 @@ class Converter {
     if (pattern !== undefined) out["pattern"] = pattern;
     const format = schema["format"];
     if (typeof format === "string") {
-      if (FORMATS.has(format)) out["format"] = format;
+      // A number format checks no string: treaty's int64 string (an integer as text) would reject what the source accepts.
+      if (FORMATS.has(format) && !NUMBER_FORMATS.has(format)) out["format"] = format;
+      else if (NUMBER_FORMATS.has(format)) this.notExpressible(`${pointer}/format`, `format ${JSON.stringify(format)} on a string (a format of numbers in JSON Schema, which any string passes)`, "the string is imported without a format: the imported contract accepts more");
       else this.notExpressible(`${pointer}/format`, `format ${JSON.stringify(format)}`, "the constraint is left out: the imported contract accepts more");
     }
     for (const keyword of ["contentEncoding", "contentMediaType", "contentSchema"]) if (schema[keyword] !== undefined) this.notExpressible(`${pointer}/${keyword}`, keyword, "the constraint is left out: the imported contract accepts more");
@@ -570,6 +740,8 @@ class Converter {
       if (schema[keyword] !== undefined) this.notExpressible(`${pointer}/${keyword}`, keyword, "the constraint is left out: the imported contract accepts more");
     }
     const items = schema["items"];
+    // `items: false`: no item passes, so the list is empty.
+    if (items === false && !(typeof schema["minItems"] === "number" && schema["minItems"] > 0)) return { type: { type: "list", of: "json", maxItems: 0 } };
     const of = items === undefined ? { type: "json" } : this.type(items, `${pointer}/items`, `${hint}_item`);
     if (!of) return undefined;
     if (of.nullable) {
@@ -627,15 +799,14 @@ class Converter {
   private object(schema: Schema, pointer: string, hint: string): Converted | undefined {
     const additional = schema["additionalProperties"];
     // Any object: an object of no fields that keeps every key is exactly that.
-    if (schema["properties"] === undefined && schema["allOf"] === undefined && acceptsAnything(additional) && this.definitionName(pointer) === undefined) {
+    if (schema["properties"] === undefined && schema["allOf"] === undefined && schema["required"] === undefined && acceptsAnything(additional) && this.definitionName(pointer) === undefined) {
       this.checkObjectKeywords(schema, pointer);
       return { type: { type: "object", unknown_fields: "keep", fields: {} } };
     }
-    if (schema["properties"] === undefined && isSchemaObject(additional)) {
+    // A map: no key is required (a required one is a field of an object whose other keys are typed).
+    if (schema["properties"] === undefined && schema["allOf"] === undefined && schema["required"] === undefined && isSchemaObject(additional)) {
       const keyPattern = this.keyPattern(schema, pointer);
-      for (const keyword of ["patternProperties", "minProperties", "maxProperties"]) {
-        if (schema[keyword] !== undefined) this.notExpressible(`${pointer}/${keyword}`, keyword, "the constraint is left out: the imported contract accepts more");
-      }
+      this.checkObjectKeywords(schema, pointer, false, ["propertyNames"]);
       const of = this.type(additional, `${pointer}/additionalProperties`, `${hint}_value`);
       if (!of || of.nullable) {
         if (of?.nullable) this.notExpressible(`${pointer}/additionalProperties`, "map values that may be null", "the field is left out and its key is kept unchecked, as an unknown one");
@@ -746,6 +917,98 @@ const mergedScalar = (schema: Schema): Schema | undefined => {
   return merged;
 };
 
+/** The types `schema` allows (OpenAPI 3.0's `nullable` adding null), or undefined: any. */
+const allowedTypes = (schema: Schema, dialect: SchemaSource["dialect"]): string[] | undefined => {
+  const declared = schema["type"] === undefined ? undefined : (Array.isArray(schema["type"]) ? schema["type"] : [schema["type"]]).map(String);
+  return declared && dialect === "openapi-3.0" && schema["nullable"] === true ? [...declared, "null"] : declared;
+};
+
+/** The types both lists allow (an integer is a number). */
+const commonTypes = (a: readonly string[], b: readonly string[]): string[] => {
+  const within = (t: string, list: readonly string[]) => list.includes(t) || (t === "integer" && list.includes("number"));
+  return [...new Set([...a.filter((t) => within(t, b)), ...b.filter((t) => within(t, a))])];
+};
+
+/** Every type `narrow` allows, `wide` allows. */
+const typeWithin = (narrow: Schema, wide: Schema, dialect: SchemaSource["dialect"]): boolean => {
+  const [n, w] = [allowedTypes(narrow, dialect), allowedTypes(wide, dialect)];
+  return w === undefined || (n !== undefined && commonTypes(n, w).length === n.length);
+};
+
+/** Keywords about an object's unknown keys or an array's later items: they read the other keywords of their own schema. */
+const READS_SIBLINGS = ["additionalProperties", "unevaluatedProperties", "additionalItems", "unevaluatedItems", "items"];
+
+/**
+ * One schema that accepts what both `a` and `b` do, or undefined when this cannot say it
+ * (the same keyword with two values, but for `required`, `properties` of distinct keys and
+ * `allOf`; a keyword that reads its schema's others, such as `additionalProperties`, beside one
+ * the other part adds); `false` when their types have no value in common. Annotations are `b`'s.
+ */
+const mergedSchemas = (a: Schema, b: Schema, dialect: SchemaSource["dialect"]): Schema | false | undefined => {
+  const out: Record<string, unknown> = Object.fromEntries(Object.entries(b).filter(([k]) => ANNOTATIONS.has(k)));
+  const asserting = (schema: Schema) => Object.keys(schema).filter((k) => !ANNOTATIONS.has(k) && k !== "type" && k !== "nullable");
+  for (const [one, other] of [[a, b], [b, a]] as const) {
+    if (READS_SIBLINGS.some((k) => one[k] !== undefined) && asserting(other).some((k) => one[k] === undefined || (k !== "required" && !sameJson(one[k], other[k])))) return undefined;
+  }
+  for (const key of new Set([...asserting(a), ...asserting(b)])) {
+    const [x, y] = [a[key], b[key]];
+    if (x === undefined || y === undefined || sameJson(x, y)) out[key] = x ?? y;
+    else if (key === "required" && Array.isArray(x) && Array.isArray(y)) out[key] = [...new Set([...x, ...y])];
+    else if (key === "allOf" && Array.isArray(x) && Array.isArray(y)) out[key] = [...x, ...y];
+    else if (key === "properties" && isSchemaObject(x) && isSchemaObject(y) && Object.keys(x).every((k) => !Object.hasOwn(y, k) || sameJson(x[k], y[k]))) out[key] = { ...x, ...y };
+    else return undefined;
+  }
+  const [ta, tb] = [allowedTypes(a, dialect), allowedTypes(b, dialect)];
+  const types = ta && tb ? commonTypes(ta, tb) : (ta ?? tb);
+  if (types !== undefined) {
+    if (types.length === 0) return false;
+    out["type"] = types.length === 1 ? types[0] : types;
+  }
+  return out;
+};
+
+/** Keywords `admits` decides of a listed value; those about arrays and objects decide nothing of a scalar. */
+const DECIDED = new Set(["const", "enum", "type", "nullable", ...KEYWORDS_OF["number"]!, "minLength", "maxLength", "pattern", ...KEYWORDS_OF["array"]!, ...KEYWORDS_OF["object"]!]);
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The JSON Schema type names `value` has: an integer is an integer and a number. */
+const typesOfValue = (value: unknown): string[] => {
+  if (value === null) return ["null"];
+  if (Array.isArray(value)) return ["array"];
+  if (typeof value === "number") return Number.isInteger(value) ? ["integer", "number"] : ["number"];
+  return [typeof value];
+};
+
+/**
+ * Whether `value` (one an enum or const lists) passes `schema`'s type and its keywords about
+ * strings and numbers; one about arrays or objects is taken to pass (a listed array or object is
+ * not expressible anyway), as is a pattern validators would not run (reported where it is read).
+ */
+const admits = (schema: Schema, value: unknown, dialect: SchemaSource["dialect"]): boolean => {
+  const types = allowedTypes(schema, dialect);
+  if (types !== undefined && !typesOfValue(value).some((t) => types.includes(t))) return false;
+  if (typeof value === "string") {
+    const length = [...value].length;
+    if (isNumber(schema["minLength"]) && length < schema["minLength"]) return false;
+    if (isNumber(schema["maxLength"]) && length > schema["maxLength"]) return false;
+    const pattern = schema["pattern"];
+    if (typeof pattern === "string" && patternProblem(pattern) === undefined && !new RegExp(pattern, "u").test(value)) return false;
+  }
+  if (typeof value === "number") {
+    const [min, max, exMin, exMax, multipleOf] = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"].map((k) => schema[k]);
+    if (isNumber(min) && (schema["exclusiveMinimum"] === true ? value <= min : value < min)) return false;
+    if (isNumber(max) && (schema["exclusiveMaximum"] === true ? value >= max : value > max)) return false;
+    if (isNumber(exMin) && value <= exMin) return false;
+    if (isNumber(exMax) && value >= exMax) return false;
+    if (isNumber(multipleOf) && multipleOf > 0 && !Number.isInteger(value / multipleOf)) return false;
+  }
+  return true;
+};
+
+/** `schema` without `keyword`. */
+const omit = (schema: Schema, keyword: string): Schema => Object.fromEntries(Object.entries(schema).filter(([k]) => k !== keyword));
+
 /** `additionalProperties` absent, `true` or `{}` (annotations only): any value. */
 const acceptsAnything = (schema: unknown): boolean => schema === undefined || schema === true || (isSchemaObject(schema) && Object.keys(schema).every((k) => ANNOTATIONS.has(k)));
 
@@ -776,6 +1039,8 @@ const describe = (schema: Schema): string | undefined => {
   const text = schema["description"] ?? schema["title"];
   return typeof text === "string" && text.trim() !== "" ? text.trim() : undefined;
 };
+
+const isNullConst = (type: IdlType | string): boolean => typeof type !== "string" && type.type === "const" && type["value"] === null;
 
 const typeOf = (schema: Schema): string | undefined => (typeof schema["type"] === "string" ? schema["type"] : undefined);
 
@@ -835,11 +1100,13 @@ export const convert = (source: SchemaSource, roots: readonly ImportRoot[]): { c
     const types = Array.isArray(schema["type"]) ? (schema["type"] as unknown[]) : undefined;
     if ((isObjectSchema(schema) || inferredType(schema) === "object") && (types === undefined || types.includes("object"))) {
       body = converter.objectBody(schema, root.pointer, hint);
-      const others = [...(types ?? []).filter((t) => t !== "object"), ...(source.dialect === "openapi-3.0" && schema["nullable"] === true ? ["null"] : [])];
+      // Without `type: object`, the object's keywords let every other value through.
+      const untyped = types === undefined && !converter.declaresObject(schema);
+      const others = [...(untyped ? ["a string, number, boolean, array or null (it says no type: object)"] : []), ...(types ?? []).filter((t) => t !== "object"), ...(source.dialect === "openapi-3.0" && schema["nullable"] === true ? ["null"] : [])];
       // A payload is an object: the only place where the import rejects what the source accepts, so it is said.
       if (others.length > 0) {
         reported++;
-        const at = `${root.pointer}/${types ? "type" : "nullable"}`;
+        const at = untyped ? root.pointer : `${root.pointer}/${types ? "type" : "nullable"}`;
         report("import-not-expressible", at, { what: `a payload that may be ${others.map(String).join(" or ")}`, pointer: at, consequence: "a contract's payload is an object, so the contract rejects those" });
       }
     } else report("import-root-not-object", root.pointer, { pointer: root.pointer, name: root.name });

@@ -10,7 +10,7 @@ import { parseSources } from "../load/load.js";
 import { resolve } from "../resolve/resolve.js";
 import { convert, snakeCase, type ImportRoot } from "./convert.js";
 import { renderContract } from "./render.js";
-import { isSchemaObject, readSchemaSource, type SchemaSource } from "./source.js";
+import { isSchemaObject, readSchemaSource, rootSchema, type SchemaSource } from "./source.js";
 
 export interface ImportOptions {
   /** The project root: diagnostics and headers name files relative to it. */
@@ -77,7 +77,7 @@ const chooseRoots = (source: SchemaSource, options: ImportOptions): StageResult<
     }
     return { value: roots, diagnostics: [...diagnostics, ...nameClashes(source, roots)] };
   }
-  if (source.hasRoot) return { value: [{ name: options.contract ?? `${prefix}.${segment(basename(options.file))}`, pointer: "#", schema: source.document }], diagnostics: [] };
+  if (source.hasRoot) return { value: [{ name: options.contract ?? `${prefix}.${segment(basename(options.file))}`, ...rootSchema(source) }], diagnostics: [] };
   const roots = [...source.definitions]
     .filter(([, def]) => isObjectDefinition(def.schema))
     .map(([name, def]) => ({ name: `${prefix}.${snakeCase(name)}`, pointer: def.pointer, schema: def.schema }));

@@ -38,9 +38,15 @@ const atomOf = (schema: unknown, resolve: (ref: string) => unknown, seen: Readon
     if (Array.isArray(branches)) return { sorts: new Set(branches.flatMap((b) => [...atomOf(b, resolve, inner).sorts])) };
   }
   const types = Array.isArray(schema["type"]) ? schema["type"] : schema["type"] === undefined ? undefined : [schema["type"]];
-  if (types === undefined) return { sorts: new Set(schema["properties"] !== undefined ? (["object"] as Sort[]) : ALL_SORTS) };
-  // A type the table does not hold (`constructor` too, which the prototype would answer) is of no sort.
-  return { sorts: new Set(types.flatMap((t) => (Object.hasOwn(SORTS_OF_TYPE, String(t)) ? SORTS_OF_TYPE[String(t)]! : []))) };
+  // Without a type, keywords about objects (`properties`) let every other value through: the sorts are the allOf parts' in common.
+  if (types === undefined) {
+    const parts = Array.isArray(schema["allOf"]) ? schema["allOf"] : [];
+    return { sorts: new Set(ALL_SORTS.filter((sort) => parts.every((part) => atomOf(part, resolve, inner).sorts.has(sort)))) };
+  }
+  // A type the table does not hold (`constructor` too, which the prototype would answer) is of no sort;
+  // `nullable: true` (OpenAPI 3.0's, which Ajv reads everywhere) adds null.
+  const named = types.flatMap((t) => (Object.hasOwn(SORTS_OF_TYPE, String(t)) ? SORTS_OF_TYPE[String(t)]! : []));
+  return { sorts: new Set<Sort>([...named, ...(schema["nullable"] === true ? (["null"] as Sort[]) : [])]) };
 };
 
 /** A branch of a `oneOf`/`anyOf`, described with its required and declared properties when it is an object. */

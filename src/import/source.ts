@@ -25,7 +25,7 @@ export interface SchemaSource {
 }
 
 /** Keywords that say what a document is rather than what a value must be. */
-const METADATA = new Set(["$schema", "$id", "$comment", "$anchor", "$vocabulary", "title", "description", "examples", "$defs", "definitions"]);
+const METADATA = new Set(["$schema", "$id", "id", "$comment", "$anchor", "$vocabulary", "title", "description", "examples", "$defs", "definitions"]);
 
 export const escapePointer = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
@@ -139,8 +139,63 @@ const aliasExpansion = (source: SourceFile): Diagnostic | undefined => {
   return typeof result === "number" ? undefined : result;
 };
 
+/** The node at `pointer` in `document` (own keys only: `#/$defs/constructor` is no prototype's), or undefined. */
+export const nodeAtPointer = (document: unknown, pointer: string): unknown => {
+  let node = document;
+  for (const segment of pointerSegments(pointer)) node = (isSchemaObject(node) || Array.isArray(node)) && Object.hasOwn(node, segment) ? (node as Record<string, unknown>)[segment] : undefined;
+  return node;
+};
+
+/**
+ * The document's root schema and its pointer: a root that is only a reference (`{ "$ref":
+ * "#/definitions/Foo" }`, beside what says what the document is) is the schema it names.
+ */
+export const rootSchema = (source: SchemaSource): { pointer: string; schema: unknown } => {
+  let root: { pointer: string; schema: unknown } = { pointer: "#", schema: source.document };
+  const seen = new Set<string>();
+  for (;;) {
+    const schema = root.schema;
+    if (!isSchemaObject(schema) || typeof schema["$ref"] !== "string" || !Object.keys(schema).every((k) => k === "$ref" || METADATA.has(k))) return root;
+    const pointer = refPointer(schema["$ref"]);
+    const target = pointer === undefined || seen.has(pointer) ? undefined : nodeAtPointer(source.document, pointer);
+    if (pointer === undefined || target === undefined) return root;
+    seen.add(pointer);
+    root = { pointer, schema: target };
+  }
+};
+
+/** How deep a source's brackets may nest: far past any schema the IDL can hold (64 levels of types), short of the parser's stack. */
+const MAX_SOURCE_DEPTH = 512;
+
+/**
+ * Where the source's `[` and `{` (outside quoted strings and comments) first nest past
+ * `MAX_SOURCE_DEPTH`, as a diagnostic; undefined within it. The YAML parser would otherwise
+ * run out of stack and report that as a syntax error.
+ */
+const nestingPastLimit = (file: string, text: string): Diagnostic | undefined => {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      // A quoted string, its escapes (JSON's backslash, YAML's doubled single quote) skipped.
+      for (i++; i < text.length && text[i] !== c; i++) if (c === '"' && text[i] === "\\") i++;
+    } else if (c === "#" && (i === 0 || /\s/.test(text[i - 1]!))) {
+      while (i < text.length && text[i] !== "\n") i++;
+    } else if (c === "[" || c === "{") {
+      if (++depth > MAX_SOURCE_DEPTH) {
+        const line = text.slice(0, i).split("\n").length;
+        const col = i - text.lastIndexOf("\n", i - 1);
+        return createDiagnostic("limit-exceeded", { file, line, col }, { what: "the nesting depth of the source", actual: `more than ${MAX_SOURCE_DEPTH}`, max: `${MAX_SOURCE_DEPTH}` });
+      }
+    } else if (c === "]" || c === "}") depth = Math.max(0, depth - 1);
+  }
+  return undefined;
+};
+
 /** Reads `text` (JSON or YAML) as a schema document; `file` is how diagnostics name it. */
 export const readSchemaSource = (file: string, text: string): StageResult<SchemaSource | undefined> => {
+  const deep = nestingPastLimit(file, text);
+  if (deep) return { value: undefined, diagnostics: [deep] };
   const parsed = parseSource(file, text);
   if (parsed.diagnostics.length > 0) return { value: undefined, diagnostics: parsed.diagnostics };
   const source = parsed.value;
