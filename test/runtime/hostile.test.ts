@@ -4,18 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { registry } from "../../generated/index.js";
 import { createRuntime, MAX_ISSUES, type DecodeRecord } from "treaty/runtime";
-
-const task = (): Record<string, unknown> => ({
-  contract: "agent.task",
-  version: "3.0",
-  task_id: "SUB-42",
-  parent_task_id: "ROOT-1",
-  goal: "Summarise.",
-  inputs: { artifact_refs: [], evidence_refs: [] },
-  constraints: [],
-  budget: { deadline_s: 30 },
-  output_contract: "research.answer.v2",
-});
+import { agentTask as task } from "../support/agent-task.js";
 
 const decodeRecorded = (value: unknown) => {
   const records: DecodeRecord[] = [];

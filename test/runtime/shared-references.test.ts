@@ -11,6 +11,7 @@ import { canonicalJson, createRuntime, hasDuplicates, isJsonData, jsonFault, MAX
 import { demoToolCall, registry as jsonRegistry } from "../fixtures/good-json/expected/index.js";
 import { registry as tupleRegistry } from "../fixtures/good-tuple/expected/index.js";
 import { demoTree as recursiveTree, registry as recursiveRegistry } from "../fixtures/good-recursive/expected/index.js";
+import { agentTask as task } from "../support/agent-task.js";
 
 /** `[a, a]` nested `levels` times over one array: `levels + 1` arrays, 2^levels leaves as JSON. */
 const dag = (levels: number): unknown[] => {
@@ -18,18 +19,6 @@ const dag = (levels: number): unknown[] => {
   for (let i = 0; i < levels; i++) a = [a, a];
   return a;
 };
-
-const task = (): Record<string, unknown> => ({
-  contract: "agent.task",
-  version: "3.0",
-  task_id: "SUB-42",
-  parent_task_id: "ROOT-1",
-  goal: "Summarise.",
-  inputs: { artifact_refs: [], evidence_refs: [] },
-  constraints: [],
-  budget: { deadline_s: 30 },
-  output_contract: "research.answer.v2",
-});
 
 const call = (fields: Record<string, unknown>): Record<string, unknown> => ({
   contract: "demo.tool_call",
