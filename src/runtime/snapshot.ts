@@ -159,6 +159,19 @@ export const takeChecked = (value: unknown, check: (copy: unknown) => boolean): 
   return check(copy) ? copy : undefined;
 };
 
+/**
+ * The copy `read` keeps of an unknown key's value in a `strip` object, for decode to drop and
+ * report (`stripped`): a value that cannot be copied (a cycle, a throwing getter, past MAX_NODES)
+ * is kept as null, since it is dropped all the same, rather than failing a payload `check` passes.
+ */
+export const strippedCopy = (value: unknown): unknown => {
+  try {
+    return snapshot(value);
+  } catch {
+    return null;
+  }
+};
+
 /** Sets `key` of the fresh object `target` as a data property: `__proto__` too, as JSON.parse makes it. */
 export const putKey = (target: Record<string, unknown>, key: string, value: unknown): void => {
   if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });

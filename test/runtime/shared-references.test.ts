@@ -10,6 +10,7 @@ import { check as checkTask, errors as errorsTask } from "../../generated/agent.
 import { canonicalJson, createRuntime, hasDuplicates, isJsonData, jsonFault, MAX_NODES, redact, REDACTED, snapshot, type DecodeRecord } from "../../src/runtime/index.js";
 import { demoToolCall, registry as jsonRegistry } from "../fixtures/good-json/expected/index.js";
 import { registry as tupleRegistry } from "../fixtures/good-tuple/expected/index.js";
+import { demoOrder as stripOrder, registry as stripRegistry } from "../fixtures/good-refs-strip/expected/index.js";
 import { demoTree as recursiveTree, registry as recursiveRegistry } from "../fixtures/good-recursive/expected/index.js";
 import { agentTask as task } from "../support/agent-task.js";
 
@@ -198,5 +199,37 @@ describe("a recursive type's values sharing objects, within maxDepth and maxItem
       expect((createRuntime(recursiveRegistry) as Decoder).decode("demo.tree", shared(), options)).toMatchObject({ ok: false, error: { class: "INVALID_INPUT" } });
     }
     expect((recursiveRegistry as Decoder).decode("demo.tree", shared())).toMatchObject({ ok: false, error: { class: "INVALID_INPUT" } });
+  });
+});
+
+describe("an unknown key of a strip object, which decode drops", () => {
+  const order = (): Record<string, unknown> => ({
+    contract: "demo.order",
+    version: "1.1",
+    order_id: "O-1",
+    placed_at: "2026-11-29T10:00:00+01:00",
+    items: [{ sku: "A1", quantity: 2, note: null }],
+  });
+
+  it("holding a cycle, a throwing getter or a DAG: check, read and every decoder pass the payload, and drop the key", () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic["self"] = cyclic;
+    const throwing = Object.defineProperty({}, "x", {
+      enumerable: true,
+      get: () => {
+        throw new Error("getter");
+      },
+    });
+    for (const extra of [cyclic, throwing, dag(26)]) {
+      const value = { ...order(), extra };
+      expect(stripOrder.v1_1.check(value)).toBe(true);
+      expect(stripOrder.v1_1.read(value)).toBeDefined();
+      for (const decoder of [createRuntime(stripRegistry) as Decoder, stripRegistry as Decoder]) {
+        const decoded = decoder.decode("demo.order", value) as { ok: boolean; value?: Record<string, unknown>; stripped?: string[] };
+        expect(decoded.ok).toBe(true);
+        expect(decoded.value).not.toHaveProperty("extra");
+        expect(decoded.stripped).toEqual(["/extra"]);
+      }
+    }
   });
 });
