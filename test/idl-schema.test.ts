@@ -227,3 +227,12 @@ examples:
     expect(validate.errors).toContainEqual(expect.objectContaining({ instancePath, keyword }));
   });
 });
+
+describe("idl.schema.json and the compiler", () => {
+  it("names every lint rule a `lint:` key may turn off, and no other", async () => {
+    const { LINT_RULES } = await import("../src/diagnostics/codes.js");
+    const schema = JSON.parse(readFileSync(join(idlDir, "idl.schema.json"), "utf8")) as { $defs?: Record<string, unknown>; definitions?: Record<string, unknown> };
+    const defs = (schema.$defs ?? schema.definitions)! as Record<string, { propertyNames: { enum: string[] } }>;
+    expect([...defs["lintIgnores"]!.propertyNames.enum].sort()).toEqual([...LINT_RULES].sort());
+  });
+});

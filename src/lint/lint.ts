@@ -53,6 +53,16 @@ const holdsUnboundedString = (type: TypeNode): boolean =>
         ? type.items.some(holdsUnboundedString)
         : type.kind === "oneOf" && type.variants.some((variant) => holdsUnboundedString(variant.type));
 
+/** Whether `type` is, or holds as a list's, map's or tuple's item or an untagged union's variant, a list with no maxItems. */
+const holdsUnboundedList = (type: TypeNode): boolean =>
+  type.kind === "list"
+    ? type.maxItems === undefined || holdsUnboundedList(type.of)
+    : type.kind === "map"
+      ? holdsUnboundedList(type.of)
+      : type.kind === "tuple"
+        ? type.items.some(holdsUnboundedList)
+        : type.kind === "oneOf" && type.variants.some((variant) => holdsUnboundedList(variant.type));
+
 const fieldFindings = (field: Field, path: string, contract: Contract, version: ResolvedVersion): Finding[] => {
   const findings: Finding[] = [];
   const at = (rule: LintRule, params: Params): Finding => ({ rule, loc: field.loc, params, field });
@@ -67,6 +77,7 @@ const fieldFindings = (field: Field, path: string, contract: Contract, version: 
     // Inside a list, map or tuple: each item is as unbounded as the field would be.
     findings.push(at("unbounded-string", { field: path }));
   }
+  if (holdsUnboundedList(type)) findings.push(at("unbounded-list", { field: path }));
   if (contract.kind === "command" && holdsUnboundedJson(type)) findings.push(at("unbounded-json", { field: path }));
   if (field.nullable === PLACEHOLDER_MEANING) findings.push(at("placeholder-meaning", { where: `what null means for '${path}'`, placeholder: PLACEHOLDER_MEANING }));
   const texts: [string, string][] = [];

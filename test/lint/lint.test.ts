@@ -50,6 +50,9 @@ describe("lint rules", () => {
     ["unbounded-string (map values)", "      labels: { type: map, of: { type: list, of: string, maxItems: 3 } }\n", "idl/demo.lint.yaml:9:7 - warning unbounded-string"],
     ["unbounded-string (tuple item)", "      pair: { type: tuple, items: [int, string] }\n", "idl/demo.lint.yaml:9:7 - warning unbounded-string"],
     ["blob-not-ref", "      pdf_content: string\n", "idl/demo.lint.yaml:9:7 - warning blob-not-ref"],
+    ["unbounded-list", "      ids: { type: list, of: int }\n", "idl/demo.lint.yaml:9:7 - warning unbounded-list"],
+    ["unbounded-list (inner list)", "      grid: { type: list, of: { type: list, of: int }, maxItems: 9 }\n", "idl/demo.lint.yaml:9:7 - warning unbounded-list"],
+    ["unbounded-list (map values)", "      tags: { type: map, of: { type: list, of: bool } }\n", "idl/demo.lint.yaml:9:7 - warning unbounded-list"],
     ["sensitive-value-in-schema (pattern)", '      key: { type: string, pattern: "^sk-live0123456789abcdef$" }\n', "idl/demo.lint.yaml:9:7 - warning sensitive-value-in-schema"],
     ["sensitive-value-in-schema (default)", "      contact: { type: string, maxLength: 99, optional: true, default: ceo@acme-corp.com }\n", "idl/demo.lint.yaml:9:7 - warning sensitive-value-in-schema"],
   ])("%s", (_, fields, expected) => {
