@@ -25,6 +25,7 @@ versions:
       levels:
         type: list
         of: { type: union, variants: [Level, bool] }
+        maxItems: 8
   "2.0":
     changes:
       - enum: Level
