@@ -380,7 +380,7 @@ class Converter {
       }
       // Object parts none of which says `type: object`: a value that is no object passes them all.
       if (schema["type"] === undefined && !this.allOfKinds(schema, true).includes("object")) return this.anyType(schema, pointer, hint);
-      return { type: { type: "object", ...this.objectBody(schema, pointer, pascalCase(hint)) } };
+      return this.inlineObject(schema, pointer, hint);
     }
     if ("const" in schema || Array.isArray(schema["enum"])) return this.literal(schema, pointer, hint);
     const types = Array.isArray(schema["type"]) ? (schema["type"] as unknown[]) : schema["type"] === undefined ? [] : [schema["type"]];
@@ -476,6 +476,24 @@ class Converter {
       return { ...converted, nullable: keyword === "anyOf" || !(converted.nullable || isNullConst(converted.type)) };
     }
     return undefined;
+  }
+
+  /**
+   * An object written where it is used. One whose allOf merges in an object that holds it (`allOf:
+   * [{ $ref: "#" }]` under the root) would be written inside itself without end: where it comes
+   * back it is any JSON value, as recursion through no named object is.
+   */
+  private inlineObject(schema: Schema, pointer: string, hint: string): Converted {
+    if (this.inProgress.has(pointer)) {
+      this.report("import-recursive", pointer, { name: pascalCase(hint), pointer });
+      return { type: "json" };
+    }
+    this.inProgress.add(pointer);
+    try {
+      return { type: { type: "object", ...this.objectBody(schema, pointer, pascalCase(hint)) } };
+    } finally {
+      this.inProgress.delete(pointer);
+    }
   }
 
   private referenced(ref: unknown, pointer: string, hint: string): Converted | undefined {
@@ -818,7 +836,7 @@ class Converter {
     if (name !== undefined) {
       return { type: this.namedType(pointer, schema, name) };
     }
-    return { type: { type: "object", ...this.objectBody(schema, pointer, pascalCase(hint)) } };
+    return this.inlineObject(schema, pointer, hint);
   }
 }
 

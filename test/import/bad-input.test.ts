@@ -203,6 +203,16 @@ describe("--contract", () => {
   });
 });
 
+describe("an object that merges in one that holds it", () => {
+  it("is written as json where it comes back (import-recursive), where the import overflowed the stack", async () => {
+    const root = project("import-self-allof", { "self.json": json({ type: "object", properties: { x: { allOf: [{ $ref: "#" }] } } }) });
+    const run = await runImport(root, ["self.json", "--out", "idl/self"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/^self\.json:\d+:\d+ - warning import-recursive: #\/properties\/x /m);
+    expect(checkErrors(root)).toEqual([]);
+  });
+});
+
 describe("what was silently wrong", () => {
   it("a union variant tagged __proto__ is a variant", async () => {
     const variant = (tag: string) => ({
