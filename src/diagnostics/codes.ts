@@ -136,6 +136,7 @@ export const DIAGNOSTIC_CODES = {
   "import-unknown-definition": { severity: "error", message: "the source has no definition '{name}'{suggestion}" },
   "import-no-root": { severity: "error", message: "{file} has no root schema and no definitions ($defs, definitions or components.schemas) to import" },
   "import-name-clash": { severity: "error", message: "definitions {first} and {second} would both be contract '{name}'; import each alone with --defs and --contract <name>" },
+  "import-provider-left-out": { severity: "warning", message: "{pointer} becomes a contract past {provider}'s limits ({detail}): its llm providers leave {provider} out" },
   "import-file-exists": { severity: "error", message: "{file} exists; treaty import never overwrites a contract (remove it, or import into another --out)" },
   // treaty compat
   "compat-not-comparable": { severity: "error", message: "cannot compare {what}: {reason}" },

@@ -78,6 +78,9 @@ const ASSERTING: ReadonlySet<string> = new Set(["type", "enum", "const", "allOf"
 /** OpenAPI's number formats: about numbers only (ajv-formats), so a string passes them whatever it holds. */
 const NUMBER_FORMATS: ReadonlySet<string> = new Set(["int32", "int64", "float", "double"]);
 
+/** How deep `type` calls may go inside one another: far past what any schema the IDL can hold needs (64 levels a field, each level a few calls). */
+const MAX_CONVERSION_NESTING = 64;
+
 /** `call_tool-result` → `CallToolResult`; a name that starts with a digit gets a `T`. */
 export const pascalCase = (name: string): string => {
   const joined = name
@@ -120,6 +123,8 @@ class Converter {
   private readonly converting = new Set<string>();
   /** Whether some named type refers back to itself. */
   recursive = false;
+  /** Calls of `type` under way, one inside another. */
+  private nesting = 0;
 
   constructor(
     private readonly source: SchemaSource,
@@ -342,6 +347,21 @@ class Converter {
 
   /** The IDL type of a schema node. */
   type(schema: unknown, pointer: string, hint: string): Converted | undefined {
+    // A net under every way a schema can hold itself that the guards by pointer miss (a branch
+    // that merges in, through a `$ref`, the schema it is a branch of gets a new pointer each time).
+    if (this.nesting >= MAX_CONVERSION_NESTING) {
+      this.notExpressible(pointer, `a schema nested more than ${MAX_CONVERSION_NESTING} levels deep as the import writes it (a reference that merges in what holds it, say)`, "it is written as json, any JSON value");
+      return { type: "json" };
+    }
+    this.nesting++;
+    try {
+      return this.typeOfSchema(schema, pointer, hint);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private typeOfSchema(schema: unknown, pointer: string, hint: string): Converted | undefined {
     if (acceptsAnything(schema)) return { type: "json" };
     if (!isSchemaObject(schema)) {
       this.notExpressible(pointer, "a schema that accepts nothing", "the field is left out");

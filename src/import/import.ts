@@ -7,8 +7,10 @@ import { createDiagnostic, hasErrors, sortDiagnostics, type Diagnostic, type Sta
 import { didYouMean } from "../diagnostics/suggest.js";
 import { check } from "../check/check.js";
 import { parseSources } from "../load/load.js";
+import type { LlmProvider, Project } from "../ir/model.js";
+import { projectVersion } from "../project/project.js";
 import { resolve } from "../resolve/resolve.js";
-import { convert, snakeCase, type ImportRoot } from "./convert.js";
+import { convert, snakeCase, type ImportedContract, type ImportRoot } from "./convert.js";
 import { renderContract } from "./render.js";
 import { isSchemaObject, readSchemaSource, rootSchema, type SchemaSource } from "./source.js";
 
@@ -90,13 +92,36 @@ const chooseRoots = (source: SchemaSource, options: ImportOptions): StageResult<
  * what the IDL cannot take; what it misses (a type nested past the IDL's depth, say) is an error
  * here, before anything is written, and never a contract that fails its first check.
  */
-const checkImported = (root: string, files: readonly ImportedFile[]): Diagnostic[] => {
+const checkImported = (root: string, files: readonly ImportedFile[]): StageResult<Project | undefined> => {
   const errors = (diagnostics: readonly Diagnostic[]) => diagnostics.filter((d) => d.severity === "error");
   const loaded = parseSources(files.map((f) => ({ path: display(root, f.path), text: f.text })));
-  if (hasErrors(loaded.diagnostics)) return errors(loaded.diagnostics);
+  if (hasErrors(loaded.diagnostics)) return { value: undefined, diagnostics: errors(loaded.diagnostics) };
   const resolved = resolve(loaded.value);
-  if (hasErrors(resolved.diagnostics)) return errors(resolved.diagnostics);
-  return errors(check(resolved.value).diagnostics);
+  if (hasErrors(resolved.diagnostics)) return { value: undefined, diagnostics: errors(resolved.diagnostics) };
+  const checked = check(resolved.value);
+  return { value: checked.value, diagnostics: errors(checked.diagnostics) };
+};
+
+/**
+ * The LLM providers each contract of `project` fits, by name, where that is fewer than it names:
+ * a contract past a provider's limits (OpenAI's ten levels of nesting, a thousand enum values)
+ * leaves that provider out, so the import never writes a contract `check` refuses. Each provider
+ * left out is a warning at the definition, with the first limit it crosses.
+ */
+const fittingProviders = (project: Project, source: SchemaSource, contracts: readonly ImportedContract[]): StageResult<Map<string, LlmProvider[]>> => {
+  const fitting = new Map<string, LlmProvider[]>();
+  const diagnostics: Diagnostic[] = [];
+  for (const contract of project.contracts) {
+    const imported = contracts.find((c) => c.name === contract.name);
+    if (!imported) continue;
+    const kept = contract.llm.providers.filter((provider) => {
+      const crossed = contract.versions.flatMap((version) => projectVersion(project, contract, version, provider).diagnostics).find((d) => d.severity === "error");
+      if (crossed) diagnostics.push(createDiagnostic("import-provider-left-out", source.locate(imported.pointer), { pointer: imported.pointer, provider, detail: crossed.message.replace(/: simplify the contract .*$/, "") }));
+      return crossed === undefined;
+    });
+    if (kept.length < contract.llm.providers.length) fitting.set(contract.name, kept);
+  }
+  return { value: fitting, diagnostics };
 };
 
 /** The contract files to write, or the errors that stop the import (nothing is written then). */
@@ -108,14 +133,24 @@ export const importSchema = (options: ImportOptions): StageResult<ImportedFile[]
   if (hasErrors(chosen.diagnostics)) return { value: [], diagnostics: chosen.diagnostics };
   const converted = convert(source, chosen.value);
   const diagnostics: Diagnostic[] = [...chosen.diagnostics, ...converted.diagnostics];
-  const files = converted.contracts.map((contract) => ({
-    path: join(options.outDir, `${contract.name}.yaml`),
-    contract: contract.name,
-    text: renderContract(contract, source, options.schemaPath),
-    exact: contract.exact,
-    pointer: contract.pointer,
-  }));
-  diagnostics.push(...checkImported(options.root, files));
+  const render = (providers: ReadonlyMap<string, readonly LlmProvider[]>): ImportedFile[] =>
+    converted.contracts.map((contract) => ({
+      path: join(options.outDir, `${contract.name}.yaml`),
+      contract: contract.name,
+      text: renderContract(contract, source, options.schemaPath, providers.get(contract.name)),
+      exact: contract.exact,
+      pointer: contract.pointer,
+    }));
+  let files = render(new Map());
+  const checked = checkImported(options.root, files);
+  diagnostics.push(...checked.diagnostics);
+  if (checked.value && !hasErrors(checked.diagnostics)) {
+    const fitting = fittingProviders(checked.value, source, converted.contracts);
+    if (fitting.value.size > 0) {
+      diagnostics.push(...fitting.diagnostics);
+      files = render(fitting.value);
+    }
+  }
   for (const file of files) if (existsSync(file.path)) diagnostics.push(createDiagnostic("import-file-exists", undefined, { file: display(options.root, file.path) }));
   const sorted = sortDiagnostics(diagnostics);
   return hasErrors(sorted) ? { value: [], diagnostics: sorted } : { value: files, diagnostics: sorted };

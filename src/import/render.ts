@@ -17,18 +17,24 @@ const fitsOnOneLine = (map: YAMLMap): boolean =>
   map.items.every((pair) => isScalar(pair.value)) &&
   map.items.reduce((width, pair) => width + String((pair.key as { value?: unknown }).value).length + JSON.stringify((pair.value as { value?: unknown }).value).length + 4, 0) <= 72;
 
-export const renderContract = (contract: ImportedContract, source: SchemaSource, schemaPath: string | undefined): string => {
+/** `providers`: the LLM providers the contract fits, where that is fewer than all (see import.ts). */
+export const renderContract = (contract: ImportedContract, source: SchemaSource, schemaPath: string | undefined, providers?: readonly string[]): string => {
   const body: Record<string, unknown> = { contract: contract.name };
   if (contract.description) body["description"] = contract.description;
   body["envelope"] = "none";
   body["unknown_fields"] = contract.unknownFields;
-  if (contract.recursive) body["llm"] = { providers: ["mcp"] };
+  if (providers) body["llm"] = { providers: [...providers] };
+  else if (contract.recursive) body["llm"] = { providers: ["mcp"] };
   if (contract.enums.size > 0) body["enums"] = Object.fromEntries(contract.enums);
   if (contract.types.size > 0) body["types"] = Object.fromEntries(contract.types);
   body["versions"] = { "1.0": { fields: contract.fields } };
   const doc = new Document(body);
   const llm = (doc.contents as YAMLMap).items.find((pair) => isScalar(pair.key) && pair.key.value === "llm");
-  if (llm) (llm.key as { commentBefore?: string }).commentBefore = " Some named types here are recursive: of the LLM projections, only MCP's takes them ($defs).";
+  if (llm) {
+    (llm.key as { commentBefore?: string }).commentBefore = providers
+      ? " The LLM projections this contract fits: the others' limits (nesting, enum sizes, recursion) it crosses."
+      : " Some named types here are recursive: of the LLM projections, only MCP's takes them ($defs).";
+  }
   visit(doc, {
     Map: (_, map) => {
       if (fitsOnOneLine(map) && map.items.some((pair) => isScalar(pair.key) && pair.key.value === "type")) map.flow = true;

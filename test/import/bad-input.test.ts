@@ -211,6 +211,14 @@ describe("an object that merges in one that holds it", () => {
     expect(run.stderr).toMatch(/^self\.json:\d+:\d+ - warning import-recursive: #\/properties\/x /m);
     expect(checkErrors(root)).toEqual([]);
   });
+
+  it("through a branch that keywords beside it are merged into (a new pointer each time round): json past 64 levels", async () => {
+    const root = project("import-self-oneof", { "s.json": json({ type: "object", properties: { x: { oneOf: [{ $ref: "#" }], properties: { y: { type: "string" } } } } }) });
+    const run = await runImport(root, ["s.json", "--out", "idl/s"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/warning import-not-expressible: a schema nested more than 64 levels deep/);
+    expect(checkErrors(root)).toEqual([]);
+  });
 });
 
 describe("what was silently wrong", () => {
@@ -297,17 +305,27 @@ describe("what check would refuse", () => {
     expect(checkErrors(root)).toEqual([]);
   });
 
-  it("a contract check would refuse otherwise is reported, and nothing is written", async () => {
+  it("a schema nested past the IDL's depth is json below it, with a warning, and the contract passes check", async () => {
     let nested: unknown = { type: "string" };
     for (let i = 0; i < 70; i++) nested = { type: "array", items: nested };
     const root = project("import-check-deep", {
       "d.json": json(object({ deep: nested })),
     });
     const run = await runImport(root, ["d.json", "--out", "idl/d"]);
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain(
-      "error limit-exceeded: the nesting of this type is deeper than 64 levels",
-    );
-    expect(existsSync(join(root, "idl/d"))).toBe(false);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/warning import-not-expressible: a schema nested more than 64 levels deep/);
+    expect(checkErrors(root)).toEqual([]);
+  });
+
+  it("a contract past an LLM provider's limits leaves that provider out, with a warning, and passes check", async () => {
+    // Eleven levels of objects: OpenAI takes ten.
+    let nested: Record<string, unknown> = { type: "object", properties: { leaf: { type: "string" } } };
+    for (let i = 0; i < 11; i++) nested = { type: "object", properties: { inner: nested } };
+    const root = project("import-provider-limits", { "n.json": json(nested) });
+    const run = await runImport(root, ["n.json", "--out", "idl/n"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/^n\.json:1:1 - warning import-provider-left-out: # becomes a contract past openai's limits \(openai allows at most 10 levels of object nesting; this has \d+ at \/inner(\/inner)*\): its llm providers leave openai out$/m);
+    expect(readFileSync(join(root, "idl/n/n.n.yaml"), "utf8")).toMatch(/\nllm:\n {2}providers:\n {4}- anthropic\n {4}- gemini\n {4}- mcp\n/);
+    expect(checkErrors(root)).toEqual([]);
   });
 });
