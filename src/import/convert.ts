@@ -78,6 +78,16 @@ const ASSERTING: ReadonlySet<string> = new Set(["type", "enum", "const", "allOf"
 /** OpenAPI's number formats: about numbers only (ajv-formats), so a string passes them whatever it holds. */
 const NUMBER_FORMATS: ReadonlySet<string> = new Set(["int32", "int64", "float", "double"]);
 
+/** The IDL's pairs of lower and upper bounds, as `check` compares them (resolve/types.ts). */
+const BOUND_PAIRS = [
+  ["min", "max"],
+  ["minLength", "maxLength"],
+  ["minItems", "maxItems"],
+  ["exclusiveMin", "max"],
+  ["min", "exclusiveMax"],
+  ["exclusiveMin", "exclusiveMax"],
+] as const;
+
 /** How deep `type` calls may go inside one another: far past what any schema the IDL can hold needs (64 levels a field, each level a few calls). */
 const MAX_CONVERSION_NESTING = 64;
 
@@ -737,6 +747,23 @@ class Converter {
       else this.notExpressible(`${pointer}/format`, `format ${JSON.stringify(format)}`, "the constraint is left out: the imported contract accepts more");
     }
     for (const keyword of ["contentEncoding", "contentMediaType", "contentSchema"]) if (schema[keyword] !== undefined) this.notExpressible(`${pointer}/${keyword}`, keyword, "the constraint is left out: the imported contract accepts more");
+    return this.satisfiable(out, pointer);
+  }
+
+  /**
+   * `out` without the bounds no value meets (`minimum: 5, maximum: 1`; an integer's `minimum: 0.5,
+   * maximum: 0.7`), which `check` refuses as min-above-max: the source's value can then only be
+   * absent, and the IDL writes no field of that kind, so the pair is left out and said.
+   */
+  private satisfiable(out: Record<string, unknown>, pointer: string): IdlType {
+    for (const [min, max] of BOUND_PAIRS) {
+      const [low, high] = [out[min], out[max]];
+      if (typeof low !== "number" || typeof high !== "number") continue;
+      if (min.startsWith("exclusive") || max.startsWith("exclusive") ? low < high : low <= high) continue;
+      this.notExpressible(pointer, `bounds no value meets (${min} ${low} above ${max} ${high})`, "the bounds are left out: the imported contract accepts more");
+      delete out[min];
+      delete out[max];
+    }
     return out as IdlType;
   }
 
@@ -768,7 +795,7 @@ class Converter {
     } else if (typeof format === "string" && !integer && format !== "float" && format !== "double") {
       this.notExpressible(`${pointer}/format`, `format ${JSON.stringify(format)} on a number`, "the constraint is left out: the imported contract accepts more");
     }
-    return out as IdlType;
+    return this.satisfiable(out, pointer);
   }
 
   private array(schema: Schema, pointer: string, hint: string): Converted | undefined {
@@ -792,7 +819,7 @@ class Converter {
       if (count !== undefined) out[keyword] = count;
     }
     if (schema["uniqueItems"] === true) out["unique"] = true;
-    return { type: out as IdlType };
+    return { type: this.satisfiable(out, pointer) };
   }
 
   /** A map's `propertyNames: { pattern }` as its `keys: { pattern }`; any other key schema is reported. */

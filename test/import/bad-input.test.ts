@@ -317,6 +317,16 @@ describe("what check would refuse", () => {
     expect(checkErrors(root)).toEqual([]);
   });
 
+  it("bounds no value meets are left out with a warning, where the import stopped on check's min-above-max", async () => {
+    const root = project("import-empty-bounds", {
+      "b.json": json(object({ n: { type: "integer", minimum: 5, maximum: 1 }, half: { type: "integer", minimum: 0.5, maximum: 0.7 }, s: { type: "string", minLength: 10, maxLength: 2 }, l: { type: "array", minItems: 3, maxItems: 1 } })),
+    });
+    const run = await runImport(root, ["b.json", "--out", "idl/b"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr.match(/warning import-not-expressible: bounds no value meets/g)).toHaveLength(4);
+    expect(checkErrors(root)).toEqual([]);
+  });
+
   it("a contract past an LLM provider's limits leaves that provider out, with a warning, and passes check", async () => {
     // Eleven levels of objects: OpenAI takes ten.
     let nested: Record<string, unknown> = { type: "object", properties: { leaf: { type: "string" } } };
