@@ -9,7 +9,7 @@ import { distinguishDescribed } from "../ir/one-of-variants.js";
 import { describeBranch } from "./one-of.js";
 import { STRING_FORMATS, type UnknownFields } from "../ir/model.js";
 import { FIELD_NAME, FIELD_NAME_RULE, PLACEHOLDER_MEANING as PLACEHOLDER } from "../ir/names.js";
-import { IDL_LIMITS } from "../resolve/limits.js";
+import { BOUND_PAIRS, boundsMeet, IDL_LIMITS } from "../resolve/limits.js";
 import { patternVerdict } from "../resolve/pattern-safety.js";
 import { escapePointer, isSchemaObject, nodeAtPointer, refPointer, type Schema, type SchemaSource } from "./source.js";
 
@@ -77,16 +77,6 @@ const KEYWORDS_OF: Readonly<Record<string, ReadonlySet<string>>> = {
 const ASSERTING: ReadonlySet<string> = new Set(["type", "enum", "const", "allOf", "anyOf", "oneOf", "nullable", ...Object.values(KEYWORDS_OF).flatMap((set) => [...set])]);
 /** OpenAPI's number formats: about numbers only (ajv-formats), so a string passes them whatever it holds. */
 const NUMBER_FORMATS: ReadonlySet<string> = new Set(["int32", "int64", "float", "double"]);
-
-/** The IDL's pairs of lower and upper bounds, as `check` compares them (resolve/types.ts). */
-const BOUND_PAIRS = [
-  ["min", "max"],
-  ["minLength", "maxLength"],
-  ["minItems", "maxItems"],
-  ["exclusiveMin", "max"],
-  ["min", "exclusiveMax"],
-  ["exclusiveMin", "exclusiveMax"],
-] as const;
 
 /** How deep `type` calls may go inside one another: far past what any schema the IDL can hold needs (64 levels a field, each level a few calls). */
 const MAX_CONVERSION_NESTING = 64;
@@ -759,7 +749,7 @@ class Converter {
     for (const [min, max] of BOUND_PAIRS) {
       const [low, high] = [out[min], out[max]];
       if (typeof low !== "number" || typeof high !== "number") continue;
-      if (min.startsWith("exclusive") || max.startsWith("exclusive") ? low < high : low <= high) continue;
+      if (boundsMeet(min, low, max, high)) continue;
       this.notExpressible(pointer, `bounds no value meets (${min} ${low} above ${max} ${high})`, "the bounds are left out: the imported contract accepts more");
       delete out[min];
       delete out[max];

@@ -18,6 +18,20 @@ export const IDL_LIMITS = {
   integer: Number.MAX_SAFE_INTEGER,
 } as const;
 
+/** Pairs of a lower and an upper bound of one type: `check` refuses a pair no value meets (min-above-max), and `treaty import` leaves such a pair out. */
+export const BOUND_PAIRS = [
+  ["min", "max"],
+  ["minLength", "maxLength"],
+  ["minItems", "maxItems"],
+  ["exclusiveMin", "max"],
+  ["min", "exclusiveMax"],
+  ["exclusiveMin", "exclusiveMax"],
+] as const;
+
+/** Whether bounds `low` of kind `min` and `high` of kind `max` admit a value (an exclusive bound of either kind makes equal ones meet nothing). */
+export const boundsMeet = (min: string, low: number, max: string, high: number): boolean =>
+  min.startsWith("exclusive") || max.startsWith("exclusive") ? low < high : low <= high;
+
 /** Reports a contract or agent name longer than `IDL_LIMITS.nameLength` at its node. */
 export const checkNameLength = (r: Reader, node: Node | null, what: string, name: string): void => {
   if (name.length > IDL_LIMITS.nameLength) {

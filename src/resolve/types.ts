@@ -11,7 +11,7 @@ import {
 } from "../ir/model.js";
 import { FIELD_NAME, FIELD_NAME_RULE } from "../ir/names.js";
 import { JSON_DEPTH_LIMIT } from "../runtime/json-value.js";
-import { IDL_LIMITS } from "./limits.js";
+import { BOUND_PAIRS, boundsMeet, IDL_LIMITS } from "./limits.js";
 import { patternVerdict } from "./pattern-safety.js";
 import type { Entry, Reader } from "./reader.js";
 import { OPEN_OBJECT_KEYS, parseOpenObject } from "./open-objects.js";
@@ -308,19 +308,10 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
 
   const checkBounds = (type: TypeNode, owner: Node): TypeNode => {
     const t = type as unknown as Record<string, number | undefined>;
-    const pairs = [
-      ["min", "max"],
-      ["minLength", "maxLength"],
-      ["minItems", "maxItems"],
-      ["exclusiveMin", "max"],
-      ["min", "exclusiveMax"],
-      ["exclusiveMin", "exclusiveMax"],
-    ] as const;
-    for (const [min, max] of pairs) {
+    for (const [min, max] of BOUND_PAIRS) {
       const low = t[min];
       const high = t[max];
-      const empty = min.startsWith("exclusive") || max.startsWith("exclusive") ? low !== undefined && high !== undefined && low >= high : low !== undefined && high !== undefined && low > high;
-      if (empty) r.report("min-above-max", owner, { min, minValue: low!, max, maxValue: high! });
+      if (low !== undefined && high !== undefined && !boundsMeet(min, low, max, high)) r.report("min-above-max", owner, { min, minValue: low, max, maxValue: high });
     }
     return type;
   };
