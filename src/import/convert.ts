@@ -78,8 +78,8 @@ const ASSERTING: ReadonlySet<string> = new Set(["type", "enum", "const", "allOf"
 /** OpenAPI's number formats: about numbers only (ajv-formats), so a string passes them whatever it holds. */
 const NUMBER_FORMATS: ReadonlySet<string> = new Set(["int32", "int64", "float", "double"]);
 
-/** How deep `type` calls may go inside one another: far past what any schema the IDL can hold needs (64 levels a field, each level a few calls). */
-const MAX_CONVERSION_NESTING = 64;
+/** How deep conversions may go inside one another: the IDL's limit, counted as resolve counts it (see `nested`). */
+const MAX_CONVERSION_NESTING = IDL_LIMITS.depth;
 
 /** `call_tool-result` → `CallToolResult`; a name that starts with a digit gets a `T`. */
 export const pascalCase = (name: string): string => {
@@ -347,15 +347,23 @@ class Converter {
 
   /** The IDL type of a schema node. */
   type(schema: unknown, pointer: string, hint: string): Converted | undefined {
-    // A net under every way a schema can hold itself that the guards by pointer miss (a branch
-    // that merges in, through a `$ref`, the schema it is a branch of gets a new pointer each time).
+    return this.nested(pointer, () => this.typeOfSchema(schema, pointer, hint));
+  }
+
+  /**
+   * `convert`, one level deeper as the IDL counts levels (a type, and each variant of a union made
+   * from one schema's list of types). A net under every way a schema can hold itself that the
+   * guards by pointer miss (a branch that merges in, through a `$ref`, the schema it is a branch of
+   * gets a new pointer each time), and under the IDL's limit on nesting: past it, json.
+   */
+  private nested(pointer: string, convert: () => Converted | undefined): Converted | undefined {
     if (this.nesting >= MAX_CONVERSION_NESTING) {
       this.notExpressible(pointer, `a schema nested more than ${MAX_CONVERSION_NESTING} levels deep as the import writes it (a reference that merges in what holds it, say)`, "it is written as json, any JSON value");
       return { type: "json" };
     }
     this.nesting++;
     try {
-      return this.typeOfSchema(schema, pointer, hint);
+      return convert();
     } finally {
       this.nesting--;
     }
@@ -419,9 +427,9 @@ class Converter {
       this.notExpressible(`${pointer}/type`, `a value of type ${kinds.join(" or ")} (an integer is a number too)`, "the field is left out and its key is kept unchecked, as an unknown one");
       return undefined;
     }
-    const variants = kinds.map((kind) => this.typed(kind, schema, pointer, hint));
+    const variants = kinds.map((kind) => this.nested(pointer, () => this.typed(kind, schema, pointer, hint)));
     if (variants.some((v) => v === undefined)) return undefined;
-    return { type: { type: "union", variants: variants.map((v) => v!.type) }, ...(nullable && { nullable: true }) };
+    return unionOf(variants.map((v) => v!.type), nullable);
   }
 
   /**
@@ -435,10 +443,10 @@ class Converter {
     const format = schema["format"];
     const variants = ANY_TYPES.map((kind) => {
       const own = typeof format === "string" && NUMBER_FORMATS.has(format) !== (kind === "number") ? omit(schema, "format") : schema;
-      return this.typed(kind, own, pointer, hint);
+      return this.nested(pointer, () => this.typed(kind, own, pointer, hint));
     });
     if (variants.some((v) => v === undefined)) return undefined;
-    return { type: { type: "union", variants: variants.map((v) => v!.type) }, nullable: true };
+    return unionOf(variants.map((v) => v!.type), true);
   }
 
   /**
@@ -651,7 +659,7 @@ class Converter {
     }
     const converted = branches.map((b) => this.type(b.schema, `${at}/${b.i}`, `${hint}_${b.i + 1}`));
     if (converted.some((c) => c === undefined)) return undefined;
-    // A branch written as any JSON value (recursion that refers back) is the whole union.
+    // A branch written as any JSON value (recursion that refers back) is the whole union (as in `unionOf`).
     if (converted.some((c) => c!.type === "json")) return keyword === "oneOf" && nulls > 0 ? this.nullTwice(at, keyword) : { type: "json" };
     const holdsNull = nulls + converted.filter((c) => c!.nullable || isNullConst(c!.type)).length;
     // Null in two branches of a oneOf: no branch may take it.
@@ -1094,6 +1102,14 @@ const describe = (schema: Schema): string | undefined => {
   const text = schema["description"] ?? schema["title"];
   return typeof text === "string" && text.trim() !== "" ? text.trim() : undefined;
 };
+
+/**
+ * An untagged union of `types`. One of them written as any JSON value (a recursion that refers
+ * back, past the conversion's depth) makes the union that value: json accepts what every other
+ * variant does, so the union would overlap (which check refuses), and the contract accepts more.
+ */
+const unionOf = (types: readonly (IdlType | string)[], nullable: boolean): Converted =>
+  types.includes("json") ? { type: "json" } : { type: { type: "union", variants: types }, ...(nullable && { nullable: true }) };
 
 const isNullConst = (type: IdlType | string): boolean => typeof type !== "string" && type.type === "const" && type["value"] === null;
 

@@ -10,7 +10,7 @@ import { parseSources } from "../load/load.js";
 import type { LlmProvider, Project } from "../ir/model.js";
 import { projectVersion } from "../project/project.js";
 import { resolve } from "../resolve/resolve.js";
-import { convert, snakeCase, type ImportedContract, type ImportRoot } from "./convert.js";
+import { convert, snakeCase, type IdlField, type IdlType, type ImportedContract, type ImportRoot } from "./convert.js";
 import { renderContract } from "./render.js";
 import { isSchemaObject, readSchemaSource, rootSchema, type SchemaSource } from "./source.js";
 
@@ -40,6 +40,23 @@ export interface ImportedFile {
   /** Its root in the source. */
   readonly pointer: string;
 }
+
+/** `field` without the defaults it or any object inside it gives. */
+const fieldWithoutDefaults = (field: IdlField): IdlField => {
+  if (typeof field === "string") return field;
+  const { default: _dropped, ...rest } = field;
+  const out: Record<string, unknown> = { ...rest };
+  for (const key of ["of", "values", "additional"]) if (rest[key] !== undefined) out[key] = fieldWithoutDefaults(rest[key] as IdlField);
+  if (Array.isArray(rest["variants"])) out["variants"] = (rest["variants"] as IdlField[]).map(fieldWithoutDefaults);
+  if (rest["fields"] !== undefined) out["fields"] = fieldsWithoutDefaults(rest["fields"] as Record<string, IdlField>);
+  return out as IdlType;
+};
+const fieldsWithoutDefaults = (fields: Record<string, IdlField>): Record<string, IdlField> => Object.fromEntries(Object.entries(fields).map(([name, f]) => [name, fieldWithoutDefaults(f)]));
+const withoutDefaults = (contract: ImportedContract): ImportedContract => ({
+  ...contract,
+  fields: fieldsWithoutDefaults(contract.fields),
+  types: new Map([...contract.types].map(([name, type]) => [name, { ...type, fields: fieldsWithoutDefaults(type.fields) }])),
+});
 
 const display = (root: string, path: string): string => relative(root, path).split(sep).join("/");
 
@@ -133,8 +150,9 @@ export const importSchema = (options: ImportOptions): StageResult<ImportedFile[]
   if (hasErrors(chosen.diagnostics)) return { value: [], diagnostics: chosen.diagnostics };
   const converted = convert(source, chosen.value);
   const diagnostics: Diagnostic[] = [...chosen.diagnostics, ...converted.diagnostics];
+  let contracts = converted.contracts;
   const render = (providers: ReadonlyMap<string, readonly LlmProvider[]>): ImportedFile[] =>
-    converted.contracts.map((contract) => ({
+    contracts.map((contract) => ({
       path: join(options.outDir, `${contract.name}.yaml`),
       contract: contract.name,
       text: renderContract(contract, source, options.schemaPath, providers.get(contract.name)),
@@ -142,7 +160,19 @@ export const importSchema = (options: ImportOptions): StageResult<ImportedFile[]
       pointer: contract.pointer,
     }));
   let files = render(new Map());
-  const checked = checkImported(options.root, files);
+  let checked = checkImported(options.root, files);
+  // JSON Schema does not ask a default to satisfy its schema; the IDL does (adapters put it in):
+  // a contract with a default that does not fit is written without its defaults, which accept nothing.
+  const misfits = new Map(checked.diagnostics.filter((d) => d.code === "default-type-mismatch").map((d) => [files.find((f) => display(options.root, f.path) === d.loc?.file)?.contract, d] as const));
+  if (misfits.size > 0) {
+    for (const contract of contracts) {
+      const misfit = misfits.get(contract.name);
+      if (misfit) diagnostics.push(createDiagnostic("import-not-expressible", source.locate(contract.pointer), { what: `a default its schema does not accept (${misfit.message})`, pointer: contract.pointer, consequence: "the contract's defaults are left out" }));
+    }
+    contracts = contracts.map((c) => (misfits.has(c.name) ? withoutDefaults(c) : c));
+    files = render(new Map());
+    checked = checkImported(options.root, files);
+  }
   diagnostics.push(...checked.diagnostics);
   if (checked.value && !hasErrors(checked.diagnostics)) {
     const fitting = fittingProviders(checked.value, source, converted.contracts);

@@ -339,3 +339,37 @@ describe("what check would refuse", () => {
     expect(checkErrors(root)).toEqual([]);
   });
 });
+
+// Found by the schema fuzzer (test/fuzz/schema-fuzz.ts): each import wrote a contract check refused.
+describe("contracts the import made that check refused", () => {
+  it("a union one of whose variants became json (a recursion written as json) is json, where it overlapped", async () => {
+    const root = project("import-union-json", { "u.json": json({ properties: { $ref: {}, "a.b": { $ref: "#/properties" } } }) });
+    const run = await runImport(root, ["u.json", "--out", "idl/u"]);
+    expect(run.stderr).not.toContain("union-overlap");
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/warning import-recursive: #\/properties refers back/);
+    expect(checkErrors(root)).toEqual([]);
+  });
+
+  it("a default its own schema does not accept (JSON Schema allows it) leaves the contract's defaults out, with a warning", async () => {
+    const root = project("import-default-misfit", {
+      "d.json": json(object({ a: { const: "then", default: 1e21 }, b: { type: "integer", default: 3 }, c: object({ d: { type: "string", maxLength: 2, default: "long" } }) })),
+    });
+    const run = await runImport(root, ["d.json", "--out", "idl/d"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain("d.json:1:1 - warning import-not-expressible: a default its schema does not accept (default of 'a' does not match its type");
+    expect(run.stderr).toContain("the contract's defaults are left out");
+    expect(readdirSync(join(root, "idl/d")).map((f) => readFileSync(join(root, "idl/d", f), "utf8")).join("")).not.toMatch(/default:/);
+    expect(checkErrors(root)).toEqual([]);
+  });
+
+  it("a schema of several types nests a level per variant, as the IDL counts it: json past the IDL's depth", async () => {
+    let nested: unknown = { type: "string" };
+    for (let i = 0; i < 70; i++) nested = { type: "object", properties: { n: nested } };
+    const root = project("import-union-deep", { "n.json": json(object({ deep: { minLength: 1, properties: { n: nested } } })) });
+    const run = await runImport(root, ["n.json", "--out", "idl/n"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/warning import-not-expressible: a schema nested more than 64 levels deep/);
+    expect(checkErrors(root)).toEqual([]);
+  });
+});
