@@ -69,7 +69,7 @@ export const contractSeeds = (): { path: string; text: string }[] => {
 };
 
 /** What is wrong with how these diagnostics print, if anything. */
-const formatProblem = (diagnostics: readonly Diagnostic[]): string | undefined => {
+export const formatProblem = (diagnostics: readonly Diagnostic[]): string | undefined => {
   for (const d of diagnostics) {
     if (UNPRINTABLE.test(d.message) || UNPRINTABLE.test(d.loc?.file ?? "")) return `unprintable character in ${d.code}: ${JSON.stringify(d.message)}`;
   }
@@ -84,7 +84,7 @@ const formatProblem = (diagnostics: readonly Diagnostic[]): string | undefined =
 const filesOf = (dir: string): Record<string, string> =>
   Object.fromEntries(yamlFilesUnder(join(dir, "idl")).map((path) => [relative(dir, path).split(sep).join("/"), readFileSync(path, "utf8")]));
 
-const hasFiles = (dir: string): boolean => existsSync(dir) && readdirSync(dir, { recursive: true }).length > 0;
+export const hasFiles = (dir: string): boolean => existsSync(dir) && readdirSync(dir, { recursive: true }).length > 0;
 
 const spawnGenerate = (project: string, out: string, timeout: number) =>
   spawnSync(process.execPath, ["--max-old-space-size=1536", CLI, "generate", "--out", out], { cwd: project, encoding: "utf8", timeout, killSignal: "SIGKILL" });

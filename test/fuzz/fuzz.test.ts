@@ -7,12 +7,20 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fuzzContracts } from "./contract-fuzz.js";
 import { fuzzPayloads } from "./payload-fuzz.js";
+import { fuzzSchemas } from "./schema-fuzz.js";
 
 describe("fuzz (short seeded run)", () => {
   it("60 contract mutants compile to one-line diagnostics, never a throw", async () => {
     const report = await fuzzContracts({ seed: 20261202, count: 60, seconds: 20, generateEvery: 0, cliEvery: 0 });
     expect(report.findings.map((f) => `${f.kind}: ${f.detail}`)).toEqual([]);
     expect(report.mutants).toBeGreaterThan(0);
+  });
+  it("150 JSON Schema mutants import to one-line diagnostics and contracts check passes, never a throw", async () => {
+    const report = await fuzzSchemas({ seed: 20261205, count: 150, seconds: 30, generateEvery: 25 });
+    expect(report.findings.map((f) => `${f.kind}: ${f.detail}`)).toEqual([]);
+    // Both outcomes are exercised, or a clean run proves little.
+    expect(report.imported).toBeGreaterThan(report.mutants * 0.1);
+    expect(report.imported).toBeLessThan(report.mutants);
   });
   it("3,000 hostile payloads: the generated check of idl/ agrees with Ajv", async () => {
     const report = await fuzzPayloads({ seed: 20261202, count: 3_000, seconds: 20, only: ["idl"] });

@@ -1,6 +1,6 @@
-// `npm run fuzz [-- --seed N --contracts N --payloads N --seconds N --generate-every N --cli-every N]`:
-// contract mutants through the compiler and hostile payloads against Ajv (test/fuzz/*.ts say what
-// each checks). Seeded and bounded by count and time; prints a summary, writes every finding as a
+// `npm run fuzz [-- --seed N --contracts N --payloads N --schemas N --seconds N --generate-every N --cli-every N]`:
+// contract mutants through the compiler, hostile payloads against Ajv and JSON Schema mutants
+// through `treaty import` (test/fuzz/*.ts say what each checks). Seeded and bounded by count and time; prints a summary, writes every finding as a
 // project under a temporary directory (keep each as a fixture under test/fixtures/ once fixed) and
 // exits 1 if there was any.
 import { mkdtempSync } from "node:fs";
@@ -9,12 +9,14 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { fuzzContracts, saveFindings } from "./contract-fuzz.js";
 import { fuzzPayloads } from "./payload-fuzz.js";
+import { fuzzSchemas } from "./schema-fuzz.js";
 
 const { values } = parseArgs({
   options: {
     seed: { type: "string", default: "1" },
     contracts: { type: "string", default: "10000" },
     payloads: { type: "string", default: "100000" },
+    schemas: { type: "string", default: "3000" },
     seconds: { type: "string", default: "1200" },
     "generate-every": { type: "string", default: "50" },
     "cli-every": { type: "string", default: "500" },
@@ -38,12 +40,15 @@ console.log(
 const payloads = await fuzzPayloads({ seed, count: Number(values.payloads), seconds: Math.max(1, seconds - (performance.now() - started) / 1000) });
 console.log(`payloads: ${payloads.payloads} over ${payloads.versions} contract versions, ${payloads.accepted} accepted; ${payloads.findings.length} findings`);
 
+const schemas = await fuzzSchemas({ seed, count: Number(values.schemas), seconds: Math.max(1, seconds - (performance.now() - started) / 1000), generateEvery: 10 });
+console.log(`schemas: ${schemas.mutants} mutants imported, ${schemas.imported} imported a contract, ${schemas.generated} generated; slowest import ${(schemas.slowestMs / 1000).toFixed(2)} s; ${schemas.findings.length} findings`);
 for (const f of contracts.findings.slice(0, 20)) console.log(`  contract ${f.kind}: ${f.detail.slice(0, 300)}`);
+for (const f of schemas.findings.slice(0, 20)) console.log(`  schema ${f.kind}: ${f.detail.slice(0, 300)}`);
 for (const f of payloads.findings.slice(0, 20)) console.log(`  payload ${f.version}: ${f.detail}: ${f.value.slice(0, 300)}`);
-if (contracts.findings.length > 0) {
+if (contracts.findings.length + schemas.findings.length > 0) {
   const dir = mkdtempSync(join(tmpdir(), "treaty-fuzz-findings-"));
-  saveFindings(contracts.findings, dir);
+  saveFindings([...contracts.findings, ...schemas.findings], dir);
   console.log(`findings written to ${dir}`);
 }
 console.log(`in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-process.exitCode = contracts.findings.length + payloads.findings.length > 0 ? 1 : 0;
+process.exitCode = contracts.findings.length + payloads.findings.length + schemas.findings.length > 0 ? 1 : 0;
