@@ -57,6 +57,9 @@ const typeSchema = (schema: JsonSchema, reference: (name: string) => JsonSchema,
   // A kept object's unknown keys: `[k: string]: unknown`, whatever `additional` says, since TypeScript
   // requires every declared property to be assignable to an index signature's type.
   if (schema["x-treaty-unknown-fields"] === "keep") kept["additionalProperties"] = true;
+  // A negative number is no type where json-schema-to-typescript writes it before `[]` (`-1[]`).
+  const only = Array.isArray(schema.enum) && schema.enum.length === 1 ? schema.enum[0] : schema.const;
+  if (typeof only === "number" && only < 0) kept["tsType"] = `(${JSON.stringify(only)})`;
   return flagRequired({
     ...(name === undefined ? {} : reference(name)),
     ...mapSubschemas(kept, (subschema) => typeSchema(subschema, reference, json)),
