@@ -20,13 +20,16 @@ const HOSTILE_SCALARS: readonly unknown[] = [
   "a*/b", 'q"uote', "q'uote", "t`ick", "${x}", "b\\s", "sp ace", "\u{1F600}", "e\u0301", "\u05D0\u05D1", "a.b", "a[]", "a/b", "~0", "-x", "0x",
 ];
 
-const mutateText = (random: Random, text: string): string => {
+const YAML_BREAKERS: readonly string[] = ["\n", ":", "{", "[", "-", "'", '"', "&a", "*a", "!!str", "\t", "\u2028", "#", " "];
+
+/** `text` cut at a random place, with one of `breakers` put in, a run taken out, or a run copied in. */
+export const mutateText = (random: Random, text: string, breakers: readonly string[] = YAML_BREAKERS): string => {
   const at = random.int(text.length + 1);
   switch (random.int(4)) {
     case 0:
       return text.slice(0, at);
     case 1:
-      return text.slice(0, at) + random.pick(["\n", ":", "{", "[", "-", "'", '"', "&a", "*a", "!!str", "\t", "\u2028", "#", " "]) + text.slice(at);
+      return text.slice(0, at) + random.pick(breakers) + text.slice(at);
     case 2:
       return text.slice(0, at) + text.slice(at + 1 + random.int(20));
     default: {

@@ -3,6 +3,7 @@
 // subschemas given a hostile keyword, replaced, removed, wrapped, nested deeper, pointed elsewhere by
 // `$ref` or grafted from another seed; or its text cut or spliced. What a source schema nobody here
 // wrote could hold, kept valid JSON mostly so that the mutants reach past the parser.
+import { mutateText } from "./contract-mutants.js";
 import type { Random } from "./random.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -155,20 +156,6 @@ const keywordValue = (random: Random, donors: readonly Json[], keyword: string, 
   }
 };
 
-const mutateText = (random: Random, text: string): string => {
-  const at = random.int(text.length + 1);
-  switch (random.int(3)) {
-    case 0:
-      return text.slice(0, at);
-    case 1:
-      return text.slice(0, at) + random.pick(["{", "[", ",", '"', ":", "\\", "\u2028", "\ufeff", "}", "]"]) + text.slice(at);
-    default: {
-      const from = random.int(text.length);
-      return text.slice(0, at) + text.slice(from, from + random.int(200)) + text.slice(at);
-    }
-  }
-};
-
 /** One mutation of `schema`, in place where it can be; returns the (possibly new) root. */
 const mutateOnce = (random: Random, root: Json, donors: readonly Json[]): Json => {
   const objects = objectsOf(root);
@@ -237,7 +224,7 @@ export const mutateSchema = (random: Random, seed: Json, donors: readonly Json[]
   let root: Json = structuredClone(seed);
   for (let n = 1 + random.int(4); n > 0; n--) root = mutateOnce(random, root, donors);
   const text = JSON.stringify(root, null, random.chance(0.5) ? 2 : undefined);
-  return random.chance(0.05) ? mutateText(random, text) : text;
+  return random.chance(0.05) ? mutateText(random, text, ["{", "[", ",", '"', ":", "\\", "\u2028", "\ufeff", "}", "]"]) : text;
 };
 
 export type { Json };
