@@ -77,7 +77,9 @@ export const fuzzSchemas = async (options: SchemaFuzzOptions): Promise<SchemaFuz
       mkdirSync(project, { recursive: true });
       writeFileSync(file, text);
       writeFileSync(join(project, "package.json"), '{ "name": "fuzz", "private": true }\n');
-      const files = (): Record<string, string> => ({ "source.json": text, ...(seed.defs && { "defs.txt": `${seed.defs.join(",")}\n` }) });
+      // What a finding keeps: the source, and what the import wrote once it wrote it.
+      let written: Record<string, string> = {};
+      const files = (): Record<string, string> => ({ "source.json": text, ...(seed.defs && { "defs.txt": `${seed.defs.join(",")}\n` }), ...written });
       const found = (kind: Finding["kind"], detail: string) => report.findings.push({ kind, detail, files: files() });
       report.mutants++;
       const started = performance.now();
@@ -104,6 +106,7 @@ export const fuzzSchemas = async (options: SchemaFuzzOptions): Promise<SchemaFuz
             mkdirSync(dirname(f.path), { recursive: true });
             writeFileSync(f.path, f.text);
           }
+          written = Object.fromEntries(imported.value.map((f) => [relative(project, f.path).split(sep).join("/"), f.text]));
           report.generated++;
           const out = join(project, "out");
           try {
@@ -114,8 +117,6 @@ export const fuzzSchemas = async (options: SchemaFuzzOptions): Promise<SchemaFuz
           } catch (error) {
             found("crash", `generate threw: ${(error as Error).stack?.split("\n").slice(0, 4).join(" | ")}`);
           }
-          const written = Object.fromEntries(imported.value.map((f) => [relative(project, f.path).split(sep).join("/"), f.text]));
-          for (const finding of report.findings.slice(-2)) if (finding.files["source.json"] === text) Object.assign(finding.files, written);
         }
       }
       rmSync(project, { recursive: true, force: true });
