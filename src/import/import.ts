@@ -8,6 +8,7 @@ import { didYouMean } from "../diagnostics/suggest.js";
 import { check } from "../check/check.js";
 import { parseSources } from "../load/load.js";
 import type { LlmProvider, Project } from "../ir/model.js";
+import { infiniteCycles, unendingFields } from "../ir/recursion.js";
 import { projectVersion } from "../project/project.js";
 import { resolve } from "../resolve/resolve.js";
 import { convert, snakeCase, type IdlField, type IdlType, type ImportedContract, type ImportRoot } from "./convert.js";
@@ -56,6 +57,37 @@ const withoutDefaults = (contract: ImportedContract): ImportedContract => ({
   ...contract,
   fields: fieldsWithoutDefaults(contract.fields),
   types: new Map([...contract.types].map(([name, type]) => [name, { ...type, fields: fieldsWithoutDefaults(type.fields) }])),
+});
+
+/** `field` written optional: a bare type name becomes `{ type: Name, optional: true }`. */
+const optionalField = (field: IdlField): IdlField => (typeof field === "string" ? { type: field, optional: true } : { ...field, optional: true });
+
+/**
+ * The named types of each contract of `project` that only an infinite value fills (a JSON Schema
+ * may require a property of its own type; no finite value satisfies it, and check refuses the
+ * type), each with its cycle and the fields that make it so.
+ */
+const unendingTypes = (project: Project): Map<string, Map<string, { cycle: string[]; fields: string[] }>> => {
+  const byContract = new Map<string, Map<string, { cycle: string[]; fields: string[] }>>();
+  for (const contract of project.contracts) {
+    const types = new Map<string, { cycle: string[]; fields: string[] }>();
+    for (const version of contract.versions) {
+      for (const [name, cycle] of infiniteCycles(version)) if (!types.has(name)) types.set(name, { cycle, fields: unendingFields(version, name) });
+    }
+    if (types.size > 0) byContract.set(contract.name, types);
+  }
+  return byContract;
+};
+
+/** `contract` with the fields of `unending` (by type) written optional. */
+const withOptionalFields = (contract: ImportedContract, unending: ReadonlyMap<string, { readonly fields: readonly string[] }>): ImportedContract => ({
+  ...contract,
+  types: new Map(
+    [...contract.types].map(([name, type]) => {
+      const fields = unending.get(name)?.fields ?? [];
+      return [name, fields.length === 0 ? type : { ...type, fields: Object.fromEntries(Object.entries(type.fields).map(([f, field]) => [f, fields.includes(f) ? optionalField(field) : field])) }];
+    }),
+  ),
 });
 
 const display = (root: string, path: string): string => relative(root, path).split(sep).join("/");
@@ -170,6 +202,20 @@ export const importSchema = (options: ImportOptions): StageResult<ImportedFile[]
       if (misfit) diagnostics.push(createDiagnostic("import-not-expressible", source.locate(contract.pointer), { what: `a default its schema does not accept (${misfit.message})`, pointer: contract.pointer, consequence: "the contract's defaults are left out" }));
     }
     contracts = contracts.map((c) => (misfits.has(c.name) ? withoutDefaults(c) : c));
+    files = render(new Map());
+    checked = checkImported(options.root, files);
+  }
+  // A schema may also require a property of its own type, which no finite value satisfies (it
+  // accepts nothing); the IDL refuses such a type: its fields on the cycle are written optional.
+  const unending = checked.value ? unendingTypes(checked.value) : new Map<string, never>();
+  if (unending.size > 0) {
+    for (const contract of contracts) {
+      for (const [name, { cycle, fields }] of unending.get(contract.name) ?? []) {
+        const what = `a type that contains itself through required fields only (${cycle.join(" → ")}), which no finite value satisfies`;
+        diagnostics.push(createDiagnostic("import-not-expressible", source.locate(contract.pointer), { what, pointer: contract.pointer, consequence: `${name}'s ${fields.length === 1 ? "field" : "fields"} ${fields.join(", ")} ${fields.length === 1 ? "is" : "are"} written optional` }));
+      }
+    }
+    contracts = contracts.map((c) => (unending.has(c.name) ? withOptionalFields(c, unending.get(c.name)!) : c));
     files = render(new Map());
     checked = checkImported(options.root, files);
   }

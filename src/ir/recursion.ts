@@ -124,6 +124,16 @@ export const infiniteCycles = (version: ResolvedVersion): ReadonlyMap<string, st
   return cycles;
 };
 
+/**
+ * The fields of named type `name` that no finite value can fill: required and not nullable, each
+ * on the way back to an infinite cycle (`infiniteCycles`). Made optional, they end it.
+ */
+export const unendingFields = (version: ResolvedVersion, name: string): string[] => {
+  const finite = finiteTypes(version);
+  const fields = version.types.get(name)?.fields ?? [];
+  return fields.filter((f) => !f.optional && f.nullable === undefined && !canEnd(f.type, finite)).map((f) => f.name);
+};
+
 /** The depth bound of a recursive named type. */
 export const maxDepthOf = (named: NamedType): number => named.maxDepth ?? DEFAULT_MAX_DEPTH;
 

@@ -372,4 +372,25 @@ describe("contracts the import made that check refused", () => {
     expect(run.stderr).toMatch(/warning import-not-expressible: a schema nested more than 64 levels deep/);
     expect(checkErrors(root)).toEqual([]);
   });
+
+  it("a schema that requires a property of its own type (no finite value satisfies it) has the fields on the cycle written optional", async () => {
+    const root = project("import-self-required", {
+      "s.json": json({
+        type: "object",
+        properties: { a: { $ref: "#" }, b: { type: "string" }, p: { $ref: "#/$defs/P" } },
+        required: ["a"],
+        $defs: { P: { type: "object", properties: { q: { $ref: "#/$defs/Q" }, n: { type: "integer" } }, required: ["q", "n"] }, Q: { type: "object", properties: { p: { $ref: "#/$defs/P" } }, required: ["p"] } },
+      }),
+    });
+    const run = await runImport(root, ["s.json", "--out", "idl/s"]);
+    expect(run.stderr).not.toContain("recursive-type");
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/warning import-not-expressible: a type that contains itself through required fields only \(SA → SA\), which no finite value satisfies at # cannot be written in treaty's IDL: SA's field a is written optional/);
+    expect(run.stderr).toMatch(/\(P → Q → P\).*P's field q is written optional/);
+    expect(run.stderr).toMatch(/\(Q → P → Q\).*Q's field p is written optional/);
+    // Only the fields on a cycle: `n` stays required.
+    const text = readdirSync(join(root, "idl/s")).map((f) => readFileSync(join(root, "idl/s", f), "utf8")).join("");
+    expect(text).toMatch(/ n: { type: int }\n/);
+    expect(checkErrors(root)).toEqual([]);
+  });
 });
