@@ -6,7 +6,7 @@
 import { createDiagnostic, type Diagnostic, type Params } from "../diagnostics/diagnostic.js";
 import type { DiagnosticCode } from "../diagnostics/codes.js";
 import { distinguishDescribed } from "../ir/one-of-variants.js";
-import { describeBranch } from "./one-of.js";
+import { describeBranch, describeConverted } from "./one-of.js";
 import { STRING_FORMATS, type UnknownFields } from "../ir/model.js";
 import { FIELD_NAME, FIELD_NAME_RULE, PLACEHOLDER_MEANING as PLACEHOLDER } from "../ir/names.js";
 import { BOUND_PAIRS, boundsMeet, IDL_LIMITS } from "../resolve/limits.js";
@@ -663,8 +663,16 @@ class Converter {
     if (converted.some((c) => c!.type === "json")) return keyword === "oneOf" && nulls > 0 ? this.nullTwice(at, keyword) : { type: "json" };
     const holdsNull = nulls + converted.filter((c) => c!.nullable || isNullConst(c!.type)).length;
     // Null in two branches of a oneOf: no branch may take it.
-    const types = converted.map((c) => c!.type).filter((t) => acceptsNull(holdsNull) || keyword === "anyOf" || !isNullConst(t));
+    const kept = branches.flatMap((b, k) => (acceptsNull(holdsNull) || keyword === "anyOf" || !isNullConst(converted[k]!.type) ? [{ ...b, type: converted[k]!.type }] : []));
+    const types = kept.map((b) => b.type);
     if (types.length === 1) return { type: types[0]!, ...(acceptsNull(holdsNull) && { nullable: true }) };
+    // The proof again, on the variants as written: the conversion may have left a field out or widened it.
+    const written = kept.map((b) => describeConverted(b.type, false, this) ?? describeBranch(b.schema, (ref) => this.resolved(ref)));
+    const [late] = distinguishDescribed(written).overlaps;
+    if (late) {
+      this.notExpressible(at, `${keyword === "anyOf" ? "an" : "a"} ${keyword} whose variants ${kept[late.first]!.i} and ${kept[late.second]!.i} may both match one value as the IDL writes them (${late.why})`, "the field is left out and its key is kept unchecked, as an unknown one");
+      return undefined;
+    }
     return { type: { type: "union", variants: types }, ...(acceptsNull(holdsNull) && { nullable: true }) };
   }
 

@@ -373,6 +373,25 @@ describe("contracts the import made that check refused", () => {
     expect(checkErrors(root)).toEqual([]);
   });
 
+  it("a union the source proves disjoint by a property the import leaves out is judged as written: left out, with a warning", async () => {
+    // FilePart's `kind` accepts nothing (a const string of type boolean): left out, FilePart no longer differs from DataPart.
+    const root = project("import-union-as-written", {
+      "p.json": json({
+        type: "object",
+        properties: { part: { anyOf: [{ $ref: "#/$defs/FilePart" }, { $ref: "#/$defs/DataPart" }] }, n: { type: "integer" } },
+        $defs: {
+          FilePart: { type: "object", properties: { kind: { const: "file", type: "boolean" } }, required: ["kind"] },
+          DataPart: { type: "object", properties: { kind: { const: "data" } } },
+        },
+      }),
+    });
+    const run = await runImport(root, ["p.json", "--out", "idl/p"]);
+    expect(run.stderr).not.toContain("union-overlap");
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/warning import-not-expressible: an anyOf whose variants 0 and 1 may both match one value as the IDL writes them \(both accept objects.*\) at #\/properties\/part\/anyOf/);
+    expect(checkErrors(root)).toEqual([]);
+  });
+
   it("a schema that requires a property of its own type (no finite value satisfies it) has the fields on the cycle written optional", async () => {
     const root = project("import-self-required", {
       "s.json": json({
