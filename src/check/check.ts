@@ -238,65 +238,93 @@ const findContractCycles = (project: Project): Diagnostic[] => {
   return diagnostics;
 };
 
+/** How a type measures written out: its containers from here to its deepest leaf, and its nodes. */
+interface Extent {
+  readonly depth: number;
+  readonly size: number;
+}
+
+const LEAF: Extent = { depth: 0, size: 1 };
+
+/** `parts` side by side, inside a container of their own. */
+const enclose = (parts: readonly Extent[]): Extent => ({
+  depth: 1 + parts.reduce((deepest, p) => Math.max(deepest, p.depth), 0),
+  size: 1 + parts.reduce((sum, p) => sum + p.size, 0),
+});
+
 /**
- * Fields nested deeper than the IDL allows once named types and contract references are expanded,
- * as emitters print them (resolve bounds each type as written). Each named type and contract major
- * is measured once, so this is linear in the project.
+ * Fields nested deeper, and versions larger, than the IDL allows once named types and contract
+ * references are expanded, as emitters print them (resolve bounds each type as written): a named
+ * type used twice by the next, down a chain of them, doubles per level, and projections and
+ * generated tests would take exponential time on it. Each named type and contract major is measured
+ * once, so this is linear in the project.
  */
-const findTooDeep = (project: Project): Diagnostic[] => {
+const findTooLarge = (project: Project): Diagnostic[] => {
   const byName = new Map(project.contracts.map((c) => [c.name, c]));
-  const majors = new Map<string, number>();
-  const fieldsDepth = (fields: readonly Field[], version: ResolvedVersion, named: Map<string, number>): number =>
-    fields.reduce((deepest, f) => Math.max(deepest, depthOf(f.type, version, named)), 0);
-  // A type's containers (list, map, object, union, named object, contract payload) from here to its deepest leaf.
-  const depthOf = (type: TypeNode, version: ResolvedVersion, named: Map<string, number>): number => {
+  const majors = new Map<string, Extent>();
+  const fieldsExtent = (fields: readonly Field[], version: ResolvedVersion, named: Map<string, Extent>): Extent =>
+    enclose(fields.map((f) => extentOf(f.type, version, named)));
+  const extentOf = (type: TypeNode, version: ResolvedVersion, named: Map<string, Extent>): Extent => {
     switch (type.kind) {
       case "list":
       case "map":
-        return 1 + depthOf(type.of, version, named);
+        return enclose([extentOf(type.of, version, named)]);
       case "tuple":
-        return 1 + type.items.reduce((deepest, item) => Math.max(deepest, depthOf(item, version, named)), 0);
+        return enclose(type.items.map((item) => extentOf(item, version, named)));
       case "object":
-        return 1 + fieldsDepth(type.fields, version, named);
+        return fieldsExtent(type.fields, version, named);
       case "union":
       case "oneOf":
-        return 1 + type.variants.reduce((deepest, v) => Math.max(deepest, depthOf(v.type, version, named)), 0);
+        return enclose(type.variants.map((v) => extentOf(v.type, version, named)));
       case "named": {
         const known = named.get(type.name);
         if (known !== undefined) return known;
-        named.set(type.name, 0); // a recursive type is measured once round: how deep it nests is its maxDepth
-        const depth = 1 + fieldsDepth(version.types.get(type.name)?.fields ?? [], version, named);
-        named.set(type.name, depth);
-        return depth;
+        named.set(type.name, LEAF); // a recursive type is measured once round: how deep it nests is its maxDepth
+        const extent = fieldsExtent(version.types.get(type.name)?.fields ?? [], version, named);
+        named.set(type.name, extent);
+        return extent;
       }
       case "contract": {
         const key = `${type.contract}@${type.major}`;
         const known = majors.get(key);
         if (known !== undefined) return known;
-        majors.set(key, 0);
+        majors.set(key, LEAF);
         const versions = byName.get(type.contract)?.versions.filter((v) => v.major === type.major) ?? [];
-        const depth = 1 + versions.reduce((deepest, v) => Math.max(deepest, fieldsDepth(v.fields, v, new Map())), 0);
-        majors.set(key, depth);
-        return depth;
+        const extent = enclose(versions.map((v) => fieldsExtent(v.fields, v, new Map())));
+        majors.set(key, extent);
+        return extent;
       }
       default:
-        return 0;
+        return LEAF;
     }
   };
   const diagnostics: Diagnostic[] = [];
   for (const contract of project.contracts) {
     for (const version of contract.versions) {
-      const named = new Map<string, number>();
+      const named = new Map<string, Extent>();
+      let size = 0;
       for (const field of version.fields) {
-        const depth = depthOf(field.type, version, named);
-        if (depth <= IDL_LIMITS.depth) continue;
-        diagnostics.push(
-          createDiagnostic("limit-exceeded", field.loc, {
-            what: `the nesting of '${field.name}' with its named types and contracts expanded`,
-            actual: `${depth} levels`,
-            max: `${IDL_LIMITS.depth} levels`,
-          }),
-        );
+        const extent = extentOf(field.type, version, named);
+        if (extent.depth > IDL_LIMITS.depth) {
+          diagnostics.push(
+            createDiagnostic("limit-exceeded", field.loc, {
+              what: `the nesting of '${field.name}' with its named types and contracts expanded`,
+              actual: `${extent.depth} levels`,
+              max: `${IDL_LIMITS.depth} levels`,
+            }),
+          );
+        }
+        // Reported once, at the field that crosses it.
+        if (size <= IDL_LIMITS.expandedSize && size + extent.size > IDL_LIMITS.expandedSize) {
+          diagnostics.push(
+            createDiagnostic("limit-exceeded", field.loc, {
+              what: `the size of version ${version.version} up to '${field.name}', in types with its named types and contracts expanded`,
+              actual: extent.size > Number.MAX_SAFE_INTEGER ? "more than 2^53" : `${(size + extent.size).toLocaleString("en-US")}`,
+              max: IDL_LIMITS.expandedSize.toLocaleString("en-US"),
+            }),
+          );
+        }
+        size += extent.size;
       }
     }
   }
@@ -304,7 +332,7 @@ const findTooDeep = (project: Project): Diagnostic[] => {
 };
 
 export const check = (project: Project): StageResult<Project> => {
-  const diagnostics: Diagnostic[] = [...findContractCycles(project), ...findTooDeep(project)];
+  const diagnostics: Diagnostic[] = [...findContractCycles(project), ...findTooLarge(project)];
   const byName = new Map<string, Contract>();
   const byTypeName = new Map<string, Contract>();
   for (const contract of project.contracts) {

@@ -81,6 +81,14 @@ const NUMBER_FORMATS: ReadonlySet<string> = new Set(["int32", "int64", "float", 
 /** How deep conversions may go inside one another: the IDL's limit, counted as resolve counts it (see `nested`). */
 const MAX_CONVERSION_NESTING = IDL_LIMITS.depth;
 
+/**
+ * Types one contract's conversion writes at most. A definition that is no object has no name in the
+ * IDL and is written where it is used: definitions using the next one twice (a tuple of two, a
+ * union of a list and a map of it) double what is written per level, 2^40 types for 40 of them.
+ * Past the budget, json. Published schemas write at most a few hundred per contract.
+ */
+export const MAX_WRITTEN_TYPES = 2_000;
+
 /** `call_tool-result` → `CallToolResult`; a name that starts with a digit gets a `T`. */
 export const pascalCase = (name: string): string => {
   const joined = name
@@ -125,6 +133,9 @@ class Converter {
   recursive = false;
   /** Calls of `type` under way, one inside another. */
   private nesting = 0;
+  /** Types written so far (see `MAX_WRITTEN_TYPES`), and whether the budget was spent. */
+  private written = 0;
+  private overBudget = false;
 
   constructor(
     private readonly source: SchemaSource,
@@ -357,6 +368,12 @@ class Converter {
    * gets a new pointer each time), and under the IDL's limit on nesting: past it, json.
    */
   private nested(pointer: string, convert: () => Converted | undefined): Converted | undefined {
+    if (this.written >= MAX_WRITTEN_TYPES) {
+      if (!this.overBudget) this.notExpressible(pointer, `a contract whose types, written out, number more than ${MAX_WRITTEN_TYPES} (definitions that are no objects are written where they are used, so ones that use the next twice double per level)`, "this and what follows past it is written as json, any JSON value");
+      this.overBudget = true;
+      return { type: "json" };
+    }
+    this.written++;
     if (this.nesting >= MAX_CONVERSION_NESTING) {
       this.notExpressible(pointer, `a schema nested more than ${MAX_CONVERSION_NESTING} levels deep as the import writes it (a reference that merges in what holds it, say)`, "it is written as json, any JSON value");
       return { type: "json" };

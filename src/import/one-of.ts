@@ -27,10 +27,24 @@ const isSchema = (value: unknown): value is Schema => typeof value === "object" 
 
 const isPrimitive = (value: unknown): value is Primitive => value === null || ["string", "number", "boolean"].includes(typeof value);
 
+/**
+ * Atoms by schema object, each worked out once: `$ref`s that share a definition (`anyOf: [{ $ref: D }, { $ref: D }]`
+ * down a chain of definitions) made it exponential. A schema object belongs to one parsed document,
+ * whose `$ref`s always resolve alike; one met again on a cycle counts as any value.
+ */
+const atoms = new WeakMap<Schema, Atom>();
+
 /** `schema`'s atom: the sorts its `type` allows (all without one) and, with `const`/`enum`, its values. */
 const atomOf = (schema: unknown, resolve: (ref: string) => unknown, seen: ReadonlySet<unknown> = new Set()): Atom => {
   if (!isSchema(schema) || seen.has(schema)) return { sorts: new Set(ALL_SORTS) };
-  const inner = new Set([...seen, schema]);
+  const known = atoms.get(schema);
+  if (known) return known;
+  const atom = schemaAtom(schema, resolve, new Set([...seen, schema]));
+  atoms.set(schema, atom);
+  return atom;
+};
+
+const schemaAtom = (schema: Schema, resolve: (ref: string) => unknown, inner: ReadonlySet<unknown>): Atom => {
   if (typeof schema["$ref"] === "string") return atomOf(resolve(schema["$ref"]), resolve, inner);
   if ("const" in schema) return isPrimitive(schema["const"]) ? { sorts: new Set([sortOfValue(schema["const"])]), values: [schema["const"]] } : { sorts: new Set(["array", "object"] as Sort[]) };
   if (Array.isArray(schema["enum"]) && schema["enum"].every(isPrimitive)) {
@@ -44,8 +58,9 @@ const atomOf = (schema: unknown, resolve: (ref: string) => unknown, seen: Readon
   const types = Array.isArray(schema["type"]) ? schema["type"] : schema["type"] === undefined ? undefined : [schema["type"]];
   // Without a type, keywords about objects (`properties`) let every other value through: the sorts are the allOf parts' in common.
   if (types === undefined) {
-    const parts = Array.isArray(schema["allOf"]) ? schema["allOf"] : [];
-    return { sorts: new Set(ALL_SORTS.filter((sort) => parts.every((part) => atomOf(part, resolve, inner).sorts.has(sort)))) };
+    // Each part described once (per sort, nested allOfs took 7^depth).
+    const parts = (Array.isArray(schema["allOf"]) ? schema["allOf"] : []).map((part) => atomOf(part, resolve, inner).sorts);
+    return { sorts: new Set(ALL_SORTS.filter((sort) => parts.every((part) => part.has(sort)))) };
   }
   // A type the table does not hold (`constructor` too, which the prototype would answer) is of no sort;
   // `nullable: true` (OpenAPI 3.0's, which Ajv reads everywhere) adds null.

@@ -8,6 +8,12 @@ export const IDL_LIMITS = {
   depth: 64,
   /** A recursive type's `maxDepth`: validators, redaction and decode recurse once per level. */
   maxDepth: 256,
+  /**
+   * Types in one version written out, named types and contract references expanded as projections
+   * and generated tests expand them (a named type used twice by the next, down a chain, doubles per
+   * level): five times the 20,000-field contract of the bench.
+   */
+  expandedSize: 250_000,
   /** Characters in a contract or agent name: it names generated files, which file systems cap at 255 bytes. */
   nameLength: 128,
   /** A version's MAJOR and MINOR: each names generated folders and is compared as a number. */

@@ -392,6 +392,29 @@ describe("contracts the import made that check refused", () => {
     expect(checkErrors(root)).toEqual([]);
   });
 
+  it("schemas that share definitions over and over import in time linear in the source (were exponential: each a vitest timeout before)", async () => {
+    let nested: unknown = { minLength: 3 };
+    for (let i = 0; i < 11; i++) nested = { allOf: [nested] };
+    const defs: Record<string, unknown> = { D30: { type: "string" } };
+    for (let i = 0; i < 30; i++) defs[`D${i}`] = { anyOf: [{ $ref: `#/$defs/D${i + 1}` }, { $ref: `#/$defs/D${i + 1}` }] };
+    const root = project("import-shared-definitions", {
+      "n.json": json({ type: "object", properties: { deep: { anyOf: [nested, { type: ["number", "integer"] }] }, chain: { anyOf: [{ $ref: "#/$defs/D0" }, { type: "object" }] } }, $defs: defs }),
+    });
+    const run = await runImport(root, ["n.json", "--out", "idl/n"]);
+    expect(run.status).toBe(0);
+    expect(checkErrors(root)).toEqual([]);
+  });
+
+  it("definitions that are no objects, each used twice by the last, are written inline up to a budget, then as json, with a warning", async () => {
+    const defs: Record<string, unknown> = { D12: { type: "string", maxLength: 4 } };
+    for (let i = 0; i < 12; i++) defs[`D${i}`] = { type: "array", prefixItems: [{ $ref: `#/$defs/D${i + 1}` }, { $ref: `#/$defs/D${i + 1}` }], items: false, minItems: 2 };
+    const root = project("import-written-budget", { "t.json": json({ type: "object", properties: { t: { $ref: "#/$defs/D0" } }, $defs: defs }) });
+    const run = await runImport(root, ["t.json", "--out", "idl/t"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/warning import-not-expressible: a contract whose types, written out, number more than 2000 .*: this and what follows past it is written as json/);
+    expect(checkErrors(root)).toEqual([]);
+  });
+
   it("a schema that requires a property of its own type (no finite value satisfies it) has the fields on the cycle written optional", async () => {
     const root = project("import-self-required", {
       "s.json": json({
