@@ -129,7 +129,7 @@ const inlineObjects = function* (type: TypeNode): Generator<Extract<TypeNode, { 
 
 /** Named types that reach themselves through required fields only: no finite value of them exists. */
 const findRecursion = (version: ResolvedVersion): Diagnostic[] => [
-  ...[...infiniteCycles(version)].map(([name, cycle]) => createDiagnostic("recursive-type", version.types.get(name)!.loc, { name, path: cycle.join(" → ") })),
+  ...[...infiniteCycles(version)].map(([name, { cycle }]) => createDiagnostic("recursive-type", version.types.get(name)!.loc, { name, path: cycle.join(" → ") })),
   ...recursiveVariants(version).map((v) => createDiagnostic("recursive-variant", v.loc, { name: v.type.kind === "named" ? v.type.name : "", value: v.value })),
   ...notRecursiveWithMaxDepth(version),
 ];

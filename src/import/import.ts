@@ -8,7 +8,7 @@ import { didYouMean } from "../diagnostics/suggest.js";
 import { check } from "../check/check.js";
 import { parseSources } from "../load/load.js";
 import type { LlmProvider, Project } from "../ir/model.js";
-import { infiniteCycles, unendingFields } from "../ir/recursion.js";
+import { infiniteCycles, type InfiniteType } from "../ir/recursion.js";
 import { projectVersion } from "../project/project.js";
 import { resolve } from "../resolve/resolve.js";
 import { convert, snakeCase, type IdlField, type IdlType, type ImportedContract, type ImportRoot } from "./convert.js";
@@ -67,12 +67,12 @@ const optionalField = (field: IdlField): IdlField => (typeof field === "string" 
  * may require a property of its own type; no finite value satisfies it, and check refuses the
  * type), each with its cycle and the fields that make it so.
  */
-const unendingTypes = (project: Project): Map<string, Map<string, { cycle: string[]; fields: string[] }>> => {
-  const byContract = new Map<string, Map<string, { cycle: string[]; fields: string[] }>>();
+const unendingTypes = (project: Project): Map<string, Map<string, InfiniteType>> => {
+  const byContract = new Map<string, Map<string, InfiniteType>>();
   for (const contract of project.contracts) {
-    const types = new Map<string, { cycle: string[]; fields: string[] }>();
+    const types = new Map<string, InfiniteType>();
     for (const version of contract.versions) {
-      for (const [name, cycle] of infiniteCycles(version)) if (!types.has(name)) types.set(name, { cycle, fields: unendingFields(version, name) });
+      for (const [name, infinite] of infiniteCycles(version)) if (!types.has(name)) types.set(name, infinite);
     }
     if (types.size > 0) byContract.set(contract.name, types);
   }

@@ -109,29 +109,28 @@ export const recursiveTypes = (version: ResolvedVersion): ReadonlySet<string> =>
   return new Set([...version.types.keys()].filter((name) => cycleThrough(name, next) !== undefined));
 };
 
+/** A named type no finite value fills: its cycle back to itself, and the fields that hold it there. */
+export interface InfiniteType {
+  readonly cycle: readonly string[];
+  /** Its required, not nullable fields no finite value can fill: made optional, they end the cycle. */
+  readonly fields: readonly string[];
+}
+
 /**
  * The named types with no finite value that are on a cycle of such types, each with its cycle back
  * to itself (each type required where it is, through any variant of a union).
  */
-export const infiniteCycles = (version: ResolvedVersion): ReadonlyMap<string, string[]> => {
+export const infiniteCycles = (version: ResolvedVersion): ReadonlyMap<string, InfiniteType> => {
   const finite = finiteTypes(version);
   const next = (n: string): string[] => fieldReferences(version.types.get(n)).filter((r) => r.required && !finite.has(r.name)).map((r) => r.name);
-  const cycles = new Map<string, string[]>();
-  for (const name of version.types.keys()) {
-    const cycle = finite.has(name) ? undefined : cycleThrough(name, next);
-    if (cycle) cycles.set(name, cycle);
+  const cycles = new Map<string, InfiniteType>();
+  for (const named of version.types.values()) {
+    const cycle = finite.has(named.name) ? undefined : cycleThrough(named.name, next);
+    if (!cycle) continue;
+    const fields = named.fields.filter((f) => !f.optional && f.nullable === undefined && !canEnd(f.type, finite)).map((f) => f.name);
+    cycles.set(named.name, { cycle, fields });
   }
   return cycles;
-};
-
-/**
- * The fields of named type `name` that no finite value can fill: required and not nullable, each
- * on the way back to an infinite cycle (`infiniteCycles`). Made optional, they end it.
- */
-export const unendingFields = (version: ResolvedVersion, name: string): string[] => {
-  const finite = finiteTypes(version);
-  const fields = version.types.get(name)?.fields ?? [];
-  return fields.filter((f) => !f.optional && f.nullable === undefined && !canEnd(f.type, finite)).map((f) => f.name);
 };
 
 /** The depth bound of a recursive named type. */
