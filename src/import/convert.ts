@@ -146,7 +146,12 @@ class Converter {
     this.report("import-not-expressible", pointer, { what, pointer, consequence });
   }
 
-  private uniqueName(base: string, taken: (name: string) => boolean): string {
+  /**
+   * `base`, or `base` numbered, as no type or enum is named (one whose fields are being converted
+   * included: its name is in none of the maps yet, and an enum met among them must not take it).
+   */
+  private uniqueName(base: string): string {
+    const taken = (n: string): boolean => this.types.has(n) || this.enums.has(n) || this.converting.has(n) || !TYPE_NAME.test(n);
     let name = base;
     for (let i = 2; taken(name); i++) name = `${base}${i}`;
     return name;
@@ -177,7 +182,7 @@ class Converter {
     const known = this.typeOf.get(pointer);
     if (known && this.converting.has(known)) this.recursive = true;
     if (known) return known;
-    const name = this.uniqueName(pascalCase(hint), (n) => this.types.has(n) || this.enums.has(n) || this.converting.has(n) || !TYPE_NAME.test(n));
+    const name = this.uniqueName(pascalCase(hint));
     // Named before its fields are converted, so a `$ref` back into it (a recursive type) is its name.
     this.typeOf.set(pointer, name);
     this.converting.add(name);
@@ -190,7 +195,7 @@ class Converter {
   private namedEnum(pointer: string, values: readonly string[], schema: Schema, hint: string): string {
     const known = this.enumOf.get(pointer);
     if (known) return known;
-    const name = this.uniqueName(pascalCase(hint), (n) => this.types.has(n) || this.enums.has(n));
+    const name = this.uniqueName(pascalCase(hint));
     this.enumOf.set(pointer, name);
     this.enums.set(name, { ...(describe(schema) && { description: describe(schema) }), values: Object.fromEntries(values.map((v) => [v, PLACEHOLDER])) });
     return name;

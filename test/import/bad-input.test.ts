@@ -435,4 +435,16 @@ describe("contracts the import made that check refused", () => {
     expect(text).toMatch(/ n: { type: int }\n/);
     expect(checkErrors(root)).toEqual([]);
   });
+
+  it("an enum met among the fields of a type being converted takes a name of its own (took the type's: invalid-name)", async () => {
+    // Schema fuzz seed 23: the root refers to itself, and a key of no ASCII letter gives its enum the root's name as a hint.
+    const root = project("import-enum-name", { "s.json": json({ type: "object", properties: { "1x52": { $ref: "#" }, "\u05d0": { enum: ["info"] } } }) });
+    const run = await runImport(root, ["s.json", "--out", "idl/s"]);
+    expect(run.stderr).not.toContain("invalid-name");
+    expect(run.status).toBe(0);
+    const text = readdirSync(join(root, "idl/s")).map((f) => readFileSync(join(root, "idl/s", f), "utf8")).join("");
+    expect(text).toMatch(/enums:\n  S1x522:\n/);
+    expect(text).toMatch(/types:\n  S1x52:\n/);
+    expect(checkErrors(root)).toEqual([]);
+  });
 });
