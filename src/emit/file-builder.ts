@@ -19,8 +19,22 @@ export class OneLine {
   constructor(readonly value: unknown) {}
 }
 
-/** A JSON file written as `JSON.stringify(data, null, 2)`, its data kept for the layout. */
-export const jsonFile = (path: string, data: unknown): EmittedFile => ({ path, language: "json", contents: `${JSON.stringify(data, null, 2)}\n`, data });
+/**
+ * A JSON file written as `JSON.stringify(data, null, 2)`, its data kept for the layout. The text is
+ * written when first read: the layout works from `data`, and reads it only to decline (a 20,000-field
+ * contract's JSON files are 60 MB of text).
+ */
+export const jsonFile = (path: string, data: unknown): EmittedFile => {
+  let contents: string | undefined;
+  return {
+    path,
+    language: "json",
+    data,
+    get contents() {
+      return (contents ??= `${JSON.stringify(data, null, 2)}\n`);
+    },
+  };
+};
 
 export interface FileBuilder {
   /** `import { name } from "from"` */
