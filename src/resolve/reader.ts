@@ -69,8 +69,13 @@ export const createReader = (file: SourceFile): Reader => {
       if (!map) return undefined;
       const result: Entry[] = [];
       for (const pair of map.items) {
-        const key = keyText(pair);
         const keyNode = pair.key as Node;
+        // A mapping or list as a key (`? [a, b]`) is no name: YAML allows it, the IDL does not.
+        if (keyNode !== null && !isScalar(keyNode)) {
+          invalid(keyNode, `a key of ${where}`, "a string");
+          continue;
+        }
+        const key = keyText(pair);
         if (known && !known.includes(key)) {
           report("unknown-key", keyNode, { key, where, suggestion: didYouMean(key, known) });
           continue;
