@@ -3,8 +3,9 @@
 // --input-type=module -e ...` made it run the parent's script, and `generate` never settled), and a
 // worker that stops with work outstanding must fail that work, never leave it pending.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync, type Dirent } from "node:fs";
+import { join, relative } from "node:path";
+import { generate } from "../../src/pipeline.js";
 import { expect, it } from "vitest";
 import { tempProject } from "../support/temp-project.js";
 
@@ -17,7 +18,7 @@ const wide = (fields: number): string => {
   return `${lines.join("\n")}\n`;
 };
 
-it.runIf(existsSync(PIPELINE))("generate settles when called from `node --input-type=module -e`, its workers formatting", () => {
+it.runIf(existsSync(PIPELINE))("generate settles when called from `node --input-type=module -e`, its workers formatting as the main thread does", async () => {
   const root = tempProject("format-workers", { "package.json": `{ "treaty": { "tests": false } }\n`, "idl/demo.wide.yaml": wide(800) });
   const script = `
     import { generate } from ${JSON.stringify(PIPELINE)};
@@ -31,4 +32,14 @@ it.runIf(existsSync(PIPELINE))("generate settles when called from `node --input-
   const result = JSON.parse(child.stdout) as { errors: number; created: number };
   expect(result.errors).toBe(0);
   expect(result.created).toBeGreaterThan(5);
+  // What the workers formatted (JSON files among it, when a worker is idle) is what the source
+  // pipeline, which formats on its own thread, writes.
+  const inThread = tempProject("format-in-thread", { "package.json": `{ "treaty": { "tests": false } }\n`, "idl/demo.wide.yaml": wide(800) });
+  const again = await generate({ root: inThread, idlDir: join(inThread, "idl"), outDir: join(inThread, "generated"), check: false, tests: false });
+  expect(again.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  const tree = (dir: string): Record<string, string> =>
+    Object.fromEntries((readdirSync(dir, { recursive: true, withFileTypes: true }) as Dirent[]).filter((e) => e.isFile()).map((e) => [relative(dir, join(e.parentPath, e.name)), readFileSync(join(e.parentPath, e.name), "utf8")]));
+  const built = tree(join(root, "generated"));
+  expect(Object.keys(built).filter((f) => f.endsWith(".json")).length).toBeGreaterThan(3);
+  expect(built).toEqual(tree(join(inThread, "generated")));
 }, 150_000);
