@@ -3,7 +3,7 @@
 import { isAlias, isCollection, isMap, isPair, isScalar, isSeq, type Node } from "yaml";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
-import { locate, parseSource, type SourceFile } from "../load/load.js";
+import { complexKey, locate, parseSource, type SourceFile } from "../load/load.js";
 
 export type Schema = { readonly [key: string]: unknown };
 
@@ -201,6 +201,8 @@ export const readSchemaSource = (file: string, text: string): StageResult<Schema
   const source = parsed.value;
   const aliased = aliasExpansion(source);
   if (aliased) return { value: undefined, diagnostics: [aliased] };
+  const complex = complexKey(source.doc);
+  if (complex !== undefined) return { value: undefined, diagnostics: [createDiagnostic("invalid-value", locate(source, complex.range?.[0] ?? 0), { where: "a key of the schema", expected: "a string" })] };
   // Bounded above; an alias is the same object wherever it is used, so memory is the text's.
   const document: unknown = source.doc.toJS({ maxAliasCount: -1 });
   const at = (pointer: string): SourceLocation => {

@@ -1,4 +1,4 @@
-import { isScalar, LineCounter, parseDocument, Scalar, visit, type Document, type YAMLError } from "yaml";
+import { isScalar, LineCounter, parseDocument, Scalar, visit, type Document, type Node, type YAMLError } from "yaml";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
 import { readSources, type RawSource } from "./read-sources.js";
@@ -92,4 +92,21 @@ export const load = (root: string, idlDir: string): StageResult<SourceFile[]> =>
   const read = readSources(root, idlDir);
   if (read.diagnostics.length > 0) return { value: [], diagnostics: read.diagnostics };
   return parseSources(read.value);
+};
+
+/**
+ * The first mapping or list written as a key under `node` (YAML's `? [a, b]`), or undefined. JSON
+ * and the IDL name things by strings only: yaml would write such a key as its text, and print a
+ * warning of its own.
+ */
+export const complexKey = (node: Node | Document): Node | undefined => {
+  let found: Node | undefined;
+  visit(node, {
+    Pair: (_, pair) => {
+      if (pair.key === null || isScalar(pair.key)) return undefined;
+      found = pair.key as Node;
+      return visit.BREAK;
+    },
+  });
+  return found;
 };

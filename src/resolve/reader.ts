@@ -5,7 +5,7 @@ import { LINT_RULES, type DiagnosticCode } from "../diagnostics/codes.js";
 import { createDiagnostic, type Diagnostic, type Params } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import type { JsonValue, LintIgnores, SourceLocation } from "../ir/model.js";
-import { locate, type SourceFile } from "../load/load.js";
+import { complexKey, locate, type SourceFile } from "../load/load.js";
 
 export interface Entry {
   readonly key: string;
@@ -112,6 +112,8 @@ export const createReader = (file: SourceFile): Reader => {
     // that would expand exponentially (a "billion laughs"), which is an error at the value.
     json: (node) => {
       if (node === null) return null;
+      const complex = complexKey(node);
+      if (complex !== undefined) return invalid(complex, "a key in this value", "a string") ?? null;
       try {
         return node.toJS(file.doc, { maxAliasCount: 100 }) as JsonValue;
       } catch (error) {

@@ -222,6 +222,14 @@ describe("an object that merges in one that holds it", () => {
 });
 
 describe("what was silently wrong", () => {
+  it("a mapping or list as a key of a YAML schema is an error at it, and nothing is written (was a property named '[ a ]')", async () => {
+    const root = project("import-complex-key", { "s.yaml": "type: object\nproperties:\n  ? [a]\n  : { type: string }\n" });
+    const run = await runImport(root, ["s.yaml", "--out", "idl/s"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("s.yaml:3:5 - error invalid-value: a key of the schema must be a string");
+    expect(existsSync(join(root, "idl/s"))).toBe(false);
+  });
+
   it("a union variant tagged __proto__ is a variant", async () => {
     const variant = (tag: string) => ({
       type: "object",
