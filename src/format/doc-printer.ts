@@ -93,13 +93,23 @@ export const join = (separator: Doc, docs: readonly Doc[]): Doc[] => docs.flatMa
 
 /**
  * Marks every group that holds a hard line (or a broken group) as broken, as prettier's
- * propagateBreaks does: a conditional group is never marked, but what its states hold is.
+ * propagateBreaks does: a conditional group is never marked, but what its states hold is. A part
+ * shared by several places (the states of a conditional group share their parts) is walked once,
+ * its answer kept in `seen`: walked again at every place, nested conditional groups took time
+ * exponential in their depth (a list of lists 16 deep: 37 s).
  */
-const propagateBreaks = (doc: Doc): boolean => {
+const propagateBreaks = (doc: Doc, seen: Map<object, boolean> = new Map()): boolean => {
   if (typeof doc === "string") return false;
+  const known = seen.get(doc as object);
+  if (known !== undefined) return known;
+  const breaks = breaksWithin(doc, seen);
+  seen.set(doc as object, breaks);
+  return breaks;
+};
+const breaksWithin = (doc: Exclude<Doc, string>, seen: Map<object, boolean>): boolean => {
   if (Array.isArray(doc)) {
     let breaks = false;
-    for (const part of doc as readonly Doc[]) if (propagateBreaks(part)) breaks = true;
+    for (const part of doc as readonly Doc[]) if (propagateBreaks(part, seen)) breaks = true;
     return breaks;
   }
   const node = doc as Exclude<Doc, string | readonly Doc[]>;
@@ -107,18 +117,18 @@ const propagateBreaks = (doc: Doc): boolean => {
     case "group": {
       if (node.expandedStates !== undefined) {
         // What breaks inside stops here: prettier's printer puts a breakParent beside such a group where it must.
-        for (const state of node.expandedStates) propagateBreaks(state);
+        for (const state of node.expandedStates) propagateBreaks(state, seen);
         return node.broken;
       }
-      if (propagateBreaks(node.contents)) node.broken = true;
+      if (propagateBreaks(node.contents, seen)) node.broken = true;
       return node.broken;
     }
     case "indent":
     case "indent-if-break":
-      return propagateBreaks(node.contents);
+      return propagateBreaks(node.contents, seen);
     case "if-break": {
-      const a = propagateBreaks(node.broken);
-      const b = propagateBreaks(node.flat);
+      const a = propagateBreaks(node.broken, seen);
+      const b = propagateBreaks(node.flat, seen);
       return a || b;
     }
     case "break-parent":
