@@ -52,6 +52,10 @@ const MISALIGNED = "All mapping items must start at the same column";
 /** Where `error` is, and what it says, for the file's author. */
 const yamlDiagnostic = (file: SourceFile, error: YAMLError): Diagnostic => {
   const message = error.message.split(/ at line \d/)[0]!;
+  // The parser ran out of stack (thousands of levels; a contract's types nest 64 at most): a limit, not a syntax error.
+  if (message.includes("Maximum call stack size exceeded")) {
+    return createDiagnostic("limit-exceeded", locate(file, error.pos[0]), { what: "the nesting of this YAML", actual: "deeper than its parser can read", max: "a few thousand levels (a contract's types nest 64 at most)" });
+  }
   if (error.code === "BAD_INDENT" && message === MISALIGNED) {
     // At the key itself, past the indentation yaml points at.
     const line = /^[ \t]*/.exec(file.text.slice(error.pos[0]))![0];
