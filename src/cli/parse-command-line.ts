@@ -36,7 +36,8 @@ export const parseCommandLine = (command: Command, args: readonly string[]): Sta
     if (seen.has(token.name) && !option.multiple) diagnostics.push(createDiagnostic("flag-repeated", undefined, { flag }));
     seen.add(token.name);
     // A value that looks like a flag is taken for a forgotten one (`--format --idl x`); `--format=-x` says it is meant.
-    if (option.type === "string" && (token.value === undefined || (!token.inlineValue && token.value.startsWith("-")))) {
+    // An empty one (`--idl=`, `--defs ""`) names nothing: no flag takes it (`--idl=` read the whole directory).
+    if (option.type === "string" && (token.value === undefined || token.value === "" || (!token.inlineValue && token.value.startsWith("-")))) {
       diagnostics.push(createDiagnostic("flag-needs-value", undefined, { flag }));
     }
     if (option.type === "boolean" && token.value !== undefined) diagnostics.push(createDiagnostic("flag-takes-no-value", undefined, { flag, value: token.value }));

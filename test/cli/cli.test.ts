@@ -49,6 +49,10 @@ it("each usage mistake is a coded error with what was meant, exit 2, before anyt
     [["check", "-x"], ["unknown-flag"]],
     [["check", "--format"], ["flag-needs-value"]],
     [["check", "--format", "--idl", "idl"], ["flag-needs-value"]],
+    // Empty: `--idl=` read the whole project directory (node_modules included), `--defs ""` imported nothing and said nothing.
+    [["check", "--idl="], ["flag-needs-value"]],
+    [["import", "s.json", "--contract", "a.b", "--defs", ""], ["flag-needs-value"]],
+    [["check", "--against", ""], ["flag-needs-value"]],
     [["generate", "--check=yes"], ["flag-takes-no-value"]],
     [["check", "--idl", "a", "--idl", "b"], ["flag-repeated"]],
     [["check", "json"], ["argument-count"]],
