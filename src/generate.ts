@@ -13,7 +13,7 @@ import { readSources } from "./load/read-sources.js";
 import type { CompileOptions } from "./pipeline.js";
 import type { GeneratedPackage } from "./plan/plan.js";
 import type { AddedStub } from "./stubs/maintain-stubs.js";
-import { contentHash, recoverInterrupted, type WriteReport } from "./write/write.js";
+import { contentHash, recoverInterrupted, WriteBlocked, type WriteReport } from "./write/write.js";
 
 /** How far a run is: `done` of `total` contracts in `phase`. */
 export interface Progress {
@@ -80,7 +80,14 @@ export const generate = async (options: GenerateOptions): Promise<GenerateResult
   const dirty = manifest && dirtySources(manifest, hashes, options);
   if (manifest && dirty?.size === 0) return unchangedResult(manifest);
   const { regenerate } = await import("./pipeline.js");
-  return regenerate({ sources, hashes, key, cacheDir, ...(manifest && dirty && { changed: { manifest, dirty } }) }, options);
+  try {
+    return await regenerate({ sources, hashes, key, cacheDir, ...(manifest && dirty && { changed: { manifest, dirty } }) }, options);
+  } catch (error) {
+    if (!(error instanceof WriteBlocked)) throw error;
+    const shown = (path: string): string => relative(options.root, path).split(sep).join("/") || ".";
+    const reason = error.code === "EACCES" || error.code === "EPERM" || error.code === "EROFS" ? "is not writable" : "refused a file";
+    return { diagnostics: [createDiagnostic("write-failed", undefined, { what: shown(options.outDir), detail: `${shown(error.dir)} ${reason} (${error.code})` })] };
+  }
 };
 
 /** A file where `outDir` or a directory above it would be, if there is one. */

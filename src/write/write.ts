@@ -5,7 +5,7 @@
 // next run replays first (`recoverInterrupted`), so what any run starts from is the old tree or
 // the new one, never a mix.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 
 export interface WriteReport {
@@ -65,6 +65,49 @@ const removeEmptyDirs = (dir: string, root: string): void => {
       rmdirSync(current);
     } catch {
       return; // not empty
+    }
+  }
+};
+
+/**
+ * A change that cannot be written (a directory this process may not write into, a full disk),
+ * found before the commit point: what was staged is dropped and the tree stays as it was.
+ */
+export class WriteBlocked extends Error {
+  constructor(
+    /** The directory that refused. */
+    readonly dir: string,
+    /** The system's error code (`EACCES`, `EROFS`, `ENOSPC`, ...). */
+    readonly code: string,
+  ) {
+    super(`cannot write into ${dir} (${code})`);
+  }
+}
+
+const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? "unknown error";
+
+/** The directory that holds `path`, or the nearest one above it that exists (where the rest is made). */
+const existingDir = (path: string): string => {
+  let dir = dirname(path);
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+};
+
+/**
+ * Throws `WriteBlocked` for the first directory that moving or removing `paths` (relative to
+ * `outDir`) would change and this process may not write into: asked before the commit point, as a
+ * rename refused after it would leave the tree half changed until the permission is mended.
+ */
+const ensureWritable = (outDir: string, paths: readonly string[]): void => {
+  const checked = new Set<string>();
+  for (const path of paths) {
+    const dir = existingDir(join(outDir, path));
+    if (checked.has(dir)) continue;
+    checked.add(dir);
+    try {
+      accessSync(dir, constants.W_OK);
+    } catch (error) {
+      throw new WriteBlocked(dir, errorCode(error));
     }
   }
 };
@@ -208,8 +251,12 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
       (current === undefined ? created : updated).push(path);
       if (options.check) return;
       const stagedPath = join(staging, STAGED, path);
-      makeDir(dirname(stagedPath));
-      writeFileSync(stagedPath, contents);
+      try {
+        makeDir(dirname(stagedPath));
+        writeFileSync(stagedPath, contents);
+      } catch (error) {
+        throw new WriteBlocked(existingDir(stagedPath), errorCode(error));
+      }
       staged.push(path);
     },
     commit: (candidates) => {
@@ -224,9 +271,15 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
       if (!options.check && (staged.length > 0 || removed.length > 0 || leftovers.length > 0)) {
         const whole = removed.length === 0 && leftovers.length === 0 && !existsSync(outDir);
         const journal: Journal = { moves: staged, removes: [...removed, ...leftovers], ...(whole && { whole }) };
-        mkdirSync(staging, { recursive: true });
         const temp = join(staging, `${JOURNAL}.tmp`);
-        writeFileSync(temp, JSON.stringify(journal));
+        try {
+          if (!whole) ensureWritable(outDir, [...journal.moves, ...journal.removes]);
+          mkdirSync(staging, { recursive: true });
+          writeFileSync(temp, JSON.stringify(journal));
+        } catch (error) {
+          rmSync(staging, { recursive: true, force: true });
+          throw error instanceof WriteBlocked ? error : new WriteBlocked(existingDir(temp), errorCode(error));
+        }
         renameSync(temp, join(staging, JOURNAL)); // the commit point
         apply(outDir, staging, journal);
       }

@@ -1,0 +1,67 @@
+// A directory `generate` may not write into is `write-failed` (exit 1) before the commit point, and
+// the tree stays as it was: a rename refused after it left generated/ half new, and every later run
+// exited 70 until the permission was mended. The tests run as root, whom permissions do not stop,
+// so the file system's refusals are simulated: `accessSync`, `mkdirSync` and `writeFileSync` of
+// node:fs refuse the paths under `refused`, as a directory of mode 555 refuses another user.
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { afterEach, expect, it, vi } from "vitest";
+import { generate } from "../../src/generate.js";
+import { stagingDir } from "../../src/write/write.js";
+import { tempProject } from "../support/temp-project.js";
+
+const refused = vi.hoisted(() => new Set<string>());
+vi.mock("node:fs", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs")>();
+  // A directory refuses what is made in it (and, made through it, below it); it alone is refused write access.
+  const refuse = (path: unknown, below = true): void => {
+    const at = String(path);
+    if ([...refused].some((dir) => at === dir || (below && at.startsWith(`${dir}/`)))) throw Object.assign(new Error(`EACCES: permission denied, '${at}'`), { code: "EACCES" });
+  };
+  return {
+    ...fs,
+    accessSync: (path: string, mode?: number) => (refuse(path, false), fs.accessSync(path, mode)),
+    mkdirSync: ((path: string, options?: object) => (refuse(path), fs.mkdirSync(path, options))) as typeof fs.mkdirSync,
+    writeFileSync: ((path: string, data: string, options?: object) => (refuse(path), fs.writeFileSync(path, data, options))) as typeof fs.writeFileSync,
+  };
+});
+afterEach(() => refused.clear());
+
+const contract = (maxLength: number): string => `contract: demo.ro\nowner: tests\nversions:\n  "1.0":\n    fields:\n      a: { type: string, maxLength: ${maxLength} }\n`;
+
+const hashes = (dir: string): Record<string, string> =>
+  Object.fromEntries(
+    (readdirSync(dir, { recursive: true, withFileTypes: true }) as import("node:fs").Dirent[])
+      .filter((e) => e.isFile())
+      .map((e) => [relative(dir, join(e.parentPath, e.name)).split(sep).join("/"), createHash("sha256").update(readFileSync(join(e.parentPath, e.name))).digest("hex")]),
+  );
+
+const run = async (root: string) => {
+  const result = await generate({ root, idlDir: join(root, "idl"), outDir: join(root, "generated"), check: false });
+  return result.diagnostics.map((d) => `${d.code}: ${d.message}`);
+};
+
+it("a directory of generated/ that may not be written into: write-failed, nothing written, and the next run once it may writes the change", async () => {
+  const root = tempProject("unwritable", { "package.json": "{}\n", "idl/demo.ro.yaml": contract(32) });
+  expect(await run(root)).toEqual([]);
+  const before = hashes(join(root, "generated"));
+  writeFileSync(join(root, "idl/demo.ro.yaml"), contract(30));
+  refused.add(join(root, "generated/demo.ro"));
+  expect(await run(root)).toEqual(["write-failed: cannot write into generated: generated/demo.ro is not writable (EACCES); nothing was written"]);
+  expect(hashes(join(root, "generated"))).toEqual(before);
+  expect(existsSync(stagingDir(join(root, "generated")))).toBe(false);
+  // Again: the run before left nothing to replay (it had exited 70 on every run until mended).
+  expect(await run(root)).toEqual(["write-failed: cannot write into generated: generated/demo.ro is not writable (EACCES); nothing was written"]);
+  refused.clear();
+  expect(await run(root)).toEqual([]);
+  expect(hashes(join(root, "generated"))).not.toEqual(before);
+  expect(readFileSync(join(root, "generated/demo.ro/v1_0/schema.json"), "utf8")).toContain('"maxLength": 30');
+});
+
+it("a directory above generated/ that may not be written into (where the change is staged): write-failed, nothing written", async () => {
+  const root = tempProject("unwritable-above", { "package.json": "{}\n", "idl/demo.ro.yaml": contract(32) });
+  refused.add(stagingDir(join(root, "generated")));
+  expect(await run(root)).toEqual([`write-failed: cannot write into generated: . is not writable (EACCES); nothing was written`]);
+  expect(existsSync(join(root, "generated"))).toBe(false);
+});
