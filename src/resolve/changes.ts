@@ -2,7 +2,7 @@
 import type { DiagnosticCode } from "../diagnostics/codes.js";
 import type { Params } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
-import type { Change, EnumDef, Field, TypeNode } from "../ir/model.js";
+import type { Change, EnumDef, Field, Rule, TypeNode } from "../ir/model.js";
 
 export interface VersionModel {
   readonly fields: readonly Field[];
@@ -310,4 +310,53 @@ export const applyChange = (report: ReportChange, version: string, model: Versio
     case "custom":
       return model;
   }
+};
+
+/** Where `change` moves the field at `path` (or one inside it); undefined: removed; `path` itself: untouched. */
+const movedPath = (change: Change, path: string): string | undefined => {
+  const under = (from: string, to: string): string => (path === from ? to : path.startsWith(`${from}.`) ? `${to}${path.slice(from.length)}` : path);
+  switch (change.op) {
+    case "rename": {
+      const parent = change.from.split(".").slice(0, -1);
+      return under(change.from, [...parent, change.to.split(".").at(-1)!].join("."));
+    }
+    case "nest":
+    case "hoist":
+      return under(change.from, change.to);
+    case "remove":
+      return path === change.path || path.startsWith(`${change.path}.`) ? undefined : path;
+    default:
+      return path;
+  }
+};
+
+/** The fields a rule names, and the rule with others in their place. */
+const rulePaths = (rule: Rule): { paths: string[]; withPaths: (paths: readonly string[]) => Rule } => {
+  switch (rule.kind) {
+    case "before":
+      return { paths: [rule.first, rule.second], withPaths: ([first, second]) => ({ ...rule, first: first!, second: second! }) };
+    case "exclusive":
+      return { paths: [...rule.fields], withPaths: (fields) => ({ ...rule, fields }) };
+    case "requires":
+      return { paths: [rule.if, ...rule.then], withPaths: ([first, ...then]) => ({ ...rule, if: first!, then }) };
+  }
+};
+
+/**
+ * The rules of a version built by `changes` on one holding `inherited`, with `own` (its `rules:`):
+ * an inherited rule follows the fields it names where the changes move them (rename, nest, hoist)
+ * and goes with a field removed; one of `own` that an inherited rule already is (the same fields,
+ * in the same places) counts once.
+ */
+export const carryRules = (inherited: readonly Rule[], changes: readonly Change[], own: readonly Rule[]): Rule[] => {
+  const carried: Rule[] = [];
+  for (const rule of inherited) {
+    const { paths, withPaths } = rulePaths(rule);
+    let moved: (string | undefined)[] = paths;
+    for (const change of changes) moved = moved.map((path) => (path === undefined ? undefined : movedPath(change, path)));
+    if (moved.every((path) => path !== undefined)) carried.push(withPaths(moved as string[]));
+  }
+  const key = (rule: Rule): string => JSON.stringify([rule.kind, rulePaths(rule).paths]);
+  const held = new Set(carried.map(key));
+  return [...carried, ...own.filter((rule) => !held.has(key(rule)))];
 };

@@ -19,7 +19,7 @@ import {
 } from "../ir/model.js";
 import { compareVersions, CONTRACT_NAME, CONTRACT_NAME_RULE } from "../ir/names.js";
 import type { SourceFile } from "../load/load.js";
-import { applyChange, type VersionModel } from "./changes.js";
+import { applyChange, carryRules, type VersionModel } from "./changes.js";
 import { createReader, type Entry, type Reader } from "./reader.js";
 import { checkNameLength, IDL_LIMITS } from "./limits.js";
 import { OPEN_OBJECT_KEYS, parseOpenObject } from "./open-objects.js";
@@ -446,7 +446,7 @@ export const resolveContract = (file: SourceFile, llm: Contract["llm"]): { contr
       if (model) model = applyChange((code, params) => r.report(code, item as Node, params), version, model, change);
     }
     if (model) {
-      versions.push({ ...base, fields: model.fields, enums: model.enums, rules: [...start.rules, ...rules], from: start.version, changes });
+      versions.push({ ...base, fields: model.fields, enums: model.enums, rules: carryRules(start.rules, changes, rules), from: start.version, changes });
     }
   }
 
