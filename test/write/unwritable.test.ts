@@ -6,9 +6,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { afterEach, expect, it, vi } from "vitest";
-import { generate } from "../../src/generate.js";
-import { stagingDir } from "../../src/write/write.js";
+import { afterEach, beforeAll, expect, it, vi } from "vitest";
 import { tempProject } from "../support/temp-project.js";
 
 const refused = vi.hoisted(() => new Set<string>());
@@ -27,6 +25,16 @@ vi.mock("node:fs", async (importOriginal) => {
   };
 });
 afterEach(() => refused.clear());
+
+// Test files share a worker's modules (isolate: false): treaty is imported afresh here, so that it
+// reads node:fs through the mock whichever file the worker ran before.
+let generate: typeof import("../../src/generate.js").generate;
+let stagingDir: typeof import("../../src/write/write.js").stagingDir;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ generate } = await import("../../src/generate.js"));
+  ({ stagingDir } = await import("../../src/write/write.js"));
+});
 
 const contract = (maxLength: number): string => `contract: demo.ro\nowner: tests\nversions:\n  "1.0":\n    fields:\n      a: { type: string, maxLength: ${maxLength} }\n`;
 
