@@ -186,7 +186,17 @@ const treatyKeyOf = (file: SourceFile): Pair | undefined => {
  * settings are wrong; every problem is a diagnostic at its file:line:col.
  */
 export const loadConfig = (root: string): StageResult<TreatyConfig | undefined> => {
-  const configText = readOrUndefined(join(root, CONFIG_FILE));
+  let configText: string | undefined;
+  try {
+    configText = readFileSync(join(root, CONFIG_FILE), "utf8");
+  } catch (error) {
+    // Absent: the defaults, or package.json's. There but unreadable: an error, never the defaults in silence.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT") {
+      const detail = code === "EISDIR" ? "it is a directory, not a file" : code === "EACCES" || code === "EPERM" ? `permission denied (${code})` : `${code ?? "unknown error"}`;
+      return { value: undefined, diagnostics: [createDiagnostic("read-failed", { file: CONFIG_FILE, line: 1, col: 1 }, { what: CONFIG_FILE, detail })] };
+    }
+  }
   const packageText = readOrUndefined(join(root, "package.json"));
   const configFile = configText === undefined ? undefined : parseJson(CONFIG_FILE, configText);
   // package.json matters only when it holds a `treaty` key; a package.json that does not parse is npm's to report.

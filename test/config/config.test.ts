@@ -68,6 +68,14 @@ describe("loadConfig", () => {
     expect(diagnostics({ "treaty.config.json": "[]\n" })).toEqual(["treaty.config.json:1:1 - error invalid-value: treaty.config.json must be an object"]);
   });
 
+  it("reports a treaty.config.json it cannot read, where it used the defaults in silence", () => {
+    // A directory of that name (a mode-000 file is the same error for any user but root, whom permissions do not stop).
+    const root = project({});
+    mkdirSync(join(root, "treaty.config.json"));
+    expect(loadConfig(root).diagnostics.map(formatDiagnostic)).toEqual(["treaty.config.json:1:1 - error read-failed: cannot read treaty.config.json: it is a directory, not a file"]);
+    expect(loadConfig(root).value).toBeUndefined();
+  });
+
   it("reports JSON syntax as JSON, at the first character JSON does not allow", () => {
     const at = (text: string): string[] => loadConfig(project({ "treaty.config.json": text })).diagnostics.map((d) => `${d.loc?.file}:${d.loc?.line}:${d.loc?.col} ${d.code}`);
     expect(at('{ "idl": "idl" \n')).toEqual(["treaty.config.json:2:1 json-syntax"]);
