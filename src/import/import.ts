@@ -25,7 +25,7 @@ export interface ImportOptions {
   readonly outDir: string;
   /** Definitions to import, each its own contract; default: the root, or every object definition. */
   readonly defs?: readonly string[];
-  /** The contract's name (one root), or the prefix of each definition's contract (several). Default: the out directory's name. */
+  /** The contract's name (one root), or the prefix of each definition's contract (several). Default: the out directory's name as the prefix, and the source file's name after it for a root. */
   readonly contract?: string;
   /** The IDL's editor schema, relative to `outDir`, for the files' first line. */
   readonly schemaPath?: string;

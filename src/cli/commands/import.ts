@@ -28,10 +28,12 @@ export const importCommand: Command = {
       document's components.schemas: the document's root as one contract, or each definition
       named by --defs (default, for a document without a root: every object definition) as a
       contract of its own, with the types it reaches. --contract names the contract (one) or
-      the prefix of their names (several); default: the --out directory's name. --out defaults
-      to <idl>/<the first word of the source file's name>. What the IDL cannot express is
-      reported with its JSON pointer and left out, always so that the contract accepts more
-      rather than less. Never overwrites a file; writes nothing on an error.`,
+      the prefix of their names (several); default: <the --out directory's name>.<the source
+      file's name> for a root, <the --out directory's name>.<the definition's name> for each
+      definition. --out defaults to <idl>/<the first word of the source file's name>. What the
+      IDL cannot express is reported with its JSON pointer and left out, always so that the
+      contract accepts more rather than less. Never overwrites a file; writes nothing on an
+      error.`,
   options: { defs: { type: "string" }, contract: { type: "string" }, out: { type: "string" } },
   positionals: { min: 1, max: 1 },
   run: async (args, io) => {
