@@ -61,12 +61,15 @@ const manifestKey = (options: GenerateOptions): string =>
     }),
   );
 
+/** `write-failed` for the output directory: `detail` names `at` (a path), relative to the project. */
+const writeFailed = (options: GenerateOptions, at: string, detail: string): GenerateResult => {
+  const shown = (path: string): string => relative(options.root, path).split(sep).join("/") || ".";
+  return { diagnostics: [createDiagnostic("write-failed", undefined, { what: shown(options.outDir), detail: `${shown(at)} ${detail}` })] };
+};
+
 export const generate = async (options: GenerateOptions): Promise<GenerateResult> => {
   const blocked = fileInTheWay(options.outDir);
-  if (blocked !== undefined) {
-    const shown = (path: string): string => relative(options.root, path).split(sep).join("/") || ".";
-    return { diagnostics: [createDiagnostic("write-failed", undefined, { what: shown(options.outDir), detail: `${shown(blocked)} is a file, not a directory` })] };
-  }
+  if (blocked !== undefined) return writeFailed(options, blocked, "is a file, not a directory");
   // What a killed run left is finished or undone first, so this run starts from a whole tree.
   if (!options.check) recoverInterrupted(options.outDir);
   options.onProgress?.({ phase: "reading", done: 0, total: 0 });
@@ -84,9 +87,8 @@ export const generate = async (options: GenerateOptions): Promise<GenerateResult
     return await regenerate({ sources, hashes, key, cacheDir, ...(manifest && dirty && { changed: { manifest, dirty } }) }, options);
   } catch (error) {
     if (!(error instanceof WriteBlocked)) throw error;
-    const shown = (path: string): string => relative(options.root, path).split(sep).join("/") || ".";
     const reason = error.code === "EACCES" || error.code === "EPERM" || error.code === "EROFS" ? "is not writable" : "refused a file";
-    return { diagnostics: [createDiagnostic("write-failed", undefined, { what: shown(options.outDir), detail: `${shown(error.dir)} ${reason} (${error.code})` })] };
+    return writeFailed(options, error.dir, `${reason} (${error.code})`);
   }
 };
 

@@ -86,9 +86,8 @@ export class WriteBlocked extends Error {
 
 const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? "unknown error";
 
-/** The directory that holds `path`, or the nearest one above it that exists (where the rest is made). */
-const existingDir = (path: string): string => {
-  let dir = dirname(path);
+/** `dir`, or the nearest directory above it that exists (where the rest is made). */
+const existingDir = (dir: string): string => {
   while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
   return dir;
 };
@@ -99,9 +98,11 @@ const existingDir = (path: string): string => {
  * rename refused after it would leave the tree half changed until the permission is mended.
  */
 const ensureWritable = (outDir: string, paths: readonly string[]): void => {
+  // By directory: a contract's files share a few, so each is looked up and asked once.
+  const parents = new Set(paths.map((path) => dirname(join(outDir, path))));
   const checked = new Set<string>();
-  for (const path of paths) {
-    const dir = existingDir(join(outDir, path));
+  for (const parent of parents) {
+    const dir = existingDir(parent);
     if (checked.has(dir)) continue;
     checked.add(dir);
     try {
@@ -255,7 +256,7 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
         makeDir(dirname(stagedPath));
         writeFileSync(stagedPath, contents);
       } catch (error) {
-        throw new WriteBlocked(existingDir(stagedPath), errorCode(error));
+        throw new WriteBlocked(existingDir(dirname(stagedPath)), errorCode(error));
       }
       staged.push(path);
     },
@@ -278,7 +279,7 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
           writeFileSync(temp, JSON.stringify(journal));
         } catch (error) {
           rmSync(staging, { recursive: true, force: true });
-          throw error instanceof WriteBlocked ? error : new WriteBlocked(existingDir(temp), errorCode(error));
+          throw error instanceof WriteBlocked ? error : new WriteBlocked(existingDir(staging), errorCode(error));
         }
         renameSync(temp, join(staging, JOURNAL)); // the commit point
         apply(outDir, staging, journal);
