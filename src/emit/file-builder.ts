@@ -20,18 +20,18 @@ export class OneLine {
 }
 
 /**
- * A JSON file written as `JSON.stringify(data, null, 2)`, its data kept for the layout. The text is
- * written when first read: the layout works from `data`, and reads it only to decline (a 20,000-field
- * contract's JSON files are 60 MB of text).
+ * A JSON file written as `JSON.stringify(data, null, 2)` (or as `write` writes it), its data kept
+ * for the layout. The text is written when first read: the layout works from `data`, and reads it
+ * only to decline (a 20,000-field contract's JSON files are 80 MB of text).
  */
-export const jsonFile = (path: string, data: unknown): EmittedFile => {
+export const jsonFile = (path: string, data: unknown, write: () => string = () => `${JSON.stringify(data, null, 2)}\n`): EmittedFile => {
   let contents: string | undefined;
   return {
     path,
     language: "json",
     data,
     get contents() {
-      return (contents ??= `${JSON.stringify(data, null, 2)}\n`);
+      return (contents ??= write());
     },
   };
 };

@@ -7,7 +7,7 @@ import type { ContractCases, VersionCases } from "../cases/model.js";
 import type { JsonValue } from "../ir/model.js";
 import { casesFile, testsFile } from "../ir/names.js";
 import type { Base, Case, CasesFile, CaseValue, CompatibilityCase, Expectation, Skipped } from "../testing/cases-file.js";
-import { createFileBuilder, generatedComment, OneLine, type EmittedFile } from "./file-builder.js";
+import { createFileBuilder, generatedComment, jsonFile, OneLine, type EmittedFile } from "./file-builder.js";
 
 /** Titles made unique within one version by a counter. */
 const uniqueTitles = (): ((title: string) => string) => {
@@ -75,14 +75,9 @@ export const emitTestCases = (cases: ContractCases): EmittedFile => {
   // One case a line (prettier breaks the long ones by key), the rest as JSON.stringify lays it out.
   const list = (items: readonly object[]): string => (items.length === 0 ? "[]" : `[\n${items.map((item) => `    ${JSON.stringify(item)}`).join(",\n")}\n  ]`);
   const { cases: all, compatibility: older, ...head } = file;
-  const top = JSON.stringify(head, null, 2).replace(/\n}$/, "");
+  const top = (): string => JSON.stringify(head, null, 2).replace(/\n}$/, "");
   const oneLine = (items: readonly object[]): OneLine[] => items.map((item) => new OneLine(item));
-  return {
-    path: casesFile(contract.name),
-    language: "json",
-    contents: `${top},\n  "cases": ${list(all)},\n  "compatibility": ${list(older)}\n}\n`,
-    data: { ...head, cases: oneLine(all), compatibility: oneLine(older) },
-  };
+  return jsonFile(casesFile(contract.name), { ...head, cases: oneLine(all), compatibility: oneLine(older) }, () => `${top()},\n  "cases": ${list(all)},\n  "compatibility": ${list(older)}\n}\n`);
 };
 
 /** `generated/<contract>/<contract>.test.ts`: reads the cases file and runs it. */
