@@ -13,6 +13,7 @@ import { readSources } from "./load/read-sources.js";
 import type { CompileOptions } from "./pipeline.js";
 import type { GeneratedPackage } from "./plan/plan.js";
 import type { AddedStub } from "./stubs/maintain-stubs.js";
+import { lockOutput, OutputLocked, type OutputLock } from "./write/lock-output.js";
 import { contentHash, recoverInterrupted, WriteBlocked, type WriteReport } from "./write/write.js";
 
 /** How far a run is: `done` of `total` contracts in `phase`. */
@@ -31,6 +32,12 @@ export interface GenerateOptions extends CompileOptions {
   /** Write the generated regression tests (default true); without them nothing imports vitest. */
   readonly tests?: boolean;
   readonly onProgress?: (progress: Progress) => void;
+  /** How long to wait for another run writing into `outDir` before `generate-locked` (default 60 s). */
+  readonly lockWaitMs?: number;
+  /** Called when the run starts to wait for another one writing into `outDir`, with its pid. */
+  readonly onLockWait?: (pid: number | undefined) => void;
+  /** Stops a wait for another run (then `generate-locked`). */
+  readonly signal?: AbortSignal;
 }
 
 export interface GenerateResult {
@@ -61,17 +68,43 @@ const manifestKey = (options: GenerateOptions): string =>
     }),
   );
 
+/** `path` as a diagnostic's message shows it: relative to the project. */
+const shown = (options: GenerateOptions, path: string): string => relative(options.root, path).split(sep).join("/") || ".";
+
 /** `write-failed` for the output directory: `detail` names `at` (a path), relative to the project. */
-const writeFailed = (options: GenerateOptions, at: string, detail: string): GenerateResult => {
-  const shown = (path: string): string => relative(options.root, path).split(sep).join("/") || ".";
-  return { diagnostics: [createDiagnostic("write-failed", undefined, { what: shown(options.outDir), detail: `${shown(at)} ${detail}` })] };
-};
+const writeFailed = (options: GenerateOptions, at: string, detail: string): GenerateResult => ({
+  diagnostics: [createDiagnostic("write-failed", undefined, { what: shown(options, options.outDir), detail: `${shown(options, at)} ${detail}` })],
+});
+
+/** How long a run waits for another one writing into the same output directory (a cold run of 1,000 contracts takes about 40 s). */
+const LOCK_WAIT_MS = 60_000;
 
 export const generate = async (options: GenerateOptions): Promise<GenerateResult> => {
   const blocked = fileInTheWay(options.outDir);
   if (blocked !== undefined) return writeFailed(options, blocked, "is a file, not a directory");
-  // What a killed run left is finished or undone first, so this run starts from a whole tree.
-  if (!options.check) recoverInterrupted(options.outDir);
+  let lock: OutputLock | undefined;
+  try {
+    if (!options.check) {
+      lock = await lockOutput(options.outDir, { waitMs: options.lockWaitMs ?? LOCK_WAIT_MS, onWait: options.onLockWait, signal: options.signal });
+      // What a killed run left is finished or undone first, so this run starts from a whole tree.
+      recoverInterrupted(options.outDir);
+    }
+    return await generateLocked(options, lock);
+  } catch (error) {
+    if (error instanceof OutputLocked) {
+      const holder = error.pid === undefined ? "another process" : `pid ${error.pid}`;
+      return { diagnostics: [createDiagnostic("generate-locked", undefined, { what: shown(options, options.outDir), holder, lock: shown(options, error.lock) })] };
+    }
+    if (!(error instanceof WriteBlocked)) throw error;
+    const reason = error.code === "EACCES" || error.code === "EPERM" || error.code === "EROFS" ? "is not writable" : "refused a file";
+    return writeFailed(options, error.dir, `${reason} (${error.code})`);
+  } finally {
+    lock?.release();
+  }
+};
+
+/** The run, once it holds the output directory's lock (or, with `--check`, needs none). */
+const generateLocked = async (options: GenerateOptions, lock: OutputLock | undefined): Promise<GenerateResult> => {
   options.onProgress?.({ phase: "reading", done: 0, total: 0 });
   const read = readSources(options.root, options.idlDir);
   if (hasErrors(read.diagnostics)) return { diagnostics: sortDiagnostics(read.diagnostics) };
@@ -83,13 +116,7 @@ export const generate = async (options: GenerateOptions): Promise<GenerateResult
   const dirty = manifest && dirtySources(manifest, hashes, options);
   if (manifest && dirty?.size === 0) return unchangedResult(manifest);
   const { regenerate } = await import("./pipeline.js");
-  try {
-    return await regenerate({ sources, hashes, key, cacheDir, ...(manifest && dirty && { changed: { manifest, dirty } }) }, options);
-  } catch (error) {
-    if (!(error instanceof WriteBlocked)) throw error;
-    const reason = error.code === "EACCES" || error.code === "EPERM" || error.code === "EROFS" ? "is not writable" : "refused a file";
-    return writeFailed(options, error.dir, `${reason} (${error.code})`);
-  }
+  return await regenerate({ sources, hashes, key, cacheDir, lock, ...(manifest && dirty && { changed: { manifest, dirty } }) }, options);
 };
 
 /** A file where `outDir` or a directory above it would be, if there is one. */

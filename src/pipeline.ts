@@ -22,6 +22,7 @@ import { projectDiagnostics } from "./project/project.js";
 import { jobOwner, plan, type FileJob } from "./plan/plan.js";
 import { resolve } from "./resolve/resolve.js";
 import { adapterStubFile, maintainStubs, type AddedStub } from "./stubs/maintain-stubs.js";
+import type { OutputLock } from "./write/lock-output.js";
 import { createTreeWriter, type TreeWriter } from "./write/write.js";
 
 export { generate, type GenerateOptions, type GenerateResult, type Progress } from "./generate.js";
@@ -220,15 +221,17 @@ export interface RegenerateInput {
   readonly cacheDir: string | undefined;
   /** The last run's manifest and the sources it does not prove current; absent: a full run. */
   readonly changed?: { readonly manifest: Manifest; readonly dirty: ReadonlySet<string> };
+  /** The run's lock of the output directory (absent with `--check`, which writes nothing). */
+  readonly lock?: OutputLock;
 }
 
 /** The contracts `generate` could not prove current compiled and emitted: only the changed ones where that is sure to be right, else all. */
 export const regenerate = async (input: RegenerateInput, options: GenerateOptions): Promise<GenerateResult> => {
-  const { sources, hashes, key, cacheDir, changed } = input;
+  const { sources, hashes, key, cacheDir, changed, lock } = input;
   loadPatternVerdicts(cacheDir);
   loadEmitterMemos(cacheDir);
-  const partial = changed ? await generateChanged(changed.manifest, changed.dirty, sources, hashes, options, cacheDir, key) : undefined;
-  const result = partial ?? (await generateAll(sources, hashes, options, cacheDir, key));
+  const partial = changed ? await generateChanged(changed.manifest, changed.dirty, sources, hashes, options, cacheDir, key, lock) : undefined;
+  const result = partial ?? (await generateAll(sources, hashes, options, cacheDir, key, lock));
   // `--check` writes nothing, not even to the cache.
   if (!options.check) {
     savePatternVerdicts(cacheDir);
@@ -238,7 +241,14 @@ export const regenerate = async (input: RegenerateInput, options: GenerateOption
 };
 
 /** Every contract regenerated; the output directory listed for files to remove. */
-const generateAll = async (sources: readonly RawSource[], hashes: ReadonlyMap<string, string>, options: GenerateOptions, cacheDir: string | undefined, key: string): Promise<GenerateResult> => {
+const generateAll = async (
+  sources: readonly RawSource[],
+  hashes: ReadonlyMap<string, string>,
+  options: GenerateOptions,
+  cacheDir: string | undefined,
+  key: string,
+  lock: OutputLock | undefined,
+): Promise<GenerateResult> => {
   options.onProgress?.({ phase: "compiling", done: 0, total: sources.length });
   const compiled = compileSources(sources, options.llm);
   const project = compiled.value;
@@ -246,7 +256,7 @@ const generateAll = async (sources: readonly RawSource[], hashes: ReadonlyMap<st
   const prepared = await prepare({ project }, options);
   const diagnostics = sortDiagnostics([...compiled.diagnostics, ...prepared.diagnostics]);
   if (hasErrors(diagnostics)) return { diagnostics };
-  const writer = createTreeWriter(options.outDir, { check: options.check, skip: options.package ? [PACKAGE_BUILD_DIR] : [] });
+  const writer = createTreeWriter(options.outDir, { check: options.check, skip: options.package ? [PACKAGE_BUILD_DIR] : [], lock });
   try {
     await produce(project, prepared.jobs, writer, options, cacheDir);
   } catch (error) {
@@ -282,6 +292,7 @@ const generateChanged = async (
   options: GenerateOptions,
   cacheDir: string | undefined,
   key: string,
+  lock: OutputLock | undefined,
 ): Promise<GenerateResult | undefined> => {
   const loaded = new Set(dirty);
   for (const path of dirty) for (const dep of manifest.nodes[path]!.deps) loaded.add(dep);
@@ -300,7 +311,7 @@ const generateChanged = async (
   if (hasErrors(all) || !all.every(placed)) return undefined;
   const fresh = all.filter((d) => !loaded.has(d.loc!.file) || dirty.has(d.loc!.file));
   // The other contracts' outputs are current (the manifest proved it): the writer hears only of this run's.
-  const writer = createTreeWriter(options.outDir, { check: options.check });
+  const writer = createTreeWriter(options.outDir, { check: options.check, lock });
   try {
     await produce(project, prepared.jobs, writer, options, cacheDir);
   } catch (error) {

@@ -16,6 +16,7 @@ export const DIAGNOSTIC_CODES = {
   "merge-key": { severity: "error", message: "'<<' merges mappings only in YAML 1.1, and treaty reads YAML 1.2: write the entries out, or quote '<<' for a key of that name" },
   "read-failed": { severity: "error", message: "cannot read {what}: {detail}" },
   "write-failed": { severity: "error", message: "cannot write into {what}: {detail}; nothing was written" },
+  "generate-locked": { severity: "error", message: "another treaty generate ({holder}) is writing into {what}; nothing was written: run again once it has finished (if no such process runs, remove {lock})" },
   "no-contracts": { severity: "error", message: "no contract files (*.yaml) found under {dir}" },
   // structure
   "unknown-key": { severity: "error", message: "unknown key '{key}' in {where}{suggestion}" },

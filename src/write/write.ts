@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
+import type { OutputLock } from "./lock-output.js";
 
 export interface WriteReport {
   /** Paths relative to the output directory, sorted. */
@@ -84,10 +85,10 @@ export class WriteBlocked extends Error {
   }
 }
 
-const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? "unknown error";
+export const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? "unknown error";
 
 /** `dir`, or the nearest directory above it that exists (where the rest is made). */
-const existingDir = (dir: string): string => {
+export const existingDir = (dir: string): string => {
   while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
   return dir;
 };
@@ -185,6 +186,8 @@ export interface WriteOptions {
   readonly check: boolean;
   /** Directories of `outDir` that treaty does not own even where files carry its marker (a package's build output). */
   readonly skip?: readonly string[];
+  /** The run's lock of `outDir`, asked at the commit point: a run that lost it commits nothing. */
+  readonly lock?: Pick<OutputLock, "assertHeld">;
 }
 
 export interface TreeWriter {
@@ -273,6 +276,8 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
         const whole = removed.length === 0 && leftovers.length === 0 && !existsSync(outDir);
         const journal: Journal = { moves: staged, removes: [...removed, ...leftovers], ...(whole && { whole }) };
         const temp = join(staging, `${JOURNAL}.tmp`);
+        // Not in the try below: a run that lost its lock leaves the staging directory to the run that holds it.
+        options.lock?.assertHeld();
         try {
           if (!whole) ensureWritable(outDir, [...journal.moves, ...journal.removes]);
           mkdirSync(staging, { recursive: true });

@@ -111,3 +111,42 @@ it("--quiet under --watch prints only diagnostics: no banner, no summaries", asy
   expect(stderr).toMatch(/^idl\/demo\/demo\.thing\.yaml:\d+:\d+ - error yaml-syntax: /);
   expect(stderr).not.toMatch(/^treaty: /m);
 }, 60_000);
+
+it("a generate beside the watch waits for the watch's run (and the watch for it); Ctrl-C stops a run waiting for another", async () => {
+  const root = tempProject("watch-lock", { "treaty.config.json": `{ "tests": false }\n`, "idl/demo/demo.thing.yaml": contract("first"), "idl/extra/extra.item.yaml": other });
+  const child = spawn(process.execPath, [CLI, "generate", "--watch"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const printed = () => stderr;
+  const types = join(root, "generated/demo.thing/v1_0/types.ts");
+  await until("the first run and the watch", () => stderr.includes("watching idl for changes"), printed);
+
+  // A save and a generate at once, twice: each run in turn, none failing, one whole generation left.
+  for (const description of ["second", "third"]) {
+    const summaries = stderr.match(/^treaty: \d+ contracts?, /gm)!.length;
+    writeFileSync(join(root, "idl/demo/demo.thing.yaml"), contract(description));
+    const beside = spawn(process.execPath, [CLI, "generate"], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+    let besideErr = "";
+    beside.stderr!.on("data", (chunk: Buffer) => (besideErr += chunk.toString()));
+    expect(await new Promise((done) => beside.once("exit", done)), besideErr).toBe(0);
+    await until("the watch's run", () => stderr.match(/^treaty: \d+ contracts?, /gm)!.length > summaries, printed);
+    expect(read(types)).toContain(description);
+  }
+  const check = spawn(process.execPath, [CLI, "generate", "--check"], { cwd: root, stdio: "ignore" });
+  expect(await new Promise((done) => check.once("exit", done))).toBe(0);
+
+  // Another process holds the lock: the watch's run waits for it, and Ctrl-C stops the wait at once.
+  const holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 600_000)"], { stdio: "ignore" });
+  children.push(holder);
+  writeFileSync(join(root, ".generated.treaty-lock"), `${holder.pid}\n`);
+  writeFileSync(join(root, "idl/demo/demo.thing.yaml"), contract("fourth"));
+  await until("the wait", () => stderr.includes(`treaty: waiting for another generate (pid ${holder.pid}) writing into generated`), printed);
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  const stopped = Date.now();
+  child.kill("SIGINT");
+  expect(await exited).toBe(0);
+  expect(Date.now() - stopped).toBeLessThan(10_000);
+  expect(read(types)).toContain("third");
+  expect(stderr).not.toMatch(/internal error|\n\s+at /);
+}, 60_000);

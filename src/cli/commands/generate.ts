@@ -13,7 +13,8 @@ export const generateCommand: Command = {
       treaty no longer produces are removed. A run killed at any moment leaves the old files
       or the new ones, never a mix, once the next run has started (files are moved into place
       one by one: a reader during the moves can see both). Only contracts whose files (or what they reference) changed since the last run
-      are compiled again. With --check, write nothing and exit 1 listing the files that are
+      are compiled again. One run at a time writes into --out: another waits for it (up to
+      60 s, then generate-locked). With --check, write nothing and exit 1 listing the files that are
       stale. With --watch, generate again each time a contract or agent file is saved, added
       or removed (or the config file it started with changes), printing each run's diagnostics
       and going on; a run with errors writes nothing; Ctrl-C stops it. --quiet prints only
@@ -33,8 +34,8 @@ export const generateCommand: Command = {
   run: async (args, io) => (args.values["watch"] === true ? generateWatching(args, io) : generateOnce(args, io)),
 };
 
-/** One `treaty generate`: its exit status, after printing its diagnostics and summary. */
-const generateOnce = async (args: ParsedArgs, io: CliIo): Promise<number> => {
+/** One `treaty generate`: its exit status, after printing its diagnostics and summary. `signal` stops a wait for another run. */
+const generateOnce = async (args: ParsedArgs, io: CliIo, signal?: AbortSignal): Promise<number> => {
   const started = performance.now();
   const check = args.values["check"] === true;
   const quiet = args.values["quiet"] === true;
@@ -50,6 +51,10 @@ const generateOnce = async (args: ParsedArgs, io: CliIo): Promise<number> => {
     llm: config.llm,
     ...(config.package && { package: { ...config.package, source: config.file ?? CONFIG_FILE } }),
     onProgress: progress.update,
+    onLockWait: (pid) => {
+      if (!quiet) io.stderr(`treaty: waiting for another generate (${pid === undefined ? "starting" : `pid ${pid}`}) writing into ${fromCwd(io, config.root, config.outDir)}\n`);
+    },
+    signal,
   }).finally(progress.end);
   printDiagnostics(io, result.diagnostics, config.root);
   const report = result.report;
@@ -91,12 +96,14 @@ const generateWatching = async (args: ParsedArgs, io: CliIo): Promise<number> =>
   // the other paths when one of them does not exist, so a save soon after could go unseen.
   const configFiles = [join(config.root, CONFIG_FILE), join(config.root, "package.json")].filter((file) => existsSync(file));
   const { watch } = await import("../../watch/watch.js");
+  // Ctrl-C stops a run waiting for another one writing into --out (a run under way finishes).
+  const stopping = new AbortController();
   const watching = await watch({
     idlDir: config.idlDir,
     files: configFiles,
     ignoredDirs: [config.outDir],
     run: async () => {
-      await generateOnce(args, io);
+      await generateOnce(args, io, stopping.signal);
     },
     onError: (error) => io.stderr(`treaty: internal error: ${(error as Error).message}\nPlease report this with the contract that caused it.\n`),
   });
@@ -106,6 +113,7 @@ const generateWatching = async (args: ParsedArgs, io: CliIo): Promise<number> =>
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+  stopping.abort();
   await watching.close();
   return 0;
 };
