@@ -3,6 +3,7 @@ import type { ParseArgsConfig } from "node:util";
 import { findProjectRoot, loadConfig, type TreatyConfig } from "../config/config.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatReport } from "../diagnostics/report.js";
+import { realPath } from "../write/real-path.js";
 
 export interface CliIo {
   readonly cwd: string;
@@ -98,12 +99,14 @@ export const readConfig = (args: ParsedArgs, io: CliIo): ProjectConfig | undefin
   return config;
 };
 
-/** Why the output directory cannot be treaty's alone, if it cannot. */
-const outDirOverlap = ({ root, idlDir, outDir }: ProjectConfig): string | undefined => {
-  if (outDir === root) return "is the project root";
-  if (outDir === idlDir) return "is the contracts directory";
-  if (inside(idlDir, outDir)) return "contains the contracts directory";
-  if (inside(root, outDir)) return "contains the project root";
+/** Why the output directory cannot be treaty's alone, if it cannot: compared where each leads, as a symlink would write into what it points to. */
+const outDirOverlap = (config: ProjectConfig): string | undefined => {
+  const [root, idlDir, outDir] = [config.root, config.idlDir, config.outDir].map(realPath) as [string, string, string];
+  const via = outDir === config.outDir ? "" : " once symlinks are followed";
+  if (outDir === root) return `is the project root${via}`;
+  if (outDir === idlDir) return `is the contracts directory${via}`;
+  if (inside(idlDir, outDir)) return `contains the contracts directory${via}`;
+  if (inside(root, outDir)) return `contains the project root${via}`;
   return undefined;
 };
 

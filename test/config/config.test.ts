@@ -1,7 +1,7 @@
 // treaty's config: where it is read from, every bad setting located at file:line:col with a stable
 // code, flags over settings, and the `package` setting that makes the output an npm package.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG, findProjectRoot, loadConfig } from "../../src/config/config.js";
@@ -138,6 +138,27 @@ describe("the CLI reads the config", () => {
       expect(status).toBe(1);
       expect(stderr).toContain(`error out-dir-overlaps: the output directory '${args.at(-1) === "generate" ? "." : args.at(-1)}' ${reason}`);
       expect(existsSync(join(root, "keep.ts"))).toBe(true);
+    }
+  });
+
+  it("compares where the directories lead: an output directory that is a symlink to the contracts, the root or above is refused, and nothing is written through it", async () => {
+    const cases: [Record<string, string>, string, string[], string][] = [
+      [{}, "contracts", ["generate", "--idl", "contracts", "--out", "link"], "is the contracts directory once symlinks are followed"],
+      [{ "treaty.config.json": '{ "idl": "contracts", "out": "link" }\n' }, "contracts", ["generate"], "is the contracts directory once symlinks are followed"],
+      [{}, ".", ["generate", "--idl", "contracts", "--out", "link"], "is the project root once symlinks are followed"],
+      [{}, "..", ["generate", "--idl", "contracts", "--out", "link"], "contains the contracts directory once symlinks are followed"],
+      // The contracts through a link, the output where they are.
+      [{}, "contracts", ["generate", "--idl", "link", "--out", "contracts"], "is the contracts directory"],
+    ];
+    for (const [files, target, args, reason] of cases) {
+      const root = withContracts(files);
+      symlinkSync(target, join(root, "link"));
+      const before = readdirSync(join(root, "contracts"), { recursive: true });
+      const { status, stderr } = await cli(args, root);
+      expect(status).toBe(1);
+      expect(stderr).toContain(`error out-dir-overlaps: the output directory '${args.at(-1) === "generate" ? "link" : args.at(-1)}' ${reason}`);
+      expect(readdirSync(join(root, "contracts"), { recursive: true })).toEqual(before);
+      expect(readdirSync(root).filter((name) => name.includes("treaty"))).toEqual(files["treaty.config.json"] ? ["treaty.config.json"] : []);
     }
   });
 });
