@@ -2,7 +2,7 @@
 // does not prove the output current. A run that finds nothing changed reads the sources, the
 // manifest and the output files' stamps, and loads nothing of the compiler: the stages (and YAML,
 // Handlebars, prettier) are imported when something is to be compiled.
-import { statSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { createDiagnostic, hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { findCacheDir } from "./format/format-cache.js";
@@ -14,6 +14,7 @@ import type { CompileOptions } from "./pipeline.js";
 import type { GeneratedPackage } from "./plan/plan.js";
 import type { AddedStub } from "./stubs/maintain-stubs.js";
 import { lockOutput, OutputLocked, type OutputLock } from "./write/lock-output.js";
+import { realPath } from "./write/real-path.js";
 import { contentHash, recoverInterrupted, WriteBlocked, type WriteReport } from "./write/write.js";
 
 /** How far a run is: `done` of `total` contracts in `phase`. */
@@ -71,17 +72,20 @@ const manifestKey = (options: GenerateOptions): string =>
 /** `path` as a diagnostic's message shows it: relative to the project. */
 const shown = (options: GenerateOptions, path: string): string => relative(options.root, path).split(sep).join("/") || ".";
 
-/** `write-failed` for the output directory: `detail` names `at` (a path), relative to the project. */
-const writeFailed = (options: GenerateOptions, at: string, detail: string): GenerateResult => ({
-  diagnostics: [createDiagnostic("write-failed", undefined, { what: shown(options, options.outDir), detail: `${shown(options, at)} ${detail}` })],
+/** `write-failed` for the output directory as given: `detail` names `at` (a path), relative to the project. */
+const writeFailed = (given: GenerateOptions, at: string, detail: string): GenerateResult => ({
+  diagnostics: [createDiagnostic("write-failed", undefined, { what: shown(given, given.outDir), detail: `${shown(given, at)} ${detail}` })],
 });
 
 /** How long a run waits for another one writing into the same output directory (a cold run of 1,000 contracts takes about 40 s). */
 const LOCK_WAIT_MS = 60_000;
 
-export const generate = async (options: GenerateOptions): Promise<GenerateResult> => {
-  const blocked = fileInTheWay(options.outDir);
-  if (blocked !== undefined) return writeFailed(options, blocked, "is a file, not a directory");
+export const generate = async (given: GenerateOptions): Promise<GenerateResult> => {
+  // Written where it leads: into a symlink's target (made if it is not there yet), staged and locked
+  // beside it, on its file system. A dangling link was renamed over, and the run exited 70.
+  const options = { ...given, outDir: realPath(given.outDir) };
+  const blocked = notADirectory(options.outDir);
+  if (blocked !== undefined) return writeFailed(given, blocked.path, blocked.why);
   let lock: OutputLock | undefined;
   try {
     if (!options.check) {
@@ -93,11 +97,11 @@ export const generate = async (options: GenerateOptions): Promise<GenerateResult
   } catch (error) {
     if (error instanceof OutputLocked) {
       const holder = error.pid === undefined ? "another process" : `pid ${error.pid}`;
-      return { diagnostics: [createDiagnostic("generate-locked", undefined, { what: shown(options, options.outDir), holder, lock: shown(options, error.lock) })] };
+      return { diagnostics: [createDiagnostic("generate-locked", undefined, { what: shown(given, given.outDir), holder, lock: shown(given, error.lock) })] };
     }
     if (!(error instanceof WriteBlocked)) throw error;
     const reason = error.code === "EACCES" || error.code === "EPERM" || error.code === "EROFS" ? "is not writable" : "refused a file";
-    return writeFailed(options, error.dir, `${reason} (${error.code})`);
+    return writeFailed(given, error.dir, `${reason} (${error.code})`);
   } finally {
     lock?.release();
   }
@@ -119,11 +123,13 @@ const generateLocked = async (options: GenerateOptions, lock: OutputLock | undef
   return await regenerate({ sources, hashes, key, cacheDir, lock, ...(manifest && dirty && { changed: { manifest, dirty } }) }, options);
 };
 
-/** A file where `outDir` or a directory above it would be, if there is one. */
-const fileInTheWay = (outDir: string): string | undefined => {
+/** What is where `outDir` (its symlinks followed) or a directory above it would be, if that is not a directory. */
+const notADirectory = (outDir: string): { path: string; why: string } | undefined => {
   for (let dir = outDir; ; dir = dirname(dir)) {
     try {
-      return statSync(dir).isDirectory() ? undefined : dir;
+      const stat = lstatSync(dir);
+      // A link is left only where following it loops.
+      return stat.isDirectory() ? undefined : { path: dir, why: stat.isSymbolicLink() ? "is a symlink that loops" : "is a file, not a directory" };
     } catch {
       if (dirname(dir) === dir) return undefined; // nothing there yet: made when written
     }

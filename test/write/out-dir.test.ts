@@ -1,0 +1,48 @@
+// Where `--out` leads, on a real file system: a symlink is written through (a dangling one makes
+// its target), and what cannot hold the output is write-failed, never an internal error.
+import { cpSync, existsSync, lstatSync, readdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { cli, tempProject } from "../support/temp-project.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+
+/** A project with idl/'s operation.error in `idl/`. */
+const project = (name: string): string => {
+  const root = tempProject(name, { "package.json": "{}\n" });
+  cpSync(join(ROOT, "idl/errors/operation.error.yaml"), join(root, "idl/operation.error.yaml"));
+  return root;
+};
+
+it("an --out that is a dangling symlink is written through: its target is made, the link stays, and a rerun finds it current", async () => {
+  const root = project("out-dangling");
+  symlinkSync("build/generated", join(root, "relative"));
+  symlinkSync(join(root, "elsewhere/generated"), join(root, "absolute"));
+  for (const [out, target] of [
+    ["relative", "build/generated"],
+    ["absolute", "elsewhere/generated"],
+  ] as const) {
+    const first = await cli(["generate", "--out", out], root);
+    expect(first.stderr).toMatch(/^treaty: 1 contract, 1 version: \d+ created, 0 updated, 0 removed, 0 unchanged/);
+    expect(first.status).toBe(0);
+    expect(lstatSync(join(root, out)).isSymbolicLink()).toBe(true);
+    expect(existsSync(join(root, target, "operation.error/v1_0/types.ts"))).toBe(true);
+    // Staged and locked beside the target, and nothing left there.
+    expect(readdirSync(join(root, target, ".."))).toEqual(["generated"]);
+    const second = await cli(["generate", "--out", out], root);
+    expect(second.stderr).toMatch(/: 0 created, 0 updated, 0 removed, \d+ unchanged/);
+    expect(second.status).toBe(0);
+  }
+  // A link to one of them leads to the same directory, which is current.
+  symlinkSync("relative", join(root, "chained"));
+  expect((await cli(["generate", "--out", "chained"], root)).stderr).toMatch(/: 0 created, 0 updated, 0 removed, \d+ unchanged/);
+});
+
+it("an --out that is a symlink loop is write-failed", async () => {
+  const root = project("out-loop");
+  symlinkSync("b", join(root, "a"));
+  symlinkSync("a", join(root, "b"));
+  const { status, stderr } = await cli(["generate", "--out", "a"], root);
+  expect(stderr).toMatch(/^error write-failed: cannot write into a: [ab] is a symlink that loops; nothing was written\n/);
+  expect(status).toBe(1);
+});
