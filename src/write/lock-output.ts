@@ -4,10 +4,10 @@
 // and holding its pid, from before it finishes a killed run's change until after its manifest is
 // written; another run waits for it. The lock of a run that died (its pid runs no more) is taken
 // over.
-import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { linkSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { errorCode, existingDir, WriteBlocked } from "./write.js";
+import { errorCode, existingDir, makeDirs, WriteBlocked } from "./write.js";
 
 /** The lock of `outDir`: beside it, as its staging directory is. */
 export const lockPath = (outDir: string): string => join(dirname(outDir), `.${basename(outDir)}.treaty-lock`);
@@ -103,9 +103,13 @@ export const lockOutput = async (outDir: string, options: LockOptions): Promise<
   const mine = `${process.pid}\n`;
   const deadline = Date.now() + options.waitMs;
   let waiting = false;
+  try {
+    makeDirs(dirname(lock));
+  } catch (error) {
+    throw new WriteBlocked(existingDir(dirname(lock)), errorCode(error));
+  }
   for (;;) {
     try {
-      mkdirSync(dirname(lock), { recursive: true });
       writeFileSync(lock, mine, { flag: "wx" });
       held.add(lock);
       return {

@@ -127,12 +127,29 @@ interface Journal {
 const JOURNAL = "commit.json";
 const STAGED = "files";
 
-/** `mkdirSync(dir, { recursive: true })` once a directory: a run writes dozens of files into each. */
+/**
+ * `mkdirSync(dir, { recursive: true })`, a directory at a time: Node 20's recursive mkdir loops for
+ * ever where a directory that exists refuses a new one with ENOENT (`/proc`), and `--out
+ * /proc/a/b` hung; here the second ENOENT is thrown.
+ */
+export const makeDirs = (dir: string, parentMade = false): void => {
+  try {
+    mkdirSync(dir);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "EEXIST" && statSync(dir).isDirectory()) return;
+    if (code !== "ENOENT" || parentMade || dirname(dir) === dir) throw error;
+    makeDirs(dirname(dir));
+    makeDirs(dir, true);
+  }
+};
+
+/** `makeDirs` once a directory: a run writes dozens of files into each. */
 const directoryMaker = (): ((dir: string) => void) => {
   const made = new Set<string>();
   return (dir) => {
     if (made.has(dir)) return;
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     made.add(dir);
   };
 };
@@ -142,7 +159,7 @@ const apply = (outDir: string, staging: string, journal: Journal): void => {
   if (journal.whole && !existsSync(outDir)) {
     const staged = join(staging, STAGED);
     if (existsSync(staged)) {
-      mkdirSync(dirname(outDir), { recursive: true });
+      makeDirs(dirname(outDir));
       renameSync(staged, outDir);
     }
     rmSync(staging, { recursive: true, force: true });
@@ -280,7 +297,7 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
         options.lock?.assertHeld();
         try {
           if (!whole) ensureWritable(outDir, [...journal.moves, ...journal.removes]);
-          mkdirSync(staging, { recursive: true });
+          makeDirs(staging);
           writeFileSync(temp, JSON.stringify(journal));
         } catch (error) {
           rmSync(staging, { recursive: true, force: true });

@@ -1,11 +1,13 @@
 // Where `--out` leads, on a real file system: a symlink is written through (a dangling one makes
 // its target), and what cannot hold the output is write-failed, never an internal error.
+import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, lstatSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { cli, tempProject } from "../support/temp-project.js";
 
 const ROOT = join(import.meta.dirname, "../..");
+const CLI = join(ROOT, "dist/cli/main.js");
 
 /** A project with idl/'s operation.error in `idl/`. */
 const project = (name: string): string => {
@@ -45,4 +47,14 @@ it("an --out that is a symlink loop is write-failed", async () => {
   const { status, stderr } = await cli(["generate", "--out", "a"], root);
   expect(stderr).toMatch(/^error write-failed: cannot write into a: [ab] is a symlink that loops; nothing was written\n/);
   expect(status).toBe(1);
+});
+
+it("an --out under /proc, where no directory can be made, is write-failed at once", () => {
+  const root = project("out-proc");
+  // In a child process with a time limit: Node's recursive mkdir looped there, in synchronous code no test timeout stops.
+  for (const out of ["/proc/x", "/proc/a/b/x"]) {
+    const run = spawnSync(process.execPath, [CLI, "generate", "--out", out], { cwd: root, encoding: "utf8", timeout: 20_000 });
+    expect(run.stderr).toMatch(new RegExp(`^error write-failed: cannot write into [./]*${out}: [./]*/proc refused a file \\(ENOENT\\); nothing was written\n`));
+    expect(run.status).toBe(1);
+  }
 });
