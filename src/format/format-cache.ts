@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { EmittedFile } from "../emit/file-builder.js";
 import { TREATY_VERSION } from "../version.js";
+import { makeDirs } from "../write/write.js";
 import { PRETTIER_OPTIONS, PRETTIER_VERSION, parserOf } from "./prettier-format.js";
 
 /**
@@ -89,7 +90,7 @@ export const createFormatCache = (dir: string | undefined, options: { readOnly: 
       const prefix = key.slice(0, 2);
       try {
         if (!directories().has(prefix) && !made.has(prefix)) {
-          mkdirSync(dirname(path), { recursive: true });
+          makeDirs(dirname(path));
           made.add(prefix);
         }
         writeFileSync(temp, formatted);

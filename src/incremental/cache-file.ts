@@ -1,8 +1,8 @@
 // Files of the cache directory (the manifest, the pattern verdicts, the type declarations, the
 // compiled templates) written whole or not at all.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { contentHash } from "../write/write.js";
+import { contentHash, makeDirs } from "../write/write.js";
 import { compilerFingerprint } from "./fingerprint.js";
 
 /**
@@ -13,7 +13,7 @@ import { compilerFingerprint } from "./fingerprint.js";
 export const writeCacheFile = (path: string, contents: string): boolean => {
   const temp = `${path}.${process.pid}.tmp`;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirs(dirname(path));
     writeFileSync(temp, contents);
     renameSync(temp, path);
     return true;

@@ -1,7 +1,7 @@
 // Where `--out` leads, on a real file system: a symlink is written through (a dangling one makes
 // its target), and what cannot hold the output is write-failed, never an internal error.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, lstatSync, readdirSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { cli, tempProject } from "../support/temp-project.js";
@@ -57,4 +57,15 @@ it("an --out under /proc, where no directory can be made, is write-failed at onc
     expect(run.stderr).toMatch(new RegExp(`^error write-failed: cannot write into [./]*${out}: [./]*/proc refused a file \\(ENOENT\\); nothing was written\n`));
     expect(run.status).toBe(1);
   }
+});
+
+it("import --out under /proc is write-failed at once, and a cache directory there is passed over (the run is uncached)", () => {
+  const root = project("proc-elsewhere");
+  writeFileSync(join(root, "order.json"), '{ "type": "object", "properties": { "id": { "type": "string", "maxLength": 8 } } }\n');
+  const imported = spawnSync(process.execPath, [CLI, "import", "order.json", "--out", "/proc/a/b"], { cwd: root, encoding: "utf8", timeout: 20_000 });
+  expect(imported.stderr).toMatch(/^error write-failed: cannot write into [./]*\/proc\/a\/b: ENOENT: .*; nothing was written\n/);
+  expect(imported.status).toBe(1);
+  const generated = spawnSync(process.execPath, [CLI, "generate"], { cwd: root, encoding: "utf8", timeout: 20_000, env: { ...process.env, TREATY_CACHE_DIR: "/proc/a/b" } });
+  expect(generated.stderr).toMatch(/^treaty: 1 contract, 1 version: \d+ created/);
+  expect(generated.status).toBe(0);
 });

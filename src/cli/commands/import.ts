@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { createDiagnostic, formatDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { CONTRACT_NAME, CONTRACT_NAME_RULE } from "../../ir/names.js";
 import { IDL_LIMITS } from "../../resolve/limits.js";
 import { sourceText } from "../../load/read-sources.js";
+import { makeDirs } from "../../write/write.js";
 import { fromCwd, plural, printDiagnostics, readConfig, stringOption, type Command } from "../command.js";
 
 /** The editor schema a producer repo has (treaty installed), or this repository's own, relative to `dir`. */
@@ -83,7 +84,7 @@ export const importCommand: Command = {
     const written: string[] = [];
     try {
       for (const f of imported.value) {
-        mkdirSync(dirname(f.path), { recursive: true });
+        makeDirs(dirname(f.path));
         const temp = `${f.path}.treaty-tmp`;
         writeFileSync(temp, f.text);
         written.push(temp);
