@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import { findProjectRoot, loadConfig, type TreatyConfig } from "../config/config.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { formatReport } from "../diagnostics/report.js";
+import { formatReport, type ReportFormat } from "../diagnostics/report.js";
 import { realPath } from "../write/real-path.js";
 
 export interface CliIo {
@@ -52,9 +52,12 @@ export const fromCwd = (io: CliIo, root: string, path: string): string => relati
 export const locatedFromCwd = (io: CliIo, root: string, diagnostics: readonly Diagnostic[]): Diagnostic[] =>
   diagnostics.map((d) => (d.loc && !d.loc.file.includes(":") ? { ...d, loc: { ...d.loc, file: fromCwd(io, root, d.loc.file) } } : d));
 
-/** Prints diagnostics whose files are relative to `root` (the project root; the cwd by default). */
-export const printDiagnostics = (io: CliIo, diagnostics: readonly Diagnostic[], root = io.cwd): void =>
-  io.stderr(formatReport(locatedFromCwd(io, root, diagnostics), "text"));
+/**
+ * Prints diagnostics whose files are relative to `root` (the project root; the cwd by default) in
+ * `format`: text to stderr, json and github (read by a program) to stdout, with `extra`'s keys in json.
+ */
+export const printDiagnostics = (io: CliIo, diagnostics: readonly Diagnostic[], root = io.cwd, format: ReportFormat = "text", extra?: Readonly<Record<string, unknown>>): void =>
+  (format === "text" ? io.stderr : io.stdout)(formatReport(locatedFromCwd(io, root, diagnostics), format, extra));
 
 export const stringOption = (args: ParsedArgs, name: string): string | undefined => {
   const value = args.values[name];
@@ -72,14 +75,15 @@ export interface ProjectConfig extends TreatyConfig {
 
 /**
  * treaty's config for the project the cwd is in, with the command's `--idl` and `--out` flags over
- * it (`idl` and `out` as the user wrote them); undefined after printing what is wrong with it.
+ * it (`idl` and `out` as the user wrote them); undefined after printing what is wrong with it, in
+ * the `--format` the command reports in.
  */
-export const readConfig = (args: ParsedArgs, io: CliIo): ProjectConfig | undefined => {
+export const readConfig = (args: ParsedArgs, io: CliIo, format: ReportFormat = "text"): ProjectConfig | undefined => {
   const root = findProjectRoot(io.cwd);
   const loaded = loadConfig(root);
   const settings = loaded.value;
   if (!settings) {
-    printDiagnostics(io, loaded.diagnostics, root);
+    printDiagnostics(io, loaded.diagnostics, root, format);
     return undefined;
   }
   const typed = { idl: stringOption(args, "idl"), out: stringOption(args, "out") };
@@ -93,7 +97,7 @@ export const readConfig = (args: ParsedArgs, io: CliIo): ProjectConfig | undefin
   };
   const overlap = outDirOverlap(config);
   if (overlap) {
-    printDiagnostics(io, [createDiagnostic("out-dir-overlaps", undefined, { out: config.out, reason: overlap })]);
+    printDiagnostics(io, [createDiagnostic("out-dir-overlaps", undefined, { out: config.out, reason: overlap })], io.cwd, format);
     return undefined;
   }
   return config;

@@ -122,6 +122,19 @@ describe("the CLI reads the config", () => {
     expect(existsSync(join(root, "generated"))).toBe(false);
   });
 
+  it("a bad config is reported in the --format asked for, as every other diagnostic is", async () => {
+    const malformed = withContracts({ "treaty.config.json": '{ "idl": "contracts", }\n' });
+    const json = await cli(["check", "--format", "json"], malformed);
+    expect(json.status).toBe(1);
+    expect(json.stderr).toBe("");
+    expect(JSON.parse(json.stdout)).toMatchObject({ errors: 1, warnings: 0, diagnostics: [{ code: "json-syntax", loc: { file: "treaty.config.json", line: 1, col: 23 } }] });
+    const wrongType = withContracts({ "treaty.config.json": '{ "idl": 3 }\n' });
+    const github = await cli(["check", "--format", "github"], wrongType);
+    expect(github).toEqual({ status: 1, stderr: "", stdout: "::error file=treaty.config.json,line=1,col=10,title=treaty invalid-value::'idl' in treaty.config.json must be a directory path (a string)\n" });
+    const overlap = withContracts({ "treaty.config.json": '{ "idl": "contracts", "out": "." }\n' });
+    expect(JSON.parse((await cli(["check", "--format", "json"], overlap)).stdout)).toMatchObject({ errors: 1, diagnostics: [{ code: "out-dir-overlaps" }] });
+  });
+
   it("refuses an output directory that is the root or holds the contracts, and removes nothing", async () => {
     const cases: [Record<string, string>, string[], string][] = [
       [{ "treaty.config.json": '{ "idl": "contracts", "out": "." }\n' }, ["generate"], "is the project root"],

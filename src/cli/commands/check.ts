@@ -1,8 +1,8 @@
 import { hasErrors, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { formatReport, REPORT_FORMATS, type ReportFormat } from "../../diagnostics/report.js";
+import { REPORT_FORMATS, type ReportFormat } from "../../diagnostics/report.js";
 import { LLM_PROVIDERS } from "../../ir/model.js";
 import type { ContractProjections, ProviderProjection } from "../../project/report.js";
-import { locatedFromCwd, plural, readConfig, stringOption, type Command } from "../command.js";
+import { plural, printDiagnostics, readConfig, stringOption, type Command } from "../command.js";
 
 const providerLine = (p: ProviderProjection): string => {
   if (p.status === "opted-out") return `${p.provider}: opted out`;
@@ -44,7 +44,7 @@ export const checkCommand: Command = {
   positionals: { min: 0, max: 0 },
   run: async (args, io) => {
     const format = (stringOption(args, "format") ?? "text") as ReportFormat;
-    const config = readConfig(args, io);
+    const config = readConfig(args, io, format);
     if (!config) return 1;
     const { root, idlDir, llm } = config;
     // The compiler loads when a command runs (not for --help, nor for another command).
@@ -64,7 +64,7 @@ export const checkCommand: Command = {
     const sorted = sortDiagnostics(diagnostics);
     // Projections read a whole model; an error may leave it partial, and is what matters then.
     const projections = compiled.value && !hasErrors(sorted) ? projectionReport(compiled.value) : undefined;
-    (format === "text" ? io.stderr : io.stdout)(formatReport(locatedFromCwd(io, root, sorted), format, projections && { projections }));
+    printDiagnostics(io, sorted, root, format, projections && { projections });
     if (hasErrors(sorted) || !projections) return 1;
     if (args.values["projections"] === true) io.stderr(projectionLines(projections));
     if (format === "text") {
