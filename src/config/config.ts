@@ -5,8 +5,7 @@ import { isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from "yaml
 import { createDiagnostic, hasErrors, sortDiagnostics, type Diagnostic, type Params, type StageResult } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { LLM_PROVIDERS, type LlmProvider } from "../ir/model.js";
-import { locate, parseSource, type SourceFile } from "../load/load.js";
-import { jsonSyntaxError } from "./json-syntax.js";
+import { locate, parseJsonSource, type SourceFile } from "../load/load.js";
 
 export const CONFIG_FILE = "treaty.config.json";
 
@@ -49,13 +48,6 @@ export const readOrUndefined = (path: string): string | undefined => {
   } catch {
     return undefined;
   }
-};
-
-/** A JSON file, parsed by YAML for its nodes' positions; what JSON does not allow (YAML's comments, trailing commas) is a `json-syntax` error. */
-const parseJson = (path: string, text: string): StageResult<SourceFile> => {
-  const parsed = parseSource(path, text);
-  const error = jsonSyntaxError(text);
-  return error ? { value: parsed.value, diagnostics: [createDiagnostic("json-syntax", locate(parsed.value, error.offset), { detail: error.detail })] } : parsed;
 };
 
 /** Reads one settings object, reporting every problem at the node that has it. */
@@ -198,9 +190,9 @@ export const loadConfig = (root: string): StageResult<TreatyConfig | undefined> 
     }
   }
   const packageText = readOrUndefined(join(root, "package.json"));
-  const configFile = configText === undefined ? undefined : parseJson(CONFIG_FILE, configText);
+  const configFile = configText === undefined ? undefined : parseJsonSource(CONFIG_FILE, configText);
   // package.json matters only when it holds a `treaty` key; a package.json that does not parse is npm's to report.
-  const packageFile = packageText === undefined ? undefined : parseJson("package.json", packageText);
+  const packageFile = packageText === undefined ? undefined : parseJsonSource("package.json", packageText);
   const treatyKey = packageFile && !hasErrors(packageFile.diagnostics) ? treatyKeyOf(packageFile.value) : undefined;
 
   if (configFile && treatyKey) {

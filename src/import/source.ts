@@ -3,7 +3,7 @@
 import { isAlias, isCollection, isMap, isPair, isScalar, isSeq, type Node } from "yaml";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
-import { complexKey, locate, parseSource, type SourceFile } from "../load/load.js";
+import { complexKey, locate, parseJsonSource, parseSource, type SourceFile } from "../load/load.js";
 
 export type Schema = { readonly [key: string]: unknown };
 
@@ -192,11 +192,14 @@ const nestingPastLimit = (file: string, text: string): Diagnostic | undefined =>
   return undefined;
 };
 
-/** Reads `text` (JSON or YAML) as a schema document; `file` is how diagnostics name it. */
+/**
+ * Reads `text` as a schema document; `file` is how diagnostics name it. A `.json` file is JSON (what
+ * YAML would also take, a trailing comma or a comment, is a json-syntax error); any other is YAML.
+ */
 export const readSchemaSource = (file: string, text: string): StageResult<SchemaSource | undefined> => {
   const deep = nestingPastLimit(file, text);
   if (deep) return { value: undefined, diagnostics: [deep] };
-  const parsed = parseSource(file, text);
+  const parsed = (/\.json$/i.test(file) ? parseJsonSource : parseSource)(file, text);
   if (parsed.diagnostics.length > 0) return { value: undefined, diagnostics: parsed.diagnostics };
   const source = parsed.value;
   const aliased = aliasExpansion(source);

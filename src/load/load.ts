@@ -1,4 +1,5 @@
 import { isScalar, LineCounter, parseDocument, Scalar, visit, type Document, type Node, type YAMLError } from "yaml";
+import { jsonSyntaxError } from "../config/json-syntax.js";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
 import { readSources, type RawSource } from "./read-sources.js";
@@ -77,6 +78,17 @@ export const parseSource = (path: string, text: string): StageResult<SourceFile>
   const errors = doc.errors.filter((error) => error === first || !(error.code === "BAD_INDENT" && error.message.startsWith(MISALIGNED)));
   const diagnostics: Diagnostic[] = [...errors, ...doc.warnings].map((error) => yamlDiagnostic(file, error));
   return { value: file, diagnostics: [...diagnostics, ...keyProblems(file)] };
+};
+
+/**
+ * A JSON file, parsed by YAML for its nodes' positions; what JSON does not allow (YAML's comments,
+ * trailing commas, unquoted keys, a missing value) is a `json-syntax` error at the first character
+ * JSON does not take, in place of what YAML says of it.
+ */
+export const parseJsonSource = (path: string, text: string): StageResult<SourceFile> => {
+  const parsed = parseSource(path, text);
+  const error = jsonSyntaxError(text);
+  return error ? { value: parsed.value, diagnostics: [createDiagnostic("json-syntax", locate(parsed.value, error.offset), { detail: error.detail })] } : parsed;
 };
 
 /** Parses read sources. */

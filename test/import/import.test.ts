@@ -247,4 +247,27 @@ describe("treaty import on the command line", () => {
     expect((await cli(["import", "bom.json", "--out", "idl/bom"], root)).status).toBe(0);
     expect(readFileSync(join(root, "idl/bom/bom.bom.yaml"), "utf8")).toContain("description: café");
   });
+
+  it("reads a .json source as JSON: malformed JSON is json-syntax at the first character JSON does not take, and nothing is written", async () => {
+    const root = tempProject("import-json-syntax", { "package.json": `{ "treaty": {} }\n` });
+    const cases: [string, string][] = [
+      // YAML took these three as a schema, and imported it.
+      ['{\n  "type": "object",\n  "properties": { "a": { "type": "string" }, }\n}\n', "3:46"],
+      ['{\n  "type": "object",\n  "properties": { "a": }\n}\n', "3:24"],
+      ['{\n  "type": "object", // the root\n  "properties": {}\n}\n', "2:21"],
+      // YAML's words (yaml-syntax) for these two.
+      ['{\n  "type": "object"\n  "properties": {}\n}\n', "3:3"],
+      ['{\n  "type": "object",\n', "3:1"],
+    ];
+    for (const [i, [text, at]] of cases.entries()) {
+      writeFileSync(join(root, `bad${i}.json`), text);
+      const run = await cli(["import", `bad${i}.json`, "--out", `idl/bad${i}`], root);
+      expect({ i, status: run.status }).toEqual({ i, status: 1 });
+      expect(run.stderr).toMatch(new RegExp(`^bad${i}\\.json:${at} - error json-syntax: not valid JSON: expected `, "m"));
+      expect(existsSync(join(root, `idl/bad${i}`))).toBe(false);
+    }
+    // YAML stays YAML.
+    writeFileSync(join(root, "ok.yaml"), "type: object # the root\nproperties:\n  a: { type: string, }\n");
+    expect((await cli(["import", "ok.yaml", "--out", "idl/ok"], root)).status).toBe(0);
+  });
 });
