@@ -1,5 +1,5 @@
 // The built CLI as a user runs it: exit codes, no stack traces, --help that matches what exists.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { runCli } from "../../src/cli/run-cli.js";
@@ -17,6 +17,26 @@ it("--help lists every command and exits 0", () => {
 it("--version prints package.json's version", async () => {
   const { version } = (await import("../../package.json", { with: { type: "json" } })).default;
   expect(treaty(["--version"]).stdout.trim()).toBe(version);
+});
+
+/** treaty with its stdout (or stderr) read by nobody: the pipe's reading end closed before it writes, as `| head -0` leaves it. */
+const treatyToClosedPipe = (args: string[], closed: "stdout" | "stderr", cwd = ROOT) =>
+  new Promise<{ status: number | null; output: string }>((done) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    child[closed].destroy();
+    let output = "";
+    child[closed === "stdout" ? "stderr" : "stdout"].on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("close", (status) => done({ status, output }));
+  });
+
+it("a reader that closes the pipe early ends treaty quietly, with the status of its work (EPIPE was a stack trace, exit 1)", async () => {
+  expect(await treatyToClosedPipe(["--help"], "stdout")).toEqual({ status: 0, output: "" });
+  expect(await treatyToClosedPipe(["--version"], "stdout")).toEqual({ status: 0, output: "" });
+  expect(await treatyToClosedPipe(["check", "--format", "json"], "stdout")).toEqual({ status: 0, output: "" });
+  expect(await treatyToClosedPipe(["check", "--format", "json"], "stdout", join(ROOT, "test/fixtures/bad-min-above-max"))).toEqual({ status: 1, output: "" });
+  // Diagnostics and summaries go to stderr.
+  expect(await treatyToClosedPipe(["check"], "stderr")).toEqual({ status: 0, output: "" });
+  expect(await treatyToClosedPipe(["check"], "stderr", join(ROOT, "test/fixtures/bad-min-above-max"))).toEqual({ status: 1, output: "" });
 });
 
 it("bad usage exits 2 with a hint, not a stack trace", () => {
