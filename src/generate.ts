@@ -2,8 +2,7 @@
 // does not prove the output current. A run that finds nothing changed reads the sources, the
 // manifest and the output files' stamps, and loads nothing of the compiler: the stages (and YAML,
 // Handlebars, prettier) are imported when something is to be compiled.
-import { lstatSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import { createDiagnostic, hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { findCacheDir } from "./format/format-cache.js";
 import { compilerFingerprint } from "./incremental/fingerprint.js";
@@ -15,7 +14,7 @@ import type { GeneratedPackage } from "./plan/plan.js";
 import type { AddedStub } from "./stubs/maintain-stubs.js";
 import { lockOutput, OutputLocked, type OutputLock } from "./write/lock-output.js";
 import { realPath } from "./write/real-path.js";
-import { contentHash, recoverInterrupted, WriteBlocked, type WriteReport } from "./write/write.js";
+import { contentHash, notADirectory, recoverInterrupted, WriteBlocked, type WriteReport } from "./write/write.js";
 
 /** How far a run is: `done` of `total` contracts in `phase`. */
 export interface Progress {
@@ -121,19 +120,6 @@ const generateLocked = async (options: GenerateOptions, lock: OutputLock | undef
   if (manifest && dirty?.size === 0) return unchangedResult(manifest);
   const { regenerate } = await import("./pipeline.js");
   return await regenerate({ sources, hashes, key, cacheDir, lock, ...(manifest && dirty && { changed: { manifest, dirty } }) }, options);
-};
-
-/** What is where `outDir` (its symlinks followed) or a directory above it would be, if that is not a directory. */
-const notADirectory = (outDir: string): { path: string; why: string } | undefined => {
-  for (let dir = outDir; ; dir = dirname(dir)) {
-    try {
-      const stat = lstatSync(dir);
-      // A link is left only where following it loops.
-      return stat.isDirectory() ? undefined : { path: dir, why: stat.isSymbolicLink() ? "is a symlink that loops" : "is a file, not a directory" };
-    } catch {
-      if (dirname(dir) === dir) return undefined; // nothing there yet: made when written
-    }
-  }
 };
 
 /**

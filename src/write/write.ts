@@ -5,7 +5,7 @@
 // next run replays first (`recoverInterrupted`), so what any run starts from is the old tree or
 // the new one, never a mix.
 import { createHash } from "node:crypto";
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import type { OutputLock } from "./lock-output.js";
 
@@ -86,6 +86,19 @@ export class WriteBlocked extends Error {
 }
 
 export const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? "unknown error";
+
+/** What is where `dir` (a path with its symlinks followed: `realPath`) or a directory above it would be, if that is not a directory. */
+export const notADirectory = (dir: string): { path: string; why: string } | undefined => {
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      const stat = lstatSync(at);
+      // A link is left only where following it loops.
+      return stat.isDirectory() ? undefined : { path: at, why: stat.isSymbolicLink() ? "is a symlink that loops" : "is a file, not a directory" };
+    } catch {
+      if (dirname(at) === at) return undefined; // nothing there yet: made when written
+    }
+  }
+};
 
 /** `dir`, or the nearest directory above it that exists (where the rest is made). */
 export const existingDir = (dir: string): string => {

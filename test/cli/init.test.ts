@@ -102,12 +102,17 @@ describe("treaty init in an existing repo", () => {
     expect(stderr).toContain("skipped treaty.config.json (package.json has a 'treaty' key)\n");
   });
 
-  it("exits 1 on a package.json that is not JSON, touching nothing of it", async () => {
-    const root = project({ "package.json": "{ nope" });
-    const { status, stderr } = await cli(["init"], root);
-    expect(status).toBe(1);
-    expect(stderr).toMatch(/^failed {2}package\.json \(not JSON: /m);
-    expect(readFileSync(join(root, "package.json"), "utf8")).toBe("{ nope");
+  it("exits 1 on a package.json that is not JSON, at its line:col, and writes nothing (the scaffold was written before it)", async () => {
+    for (const [text, at] of [
+      ["{ nope", "1:3"],
+      ['{\n  "name": "x",\n  "scripts": { "a": "b", }\n}\n', "3:26"],
+      ['{\n  "name": "x"\n  "private": true\n}\n', "3:3"],
+    ]) {
+      const root = project({ "package.json": text! });
+      const { status, stderr } = await cli(["init"], root);
+      expect({ status, stderr }).toEqual({ status: 1, stderr: expect.stringMatching(new RegExp(`^package\\.json:${at} - error json-syntax: not valid JSON: expected `)) });
+      expect(snapshot(root)).toEqual({ "package.json": text });
+    }
   });
 
   it("makes a package.json without \"type\" an ES module package when nothing in it is CommonJS, and says so", async () => {
@@ -215,27 +220,30 @@ describe("treaty init in an existing repo", () => {
     it("fails without touching package.json when it cannot copy", async () => {
       const root = beside({ "app/vendor": "a file where vendor/ should be\n" });
       const before = readFileSync(join(root, "package.json"), "utf8");
+      const files = snapshot(root);
       const { status, stderr } = await cli(["init"], root);
       expect(status).toBe(1);
-      expect(stderr).toContain(`failed  vendor/${TARBALL} (EEXIST)\n`);
+      expect(stderr).toBe("error write-failed: cannot write into vendor: vendor is a file, not a directory; nothing was written\n1 error, 0 warnings\n");
       expect(readFileSync(join(root, "package.json"), "utf8")).toBe(before);
+      expect(snapshot(root)).toEqual(files);
     });
   });
 
-  it("fails, with the reason and no stack trace, on a manifest it cannot extend or a path it cannot write", async () => {
+  it("fails before writing anything, with a coded diagnostic and no stack trace, on a manifest it cannot extend or a path it cannot write", async () => {
     const cases: [Record<string, string>, string][] = [
-      [{ "package.json": "[]\n" }, "failed  package.json (not a JSON object)\n"],
-      [{ "package.json": '{ "scripts": "x" }\n' }, 'failed  package.json ("scripts" is not an object)\n'],
-      [{ idl: "a file where idl/ should be\n" }, "failed  idl/orders/order.placed.yaml (ENOTDIR)\n"],
+      [{ "package.json": "[]\n" }, "package.json:1:1 - error invalid-value: package.json must be a JSON object\n"],
+      [{ "package.json": '{ "scripts": "x" }\n' }, "package.json:1:14 - error invalid-value: 'scripts' in package.json must be an object\n"],
+      [{ "package.json": '{\n  "name": "x",\n  "devDependencies": null\n}\n' }, "package.json:3:22 - error invalid-value: 'devDependencies' in package.json must be an object\n"],
+      [{ "package.json": '{ "name": "x", "name": "y" }\n' }, "package.json:1:16 - error duplicate-key: duplicate key 'name'\n"],
+      [{ idl: "a file where idl/ should be\n" }, "error write-failed: cannot write into idl/orders: idl is a file, not a directory; nothing was written\n"],
+      [{ ".github": "a file where .github/ should be\n" }, "error write-failed: cannot write into .github/workflows: .github is a file, not a directory; nothing was written\n"],
     ];
     for (const [files, line] of cases) {
       const root = project(files);
       const before = snapshot(root);
       const { status, stderr } = await cli(["init"], root);
-      expect(status).toBe(1);
-      expect(stderr).toContain(line);
-      expect(stderr).not.toMatch(/internal error|\n\s+at /);
-      for (const [path, text] of Object.entries(before)) expect(snapshot(root)[path]).toBe(text);
+      expect({ files, status, stderr }).toEqual({ files, status: 1, stderr: `${line}1 error, 0 warnings\n` });
+      expect(snapshot(root)).toEqual(before);
     }
     const dangling = project();
     symlinkSync(join(dangling, "nowhere.json"), join(dangling, "tsconfig.json"));

@@ -1,6 +1,6 @@
 // A directory `generate` may not write into is `write-failed` (exit 1) before the commit point, and
 // the tree stays as it was: a rename refused after it left generated/ half new, and every later run
-// exited 70 until the permission was mended. The tests run as root, whom permissions do not stop,
+// exited 70 until the permission was mended. `init` asks before it writes the first file too. The tests run as root, whom permissions do not stop,
 // so the file system's refusals are simulated: `accessSync`, `mkdirSync` and `writeFileSync` of
 // node:fs refuse the paths under `refused`, as a directory of mode 555 refuses another user.
 import { createHash } from "node:crypto";
@@ -30,10 +30,12 @@ afterEach(() => refused.clear());
 // reads node:fs through the mock whichever file the worker ran before.
 let generate: typeof import("../../src/generate.js").generate;
 let stagingDir: typeof import("../../src/write/write.js").stagingDir;
+let cli: typeof import("../support/temp-project.js").cli;
 beforeAll(async () => {
   vi.resetModules();
   ({ generate } = await import("../../src/generate.js"));
   ({ stagingDir } = await import("../../src/write/write.js"));
+  ({ cli } = await import("../support/temp-project.js"));
 });
 
 const contract = (maxLength: number): string => `contract: demo.ro\nowner: tests\nversions:\n  "1.0":\n    fields:\n      a: { type: string, maxLength: ${maxLength} }\n`;
@@ -72,4 +74,19 @@ it("a directory above generated/ that may not be written into (where the change 
   refused.add(stagingDir(join(root, "generated")));
   expect(await run(root)).toEqual([`write-failed: cannot write into generated: . is not writable (EACCES); nothing was written`]);
   expect(existsSync(join(root, "generated"))).toBe(false);
+});
+
+it("init in a directory, or over a package.json, that may not be written: write-failed before the first file, nothing written", async () => {
+  const root = tempProject("unwritable-init", { "package.json": '{ "name": "x" }\n', "idl/.keep": "" });
+  refused.add(join(root, "idl"));
+  expect(await cli(["init"], root)).toEqual({ status: 1, stdout: "", stderr: "error write-failed: cannot write into idl: it is not writable (EACCES); nothing was written\n1 error, 0 warnings\n" });
+  refused.clear();
+  refused.add(join(root, "package.json"));
+  expect((await cli(["init"], root)).stderr).toBe("error write-failed: cannot write into package.json: it is not writable (EACCES); nothing was written\n1 error, 0 warnings\n");
+  refused.add(root);
+  expect((await cli(["init"], root)).stderr).toBe(
+    ["cannot write into .", "cannot write into package.json"].map((what) => `error write-failed: ${what}: it is not writable (EACCES); nothing was written\n`).join("") + "2 errors, 0 warnings\n",
+  );
+  expect(readdirSync(root).sort()).toEqual(["idl", "package.json"]);
+  expect(readdirSync(join(root, "idl"))).toEqual([".keep"]);
 });

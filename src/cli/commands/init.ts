@@ -1,13 +1,23 @@
-import { constants, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
+import { isMap, isScalar, type Node } from "yaml";
 import { CONFIG_FILE, loadConfig, readOrUndefined, type TreatyConfig } from "../../config/config.js";
+import { createDiagnostic, hasErrors, type Diagnostic, type StageResult } from "../../diagnostics/diagnostic.js";
+import { locate, parseJsonSource } from "../../load/load.js";
+import { realPath } from "../../write/real-path.js";
+import { existingDir, notADirectory } from "../../write/write.js";
 import { printDiagnostics, type CliIo, type Command } from "../command.js";
 
-/** What `init` did with one file. */
+/**
+ * What `init` does with one file. Every outcome is decided, and everything it needs checked, before
+ * the first `write` runs: a problem found on the way leaves no half scaffold.
+ */
 interface Outcome {
   readonly path: string;
   readonly action: "created" | "updated" | "skipped" | "failed";
   readonly why?: string;
+  /** Makes the file, for a created or updated one. */
+  readonly write?: () => void;
 }
 
 /** The project's own files `init` would otherwise add; each is added only when absent. */
@@ -79,20 +89,17 @@ const present = (path: string): boolean => {
   }
 };
 
-/** Writes `file` unless it exists or the project does without it: `init` never overwrites. */
+/** Creates `file` unless it exists or the project does without it: `init` never overwrites. */
 const createIfAbsent = (root: string, file: ScaffoldFile): Outcome => {
   if (present(join(root, file.path))) return { path: file.path, action: "skipped", why: "exists" };
   const covered = file.covered?.(root);
   if (covered !== undefined) return { path: file.path, action: "skipped", why: covered };
   const target = join(root, file.path);
-  try {
+  const write = (): void => {
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, file.contents(), { flag: "wx" });
-  } catch (error) {
-    // A file where a directory should be, a directory not writable: said, never a stack trace.
-    return { path: file.path, action: "failed", why: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
-  }
-  return { path: file.path, action: "created" };
+  };
+  return { path: file.path, action: "created", write };
 };
 
 type Manifest = Record<string, unknown> & {
@@ -109,13 +116,37 @@ const newManifest = (root: string): Manifest => ({
   private: true,
 });
 
-/** Why `manifest` is not a package.json init can extend, if it is not. */
-const notAManifest = (manifest: unknown): string | undefined => {
-  const isObject = (value: unknown): boolean => typeof value === "object" && value !== null && !Array.isArray(value);
-  if (!isObject(manifest)) return "not a JSON object";
-  const fields = manifest as Record<string, unknown>;
-  const bad = ["scripts", "dependencies", "devDependencies", "peerDependencies"].find((key) => fields[key] !== undefined && !isObject(fields[key]));
-  return bad === undefined ? undefined : `"${bad}" is not an object`;
+/** The keys of package.json that init reads or extends, each an object. */
+const MANIFEST_OBJECTS = ["scripts", "dependencies", "devDependencies", "peerDependencies"];
+
+/** package.json as it is: absent, or its text and what it holds. */
+interface ExistingManifest {
+  readonly text?: string;
+  readonly manifest: Manifest;
+}
+
+/**
+ * package.json, or a new one when there is none; undefined when it is not one init can extend (not
+ * JSON, not an object, a key init extends that is no object), each problem at its line:col.
+ */
+const readManifest = (root: string): StageResult<ExistingManifest | undefined> => {
+  const path = join(root, "package.json");
+  if (!present(path)) return { value: { manifest: newManifest(root) }, diagnostics: [] };
+  const text = readFileSync(path, "utf8");
+  const parsed = parseJsonSource("package.json", text);
+  if (hasErrors(parsed.diagnostics)) return { value: undefined, diagnostics: parsed.diagnostics };
+  const file = parsed.value;
+  const contents = file.doc.contents as Node | null;
+  const invalid = (node: Node | null, where: string, expected: string): Diagnostic => createDiagnostic("invalid-value", locate(file, node?.range?.[0] ?? 0), { where, expected });
+  if (!isMap(contents)) return { value: undefined, diagnostics: [invalid(contents, "package.json", "a JSON object")] };
+  const diagnostics: Diagnostic[] = [];
+  for (const { key, value } of contents.items) {
+    const name = isScalar(key) ? String(key.value) : "";
+    if (MANIFEST_OBJECTS.includes(name) && !isMap(value)) diagnostics.push(invalid((value as Node | null) ?? (key as Node), `'${name}' in package.json`, "an object"));
+  }
+  if (diagnostics.length > 0) return { value: undefined, diagnostics };
+  // JSON.parse as npm reads it; a byte-order mark, which JSON allows, is no part of the value.
+  return { value: { text, manifest: JSON.parse(text.replace(/^\uFEFF/, "")) as Manifest }, diagnostics: [] };
 };
 
 /** Adds the scripts and devDependencies package.json lacks; never replaces one it has. */
@@ -211,13 +242,11 @@ const vendorTreaty = (root: string, manifest: Manifest, added: string[], notes: 
     }
     outcome = { path, action: "skipped", why: `exists, the same as ${from}` };
   } else {
-    try {
+    const write = (): void => {
       mkdirSync(dirname(target), { recursive: true });
       copyFileSync(source, target, constants.COPYFILE_EXCL);
-    } catch (error) {
-      return { path, action: "failed", why: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
-    }
-    outcome = { path, action: "created", why: `copied from ${from}, which a CI checkout cannot reach` };
+    };
+    outcome = { path, action: "created", why: `copied from ${from}, which a CI checkout cannot reach`, write };
   }
   deps["treaty"] = `file:${path}`;
   added.push(`dependency treaty: file:${path}`);
@@ -253,21 +282,11 @@ const setModuleType = (root: string, manifest: Manifest, created: boolean, added
 };
 
 /** Creates or extends package.json, vendoring treaty's tarball when needed; what it cannot fix, it says in `notes`. */
-const updateManifest = (root: string, outDir: string, notes: string[]): Outcome[] => {
+const updateManifest = (root: string, { text, manifest }: ExistingManifest, outDir: string, notes: string[]): Outcome[] => {
   const path = join(root, "package.json");
-  const text = existsSync(path) ? readFileSync(path, "utf8") : undefined;
-  let manifest: Manifest;
-  try {
-    manifest = text === undefined ? newManifest(root) : (JSON.parse(text) as Manifest);
-  } catch (error) {
-    return [{ path: "package.json", action: "failed", why: `not JSON: ${(error as Error).message}` }];
-  }
-  const malformed = notAManifest(manifest);
-  if (malformed) return [{ path: "package.json", action: "failed", why: malformed }];
   const added = mergeManifest(manifest);
   setModuleType(root, manifest, text === undefined, added, notes, outDir);
   const vendored = vendorTreaty(root, manifest, added, notes);
-  if (vendored?.action === "failed") return [vendored];
   const outcomes = vendored ? [vendored] : [];
   if (![manifest.dependencies, manifest.devDependencies].some((deps) => deps?.["treaty"] !== undefined)) {
     notes.push("treaty is not a dependency of this package: the generated code imports treaty/runtime; install treaty as a dependency");
@@ -275,8 +294,44 @@ const updateManifest = (root: string, outDir: string, notes: string[]): Outcome[
   if (text !== undefined && added.length === 0) return [...outcomes, { path: "package.json", action: "skipped", why: "has the scripts and devDependencies" }];
   // Keep the file's own indentation.
   const indent = /^[ \t]+(?=")/m.exec(text ?? "")?.[0] ?? "  ";
-  writeFileSync(path, `${JSON.stringify(manifest, null, indent)}\n`);
-  return [...outcomes, { path: "package.json", action: text === undefined ? "created" : "updated", why: added.join(", ") }];
+  const write = (): void => writeFileSync(path, `${JSON.stringify(manifest, null, indent)}\n`);
+  return [...outcomes, { path: "package.json", action: text === undefined ? "created" : "updated", why: added.join(", "), write }];
+};
+
+/** Why `outcome`'s file cannot be written, found before anything is: a file where a directory must be, or a place this process may not write. */
+const writeBlocked = (root: string, { path, write }: Outcome): Diagnostic | undefined => {
+  if (!write) return undefined;
+  const target = join(root, path);
+  const blocked = notADirectory(realPath(dirname(target)));
+  if (blocked !== undefined) return createDiagnostic("write-failed", undefined, { what: dirname(path), detail: `${relative(root, blocked.path)} ${blocked.why}` });
+  // The file itself when it is there to be replaced (package.json), else the directory it is made in.
+  const at = present(target) ? target : existingDir(dirname(target));
+  try {
+    accessSync(at, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    return createDiagnostic("write-failed", undefined, { what: relative(root, at) || ".", detail: `it is not writable (${(error as NodeJS.ErrnoException).code})` });
+  }
+};
+
+/**
+ * Runs the writes in order. A refusal past the checks (a full disk) is that file's failure, said,
+ * never a stack trace, and the files after it are not written: package.json comes last, so it never
+ * names a vendor/ copy that failed.
+ */
+const writeAll = (planned: readonly Outcome[]): Outcome[] => {
+  let failed = false;
+  return planned.map((outcome) => {
+    if (!outcome.write) return outcome;
+    if (failed) return { path: outcome.path, action: "skipped", why: "not written, after the failure above" };
+    try {
+      outcome.write();
+      return outcome;
+    } catch (error) {
+      failed = true;
+      return { path: outcome.path, action: "failed", why: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+    }
+  });
 };
 
 const printOutcome = (io: CliIo, { path, action, why }: Outcome): void => io.stderr(`${action.padEnd(7)} ${path}${why ? ` (${why})` : ""}\n`);
@@ -290,17 +345,25 @@ export const initCommand: Command = {
       workflow and a .gitignore; "type": "module" unless package.json shows CommonJS (a stated
       "commonjs" too, as npm init writes it, in a package with no .js file); treaty's tarball copied
       into vendor/ when package.json installs it from outside the repo. Never overwrites a
-      file; running it again changes nothing.`,
+      file; running it again changes nothing. Writes nothing when package.json is not JSON it
+      can extend or a file cannot be written (each reported first).`,
   options: {},
   positionals: { min: 0, max: 0 },
   run: async (_args, io) => {
     const loaded = loadConfig(io.cwd);
-    if (!loaded.value) {
-      printDiagnostics(io, loaded.diagnostics);
+    const existing = readManifest(io.cwd);
+    if (!loaded.value || !existing.value) {
+      printDiagnostics(io, [...loaded.diagnostics, ...existing.diagnostics]);
       return 1;
     }
     const notes: string[] = [];
-    const outcomes = [...scaffold(loaded.value).map((file) => createIfAbsent(io.cwd, file)), ...updateManifest(io.cwd, join(io.cwd, loaded.value.out), notes)];
+    const planned = [...scaffold(loaded.value).map((file) => createIfAbsent(io.cwd, file)), ...updateManifest(io.cwd, existing.value, join(io.cwd, loaded.value.out), notes)];
+    const blocked = planned.flatMap((outcome) => writeBlocked(io.cwd, outcome) ?? []);
+    if (blocked.length > 0) {
+      printDiagnostics(io, [...new Map(blocked.map((d) => [d.message, d])).values()]);
+      return 1;
+    }
+    const outcomes = writeAll(planned);
     for (const outcome of outcomes) printOutcome(io, outcome);
     for (const note of notes) io.stderr(`treaty: note: ${note}\n`);
     if (outcomes.some((o) => o.action === "failed")) return 1;
