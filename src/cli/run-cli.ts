@@ -1,6 +1,6 @@
 import { createDiagnostic, formatDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { TREATY_VERSION } from "../version.js";
-import type { CliIo } from "./command.js";
+import type { CliIo, Command } from "./command.js";
 import { COMMANDS } from "./commands/index.js";
 import { parseCommandLine, unknownCommand } from "./parse-command-line.js";
 
@@ -10,11 +10,16 @@ const help = (): string => `treaty ${TREATY_VERSION}: compile YAML contracts int
 
 Usage:
 ${COMMANDS.map((c) => c.usage).join("\n")}
-  treaty --help | --version
+  treaty help [<command>] | --help | --version
 
 Exit status: 0 on success, 1 on errors in the contracts or stale output, 2 on bad usage,
 70 on an internal error (a bug in treaty; set TREATY_DEBUG=1 for its stack trace).
 `;
+
+/** One command's usage: what `treaty <command> --help` and `treaty help <command>` print. */
+const commandHelp = (command: Command): string => `Usage:\n${command.usage}\n`;
+
+const HELP = ["help", "--help", "-h"];
 
 const usageError = (io: CliIo, diagnostics: readonly Diagnostic[], command?: string): number => {
   io.stderr(`${diagnostics.map((d) => `treaty: ${formatDiagnostic(d)}\n`).join("")}Run 'treaty ${command ? `${command} ` : ""}--help' for usage.\n`);
@@ -26,8 +31,14 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
   const [first, ...rest] = argv;
   const command = COMMANDS.find((c) => c.name === first);
   if (!command) {
-    if (first === "help" || first === "--help" || first === "-h") {
-      io.stdout(help());
+    if (first !== undefined && HELP.includes(first)) {
+      // `treaty help check` is `treaty check --help`; `treaty help` alone, the whole usage.
+      const [name, ...more] = rest;
+      if (more.length > 0) return usageError(io, [createDiagnostic("argument-count", undefined, { command: "help", expected: "0 to 1 arguments", got: rest.map((a) => `'${a}'`).join(" ") })]);
+      const named = COMMANDS.find((c) => c.name === name);
+      if (named) io.stdout(commandHelp(named));
+      else if (name === undefined || HELP.includes(name)) io.stdout(help());
+      else return usageError(io, [unknownCommand(name, COMMANDS.map((c) => c.name))]);
       return 0;
     }
     if (first === undefined) {
@@ -45,7 +56,7 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
   const args = parsed.value;
   if (!args) return usageError(io, parsed.diagnostics, command.name);
   if (args.values["help"]) {
-    io.stdout(`Usage:\n${command.usage}\n`);
+    io.stdout(commandHelp(command));
     return 0;
   }
   try {

@@ -14,6 +14,32 @@ it("--help lists every command and exits 0", () => {
   for (const command of ["treaty generate", "treaty check", "--check", "--idl", "--out"]) expect(stdout).toContain(command);
 });
 
+it("help <command> prints that command's usage, as <command> --help does; help alone, all of them; a name that is no command is a usage error", async () => {
+  const { COMMANDS } = await import("../../src/cli/commands/index.js");
+  const run = async (args: string[]) => {
+    let stdout = "";
+    let stderr = "";
+    const status = await runCli(args, { cwd: ROOT, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+    return { status, stdout, stderr };
+  };
+  for (const { name, usage } of COMMANDS) {
+    const own = await run([name, "--help"]);
+    expect(own).toEqual({ status: 0, stdout: `Usage:\n${usage}\n`, stderr: "" });
+    expect(await run(["help", name])).toEqual(own);
+    expect(await run(["--help", name])).toEqual(own);
+  }
+  const all = await run(["help"]);
+  expect(all.status).toBe(0);
+  for (const { usage } of COMMANDS) expect(all.stdout).toContain(usage);
+  expect(await run(["--help"])).toEqual(all);
+  expect(await run(["help", "chek"])).toEqual({
+    status: 2,
+    stdout: "",
+    stderr: "treaty: error unknown-command: unknown command 'chek' (did you mean 'check'?); the commands are init, generate, check, diff, compat, import\nRun 'treaty --help' for usage.\n",
+  });
+  expect(await run(["help", "check", "diff"])).toMatchObject({ status: 2, stdout: "", stderr: expect.stringMatching(/^treaty: error argument-count: /) });
+});
+
 it("--version prints package.json's version", async () => {
   const { version } = (await import("../../package.json", { with: { type: "json" } })).default;
   expect(treaty(["--version"]).stdout.trim()).toBe(version);
