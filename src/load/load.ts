@@ -20,11 +20,29 @@ export const locate = (file: Pick<SourceFile, "path" | "lineCounter">, offset: n
   return { file: file.path, line, col };
 };
 
+// What may stand between the token before an empty key and the ':' after it.
+const BEFORE_INDICATOR = /(?:[ \t\r\n]|#[^\n]*)*/y;
+
+/**
+ * An empty key (a line `: x`) is a null scalar that yaml places where the token before it ended: at
+ * the end of the line before, or where its indentation starts. It is placed at its ':', which is
+ * what writes it, so every diagnostic about it points there.
+ */
+const placeEmptyKey = (file: SourceFile, key: Scalar): void => {
+  const range = key.range;
+  if (!range || range[0] !== range[1]) return;
+  BEFORE_INDICATOR.lastIndex = range[0];
+  BEFORE_INDICATOR.test(file.text);
+  const at = BEFORE_INDICATOR.lastIndex;
+  key.range = [at, at, at];
+};
+
 /**
  * Keys a mapping holds twice, compared as YAML's `uniqueKeys` does (the same scalar value), in one
  * pass with a set per mapping: yaml's own check compares each key with every earlier one, which
  * made a 20,000-field contract take 44 s to parse. Also YAML 1.1's merge key, an unquoted `<<`:
  * YAML 1.2 reads it as a key like any other, so `<<: *base` among fields was a field named `<<`.
+ * On the way, each empty key is placed where it is written (`placeEmptyKey`).
  */
 const keyProblems = (file: SourceFile): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
@@ -33,6 +51,7 @@ const keyProblems = (file: SourceFile): Diagnostic[] => {
       const seen = new Set<unknown>();
       for (const pair of map.items) {
         if (!isScalar(pair.key)) continue;
+        placeEmptyKey(file, pair.key);
         if (pair.key.value === "<<" && pair.key.type === Scalar.PLAIN) diagnostics.push(createDiagnostic("merge-key", locate(file, pair.key.range?.[0] ?? 0)));
         const value = pair.key.value;
         const id = typeof value === "string" ? `s${value}` : value;
