@@ -6,6 +6,7 @@ import { createDiagnostic, hasErrors, sortDiagnostics, type Diagnostic, type Par
 import { didYouMean } from "../diagnostics/suggest.js";
 import { LLM_PROVIDERS, type LlmProvider } from "../ir/model.js";
 import { locate, parseJsonSource, type SourceFile } from "../load/load.js";
+import { readFailed, unreadable } from "../load/read-sources.js";
 
 export const CONFIG_FILE = "treaty.config.json";
 
@@ -183,11 +184,7 @@ export const loadConfig = (root: string): StageResult<TreatyConfig | undefined> 
     configText = readFileSync(join(root, CONFIG_FILE), "utf8");
   } catch (error) {
     // Absent: the defaults, or package.json's. There but unreadable: an error, never the defaults in silence.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT") {
-      const detail = code === "EISDIR" ? "it is a directory, not a file" : code === "EACCES" || code === "EPERM" ? `permission denied (${code})` : `${code ?? "unknown error"}`;
-      return { value: undefined, diagnostics: [createDiagnostic("read-failed", { file: CONFIG_FILE, line: 1, col: 1 }, { what: CONFIG_FILE, detail })] };
-    }
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return { value: undefined, diagnostics: [readFailed(CONFIG_FILE, unreadable(error))] };
   }
   const packageText = readOrUndefined(join(root, "package.json"));
   const configFile = configText === undefined ? undefined : parseJsonSource(CONFIG_FILE, configText);

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { relative, sep } from "node:path";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import { parseSource, type SourceFile } from "./load.js";
-import { sourceText } from "./read-sources.js";
+import { readFailed, sourceText } from "./read-sources.js";
 
 const gitBytes = (root: string, args: readonly string[]): Buffer => execFileSync("git", ["-C", root, ...args], { maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
 const git = (root: string, args: readonly string[]): string => gitBytes(root, args).toString("utf8");
@@ -35,7 +35,7 @@ export const loadAtRef = (root: string, idlDir: string, ref: string): StageResul
     // Read as the working tree's files are (read-sources.ts), the diagnostics located alike.
     const text = sourceText(gitBytes(root, ["show", `${ref}:${prefix}${path}`]));
     if (typeof text !== "string") {
-      diagnostics.push(createDiagnostic("read-failed", text.at && { file: display, ...text.at }, { what: `${display} at '${ref}'`, detail: text.detail }));
+      diagnostics.push(readFailed(display, text, `${display} at '${ref}'`));
       continue;
     }
     const parsed = parseSource(display, text);

@@ -2,6 +2,7 @@
 // the YAML parser), which is all a run that finds nothing changed needs.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { getSystemErrorMap } from "node:util";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 
 /** A contract file's text, before parsing. */
@@ -25,8 +26,7 @@ export const readSources = (root: string, idlDir: string): StageResult<RawSource
   try {
     paths = listContractFiles(idlDir).sort();
   } catch (error) {
-    const detail = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such directory" : String(error);
-    return { value: [], diagnostics: [createDiagnostic("read-failed", undefined, { what: display(idlDir) || ".", detail })] };
+    return { value: [], diagnostics: [readFailed(display(idlDir) || ".", unreadable(error, "directory"))] };
   }
   if (paths.length === 0) {
     return { value: [], diagnostics: [createDiagnostic("no-contracts", undefined, { dir: display(idlDir) || "." })] };
@@ -36,7 +36,7 @@ export const readSources = (root: string, idlDir: string): StageResult<RawSource
   for (const path of paths) {
     const read = readText(path);
     if (typeof read === "string") value.push({ path: display(path), text: read });
-    else diagnostics.push(createDiagnostic("read-failed", read.at && { file: display(path), ...read.at }, { what: display(path), detail: read.detail }));
+    else diagnostics.push(readFailed(display(path), read));
   }
   return { value, diagnostics };
 };
@@ -49,16 +49,44 @@ const readText = (path: string): string | Unreadable => {
   try {
     bytes = readFileSync(path);
   } catch (error) {
-    return { detail: (error as NodeJS.ErrnoException).code ?? String(error) };
+    return unreadable(error);
   }
   return sourceText(bytes);
 };
 
-/** Why a contract file has no text, and where, if at a byte of it. */
+/** Why a file (or a directory) has no text, and where, if at a byte of it. */
 export interface Unreadable {
   readonly detail: string;
   readonly at?: { readonly line: number; readonly col: number };
+  /** A directory that could not be listed: it has no line to point at. */
+  readonly directory?: boolean;
 }
+
+let systemErrors: Map<string, string> | undefined;
+
+/**
+ * Why reading a file (or listing a directory) threw `error`, in the words every `read-failed` says
+ * it: the system's reason ("permission denied"), without the code and the absolute path that Node's
+ * message carries.
+ */
+export const unreadable = (error: unknown, kind: "file" | "directory" = "file"): Unreadable => {
+  const code = (error as NodeJS.ErrnoException).code;
+  systemErrors ??= new Map([...getSystemErrorMap().values()]);
+  const reason =
+    code === "ENOENT" ? `no such ${kind}`
+    : code === "EISDIR" ? "it is a directory, not a file"
+    : code === "ENOTDIR" ? (kind === "file" ? "a directory on its path is a file" : "it is not a directory")
+    : (code !== undefined && systemErrors.get(code)) || (error as Error).message;
+  return kind === "directory" ? { detail: reason, directory: true } : { detail: reason };
+};
+
+/**
+ * The one `read-failed` diagnostic, `cannot read <what>: <why>` (`what` is `path` unless said):
+ * located at the file's first bad byte, or at the file itself, so a terminal opens it; a directory
+ * has no line to point at.
+ */
+export const readFailed = (path: string, why: Unreadable, what = path): Diagnostic =>
+  createDiagnostic("read-failed", why.directory ? undefined : { file: path, ...(why.at ?? { line: 1, col: 1 }) }, { what, detail: why.detail });
 
 /**
  * A contract file's bytes as text, without a byte-order mark (columns count from the first

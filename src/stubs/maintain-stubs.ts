@@ -8,6 +8,7 @@ import type { SourceFile } from "ts-morph";
 import type { ContractAdapters } from "../adapt/model.js";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
+import { readFailed, unreadable } from "../load/read-sources.js";
 import { GENERATED, RUNTIME, stubsFileHeader, stubSource } from "./stub-source.js";
 
 /** A stub `maintainStubs` added. */
@@ -75,14 +76,6 @@ let tsMorph: Promise<TsMorph> | undefined;
 // ts-morph takes a while to load; only projects with hand-written adapters pay for it.
 const loadTsMorph = (): Promise<TsMorph> => (tsMorph ??= import("ts-morph"));
 
-const readOrUndefined = (path: string): string | undefined => {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
-};
-
 /** Exported declarations by name, with where their names are. */
 const exportedNames = (file: SourceFile): Map<string, { line: number; col: number }> => {
   const names = new Map<string, { line: number; col: number }>();
@@ -112,7 +105,13 @@ const writeAtomically = (path: string, text: string): void => {
 
 const maintainOne = async (spec: StubFile, options: StubsOptions, added: AddedStub[]): Promise<Diagnostic[]> => {
   const path = join(options.root, spec.file);
-  const existing = readOrUndefined(path);
+  let existing: string | undefined;
+  try {
+    existing = readFileSync(path, "utf8");
+  } catch (error) {
+    // Absent: made below. There but unreadable: reported, never written over (it holds hand-written code).
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return [readFailed(spec.file, unreadable(error))];
+  }
   if (existing === undefined && spec.stubs.length === 0) return [];
   const needed = new Set(spec.stubs.map((s) => s.name));
   if (existing !== undefined && plainlyInStep(existing, spec.owned, needed)) return [];
@@ -148,8 +147,10 @@ export const maintainStubs = async (files: readonly StubFile[], options: StubsOp
     try {
       diagnostics.push(...(await maintainOne(spec, options, added)));
     } catch (error) {
-      if (typeof (error as NodeJS.ErrnoException).code !== "string") throw error;
-      diagnostics.push(createDiagnostic("read-failed", undefined, { what: spec.file, detail: (error as Error).message }));
+      // Reads are reported above; what the system refuses here is a write.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (typeof code !== "string") throw error;
+      diagnostics.push(createDiagnostic("write-failed", undefined, { what: spec.file, detail: `the system refused it (${code})` }));
     }
   }
   return { value: added, diagnostics };

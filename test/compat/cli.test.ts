@@ -39,7 +39,7 @@ it("--format json prints the verdicts and the differences", () => {
 
 it("an input that cannot be read, parsed or imported exits 1 with the reason and no stack trace", () => {
   const cases: [string, RegExp][] = [
-    ["missing.json", /^error read-failed: cannot read missing\.json: no such file$/m],
+    ["missing.json", /^missing\.json:1:1 - error read-failed: cannot read missing\.json: no such file$/m],
     // Where it breaks, as a contract's or a config's error says it.
     [write("broken.json", '{\n  "type": "object",\n  "properties": { "a": }\n}'), /^broken\.json:3:24 - error json-syntax: not valid JSON: expected a JSON value, found "}"$/m],
     [write("latin.json", Buffer.from('{"description": "caf\u00e9"}', "latin1")), /^latin\.json:1:21 - error read-failed: cannot read latin\.json: not UTF-8 text/m],

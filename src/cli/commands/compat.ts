@@ -6,7 +6,7 @@ import type { Difference } from "../../compat/difference.js";
 import { shapeOfJsonSchema } from "../../compat/shape-of-json-schema.js";
 import { jsonSyntaxError } from "../../config/json-syntax.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { positionAt, sourceText } from "../../load/read-sources.js";
+import { positionAt, readFailed, sourceText, unreadable } from "../../load/read-sources.js";
 import { plural, printDiagnostics, stringOption, type CliIo, type Command } from "../command.js";
 
 const FORMATS = ["text", "json"];
@@ -18,10 +18,10 @@ const load = (io: CliIo, file: string): { document: unknown } | undefined => {
   try {
     bytes = readFileSync(resolve(io.cwd, file));
   } catch (error) {
-    return failed(createDiagnostic("read-failed", undefined, { what: file, detail: (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message }));
+    return failed(readFailed(file, unreadable(error)));
   }
   const text = sourceText(bytes);
-  if (typeof text !== "string") return failed(createDiagnostic("read-failed", text.at && { file, ...text.at }, { what: file, detail: text.detail }));
+  if (typeof text !== "string") return failed(readFailed(file, text));
   const broken = jsonSyntaxError(text);
   if (broken) {
     return failed(createDiagnostic("json-syntax", { file, ...positionAt(text, broken.offset) }, { detail: broken.detail }));

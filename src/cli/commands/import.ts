@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { createDiagnostic, formatDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { CONTRACT_NAME, CONTRACT_NAME_RULE } from "../../ir/names.js";
 import { IDL_LIMITS } from "../../resolve/limits.js";
-import { sourceText } from "../../load/read-sources.js";
+import { readFailed, sourceText, unreadable } from "../../load/read-sources.js";
 import { makeDirs } from "../../write/write.js";
 import { fromCwd, plural, printDiagnostics, readConfig, stringOption, type Command } from "../command.js";
 
@@ -52,15 +52,13 @@ export const importCommand: Command = {
     try {
       bytes = readFileSync(file);
     } catch (error) {
-      const detail = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
-      printDiagnostics(io, [createDiagnostic("read-failed", undefined, { what: args.positionals[0]!, detail })]);
+      printDiagnostics(io, [readFailed(args.positionals[0]!, unreadable(error))]);
       return 1;
     }
     // Decoded as contract files are: not UTF-8 is an error at its first bad byte, never U+FFFD in a description.
     const text = sourceText(bytes);
     if (typeof text !== "string") {
-      const shown = fromCwd(io, config.root, file);
-      printDiagnostics(io, [createDiagnostic("read-failed", text.at && { file: relative(config.root, file).split(sep).join("/"), ...text.at }, { what: shown, detail: text.detail })], config.root);
+      printDiagnostics(io, [readFailed(args.positionals[0]!, text)]);
       return 1;
     }
     const stem = file.split(sep).at(-1)!.replace(/\.(json|ya?ml)$/i, "").split(/[^A-Za-z0-9]+/)[0]!.toLowerCase() || "imported";

@@ -1,9 +1,10 @@
-import { accessSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { isMap, isScalar, type Node } from "yaml";
 import { CONFIG_FILE, loadConfig, readOrUndefined, type TreatyConfig } from "../../config/config.js";
 import { createDiagnostic, hasErrors, type Diagnostic, type StageResult } from "../../diagnostics/diagnostic.js";
 import { locate, parseJsonSource } from "../../load/load.js";
+import { readFailed, unreadable } from "../../load/read-sources.js";
 import { realPath } from "../../write/real-path.js";
 import { existingDir, notADirectory } from "../../write/write.js";
 import { printDiagnostics, type CliIo, type Command } from "../command.js";
@@ -18,6 +19,8 @@ interface Outcome {
   readonly why?: string;
   /** Makes the file, for a created or updated one. */
   readonly write?: () => void;
+  /** What stops init before it writes anything: a file it needs and cannot read. */
+  readonly problem?: Diagnostic;
 }
 
 /** The project's own files `init` would otherwise add; each is added only when absent. */
@@ -132,7 +135,12 @@ interface ExistingManifest {
 const readManifest = (root: string): StageResult<ExistingManifest | undefined> => {
   const path = join(root, "package.json");
   if (!present(path)) return { value: { manifest: newManifest(root) }, diagnostics: [] };
-  const text = readFileSync(path, "utf8");
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    return { value: undefined, diagnostics: [readFailed("package.json", unreadable(error))] };
+  }
   const parsed = parseJsonSource("package.json", text);
   if (hasErrors(parsed.diagnostics)) return { value: undefined, diagnostics: parsed.diagnostics };
   const file = parsed.value;
@@ -234,9 +242,21 @@ const vendorTreaty = (root: string, manifest: Manifest, added: string[], notes: 
   }
   const path = `${VENDOR_DIR}/${basename(source)}`;
   const target = join(root, path);
+  // Read before anything is written: a tarball init cannot read stops it whole.
+  const read = (file: string): Buffer | Diagnostic => {
+    try {
+      return readFileSync(file);
+    } catch (error) {
+      return readFailed(relative(root, file), unreadable(error));
+    }
+  };
+  const tarball = read(source);
+  if (!Buffer.isBuffer(tarball)) return { path, action: "failed", problem: tarball };
   let outcome: Outcome;
   if (present(target)) {
-    if (!statSync(target, { throwIfNoEntry: false })?.isFile() || !readFileSync(target).equals(readFileSync(source))) {
+    const copy = statSync(target, { throwIfNoEntry: false })?.isFile() ? read(target) : undefined;
+    if (copy !== undefined && !Buffer.isBuffer(copy)) return { path, action: "failed", problem: copy };
+    if (!copy?.equals(tarball)) {
       notes.push(`${unreachable}, and ${path} is another file: replace or remove it and run treaty init again`);
       return { path, action: "skipped", why: `exists and differs from ${from}` };
     }
@@ -244,7 +264,7 @@ const vendorTreaty = (root: string, manifest: Manifest, added: string[], notes: 
   } else {
     const write = (): void => {
       mkdirSync(dirname(target), { recursive: true });
-      copyFileSync(source, target, constants.COPYFILE_EXCL);
+      writeFileSync(target, tarball, { flag: "wx" });
     };
     outcome = { path, action: "created", why: `copied from ${from}, which a CI checkout cannot reach`, write };
   }
@@ -298,8 +318,12 @@ const updateManifest = (root: string, { text, manifest }: ExistingManifest, outD
   return [...outcomes, { path: "package.json", action: text === undefined ? "created" : "updated", why: added.join(", "), write }];
 };
 
-/** Why `outcome`'s file cannot be written, found before anything is: a file where a directory must be, or a place this process may not write. */
-const writeBlocked = (root: string, { path, write }: Outcome): Diagnostic | undefined => {
+/**
+ * Why `outcome`'s file cannot be had, found before anything is written: a file it needs and cannot
+ * read, a file where a directory must be, or a place this process may not write.
+ */
+const obstacle = (root: string, { path, write, problem }: Outcome): Diagnostic | undefined => {
+  if (problem) return problem;
   if (!write) return undefined;
   const target = join(root, path);
   const blocked = notADirectory(realPath(dirname(target)));
@@ -358,7 +382,7 @@ export const initCommand: Command = {
     }
     const notes: string[] = [];
     const planned = [...scaffold(loaded.value).map((file) => createIfAbsent(io.cwd, file)), ...updateManifest(io.cwd, existing.value, join(io.cwd, loaded.value.out), notes)];
-    const blocked = planned.flatMap((outcome) => writeBlocked(io.cwd, outcome) ?? []);
+    const blocked = planned.flatMap((outcome) => obstacle(io.cwd, outcome) ?? []);
     if (blocked.length > 0) {
       printDiagnostics(io, [...new Map(blocked.map((d) => [d.message, d])).values()]);
       return 1;
