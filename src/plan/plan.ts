@@ -97,6 +97,10 @@ export const plan = (project: Project, adapters: ProjectAdapters, options: PlanO
   const cases = options.tests ? deriveCases(project, adapters.contracts) : undefined;
   for (const contract of project.contracts) {
     const dir = contractDir(contract.name);
+    // First: the largest file to format (a 20,000-field contract's is 16 MB), so the workers format
+    // it while the versions' files are emitted, rather than the main thread waiting for it at the end.
+    // The versions' validators share its compilation (emit/validator-sharing.ts).
+    if (contract.versions.length > 1) jobs.push({ kind: "validators", path: `${dir}/validators.ts`, contract });
     for (const version of contract.versions) {
       for (const [kind, name] of VERSION_FILES) {
         jobs.push({ kind, path: `${dir}/${versionId(version.version)}/${name}`, contract, version });
@@ -105,8 +109,6 @@ export const plan = (project: Project, adapters: ProjectAdapters, options: PlanO
         jobs.push({ kind: "llm-json", path: `${dir}/${versionId(version.version)}/llm/${provider}.json`, contract, version, provider });
       }
     }
-    // After the versions' validators, which it shares the compilation of (emit/validator-sharing.ts).
-    if (contract.versions.length > 1) jobs.push({ kind: "validators", path: `${dir}/validators.ts`, contract });
     jobs.push({ kind: "adapters", path: `${dir}/adapters.ts`, adapters: adapters.contracts.get(contract.name)! });
     jobs.push({ kind: "registration", path: `${dir}/registration.ts`, contract });
     jobs.push({ kind: "contract-index", path: `${dir}/index.ts`, contract });
