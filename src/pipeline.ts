@@ -227,11 +227,11 @@ export interface RegenerateInput {
 
 /** The contracts `generate` could not prove current compiled and emitted: only the changed ones where that is sure to be right, else all. */
 export const regenerate = async (input: RegenerateInput, options: GenerateOptions): Promise<GenerateResult> => {
-  const { sources, hashes, key, cacheDir, changed, lock } = input;
+  const { cacheDir, changed } = input;
   loadPatternVerdicts(cacheDir);
   loadEmitterMemos(cacheDir);
-  const partial = changed ? await generateChanged(changed.manifest, changed.dirty, sources, hashes, options, cacheDir, key, lock) : undefined;
-  const result = partial ?? (await generateAll(sources, hashes, options, cacheDir, key, lock));
+  const partial = changed ? await generateChanged(changed.manifest, changed.dirty, input, options) : undefined;
+  const result = partial ?? (await generateAll(input, options));
   // `--check` writes nothing, not even to the cache.
   if (!options.check) {
     savePatternVerdicts(cacheDir);
@@ -241,14 +241,8 @@ export const regenerate = async (input: RegenerateInput, options: GenerateOption
 };
 
 /** Every contract regenerated; the output directory listed for files to remove. */
-const generateAll = async (
-  sources: readonly RawSource[],
-  hashes: ReadonlyMap<string, string>,
-  options: GenerateOptions,
-  cacheDir: string | undefined,
-  key: string,
-  lock: OutputLock | undefined,
-): Promise<GenerateResult> => {
+const generateAll = async (input: RegenerateInput, options: GenerateOptions): Promise<GenerateResult> => {
+  const { sources, hashes, key, cacheDir, lock } = input;
   options.onProgress?.({ phase: "compiling", done: 0, total: sources.length });
   const compiled = compileSources(sources, options.llm);
   const project = compiled.value;
@@ -284,16 +278,8 @@ const generateAll = async (
  * when the change reaches beyond them (a name changed, a new reference, an error, a diagnostic
  * located elsewhere): then a full run decides, so its diagnostics are exactly a full run's.
  */
-const generateChanged = async (
-  manifest: Manifest,
-  dirty: ReadonlySet<string>,
-  sources: readonly RawSource[],
-  hashes: ReadonlyMap<string, string>,
-  options: GenerateOptions,
-  cacheDir: string | undefined,
-  key: string,
-  lock: OutputLock | undefined,
-): Promise<GenerateResult | undefined> => {
+const generateChanged = async (manifest: Manifest, dirty: ReadonlySet<string>, input: RegenerateInput, options: GenerateOptions): Promise<GenerateResult | undefined> => {
+  const { sources, hashes, key, cacheDir, lock } = input;
   const loaded = new Set(dirty);
   for (const path of dirty) for (const dep of manifest.nodes[path]!.deps) loaded.add(dep);
   options.onProgress?.({ phase: "compiling", done: 0, total: loaded.size });
