@@ -1,6 +1,8 @@
 // `treaty generate --watch`: one run, then one more each time a saved change could change the output.
 // Runs never overlap: changes that arrive during a run are gathered into the next one.
-import { basename, sep } from "node:path";
+import { statSync, watch as watchDir } from "node:fs";
+import { basename, dirname, sep } from "node:path";
+import type { FSWatcher } from "chokidar";
 
 export interface WatchOptions {
   /** The contracts directory. */
@@ -74,14 +76,55 @@ export const watch = async (options: WatchOptions): Promise<Watching> => {
     }, options.settleMs ?? 50);
   };
 
-  const watcher = chokidarWatch([options.idlDir, ...files], { ignoreInitial: true, ignored });
-  watcher.on("all", (event, path) => {
-    if (!closed && callsForRun(event, path, files)) schedule();
-  });
-  watcher.on("error", (error) => options.onError(error));
+  const watchTree = async (): Promise<FSWatcher> => {
+    const tree = chokidarWatch([options.idlDir, ...files], { ignoreInitial: true, ignored });
+    tree.on("all", (event, path) => {
+      if (!closed && callsForRun(event, path, files)) schedule();
+    });
+    tree.on("error", (error) => options.onError(error));
+    await new Promise<void>((done) => tree.once("ready", () => done()));
+    return tree;
+  };
+
+  // The watches of a directory follow it, not its name: once the contracts directory is removed
+  // (`rm -rf idl && mkdir idl`) or renamed away (a checkout that swaps it), they see nothing of the
+  // directory made in its place. Its parent is watched (that one directory only) for the name
+  // coming to lead elsewhere; then its tree is watched anew and a run reports what is there now.
+  const identity = (): string | undefined => {
+    try {
+      const stats = statSync(options.idlDir);
+      return `${stats.dev}:${stats.ino}`;
+    } catch {
+      return undefined;
+    }
+  };
+  let seen = identity();
+  let watcher: Promise<FSWatcher> = watchTree();
+  const rewatch = async (): Promise<void> => {
+    while (!closed && identity() !== seen) {
+      seen = identity();
+      const old = await watcher;
+      watcher = watchTree();
+      await old.close();
+      await watcher;
+      schedule();
+    }
+  };
+  let rewatching = Promise.resolve();
+  const idlName = basename(options.idlDir);
+  let parent: ReturnType<typeof watchDir> | undefined;
+  try {
+    parent = watchDir(dirname(options.idlDir), (_event, name) => {
+      if (!closed && (name === null || name === idlName)) rewatching = rewatching.then(rewatch).catch(options.onError);
+    });
+    // The parent removed too (the project itself): nothing is left to watch for.
+    parent.on("error", () => parent?.close());
+  } catch {
+    // a parent that cannot be watched: the contracts directory is followed while it stays
+  }
 
   const ready = (async () => {
-    await new Promise<void>((done) => watcher.once("ready", () => done()));
+    await watcher;
     running = runOnce().then(() => {
       running = undefined;
       if (pending) running = drain();
@@ -94,7 +137,9 @@ export const watch = async (options: WatchOptions): Promise<Watching> => {
     close: async () => {
       closed = true;
       clearTimeout(timer);
-      await watcher.close();
+      parent?.close();
+      await rewatching;
+      await (await watcher).close();
       await ready.catch(() => {});
       await running;
     },

@@ -2,7 +2,7 @@
 // Each step waits for what the user would look for (a generated file's contents, a line on stderr),
 // never for a fixed time.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { tempProject } from "../support/temp-project.js";
@@ -148,5 +148,44 @@ it("a generate beside the watch waits for the watch's run (and the watch for it)
   expect(await exited).toBe(0);
   expect(Date.now() - stopped).toBeLessThan(10_000);
   expect(read(types)).toContain("third");
+  expect(stderr).not.toMatch(/internal error|\n\s+at /);
+}, 60_000);
+
+it("goes on watching the contracts directory after it is removed and made again, or swapped for another", async () => {
+  const root = tempProject("watch-idl-gone", { "treaty.config.json": `{ "tests": false }\n`, "idl/demo/demo.thing.yaml": contract("first") });
+  const child = spawn(process.execPath, [CLI, "generate", "--watch"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const printed = () => stderr;
+  const types = join(root, "generated/demo.thing/v1_0/types.ts");
+  await until("the first run and the watch", () => stderr.includes("watching idl for changes"), printed);
+
+  // Removed: its diagnostic, the output kept, still watching.
+  rmSync(join(root, "idl"), { recursive: true });
+  await until("the missing directory's diagnostic", () => stderr.includes("error read-failed: cannot read idl: no such directory"), printed);
+  expect(read(types)).toContain("first");
+  // Made again, empty: its diagnostic; then a contract in it regenerates.
+  mkdirSync(join(root, "idl"));
+  await until("the empty directory's diagnostic", () => stderr.includes("error no-contracts"), printed);
+  mkdirSync(join(root, "idl/demo"));
+  writeFileSync(join(root, "idl/demo/demo.thing.yaml"), contract("second"));
+  await until("the contract back", () => read(types)?.includes("second") === true, printed);
+  writeFileSync(join(root, "idl/demo/demo.thing.yaml"), contract("third"));
+  await until("a save in it", () => read(types)?.includes("third") === true, printed);
+
+  // Swapped for another directory (as a checkout can): the new one's contracts, and its saves.
+  mkdirSync(join(root, "idl.new/demo"), { recursive: true });
+  writeFileSync(join(root, "idl.new/demo/demo.thing.yaml"), contract("fourth"));
+  renameSync(join(root, "idl"), join(root, "idl.old"));
+  renameSync(join(root, "idl.new"), join(root, "idl"));
+  await until("the swapped-in contract", () => read(types)?.includes("fourth") === true, printed);
+  writeFileSync(join(root, "idl/demo/demo.thing.yaml"), contract("fifth"));
+  await until("a save in the swapped-in directory", () => read(types)?.includes("fifth") === true, printed);
+
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  child.kill("SIGINT");
+  expect(await exited).toBe(0);
+  expect(read(types)).toContain("fifth");
   expect(stderr).not.toMatch(/internal error|\n\s+at /);
 }, 60_000);
