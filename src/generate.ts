@@ -117,9 +117,12 @@ const generateLocked = async (options: GenerateOptions, lock: OutputLock | undef
   const key = manifestKey(options);
   const manifest = readManifest(cacheDir, options.outDir, key);
   const dirty = manifest && dirtySources(manifest, hashes, options);
-  if (manifest && dirty?.size === 0) return unchangedResult(manifest);
+  // The reading's warnings (a symlink loop not followed) with the contracts' own.
+  const withRead = (result: GenerateResult): GenerateResult =>
+    read.diagnostics.length === 0 ? result : { ...result, diagnostics: sortDiagnostics([...read.diagnostics, ...result.diagnostics]) };
+  if (manifest && dirty?.size === 0) return withRead(unchangedResult(manifest));
   const { regenerate } = await import("./pipeline.js");
-  return await regenerate({ sources, hashes, key, cacheDir, lock, ...(manifest && dirty && { changed: { manifest, dirty } }) }, options);
+  return withRead(await regenerate({ sources, hashes, key, cacheDir, lock, ...(manifest && dirty && { changed: { manifest, dirty } }) }, options));
 };
 
 /**

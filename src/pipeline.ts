@@ -42,7 +42,9 @@ export interface CompileOptions {
 export const compile = (options: CompileOptions): StageResult<Project | undefined> => {
   const read = readSources(options.root, options.idlDir);
   if (hasErrors(read.diagnostics)) return { value: undefined, diagnostics: sortDiagnostics(read.diagnostics) };
-  return compileSources(read.value, options.llm);
+  const compiled = compileSources(read.value, options.llm);
+  // The reading's warnings (a symlink loop not followed) with the contracts' own.
+  return { value: compiled.value, diagnostics: sortDiagnostics([...read.diagnostics, ...compiled.diagnostics]) };
 };
 
 /** `compile` of sources already read: all of a project's, or (an incremental run) some of them and what they reference. */

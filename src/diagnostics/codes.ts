@@ -17,6 +17,7 @@ export const DIAGNOSTIC_CODES = {
   "read-failed": { severity: "error", message: "cannot read {what}: {detail}" },
   "write-failed": { severity: "error", message: "cannot write into {what}: {detail}; nothing was written" },
   "generate-locked": { severity: "error", message: "another treaty generate ({holder}) is writing into {what}; nothing was written: run again once it has finished (if no such process runs, remove {lock})" },
+  "symlink-loop": { severity: "warning", message: "{link} is a symlink to {target}, a directory it is in: not followed (it would list the same contracts without end)" },
   "no-contracts": { severity: "error", message: "no contract files (*.yaml) found under {dir}" },
   // structure
   "unknown-key": { severity: "error", message: "unknown key '{key}' in {where}{suggestion}" },

@@ -1,6 +1,6 @@
 import { isScalar, LineCounter, parseDocument, Scalar, visit, type Document, type Node, type YAMLError } from "yaml";
 import { jsonSyntaxError } from "../config/json-syntax.js";
-import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, hasErrors, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
 import { readSources, type RawSource } from "./read-sources.js";
 
@@ -125,8 +125,9 @@ export const parseSources = (sources: readonly RawSource[]): StageResult<SourceF
 /** Reads and parses every `*.yaml` under `idlDir`, in a stable order. */
 export const load = (root: string, idlDir: string): StageResult<SourceFile[]> => {
   const read = readSources(root, idlDir);
-  if (read.diagnostics.length > 0) return { value: [], diagnostics: read.diagnostics };
-  return parseSources(read.value);
+  if (hasErrors(read.diagnostics)) return { value: [], diagnostics: read.diagnostics };
+  const parsed = parseSources(read.value);
+  return { value: parsed.value, diagnostics: [...read.diagnostics, ...parsed.diagnostics] };
 };
 
 /**

@@ -1,9 +1,9 @@
 // The first half of `load`: the contract files' texts, without parsing them (and without loading
 // the YAML parser), which is all a run that finds nothing changed needs.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { getSystemErrorMap } from "node:util";
-import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, hasErrors, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 
 /** A contract file's text, before parsing. */
 export interface RawSource {
@@ -14,25 +14,66 @@ export interface RawSource {
 
 const isContractFile = (name: string): boolean => name.endsWith(".yaml") || name.endsWith(".yml");
 
-const listContractFiles = (dir: string): string[] =>
-  readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && isContractFile(entry.name))
-    .map((entry) => join(entry.parentPath, entry.name));
+/** The contract files under a directory, and why a directory under it was not read. */
+interface Listing {
+  readonly paths: string[];
+  readonly diagnostics: Diagnostic[];
+}
+
+/**
+ * Every `*.yaml` under `dir`, symlinks followed: a linked file is read like any other, at its path
+ * under `dir`; a linked directory is listed under the link's name (contracts shared between
+ * projects: wherever it leads), unless it leads to a directory the walk is inside (a loop), which
+ * is `symlink-loop` and not followed. An unreadable `dir` throws; a directory below it is
+ * `read-failed`. `display` prints a path in a diagnostic.
+ */
+export const listContractFiles = (dir: string, display: (path: string) => string): Listing => {
+  const paths: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  // `inside`: where the directories the walk is in lead, `dir` first.
+  const walk = (current: string, inside: readonly string[]): void => {
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const path = join(current, entry.name);
+      let kind = entry.isFile() ? "file" : entry.isDirectory() ? "dir" : undefined;
+      if (entry.isSymbolicLink()) {
+        try {
+          const target = statSync(path);
+          kind = target.isFile() ? "file" : target.isDirectory() ? "dir" : undefined;
+        } catch {
+          // leads nowhere (or round a loop of links): a contract's name is read, and says why it cannot be
+          kind = "file";
+        }
+      }
+      if (kind === "file" && isContractFile(entry.name)) paths.push(path);
+      if (kind !== "dir") continue;
+      try {
+        const real = entry.isSymbolicLink() ? realpathSync(path) : join(inside.at(-1)!, entry.name);
+        if (inside.includes(real)) diagnostics.push(createDiagnostic("symlink-loop", undefined, { link: display(path), target: display(real) || "." }));
+        else walk(path, [...inside, real]);
+      } catch (error) {
+        diagnostics.push(readFailed(display(path), unreadable(error, "directory")));
+      }
+    }
+  };
+  walk(dir, [realpathSync(dir)]);
+  return { paths, diagnostics };
+};
 
 /** Reads every `*.yaml` under `idlDir`, in a stable order. */
 export const readSources = (root: string, idlDir: string): StageResult<RawSource[]> => {
   const display = (path: string): string => relative(root, path).split(sep).join("/");
-  let paths: string[];
+  let listing: Listing;
   try {
-    paths = listContractFiles(idlDir).sort();
+    listing = listContractFiles(idlDir, display);
   } catch (error) {
     return { value: [], diagnostics: [readFailed(display(idlDir) || ".", unreadable(error, "directory"))] };
   }
-  if (paths.length === 0) {
-    return { value: [], diagnostics: [createDiagnostic("no-contracts", undefined, { dir: display(idlDir) || "." })] };
+  const paths = listing.paths.sort();
+  const diagnostics: Diagnostic[] = listing.diagnostics;
+  if (paths.length === 0 && !hasErrors(diagnostics)) {
+    return { value: [], diagnostics: [...diagnostics, createDiagnostic("no-contracts", undefined, { dir: display(idlDir) || "." })] };
   }
   const value: RawSource[] = [];
-  const diagnostics: Diagnostic[] = [];
   for (const path of paths) {
     const read = readText(path);
     if (typeof read === "string") value.push({ path: display(path), text: read });

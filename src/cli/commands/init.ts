@@ -4,7 +4,7 @@ import { isMap, isScalar, type Node } from "yaml";
 import { CONFIG_FILE, loadConfig, readOrUndefined, type TreatyConfig } from "../../config/config.js";
 import { createDiagnostic, hasErrors, type Diagnostic, type StageResult } from "../../diagnostics/diagnostic.js";
 import { locate, parseJsonSource } from "../../load/load.js";
-import { readFailed, unreadable } from "../../load/read-sources.js";
+import { listContractFiles, readFailed, unreadable } from "../../load/read-sources.js";
 import { realPath } from "../../write/real-path.js";
 import { existingDir, notADirectory } from "../../write/write.js";
 import { printDiagnostics, type CliIo, type Command } from "../command.js";
@@ -61,8 +61,7 @@ const hasContracts =
   (dir: string) =>
   (root: string): string | undefined => {
     try {
-      const found = readdirSync(join(root, dir), { recursive: true, withFileTypes: true }).some((e) => e.isFile() && /\.ya?ml$/.test(e.name));
-      return found ? `${dir}/ already has contracts` : undefined;
+      return listContractFiles(join(root, dir), (path) => path).paths.length > 0 ? `${dir}/ already has contracts` : undefined;
     } catch {
       return undefined;
     }
