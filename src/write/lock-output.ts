@@ -2,8 +2,9 @@
 // directory: each took what the other had staged for a killed run's leftovers and dropped it, and
 // one of them exited 70 (or both 1). A run holds a lock file beside the directory, made with `wx`
 // and holding its pid, from before it finishes a killed run's change until after its manifest is
-// written; another run waits for it. The lock of a run that died (its pid runs no more) is taken
-// over.
+// written; another run waits for it. The lock of a run that died is taken over: its pid runs no
+// more, or (on Linux, where the lock also holds the process's start time) the process with its pid
+// started at another time: a pid reused by an unrelated process (in containers often) is no holder.
 import { linkSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -54,6 +55,36 @@ const alive = (pid: number): boolean => {
   }
 };
 
+/**
+ * When process `pid` started (field 22 of /proc/<pid>/stat, in clock ticks since boot): with the pid,
+ * it names one process, where a pid alone is reused. Undefined where there is no /proc (macOS,
+ * Windows) or it cannot be read: the lock is then the pid alone.
+ */
+export const startTimeOf = (pid: number): string | undefined => {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // Field 2, the command's name in parentheses, may hold spaces and ')': the fields after it follow its last ')'.
+  const start = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[22 - 3];
+  return start !== undefined && /^[0-9]+$/.test(start) ? start : undefined;
+};
+
+/** What a lock of process `pid` holds: `<pid>\n`, or `<pid> <start time>\n` where it is known. */
+const lockText = (pid: number): string => {
+  const start = startTimeOf(pid);
+  return start === undefined ? `${pid}\n` : `${pid} ${start}\n`;
+};
+
+/** The process with pid `pid` started at another time than the lock's `start`: the lock's process died, and its pid went to another. */
+const reused = (pid: number, start: string | undefined): boolean => {
+  if (start === undefined) return false;
+  const now = startTimeOf(pid);
+  return now !== undefined && now !== start;
+};
+
 interface Holder {
   readonly text: string;
   readonly pid: number | undefined;
@@ -71,8 +102,12 @@ const holderOf = (lock: string): Holder | undefined => {
     if (errorCode(error) === "ENOENT") return undefined;
     throw new WriteBlocked(lock, errorCode(error));
   }
-  const pid = /^[1-9][0-9]*\n$/.test(text) ? Number(text) : undefined;
-  const stale = pid === undefined ? Date.now() - mtimeMs > UNWRITTEN_STALE_MS : pid === process.pid ? !held.has(lock) : !alive(pid);
+  const written = /^([1-9][0-9]*)(?: ([0-9]+))?\n$/.exec(text);
+  const pid = written ? Number(written[1]) : undefined;
+  const stale =
+    pid === undefined ? Date.now() - mtimeMs > UNWRITTEN_STALE_MS
+    : pid === process.pid ? !held.has(lock)
+    : !alive(pid) || reused(pid, written![2]);
   return { text, pid, stale };
 };
 
@@ -100,7 +135,7 @@ const removeStale = (lock: string, stale: string): void => {
 /** Takes the lock of `outDir`, waiting while a live run holds it; throws `OutputLocked` past `waitMs`, `WriteBlocked` where no lock can be made. */
 export const lockOutput = async (outDir: string, options: LockOptions): Promise<OutputLock> => {
   const lock = lockPath(outDir);
-  const mine = `${process.pid}\n`;
+  const mine = lockText(process.pid);
   const deadline = Date.now() + options.waitMs;
   let waiting = false;
   try {

@@ -7,7 +7,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writ
 import { join, relative, sep } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { generate } from "../../src/generate.js";
-import { lockOutput, lockPath, OutputLocked } from "../../src/write/lock-output.js";
+import { lockOutput, lockPath, OutputLocked, startTimeOf } from "../../src/write/lock-output.js";
 import { createTreeWriter, stagingDir } from "../../src/write/write.js";
 import { tempProject } from "../support/temp-project.js";
 
@@ -107,6 +107,37 @@ it("the lock of a run that died, or one left empty by a run killed as it made it
   utimesSync(lockPath(outDir), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
   expect((await generate(options)).diagnostics).toEqual([]);
   expect(readFileSync(join(outDir, "demo.profile/v1_0/schema.json"), "utf8")).toContain("(edited)");
+  expect(existsSync(lockPath(outDir))).toBe(false);
+});
+
+// A dead run's pid reused by an unrelated process: the lock named a live pid, so the next run waited
+// 60 s and failed with generate-locked. The lock records the process's start time (Linux's /proc).
+it.runIf(startTimeOf(process.pid) !== undefined)("a lock whose pid a live process has, started at another time than the lock says, is a dead run's: taken over at once", async () => {
+  const root = tempProject("reused-pid-lock", { "package.json": "{}\n" });
+  contracts(root, false);
+  const outDir = join(root, "generated");
+  const pid = liveProcess();
+  const waited: (number | undefined)[] = [];
+  const options = { root, idlDir: join(root, "idl"), outDir, check: false, onLockWait: (holder: number | undefined) => waited.push(holder) };
+  // The live process's own start time: its lock is held (a short wait, then generate-locked).
+  writeFileSync(lockPath(outDir), `${pid} ${startTimeOf(pid)}\n`);
+  expect((await generate({ ...options, lockWaitMs: 300 })).diagnostics.map((d) => d.code)).toEqual(["generate-locked"]);
+  expect(waited).toEqual([pid]);
+  // Another start time: taken over without a wait (no onLockWait), though the wait allowed is a minute.
+  waited.length = 0;
+  writeFileSync(lockPath(outDir), `${pid} ${Number(startTimeOf(pid)) + 1}\n`);
+  expect((await generate({ ...options, lockWaitMs: 60_000 })).diagnostics).toEqual([]);
+  expect(waited).toEqual([]);
+  expect(existsSync(join(outDir, "index.ts"))).toBe(true);
+  expect(existsSync(lockPath(outDir))).toBe(false);
+});
+
+it("a run holds its lock with its pid and start time, where the system tells it", async () => {
+  const outDir = join(tempProject("lock-text"), "generated");
+  const lock = await lockOutput(outDir, { waitMs: 0 });
+  const start = startTimeOf(process.pid);
+  expect(readFileSync(lockPath(outDir), "utf8")).toBe(start === undefined ? `${process.pid}\n` : `${process.pid} ${start}\n`);
+  lock.release();
   expect(existsSync(lockPath(outDir))).toBe(false);
 });
 
