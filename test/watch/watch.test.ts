@@ -35,6 +35,15 @@ const until = async (what: string, probe: () => boolean, printed: () => string):
   }
 };
 
+/** `treaty generate --watch` in `root`, killed after the tests; `printed()`: its stderr so far. */
+const startWatch = (root: string, ...flags: string[]): { child: ChildProcess; printed: () => string } => {
+  const child = spawn(process.execPath, [CLI, "generate", "--watch", ...flags], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return { child, printed: () => stderr };
+};
+
 const read = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, "utf8") : undefined);
 
 /** Every file under `dir`, relative. */
@@ -42,14 +51,10 @@ const tree = (dir: string): string[] => readdirSync(dir, { recursive: true, with
 
 it("regenerates each saved change, reports a half-edited file without exiting, follows files that come and go, and stops on Ctrl-C", async () => {
   const root = tempProject("watch", { "treaty.config.json": `{ "tests": false }\n`, "idl/demo/demo.thing.yaml": contract("first") });
-  const child = spawn(process.execPath, [CLI, "generate", "--watch"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const printed = () => stderr;
+  const { child, printed } = startWatch(root);
   const types = join(root, "generated/demo.thing/v1_0/types.ts");
 
-  await until("the first run and the watch", () => stderr.includes("watching idl for changes"), printed);
+  await until("the first run and the watch", () => printed().includes("watching idl for changes"), printed);
   expect(read(types)).toContain("first");
 
   // Saved twice: each save regenerates.
@@ -60,12 +65,12 @@ it("regenerates each saved change, reports a half-edited file without exiting, f
 
   // Half-edited: the diagnostic at its line, nothing written, still watching.
   writeFileSync(join(root, "idl/demo/demo.thing.yaml"), contract("fourth").replace("maxLength: 40", "maxLength: [40"));
-  await until("the YAML error", () => /idl\/demo\/demo\.thing\.yaml:\d+:\d+ - error yaml-syntax/.test(stderr), printed);
+  await until("the YAML error", () => /idl\/demo\/demo\.thing\.yaml:\d+:\d+ - error yaml-syntax/.test(printed()), printed);
   expect(read(types)).toContain("third");
   expect(child.exitCode).toBeNull();
   // A run with an error writes nothing and prints no summary (runs never overlap, so nothing
   // after its diagnostic comes from an earlier run).
-  const afterError = stderr.slice(stderr.search(/error yaml-syntax/));
+  const afterError = printed().slice(printed().search(/error yaml-syntax/));
   expect(afterError).not.toMatch(/^treaty: \d+ contracts?, /m);
   writeFileSync(join(root, "idl/demo/demo.thing.yaml"), contract("fifth"));
   await until("the repaired file's output", () => read(types)?.includes("fifth") === true, printed);
@@ -85,52 +90,44 @@ it("regenerates each saved change, reports a half-edited file without exiting, f
   child.kill("SIGINT");
   expect(await exited).toBe(0);
   expect(tree(join(root, "generated")).filter((p) => p.endsWith(".treaty-tmp"))).toEqual([]);
-  expect(stderr).not.toMatch(/internal error|\n\s+at /);
+  expect(printed()).not.toMatch(/internal error|\n\s+at /);
 }, 60_000);
 
 it("--quiet under --watch prints only diagnostics: no banner, no summaries", async () => {
   const root = tempProject("watch-quiet", { "treaty.config.json": `{ "tests": false }\n`, "idl/demo/demo.thing.yaml": contract("first") });
-  const child = spawn(process.execPath, [CLI, "generate", "--watch", "--quiet"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const printed = () => stderr;
+  const { child, printed } = startWatch(root, "--quiet");
   const types = join(root, "generated/demo.thing/v1_0/types.ts");
   await until("the first run", () => read(types)?.includes("first") === true, printed);
   // Nothing says when the watch is ready: the save is repeated until it is seen.
   const save = (text: string) => writeFileSync(join(root, "idl/demo/demo.thing.yaml"), text);
   const saving = setInterval(() => save(contract("second")), 300);
   await until("the saved change", () => read(types)?.includes("second") === true, printed).finally(() => clearInterval(saving));
-  expect(stderr).toBe("");
+  expect(printed()).toBe("");
   save(contract("third").replace("maxLength: 40", "maxLength: [40"));
-  await until("the YAML error", () => /error yaml-syntax/.test(stderr), printed);
+  await until("the YAML error", () => /error yaml-syntax/.test(printed()), printed);
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
   child.kill("SIGINT");
   expect(await exited).toBe(0);
   // The diagnostic (and its excerpt of the file) and nothing of treaty's own.
-  expect(stderr).toMatch(/^idl\/demo\/demo\.thing\.yaml:\d+:\d+ - error yaml-syntax: /);
-  expect(stderr).not.toMatch(/^treaty: /m);
+  expect(printed()).toMatch(/^idl\/demo\/demo\.thing\.yaml:\d+:\d+ - error yaml-syntax: /);
+  expect(printed()).not.toMatch(/^treaty: /m);
 }, 60_000);
 
 it("a generate beside the watch waits for the watch's run (and the watch for it); Ctrl-C stops a run waiting for another", async () => {
   const root = tempProject("watch-lock", { "treaty.config.json": `{ "tests": false }\n`, "idl/demo/demo.thing.yaml": contract("first"), "idl/extra/extra.item.yaml": other });
-  const child = spawn(process.execPath, [CLI, "generate", "--watch"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const printed = () => stderr;
+  const { child, printed } = startWatch(root);
   const types = join(root, "generated/demo.thing/v1_0/types.ts");
-  await until("the first run and the watch", () => stderr.includes("watching idl for changes"), printed);
+  await until("the first run and the watch", () => printed().includes("watching idl for changes"), printed);
 
   // A save and a generate at once, twice: each run in turn, none failing, one whole generation left.
   for (const description of ["second", "third"]) {
-    const summaries = stderr.match(/^treaty: \d+ contracts?, /gm)!.length;
+    const summaries = printed().match(/^treaty: \d+ contracts?, /gm)!.length;
     writeFileSync(join(root, "idl/demo/demo.thing.yaml"), contract(description));
     const beside = spawn(process.execPath, [CLI, "generate"], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
     let besideErr = "";
     beside.stderr!.on("data", (chunk: Buffer) => (besideErr += chunk.toString()));
     expect(await new Promise((done) => beside.once("exit", done)), besideErr).toBe(0);
-    await until("the watch's run", () => stderr.match(/^treaty: \d+ contracts?, /gm)!.length > summaries, printed);
+    await until("the watch's run", () => printed().match(/^treaty: \d+ contracts?, /gm)!.length > summaries, printed);
     expect(read(types)).toContain(description);
   }
   const check = spawn(process.execPath, [CLI, "generate", "--check"], { cwd: root, stdio: "ignore" });
@@ -141,33 +138,29 @@ it("a generate beside the watch waits for the watch's run (and the watch for it)
   children.push(holder);
   writeFileSync(join(root, ".generated.treaty-lock"), `${holder.pid}\n`);
   writeFileSync(join(root, "idl/demo/demo.thing.yaml"), contract("fourth"));
-  await until("the wait", () => stderr.includes(`treaty: waiting for another generate (pid ${holder.pid}) writing into generated`), printed);
+  await until("the wait", () => printed().includes(`treaty: waiting for another generate (pid ${holder.pid}) writing into generated`), printed);
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
   const stopped = Date.now();
   child.kill("SIGINT");
   expect(await exited).toBe(0);
   expect(Date.now() - stopped).toBeLessThan(10_000);
   expect(read(types)).toContain("third");
-  expect(stderr).not.toMatch(/internal error|\n\s+at /);
+  expect(printed()).not.toMatch(/internal error|\n\s+at /);
 }, 60_000);
 
 it("goes on watching the contracts directory after it is removed and made again, or swapped for another", async () => {
   const root = tempProject("watch-idl-gone", { "treaty.config.json": `{ "tests": false }\n`, "idl/demo/demo.thing.yaml": contract("first") });
-  const child = spawn(process.execPath, [CLI, "generate", "--watch"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const printed = () => stderr;
+  const { child, printed } = startWatch(root);
   const types = join(root, "generated/demo.thing/v1_0/types.ts");
-  await until("the first run and the watch", () => stderr.includes("watching idl for changes"), printed);
+  await until("the first run and the watch", () => printed().includes("watching idl for changes"), printed);
 
   // Removed: its diagnostic, the output kept, still watching.
   rmSync(join(root, "idl"), { recursive: true });
-  await until("the missing directory's diagnostic", () => stderr.includes("error read-failed: cannot read idl: no such directory"), printed);
+  await until("the missing directory's diagnostic", () => printed().includes("error read-failed: cannot read idl: no such directory"), printed);
   expect(read(types)).toContain("first");
   // Made again, empty: its diagnostic; then a contract in it regenerates.
   mkdirSync(join(root, "idl"));
-  await until("the empty directory's diagnostic", () => stderr.includes("error no-contracts"), printed);
+  await until("the empty directory's diagnostic", () => printed().includes("error no-contracts"), printed);
   mkdirSync(join(root, "idl/demo"));
   writeFileSync(join(root, "idl/demo/demo.thing.yaml"), contract("second"));
   await until("the contract back", () => read(types)?.includes("second") === true, printed);
@@ -187,5 +180,5 @@ it("goes on watching the contracts directory after it is removed and made again,
   child.kill("SIGINT");
   expect(await exited).toBe(0);
   expect(read(types)).toContain("fifth");
-  expect(stderr).not.toMatch(/internal error|\n\s+at /);
+  expect(printed()).not.toMatch(/internal error|\n\s+at /);
 }, 60_000);
