@@ -232,8 +232,8 @@ const parseJson = (text: string): Node => {
 class TextBuilder {
   private pieces: string[] = [];
   private readonly chunks: string[] = [];
-  push(...texts: string[]): void {
-    for (const text of texts) this.pieces.push(text);
+  push(text: string): void {
+    this.pieces.push(text);
     if (this.pieces.length >= 4096) this.seal();
   }
   /** Everything pushed, as one string. */
@@ -265,7 +265,8 @@ const flat = (node: Node): string => {
 const fill = (texts: readonly string[], indent: number, out: TextBuilder): void => {
   const inner = indent + 2;
   const pad = `\n${" ".repeat(inner)}`;
-  out.push("[", pad);
+  out.push("[");
+  out.push(pad);
   let column = inner;
   texts.forEach((text, i) => {
     if (i > 0) {
@@ -307,7 +308,9 @@ const print = (node: Node, indent: number, pos: number, trailing: number, out: T
       const last = i === node.props.length - 1;
       const keyWidth = widthOf(p.key);
       const after = comma(last) ? 1 : 0;
-      out.push(pad, p.key, ":");
+      out.push(pad);
+      out.push(p.key);
+      out.push(":");
       const value = p.value;
       // Prettier's "break-after-operator" for a string under a key of at least tabWidth + 3 columns.
       if (typescript && value.kind === "literal" && value.of === "string" && !fits(value, inner + keyWidth + 2, after)) {
@@ -406,10 +409,10 @@ export const layoutDeclaration = (text: string): string | undefined => {
     // Anything on the right may move under `=` in prettier's layout where it does not start on the line.
     if (node.kind === "literal" ? !fits(node, head[0].length, closing.length) : head[0].length + 1 > WIDTH) return undefined;
     const out = new TextBuilder();
-    for (const line of comments) out.push(line, "\n");
+    for (const line of comments) out.push(`${line}\n`);
     out.push(head[0]);
     print(node, 0, head[0].length, closing.length, out, true);
-    out.push(closing, "\n");
+    out.push(`${closing}\n`);
     return out.text();
   } catch (error) {
     if (error instanceof Decline) return undefined;
@@ -517,45 +520,75 @@ const printValue = (value: unknown, oneLine: boolean, indent: number, pos: numbe
     out.push(literalText(value));
     return;
   }
-  const isArray = Array.isArray(inner);
-  const keys = isArray ? [] : Object.keys(inner).filter((key) => !omitted((inner as Record<string, unknown>)[key]));
-  if (isArray ? inner.length === 0 : keys.length === 0) {
-    out.push(isArray ? "[]" : "{}");
+  if (Array.isArray(inner)) printArray(inner as unknown[], oneLine, indent, pos, trailing, out);
+  else printObject(inner as Record<string, unknown>, oneLine, indent, pos, trailing, out);
+};
+
+/** A line break and `indent` spaces, made once a run for each indentation: printing a large file asked for them millions of times. */
+const breaks: string[] = [];
+const lineBreak = (indent: number): string => (breaks[indent] ??= `\n${" ".repeat(indent)}`);
+
+/** `printValue` of an object. */
+const printObject = (inner: Record<string, unknown>, oneLine: boolean, indent: number, pos: number, trailing: number, out: TextBuilder): void => {
+  const keys = Object.keys(inner);
+  let last = keys.length - 1;
+  while (last >= 0 && omitted(inner[keys[last]!])) last--;
+  if (last < 0) {
+    out.push("{}");
     return;
   }
-  if (isArray || oneLine) {
+  if (oneLine) {
     const flat = flatText(inner, oneLine);
     if (flat !== undefined && fitsText(flat, pos, trailing)) {
       out.push(flat);
       return;
     }
   }
-  const pad = `\n${" ".repeat(indent + 2)}`;
-  if (!isArray) {
-    out.push("{");
-    keys.forEach((key, i) => {
-      const printedKey = JSON.stringify(key);
-      out.push(pad, printedKey, ": ");
-      // A key's width (NaN for non-ASCII text) matters only where a group after it may print flat.
-      printValue((inner as Record<string, unknown>)[key], oneLine, indent + 2, indent + 2 + widthOf(printedKey) + 2, i === keys.length - 1 ? 0 : 1, out);
-      if (i < keys.length - 1) out.push(",");
-    });
-    out.push(`\n${" ".repeat(indent)}}`);
-    return;
-  }
-  // Array.from, not map: a hole is written as null too.
-  const items = Array.from(inner as unknown[], (item) => (omitted(item) ? null : item));
-  if (items.every((item) => typeof item === "number" && Number.isFinite(item))) {
-    fill(items.map((item, i) => (i === items.length - 1 ? literalText(item) : `${literalText(item)},`)), indent, out);
-    return;
-  }
-  out.push("[");
-  items.forEach((item, i) => {
+  const pad = lineBreak(indent + 2);
+  out.push("{");
+  for (let i = 0; i <= last; i++) {
+    const key = keys[i]!;
+    const item = inner[key];
+    if (omitted(item)) continue;
+    const printedKey = JSON.stringify(key);
     out.push(pad);
-    printValue(item, oneLine, indent + 2, indent + 2, i === items.length - 1 ? 0 : 1, out);
-    if (i < items.length - 1) out.push(",");
-  });
-  out.push(`\n${" ".repeat(indent)}]`);
+    out.push(printedKey);
+    out.push(": ");
+    // A key's width (NaN for non-ASCII text) matters only where a group after it may print flat.
+    printValue(item, oneLine, indent + 2, indent + 2 + widthOf(printedKey) + 2, i === last ? 0 : 1, out);
+    if (i < last) out.push(",");
+  }
+  out.push(lineBreak(indent));
+  out.push("}");
+};
+
+/** `printValue` of an array: a hole, or what JSON.stringify leaves out, is written as null. */
+const printArray = (inner: readonly unknown[], oneLine: boolean, indent: number, pos: number, trailing: number, out: TextBuilder): void => {
+  if (inner.length === 0) {
+    out.push("[]");
+    return;
+  }
+  const flat = flatText(inner, oneLine);
+  if (flat !== undefined && fitsText(flat, pos, trailing)) {
+    out.push(flat);
+    return;
+  }
+  let numbers = true;
+  for (let i = 0; i < inner.length && numbers; i++) numbers = typeof inner[i] === "number" && Number.isFinite(inner[i]);
+  if (numbers) {
+    fill(Array.from(inner, (item, i) => (i === inner.length - 1 ? literalText(item) : `${literalText(item)},`)), indent, out);
+    return;
+  }
+  const pad = lineBreak(indent + 2);
+  out.push("[");
+  for (let i = 0; i < inner.length; i++) {
+    const item = inner[i];
+    out.push(pad);
+    printValue(omitted(item) ? null : item, oneLine, indent + 2, indent + 2, i === inner.length - 1 ? 0 : 1, out);
+    if (i < inner.length - 1) out.push(",");
+  }
+  out.push(lineBreak(indent));
+  out.push("]");
 };
 
 /**
