@@ -59,10 +59,10 @@ const tokenize = (text: string): Token[] => {
   if (/[^\x20-\x7e\n]/.test(text) && /[^\x20-\x7e\n]/.test(text.replace(/^[ ]*(?:\/\/.*|\/\*[^]*?\*\/)[ ]*$/gm, ""))) throw new Decline();
   const tokens: Token[] = [];
   let at = 0;
+  // test, not exec: exec makes a match object of each of a validator's million tokens.
   const match = (pattern: RegExp): string | undefined => {
     pattern.lastIndex = at;
-    const found = pattern.exec(text);
-    return found === null ? undefined : found[0];
+    return pattern.test(text) ? text.slice(at, pattern.lastIndex) : undefined;
   };
   while (at < text.length) {
     const c = text[at]!;
@@ -94,7 +94,9 @@ const tokenize = (text: string): Token[] => {
     } else if ((found = match(NAME)) !== undefined) {
       tokens.push({ t: "name", v: found, start, end: (at += found.length) });
     } else {
-      const punct = [text.slice(at, at + 3), text.slice(at, at + 2), c].find((p) => PUNCTUATORS.has(p));
+      const three = text.slice(at, at + 3);
+      const two = text.slice(at, at + 2);
+      const punct = PUNCTUATORS.has(three) ? three : PUNCTUATORS.has(two) ? two : PUNCTUATORS.has(c) ? c : undefined;
       // `'`, `` ` ``, `#`, `@`, `\`: strings, templates and syntax outside the subset.
       if (punct === undefined) throw new Decline();
       tokens.push({ t: "punct", v: punct, start, end: (at += punct.length) });

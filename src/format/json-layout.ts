@@ -140,12 +140,13 @@ const parse = (text: string, typescript: boolean, start = 0): { readonly node: N
     if (text[at] !== char) throw new Decline();
     at++;
   };
+  // test, not exec: a megabyte of literals is a hundred thousand tokens, and exec makes a match object of each.
   const token = (pattern: RegExp): string | undefined => {
     pattern.lastIndex = at;
-    const match = pattern.exec(text);
-    if (!match) return undefined;
-    at += match[0].length;
-    return match[0];
+    if (!pattern.test(text)) return undefined;
+    const match = text.slice(at, pattern.lastIndex);
+    at = pattern.lastIndex;
+    return match;
   };
   const value = (): Node => {
     space();
@@ -248,6 +249,10 @@ class TextBuilder {
   }
 }
 
+/** A line break and `indent` spaces, made once a run for each indentation: printing a large file asked for them millions of times. */
+const breaks: string[] = [];
+const lineBreak = (indent: number): string => (breaks[indent] ??= `\n${" ".repeat(indent)}`);
+
 /** Whether `node`, printed flat from column `pos` and followed by `trailing` columns, fits. */
 const fits = (node: Node, pos: number, trailing: number): boolean => {
   const end = pos + node.width + trailing;
@@ -264,7 +269,7 @@ const flat = (node: Node): string => {
 /** Numbers (`texts`, each with its comma) as prettier fills them: the next joins the line when it fits there. */
 const fill = (texts: readonly string[], indent: number, out: TextBuilder): void => {
   const inner = indent + 2;
-  const pad = `\n${" ".repeat(inner)}`;
+  const pad = lineBreak(inner);
   out.push("[");
   out.push(pad);
   let column = inner;
@@ -282,7 +287,8 @@ const fill = (texts: readonly string[], indent: number, out: TextBuilder): void 
     out.push(text);
     column += text.length;
   });
-  out.push(`\n${" ".repeat(indent)}]`);
+  out.push(lineBreak(indent));
+  out.push("]");
 };
 
 /**
@@ -299,7 +305,7 @@ const print = (node: Node, indent: number, pos: number, trailing: number, out: T
     return;
   }
   const inner = indent + 2;
-  const pad = `\n${" ".repeat(inner)}`;
+  const pad = lineBreak(inner);
   // TypeScript: a comma after every entry of a broken group, the last one's included.
   const comma = (last: boolean): boolean => !last || typescript;
   if (node.kind === "object") {
@@ -315,7 +321,7 @@ const print = (node: Node, indent: number, pos: number, trailing: number, out: T
       // Prettier's "break-after-operator" for a string under a key of at least tabWidth + 3 columns.
       if (typescript && value.kind === "literal" && value.of === "string" && !fits(value, inner + keyWidth + 2, after)) {
         if (Number.isNaN(keyWidth)) throw new Decline();
-        if (keyWidth >= 5) out.push(`\n${" ".repeat(inner + 2)}`);
+        if (keyWidth >= 5) out.push(lineBreak(inner + 2));
         else out.push(" ");
         out.push(value.text);
       } else {
@@ -326,7 +332,8 @@ const print = (node: Node, indent: number, pos: number, trailing: number, out: T
       }
       if (comma(last)) out.push(",");
     });
-    out.push(`\n${" ".repeat(indent)}}`);
+    out.push(lineBreak(indent));
+    out.push("}");
     return;
   }
   if (node.items.every((item) => item.kind === "literal" && item.of === "number")) {
@@ -341,7 +348,8 @@ const print = (node: Node, indent: number, pos: number, trailing: number, out: T
     print(item, inner, inner, comma(last) ? 1 : 0, out, typescript);
     if (comma(last)) out.push(",");
   });
-  out.push(`\n${" ".repeat(indent)}]`);
+  out.push(lineBreak(indent));
+  out.push("]");
 };
 
 /** `text` (a JSON file) as prettier's json parser prints it, or undefined where that is not certain. */
@@ -523,10 +531,6 @@ const printValue = (value: unknown, oneLine: boolean, indent: number, pos: numbe
   if (Array.isArray(inner)) printArray(inner as unknown[], oneLine, indent, pos, trailing, out);
   else printObject(inner as Record<string, unknown>, oneLine, indent, pos, trailing, out);
 };
-
-/** A line break and `indent` spaces, made once a run for each indentation: printing a large file asked for them millions of times. */
-const breaks: string[] = [];
-const lineBreak = (indent: number): string => (breaks[indent] ??= `\n${" ".repeat(indent)}`);
 
 /** `printValue` of an object. */
 const printObject = (inner: Record<string, unknown>, oneLine: boolean, indent: number, pos: number, trailing: number, out: TextBuilder): void => {
