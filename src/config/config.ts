@@ -6,7 +6,7 @@ import { createDiagnostic, hasErrors, sortDiagnostics, type Diagnostic, type Par
 import { didYouMean } from "../diagnostics/suggest.js";
 import { LLM_PROVIDERS, type LlmProvider } from "../ir/model.js";
 import { locate, parseJsonSource, type SourceFile } from "../load/load.js";
-import { readFailed, unreadable } from "../load/read-sources.js";
+import { readFailed, readOrUndefined, unreadable } from "../load/read-sources.js";
 
 export const CONFIG_FILE = "treaty.config.json";
 
@@ -41,15 +41,6 @@ export const PACKAGE_KEYS = ["name", "version", "description"] as const;
 // npm's rule for package names: lower case, URL-safe, optionally scoped.
 const PACKAGE_NAME = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
-
-/** The file's text; undefined when it cannot be read. */
-export const readOrUndefined = (path: string): string | undefined => {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
-};
 
 /** Reads one settings object, reporting every problem at the node that has it. */
 const createReader = (file: SourceFile, diagnostics: Diagnostic[]) => {

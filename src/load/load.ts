@@ -1,5 +1,5 @@
 import { isScalar, LineCounter, parseDocument, Scalar, visit, type Document, type Node, type YAMLError } from "yaml";
-import { jsonSyntaxError } from "../config/json-syntax.js";
+import { jsonSyntaxError } from "./json-syntax.js";
 import { createDiagnostic, hasErrors, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
 import { readSources, type RawSource } from "./read-sources.js";

@@ -82,6 +82,15 @@ export const readSources = (root: string, idlDir: string): StageResult<RawSource
   return { value, diagnostics };
 };
 
+/** The file's text; undefined when it cannot be read (absent, say). */
+export const readOrUndefined = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+};
+
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /** A file's text, or why there is none (see `sourceText`). */

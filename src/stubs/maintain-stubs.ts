@@ -2,13 +2,14 @@
 // (`idl/<domain>/<contract>.adapters.ts`) and the agents' files (`<agent>.agent.ts`). Creates a file
 // when missing, adds missing stubs, and reports stubs nothing needs any more. Code already in the
 // file is never changed. With `check`, writes nothing and reports missing stubs as errors.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { SourceFile } from "ts-morph";
 import type { ContractAdapters } from "../adapt/model.js";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
 import { readFailed, unreadable } from "../load/read-sources.js";
+import { makeDirs } from "../write/write.js";
 import { GENERATED, RUNTIME, stubsFileHeader, stubSource } from "./stub-source.js";
 
 /** A stub `maintainStubs` added. */
@@ -97,7 +98,7 @@ const ensureImports = (file: SourceFile, spec: StubFile): void => {
 };
 
 const writeAtomically = (path: string, text: string): void => {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirs(dirname(path));
   const temp = `${path}.treaty-tmp`;
   writeFileSync(temp, text);
   renameSync(temp, path);

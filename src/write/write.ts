@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
+import { readOrUndefined } from "../load/read-sources.js";
 import type { OutputLock } from "./lock-output.js";
 
 export interface WriteReport {
@@ -49,14 +50,6 @@ const listFiles = (dir: string, skip: readonly string[]): string[] => {
       .filter((path) => !skipped(path));
   } catch {
     return [];
-  }
-};
-
-const readOrUndefined = (path: string): string | undefined => {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
   }
 };
 

@@ -4,7 +4,7 @@ import { compare, verdictOf } from "../../compat/compare.js";
 import { compareDefinitions, hasNoRoot, type DefinitionsReport } from "../../compat/definitions.js";
 import type { Difference } from "../../compat/difference.js";
 import { shapeOfJsonSchema } from "../../compat/shape-of-json-schema.js";
-import { jsonSyntaxError } from "../../config/json-syntax.js";
+import { jsonSyntaxError } from "../../load/json-syntax.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { positionAt, readFailed, sourceText, unreadable } from "../../load/read-sources.js";
 import { plural, printDiagnostics, stringOption, type CliIo, type Command } from "../command.js";

@@ -1,12 +1,12 @@
-import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { isMap, isScalar, type Node } from "yaml";
-import { CONFIG_FILE, loadConfig, readOrUndefined, type TreatyConfig } from "../../config/config.js";
+import { CONFIG_FILE, loadConfig, type TreatyConfig } from "../../config/config.js";
 import { createDiagnostic, hasErrors, type Diagnostic, type StageResult } from "../../diagnostics/diagnostic.js";
 import { locate, parseJsonSource } from "../../load/load.js";
-import { listContractFiles, readFailed, unreadable } from "../../load/read-sources.js";
+import { listContractFiles, readFailed, readOrUndefined, unreadable } from "../../load/read-sources.js";
 import { realPath } from "../../write/real-path.js";
-import { existingDir, notADirectory } from "../../write/write.js";
+import { existingDir, makeDirs, notADirectory } from "../../write/write.js";
 import { printDiagnostics, type CliIo, type Command } from "../command.js";
 
 /**
@@ -98,7 +98,7 @@ const createIfAbsent = (root: string, file: ScaffoldFile): Outcome => {
   if (covered !== undefined) return { path: file.path, action: "skipped", why: covered };
   const target = join(root, file.path);
   const write = (): void => {
-    mkdirSync(dirname(target), { recursive: true });
+    makeDirs(dirname(target));
     writeFileSync(target, file.contents(), { flag: "wx" });
   };
   return { path: file.path, action: "created", write };
@@ -262,7 +262,7 @@ const vendorTreaty = (root: string, manifest: Manifest, added: string[], notes: 
     outcome = { path, action: "skipped", why: `exists, the same as ${from}` };
   } else {
     const write = (): void => {
-      mkdirSync(dirname(target), { recursive: true });
+      makeDirs(dirname(target));
       writeFileSync(target, tarball, { flag: "wx" });
     };
     outcome = { path, action: "created", why: `copied from ${from}, which a CI checkout cannot reach`, write };

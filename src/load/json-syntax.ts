@@ -1,6 +1,7 @@
 // Where a JSON text first breaks JSON's grammar (RFC 8259). JSON.parse says so only in prose that
 // differs between Node versions, and the YAML parser accepts what JSON does not (comments, trailing
-// commas, unquoted keys), so config files are checked here before YAML reads their nodes.
+// commas, unquoted keys), so JSON files (the config, package.json, schemas to import or compare) are
+// checked here before YAML reads their nodes.
 
 export interface JsonSyntaxError {
   /** Offset of the first character that cannot be there. */
