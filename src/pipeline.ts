@@ -130,7 +130,8 @@ const produce = async (project: Project, jobs: readonly FileJob[], writer: TreeW
   const { emitFile } = await import("./emit/emit.js");
   const source = relative(options.root, options.idlDir).split(sep).join("/") || ".";
   // `--check` reads cached formatting but writes nothing, not even to the cache.
-  const pool = createFormatPool(createFormatCache(cacheDir, { readOnly: options.check }));
+  const cache = createFormatCache(cacheDir, { readOnly: options.check });
+  const pool = createFormatPool(cache);
   const owners = new Set(jobs.map(jobOwner).filter((o) => o !== undefined));
   const done = new Set<string>();
   const inFlight = new Set<Promise<void>>();
@@ -154,7 +155,11 @@ const produce = async (project: Project, jobs: readonly FileJob[], writer: TreeW
     }
     await Promise.all(inFlight);
   } finally {
-    await pool.close();
+    try {
+      await pool.close();
+    } finally {
+      cache.close();
+    }
   }
   if (failure) throw failure.error;
   options.onProgress?.({ phase: "writing", done: owners.size, total: owners.size });

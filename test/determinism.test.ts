@@ -83,7 +83,7 @@ it("the built CLI, formatting in worker threads with an empty cache, gives the c
     spawnSync(process.execPath, [join(ROOT, "dist/cli/main.js"), "generate", ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, TREATY_CACHE_DIR: cache } });
   const cold = generate();
   expect(cold.status).toBe(0);
-  expect(existsSync(join(cache, "formatted"))).toBe(true);
+  expect(existsSync(join(cache, "format-packs"))).toBe(true);
   expect(snapshot(join(dir, "generated"))).toEqual(snapshot(join(ROOT, "generated")));
   // Not a terminal: no progress line, only the summary; --quiet drops that too.
   expect(cold.stderr).not.toContain("\r");

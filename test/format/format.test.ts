@@ -1,6 +1,6 @@
 // The format stage: prettier with fixed options, and a cache of its results that never changes
 // what a run produces (a hit is byte-identical to formatting again; --check writes nothing).
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { check as prettierCheck } from "prettier";
@@ -31,12 +31,19 @@ const spy = (inner: FormatCache) => {
   const cache: FormatCache = {
     get: (key) => (calls.get++, inner.get(key)),
     set: (key, formatted) => (calls.set++, inner.set(key, formatted)),
+    close: () => inner.close(),
   };
   return { cache, calls };
 };
 
-const contentsOf = async (files: readonly EmittedFile[], cache: FormatCache): Promise<string[]> =>
-  (await format(files, cache)).value.map((f) => f.contents);
+/** The files formatted through `cache`, which is closed after (its pack then on disk for the next). */
+const contentsOf = async (files: readonly EmittedFile[], cache: FormatCache): Promise<string[]> => {
+  try {
+    return (await format(files, cache)).value.map((f) => f.contents);
+  } finally {
+    cache.close();
+  }
+};
 
 const noCache = createFormatCache(undefined, { readOnly: false });
 /** The files prettier formats, so the cache holds: JSON is printed in its layout without it (src/format/json-layout.ts). */
@@ -72,23 +79,35 @@ describe("format", () => {
 
   it("with readOnly (--check), reads the cache but never writes it", async () => {
     const dir = freshDir();
-    await format(FILES.slice(0, 1), createFormatCache(dir, { readOnly: false }));
+    await contentsOf(FILES.slice(0, 1), createFormatCache(dir, { readOnly: false }));
+    const before = readdirSync(join(dir, "format-packs"));
     const { cache, calls } = spy(createFormatCache(dir, { readOnly: true }));
-    await format(FILES, cache);
-    const entries = readdirSync(join(dir, "formatted"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
-    expect(entries).toHaveLength(1);
+    await contentsOf(FILES, cache);
+    expect(readdirSync(join(dir, "format-packs"))).toEqual(before);
+    expect(before).toHaveLength(1);
     expect(calls.get).toBe(PRETTIER_FILES);
   });
 
-  it("writes entries off the main thread: served from memory until flushed, on disk after", async () => {
+  it("serves an entry at once to the run that set it, and to the next run once closed, from one pack with no temporary file beside it", () => {
     const dir = freshDir();
+    const key = "ab".padEnd(64, "0");
     const cache = createFormatCache(dir, { readOnly: false });
-    expect(cache.get("ab".padEnd(64, "0"))).toBeUndefined();
-    cache.set("ab".padEnd(64, "0"), "export {};\n");
-    expect(cache.get("ab".padEnd(64, "0"))).toBe("export {};\n");
-    expect(createFormatCache(dir, { readOnly: true }).get("ab".padEnd(64, "0"))).toBe("export {};\n");
-    // No temporary file is left beside it.
-    expect(readdirSync(join(dir, "formatted", "ab"))).toEqual(["0".repeat(62)]);
+    expect(cache.get(key)).toBeUndefined();
+    cache.set(key, "export {};\n");
+    expect(cache.get(key)).toBe("export {};\n");
+    // Not whole yet: another run does not see it.
+    expect(createFormatCache(dir, { readOnly: true }).get(key)).toBeUndefined();
+    cache.close();
+    expect(createFormatCache(dir, { readOnly: true }).get(key)).toBe("export {};\n");
+    expect(readdirSync(join(dir, "format-packs"))).toEqual([expect.stringMatching(/^\d{15}-\d{6}-\d+-[0-9a-z]+\.pack$/)]);
+  });
+
+  it("removes the entry-a-file store of earlier versions once it writes a pack", async () => {
+    const dir = freshDir();
+    mkdirSync(join(dir, "formatted", "ab"), { recursive: true });
+    writeFileSync(join(dir, "formatted", "ab", "0".repeat(62)), "export {};\n");
+    await contentsOf(FILES, createFormatCache(dir, { readOnly: false }));
+    expect(readdirSync(dir)).toEqual(["format-packs"]);
   });
 
   it("runs uncached, silently, where the cache cannot be written", async () => {
@@ -96,6 +115,108 @@ describe("format", () => {
     mkdirSync(join(blocked, ".."), { recursive: true });
     writeFileSync(blocked, "not a directory\n");
     expect(await contentsOf(FILES, createFormatCache(blocked, { readOnly: false }))).toEqual(await contentsOf(FILES, noCache));
+  });
+});
+
+describe("the cache's packs", () => {
+  const packsOf = (dir: string): string[] => readdirSync(join(dir, "format-packs")).sort();
+  const key = (n: number): string => String(n).padStart(64, "0");
+  /** One run that sets `entries` and closes. */
+  const run = (dir: string, entries: Record<number, string>, limits?: { packs: number; bytes: number }): void => {
+    const cache = createFormatCache(dir, { readOnly: false, ...(limits && { limits }) });
+    for (const [n, text] of Object.entries(entries)) cache.set(key(Number(n)), text);
+    cache.close();
+  };
+  const read = (dir: string, n: number): string | undefined => {
+    const cache = createFormatCache(dir, { readOnly: true });
+    try {
+      return cache.get(key(n));
+    } finally {
+      cache.close();
+    }
+  };
+  const MAGIC = "treaty format pack 1\n".length;
+
+  it("believe no entry whose bytes changed, and nothing of a pack cut short, emptied or not a pack", () => {
+    const spoil: Record<string, (file: string) => void> = {
+      "an entry's byte": (file) => {
+        const bytes = readFileSync(file);
+        bytes[MAGIC] = bytes[MAGIC]! ^ 0x20;
+        writeFileSync(file, bytes);
+      },
+      "the index's byte": (file) => {
+        const bytes = readFileSync(file);
+        bytes[bytes.length - 40] = bytes[bytes.length - 40]! ^ 0x01;
+        writeFileSync(file, bytes);
+      },
+      truncated: (file) => writeFileSync(file, readFileSync(file).subarray(0, Math.floor(readFileSync(file).length / 2))),
+      emptied: (file) => writeFileSync(file, ""),
+      "another file": (file) => writeFileSync(file, "x".repeat(200)),
+      "a trailer past the end": (file) => {
+        const bytes = readFileSync(file);
+        bytes.write("9".repeat(19), bytes.length - 20);
+        writeFileSync(file, bytes);
+      },
+    };
+    for (const [how, damage] of Object.entries(spoil)) {
+      const dir = freshDir();
+      run(dir, { 1: "export const a = 1;\n", 2: "export const b = 2;\n" });
+      expect(read(dir, 2), how).toBe("export const b = 2;\n");
+      damage(join(dir, "format-packs", packsOf(dir)[0]!));
+      expect(read(dir, 1), how).toBeUndefined();
+      if (how !== "an entry's byte") expect(read(dir, 2), how).toBeUndefined();
+      else expect(read(dir, 2), how).toBe("export const b = 2;\n");
+    }
+  });
+
+  it("are merged past the limit, all but the largest, the latest entry of a key kept", () => {
+    const dir = freshDir();
+    const limits = { packs: 4, bytes: 2 ** 30 };
+    run(dir, { 1: "x".repeat(10_000), 2: "first\n" }, limits);
+    const largest = packsOf(dir)[0]!;
+    for (let i = 3; i <= 6; i++) run(dir, { [i]: `pack ${i}\n`, 2: `from pack ${i}\n` }, limits);
+    // Five packs: the four small ones became one.
+    expect(packsOf(dir)).toHaveLength(2);
+    expect(packsOf(dir)).toContain(largest);
+    expect([1, 2, 3, 4, 5, 6].map((n) => read(dir, n))).toEqual(["x".repeat(10_000), "from pack 6\n", "pack 3\n", "pack 4\n", "pack 5\n", "pack 6\n"]);
+    // A later run's entry still wins over the merged pack's.
+    run(dir, { 2: "latest\n" }, limits);
+    expect(read(dir, 2)).toBe("latest\n");
+  });
+
+  it("keep at most their byte limit, the oldest packs dropped first", () => {
+    const dir = freshDir();
+    const limits = { packs: 100, bytes: 3_000 };
+    for (let i = 1; i <= 4; i++) run(dir, { [i]: String(i).repeat(1_000) }, limits);
+    expect([1, 2, 3, 4].map((n) => read(dir, n) !== undefined)).toEqual([false, false, true, true]);
+  });
+
+  it("remove a killed run's unfinished pack once it is old, never a running one's", () => {
+    const dir = freshDir();
+    run(dir, { 1: "a\n" });
+    const abandoned = join(dir, "format-packs", "000000000000001-000000-1-dead.pack.tmp");
+    const running = join(dir, "format-packs", "000000000000002-000000-2-live.pack.tmp");
+    writeFileSync(abandoned, "treaty format pack 1\n");
+    writeFileSync(running, "treaty format pack 1\n");
+    const day = (Date.now() - 24 * 3600 * 1000) / 1000;
+    utimesSync(abandoned, day, day);
+    expect(read(dir, 1)).toBe("a\n");
+    run(dir, { 2: "b\n" });
+    expect(existsSync(abandoned)).toBe(false);
+    expect(existsSync(running)).toBe(true);
+  });
+
+  it("serve a run whose packs another run merges and removes meanwhile", () => {
+    const dir = freshDir();
+    const limits = { packs: 2, bytes: 2 ** 30 };
+    run(dir, { 1: "x".repeat(5_000) }, limits);
+    run(dir, { 2: "two\n" }, limits);
+    const reader = createFormatCache(dir, { readOnly: true });
+    expect(reader.get(key(2))).toBe("two\n"); // every pack opened
+    run(dir, { 3: "three\n" }, limits); // merges the small packs, removing the one `reader` reads
+    expect(packsOf(dir)).toHaveLength(2);
+    expect(reader.get(key(2))).toBe("two\n");
+    reader.close();
   });
 });
 

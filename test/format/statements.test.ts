@@ -116,7 +116,7 @@ describe("a file of data declarations and imports or exports of names", () => {
   it("is printed as prettier prints it, and never fills the cache", async () => {
     const calls: string[] = [];
     const inner = createFormatCache(undefined, { readOnly: false });
-    const pool = createFormatPool({ get: (key) => (calls.push("get"), inner.get(key)), set: (key, text) => (calls.push("set"), inner.set(key, text)) });
+    const pool = createFormatPool({ get: (key) => (calls.push("get"), inner.get(key)), set: (key, text) => (calls.push("set"), inner.set(key, text)), close: inner.close });
     try {
       expect(await pool.format({ path: "v1/llm.ts", language: "typescript", contents: projection })).toBe(await prettier(projection));
       expect(calls).toEqual(["get"]);
@@ -138,11 +138,13 @@ describe("statements kept in the cache for the next run", () => {
   const after = before.replace("[1,2]", "[1,2,3]");
   /** One run of the pool over `contents` at `path`, with the cache in `dir`. */
   const formatOnce = async (dir: string, contents: string): Promise<string> => {
-    const pool = createFormatPool(createFormatCache(dir, { readOnly: false }));
+    const cache = createFormatCache(dir, { readOnly: false });
+    const pool = createFormatPool(cache);
     try {
       return await pool.format({ path: "v1/types.ts", language: "typescript", contents });
     } finally {
       await pool.close();
+      cache.close();
     }
   };
   /** The cache's statements of the file with each formatted text replaced, the checksum recomputed or not. */
@@ -151,6 +153,7 @@ describe("statements kept in the cache for the next run", () => {
     const entry = JSON.parse(cache.get(statementsKey("v1/types.ts"))!) as { sum: string; statements: [string, string][] };
     const statements = entry.statements.map(([key]) => [key, "export const forged = 1;\n"]);
     cache.set(statementsKey("v1/types.ts"), JSON.stringify({ sum: resum ? contentHash(JSON.stringify(statements)) : entry.sum, statements }));
+    cache.close();
   };
 
   it("serve a changed file's unchanged statements, and the file is as prettier formats it whole", async () => {
