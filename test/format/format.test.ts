@@ -135,7 +135,7 @@ describe("the cache's packs", () => {
       cache.close();
     }
   };
-  const MAGIC = "treaty format pack 1\n".length;
+  const MAGIC = "treaty format pack 2\n".length;
 
   it("believe no entry whose bytes changed, and nothing of a pack cut short, emptied or not a pack", () => {
     const spoil: Record<string, (file: string) => void> = {
@@ -196,8 +196,8 @@ describe("the cache's packs", () => {
     run(dir, { 1: "a\n" });
     const abandoned = join(dir, "format-packs", "000000000000001-000000-1-dead.pack.tmp");
     const running = join(dir, "format-packs", "000000000000002-000000-2-live.pack.tmp");
-    writeFileSync(abandoned, "treaty format pack 1\n");
-    writeFileSync(running, "treaty format pack 1\n");
+    writeFileSync(abandoned, "treaty format pack 2\n");
+    writeFileSync(running, "treaty format pack 2\n");
     const day = (Date.now() - 24 * 3600 * 1000) / 1000;
     utimesSync(abandoned, day, day);
     expect(read(dir, 1)).toBe("a\n");
