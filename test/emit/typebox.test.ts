@@ -10,6 +10,7 @@ import { toJsonSchema } from "../../src/emit/json-schema.js";
 import { emitTypeBox, schemaConstName } from "../../src/emit/typebox.js";
 import { rootTypeName } from "../../src/ir/names.js";
 import { contract, opt, project, taskResult, taskResultV1, validTaskResult, version } from "./ir-fixture.js";
+import { trackTemp } from "../support/temps.js";
 
 // ajv-formats is CommonJS: under NodeNext its plugin is the default export's `default`.
 const createAjv = () => formats.default(new Ajv2020({ strict: false, allErrors: true }));
@@ -96,7 +97,7 @@ const samples = new Map<string, readonly unknown[]>([
 /** Every emitted schema.ts of the project, written where `typebox` resolves. */
 let outDir = "";
 beforeAll(() => {
-  outDir = mkdtempSync(join(tmpdir(), "treaty-typebox-"));
+  outDir = trackTemp(mkdtempSync(join(tmpdir(), "treaty-typebox-")));
   symlinkSync(resolve("node_modules"), join(outDir, "node_modules"), "dir");
   writeFileSync(join(outDir, "package.json"), JSON.stringify({ type: "module" }));
   for (const c of project.contracts) {

@@ -6,10 +6,11 @@ import { describe, expect, it } from "vitest";
 import type { Project } from "../../src/ir/model.js";
 import { emitTypes } from "../../src/emit/types.js";
 import { contract, field, loc, operationError, opt, project, taskResult, taskResultV1, validTaskResult, version } from "./ir-fixture.js";
+import { trackTemp } from "../support/temps.js";
 
 /** Writes every version's types.ts of `project` plus `extra` files and type-checks them under strict. */
 const typeCheck = async (checked: Project, extra: Record<string, string> = {}): Promise<string[]> => {
-  const outDir = mkdtempSync(join(tmpdir(), "treaty-types-"));
+  const outDir = trackTemp(mkdtempSync(join(tmpdir(), "treaty-types-")));
   symlinkSync(resolve("node_modules"), join(outDir, "node_modules"), "dir");
   writeFileSync(join(outDir, "package.json"), JSON.stringify({ type: "module" }));
   const emitted = await Promise.all(checked.contracts.flatMap((c) => c.versions.map((v) => emitTypes(checked, c, v))));
