@@ -53,6 +53,28 @@ it("an input that cannot be read, parsed or imported exits 1 with the reason and
   }
 });
 
+it("with --format json, what cannot be compared is one JSON document on stdout, never text", () => {
+  const failed = treaty("missing.json", write("broken2.json", "{ \"type\": }"), "--format", "json");
+  expect([failed.status, failed.stderr]).toEqual([1, ""]);
+  expect(JSON.parse(failed.stdout)).toMatchObject({
+    errors: 2,
+    diagnostics: [
+      { code: "read-failed", loc: { file: "missing.json", line: 1, col: 1 } },
+      { code: "json-syntax", loc: { file: "broken2.json", line: 1, col: 11 } },
+    ],
+  });
+  const dynamic = treaty(older, write("dynamic2.json", { $dynamicRef: "#meta" }), "--format", "json");
+  expect([dynamic.status, dynamic.stderr]).toEqual([1, ""]);
+  expect(JSON.parse(dynamic.stdout).diagnostics).toMatchObject([{ code: "compat-not-comparable" }]);
+  // A definition that cannot be compared is reported inside the report, beside the ones that could.
+  const defs = write("defs.json", { $defs: { A: { type: "string" } } });
+  const partial = treaty(defs, defs, "--defs", "A,B", "--format", "json");
+  expect([partial.status, partial.stderr]).toEqual([1, ""]);
+  const report = JSON.parse(partial.stdout);
+  expect(report.definitions.map((d: { name: string }) => d.name)).toEqual(["A"]);
+  expect(report.diagnostics).toMatchObject([{ code: "compat-not-comparable", message: expect.stringContaining("definition B") }]);
+});
+
 it("an unknown --format is a usage error", () => {
   expect(treaty(older, newer, "--format", "yaml").status).toBe(2);
 });

@@ -92,4 +92,24 @@ describe("treaty diff", () => {
     expect(status).toBe(2);
     expect(stderr).toContain("markdown, json");
   });
+
+  it("with --format json, a broken config, a contract that does not compile and a ref that does not resolve are JSON on stdout, never text", async () => {
+    const repo = repoFor(cases[0]!);
+    const json = async (...args: string[]) => {
+      const run = await treaty(repo, "diff", "--against", "HEAD", "--format", "json", ...args);
+      expect([run.status, run.stderr]).toEqual([1, ""]);
+      return JSON.parse(run.stdout) as { errors: number; diagnostics: { code: string; loc?: { file: string; line: number } }[] };
+    };
+    writeFileSync(join(repo, "treaty.config.json"), '{ "idl": 3 }\n');
+    expect((await json()).diagnostics).toMatchObject([{ code: "invalid-value", loc: { file: "treaty.config.json", line: 1 } }]);
+    rmSync(join(repo, "treaty.config.json"));
+    const contract = join(repo, "idl", readdirSync(join(repo, "idl"), { recursive: true }).map(String).find((f) => f.endsWith(".yaml"))!);
+    const text = readFileSync(contract, "utf8");
+    writeFileSync(contract, `${text}\nunknown_key: 1\n`);
+    expect((await json()).errors).toBeGreaterThan(0);
+    writeFileSync(contract, text);
+    const run = await treaty(repo, "diff", "--against", "no-such-ref", "--format", "json");
+    expect([run.status, run.stderr]).toEqual([1, ""]);
+    expect(JSON.parse(run.stdout).errors).toBe(1);
+  });
 });

@@ -11,22 +11,34 @@ import { plural, printDiagnostics, stringOption, type CliIo, type Command } from
 
 const FORMATS = ["text", "json"];
 
-/** The schema document, or undefined after printing why it cannot be had (with its place in the file). */
-const load = (io: CliIo, file: string): { document: unknown } | undefined => {
-  const failed = (diagnostic: Diagnostic): undefined => void printDiagnostics(io, [diagnostic]);
+/** The schema document, or the diagnostic saying why it cannot be had (with its place in the file). */
+const load = (io: CliIo, file: string): { document: unknown } | Diagnostic => {
   let bytes: Buffer;
   try {
     bytes = readFileSync(resolve(io.cwd, file));
   } catch (error) {
-    return failed(readFailed(file, unreadable(error)));
+    return readFailed(file, unreadable(error));
   }
   const text = sourceText(bytes);
-  if (typeof text !== "string") return failed(readFailed(file, text));
+  if (typeof text !== "string") return readFailed(file, text);
   const broken = jsonSyntaxError(text);
-  if (broken) {
-    return failed(createDiagnostic("json-syntax", { file, ...positionAt(text, broken.offset) }, { detail: broken.detail }));
-  }
+  if (broken) return createDiagnostic("json-syntax", { file, ...positionAt(text, broken.offset) }, { detail: broken.detail });
   return { document: JSON.parse(text) as unknown };
+};
+
+/**
+ * What stops the comparison, or is left out of it: as text on stderr, beside the report; with
+ * `--format json`, one JSON document on stdout (the report's `diagnostics`, or the diagnostics
+ * alone when there is no report), so a reader of the output never has to parse text.
+ */
+const report = (io: CliIo, format: string, diagnostics: readonly Diagnostic[], json?: Record<string, unknown>, text?: string): void => {
+  if (format === "json") {
+    if (json) io.stdout(`${JSON.stringify(diagnostics.length > 0 ? { ...json, diagnostics } : json, null, 2)}\n`);
+    else printDiagnostics(io, diagnostics, io.cwd, "json");
+    return;
+  }
+  if (diagnostics.length > 0) printDiagnostics(io, diagnostics);
+  if (text !== undefined) io.stdout(text);
 };
 
 const differenceLines = (differences: readonly Difference[], indent = ""): string =>
@@ -39,38 +51,31 @@ const summary = (differences: readonly Difference[], tail = ""): string =>
 
 /** The roots of the two documents compared: the report, or the exit status after saying why not. */
 const compareRoots = (io: CliIo, files: readonly [string, string], documents: readonly [unknown, unknown], format: string): number => {
-  const shapes = documents.map((document, i) => {
-    const imported = shapeOfJsonSchema(document);
-    if (!imported.ok) printDiagnostics(io, [createDiagnostic("compat-not-comparable", undefined, { what: files[i]!, reason: imported.reason })]);
-    return imported.ok ? imported.shape : undefined;
-  });
-  if (!shapes[0] || !shapes[1]) return 1;
-  const differences = compare(shapes[0], shapes[1]);
-  if (format === "json") {
-    const report = { old: files[0], new: files[1], backward: verdictOf(differences, "backward"), forward: verdictOf(differences, "forward"), differences };
-    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
-  } else io.stdout(differenceLines(differences) + summary(differences));
+  const imported = documents.map((document) => shapeOfJsonSchema(document));
+  const problems = imported.flatMap((result, i) => (result.ok ? [] : [createDiagnostic("compat-not-comparable", undefined, { what: files[i]!, reason: result.reason })]));
+  if (!imported[0]!.ok || !imported[1]!.ok) {
+    report(io, format, problems);
+    return 1;
+  }
+  const differences = compare(imported[0]!.shape, imported[1]!.shape);
+  const json = { old: files[0], new: files[1], backward: verdictOf(differences, "backward"), forward: verdictOf(differences, "forward"), differences };
+  report(io, format, [], json, differenceLines(differences) + summary(differences));
   return 0;
 };
 
 /** Definition by definition; the changed, added and removed ones listed, the unchanged counted. */
-const reportDefinitions = (io: CliIo, files: readonly [string, string], report: DefinitionsReport, format: string): number => {
-  const problems = report.problems.map(({ name, side, reason }) =>
+const reportDefinitions = (io: CliIo, files: readonly [string, string], definitions: DefinitionsReport, format: string): number => {
+  const problems = definitions.problems.map(({ name, side, reason }) =>
     createDiagnostic("compat-not-comparable", undefined, { what: side ? `definition ${name} of ${side === "old" ? files[0] : files[1]}` : `definition ${name}`, reason: side ? reason : `neither ${files[0]} nor ${files[1]} defines it` }),
   );
-  if (problems.length > 0) printDiagnostics(io, problems);
-  const all = report.definitions.flatMap((d) => d.differences);
-  if (format === "json") {
-    const json = { old: files[0], new: files[1], backward: verdictOf(all, "backward"), forward: verdictOf(all, "forward"), definitions: report.definitions };
-    io.stdout(`${JSON.stringify(json, null, 2)}\n`);
-  } else {
-    const listed = report.definitions.filter((d) => d.status !== "unchanged");
-    const text = listed.map((d) => `${d.name}  ${d.status}  backward: ${d.backward}  forward: ${d.forward}\n${d.status === "changed" ? differenceLines(d.differences, "  ") : ""}`);
-    const count = (status: string) => report.definitions.filter((d) => d.status === status).length;
-    const tail = ` in ${plural(report.definitions.length, "definition")}: ${count("changed")} changed, ${count("added")} added, ${count("removed")} removed`;
-    io.stdout(text.join("") + summary(all, tail));
-  }
-  return report.problems.length > 0 ? 1 : 0;
+  const all = definitions.definitions.flatMap((d) => d.differences);
+  const json = { old: files[0], new: files[1], backward: verdictOf(all, "backward"), forward: verdictOf(all, "forward"), definitions: definitions.definitions };
+  const listed = definitions.definitions.filter((d) => d.status !== "unchanged");
+  const text = listed.map((d) => `${d.name}  ${d.status}  backward: ${d.backward}  forward: ${d.forward}\n${d.status === "changed" ? differenceLines(d.differences, "  ") : ""}`);
+  const count = (status: string) => definitions.definitions.filter((d) => d.status === status).length;
+  const tail = ` in ${plural(definitions.definitions.length, "definition")}: ${count("changed")} changed, ${count("added")} added, ${count("removed")} removed`;
+  report(io, format, problems, json, text.join("") + summary(all, tail));
+  return definitions.problems.length > 0 ? 1 : 0;
 };
 
 export const compatCommand: Command = {
@@ -82,7 +87,7 @@ export const compatCommand: Command = {
       define types ($defs or definitions, no root) are compared definition by definition,
       with definitions added and removed; --defs names the definitions to compare in any
       schema. A report: exits 0 whatever it finds, 1 when a schema or a definition cannot be
-      read or imported.`,
+      read or imported. With --format json, that too is JSON on stdout (its diagnostics).`,
   options: { defs: { type: "string" }, format: { type: "string", choices: FORMATS } },
   positionals: { min: 2, max: 2 },
   run: async (args, io) => {
@@ -90,7 +95,10 @@ export const compatCommand: Command = {
     const files = args.positionals as unknown as readonly [string, string];
     const older = load(io, files[0]);
     const newer = load(io, files[1]);
-    if (!older || !newer) return 1;
+    if (!("document" in older) || !("document" in newer)) {
+      report(io, format, [older, newer].filter((loaded): loaded is Diagnostic => !("document" in loaded)));
+      return 1;
+    }
     const names = stringOption(args, "defs")
       ?.split(",")
       .map((name) => name.trim())

@@ -10,15 +10,18 @@ export const diffCommand: Command = {
       Print a reviewer's summary of the contract changes since the ref: new, edited and
       removed versions, each change with its backward and forward verdicts and the bump it
       needs, deprecations and findings (check --against's included). --format json prints
-      the same as data. Exits 1 when a finding is an error (check --against would fail: a
-      minor that breaks what its contract promises, a changed or removed published version)
-      or no summary can be made; with --exit-zero, 0 whenever the summary is printed.`,
+      the same as data, and what stops it as check --format json does. Exits 1 when a
+      finding is an error (check --against would fail: a minor that breaks what its contract
+      promises, a changed or removed published version) or no summary can be made; with
+      --exit-zero, 0 whenever the summary is printed.`,
   options: { against: { type: "string", required: true }, format: { type: "string", choices: DIFF_FORMATS }, "exit-zero": { type: "boolean" }, idl: { type: "string" } },
   positionals: { min: 0, max: 0 },
   run: async (args, io) => {
     const ref = stringOption(args, "against")!;
     const format = (stringOption(args, "format") ?? "markdown") as DiffFormat;
-    const config = readConfig(args, io);
+    // A failure in the format asked for: with --format json, the diagnostics as JSON on stdout.
+    const failures = format === "json" ? "json" : "text";
+    const config = readConfig(args, io, failures);
     if (!config) return 1;
     const { root, idlDir, llm } = config;
     // The compiler loads when a command runs (not for --help, nor for another command).
@@ -30,7 +33,7 @@ export const diffCommand: Command = {
     const compiled = compile({ root, idlDir, llm });
     const then = projectAtRef(root, idlDir, ref);
     if (!compiled.value || !then.value) {
-      printDiagnostics(io, compiled.value ? then.diagnostics : compiled.diagnostics.filter((d) => d.severity === "error"), root);
+      printDiagnostics(io, compiled.value ? then.diagnostics : compiled.diagnostics.filter((d) => d.severity === "error"), root, failures);
       return 1;
     }
     const findings: Diagnostic[] = [...compiled.diagnostics, ...againstRef(compiled.value, then.value, ref)];
