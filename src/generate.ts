@@ -12,7 +12,7 @@ import { readSources } from "./load/read-sources.js";
 import type { CompileOptions } from "./pipeline.js";
 import type { GeneratedPackage } from "./plan/plan.js";
 import type { AddedStub } from "./stubs/maintain-stubs.js";
-import { lockOutput, OutputLocked, type OutputLock } from "./write/lock-output.js";
+import { awaitWriters, lockOutput, OutputLocked, type OutputLock } from "./write/lock-output.js";
 import { realPath } from "./write/real-path.js";
 import { contentHash, notADirectory, recoverInterrupted, WriteBlocked, type WriteReport } from "./write/write.js";
 
@@ -87,8 +87,10 @@ export const generate = async (given: GenerateOptions): Promise<GenerateResult> 
   if (blocked !== undefined) return writeFailed(given, blocked.path, blocked.why);
   let lock: OutputLock | undefined;
   try {
-    if (!options.check) {
-      lock = await lockOutput(options.outDir, { waitMs: options.lockWaitMs ?? LOCK_WAIT_MS, onWait: options.onLockWait, signal: options.signal });
+    const waiting = { waitMs: options.lockWaitMs ?? LOCK_WAIT_MS, onWait: options.onLockWait, signal: options.signal };
+    if (options.check) await awaitWriters(options.outDir, waiting);
+    else {
+      lock = await lockOutput(options.outDir, waiting);
       // What a killed run left is finished or undone first, so this run starts from a whole tree.
       recoverInterrupted(options.outDir);
     }
@@ -106,7 +108,7 @@ export const generate = async (given: GenerateOptions): Promise<GenerateResult> 
   }
 };
 
-/** The run, once it holds the output directory's lock (or, with `--check`, needs none). */
+/** The run, once it holds the output directory's lock (or, with `--check`, once no run holds it). */
 const generateLocked = async (options: GenerateOptions, lock: OutputLock | undefined): Promise<GenerateResult> => {
   options.onProgress?.({ phase: "reading", done: 0, total: 0 });
   const read = readSources(options.root, options.idlDir);

@@ -172,3 +172,28 @@ export const lockOutput = async (outDir: string, options: LockOptions): Promise<
     await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())), undefined, { signal: options.signal }).catch(() => {});
   }
 };
+
+/**
+ * Waits, writing nothing, while a live run holds the lock of `outDir`: for `--check`, which takes no
+ * lock (it writes nothing, and a read-only checkout could not make one) but beside a run that is
+ * writing listed the files that run was replacing as stale. A stale lock is not waited for, nor
+ * removed; an unreadable one is not waited for. Throws `OutputLocked` past `waitMs`.
+ */
+export const awaitWriters = async (outDir: string, options: LockOptions): Promise<void> => {
+  const lock = lockPath(outDir);
+  const deadline = Date.now() + options.waitMs;
+  let waiting = false;
+  for (;;) {
+    let holder: Holder | undefined;
+    try {
+      holder = holderOf(lock);
+    } catch {
+      return;
+    }
+    if (holder === undefined || holder.stale) return;
+    if (Date.now() >= deadline || options.signal?.aborted) throw new OutputLocked(lock, holder.pid);
+    if (!waiting) options.onWait?.(holder.pid);
+    waiting = true;
+    await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())), undefined, { signal: options.signal }).catch(() => {});
+  }
+};

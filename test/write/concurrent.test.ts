@@ -93,6 +93,30 @@ it("a lock a live process holds: generate waits for it, then generate-locked nam
   expect(readFileSync(lockPath(outDir), "utf8")).toBe(`${pid}\n`);
 });
 
+it("--check waits, as a run does, for a live run holding the lock, then compares; it never takes or removes a lock", async () => {
+  const root = tempProject("check-locked", { "package.json": "{}\n" });
+  contracts(root, false);
+  const outDir = join(root, "generated");
+  const options = { root, idlDir: join(root, "idl"), outDir };
+  expect((await generate({ ...options, check: false })).diagnostics).toEqual([]);
+  const pid = liveProcess();
+  writeFileSync(lockPath(outDir), `${pid}\n`);
+  const waited: (number | undefined)[] = [];
+  const locked = await generate({ ...options, check: true, lockWaitMs: 300, onLockWait: (holder) => waited.push(holder) });
+  expect([locked.diagnostics.map((d) => d.code), waited]).toEqual([["generate-locked"], [pid]]);
+  expect(readFileSync(lockPath(outDir), "utf8")).toBe(`${pid}\n`);
+  // The holder finishes while --check waits: it compares what the run left.
+  const checking = generate({ ...options, check: true, lockWaitMs: 60_000 });
+  await new Promise((done) => setTimeout(done, 250));
+  rmSync(lockPath(outDir));
+  const checked = await checking;
+  expect([checked.diagnostics, checked.report?.created, checked.report?.updated]).toEqual([[], [], []]);
+  // A dead run's lock: compared at once, the lock left for the next run that writes to take over.
+  writeFileSync(lockPath(outDir), `${await deadPid()}\n`);
+  expect((await generate({ ...options, check: true, lockWaitMs: 60_000 })).diagnostics).toEqual([]);
+  expect(existsSync(lockPath(outDir))).toBe(true);
+});
+
 it("the lock of a run that died, or one left empty by a run killed as it made it, is taken over", async () => {
   const root = tempProject("stale-lock", { "package.json": "{}\n" });
   contracts(root, false);

@@ -12,10 +12,11 @@ export const generateCommand: Command = {
       Compile every contract under --idl (default: idl) into --out (default: generated). Files
       treaty no longer produces are removed. A run killed at any moment leaves the old files
       or the new ones, never a mix, once the next run has started (files are moved into place
-      one by one: a reader during the moves can see both). Only contracts whose files (or what they reference) changed since the last run
-      are compiled again. One run at a time writes into --out: another waits for it (up to
-      60 s, then generate-locked). With --check, write nothing and exit 1 listing the files that are
-      stale. With --watch, generate again each time a contract or agent file is saved, added
+      one by one: a reader during the moves can see both). Only contracts whose files (or
+      what they reference) changed since the last run are compiled again. One run at a time
+      writes into --out: another waits for it (up to 60 s, then generate-locked). With
+      --check, write nothing (after waiting, as a run does, for one writing into --out) and
+      exit 1 listing the files that are stale. With --watch, generate again each time a contract or agent file is saved, added
       or removed (or the config file it started with changes), printing each run's diagnostics
       and going on; a run with errors writes nothing; Ctrl-C stops it. --quiet prints only
       diagnostics and what is stale (under --watch, no banner and no summaries either); without
