@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { readOrUndefined } from "../load/read-sources.js";
+import { createBackgroundWrites, type BackgroundWrites, type WriteFailure } from "./background-writes.js";
 import type { OutputLock } from "./lock-output.js";
 
 export interface WriteReport {
@@ -131,6 +132,8 @@ interface Journal {
   readonly whole?: true;
 }
 const JOURNAL = "commit.json";
+/** Files a run stages in its own thread before a worker writes the rest (see `createTreeWriter`). */
+const IN_THREAD_WRITES = 400;
 const STAGED = "files";
 
 /**
@@ -240,6 +243,25 @@ export interface TreeWriter {
  */
 export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWriter => {
   const staging = stagingDir(outDir);
+  // Past the first files, staged by a worker (see background-writes.ts): a run that changed a
+  // contract or two writes too few to earn the worker's start.
+  let writes: BackgroundWrites | undefined;
+  let inThread = 0;
+  /** Waits for the worker's writes and ends it; throws `WriteBlocked` for one that failed, what was staged dropped. */
+  const settle = (): void => {
+    if (writes === undefined) return;
+    let failed: WriteFailure | undefined;
+    try {
+      failed = writes.settle();
+    } finally {
+      writes.close();
+      writes = undefined;
+    }
+    if (failed !== undefined) {
+      rmSync(staging, { recursive: true, force: true });
+      throw new WriteBlocked(existingDir(dirname(failed.path)), failed.code);
+    }
+  };
   const produced = new Set<string>();
   const created: string[] = [];
   const updated: string[] = [];
@@ -278,15 +300,21 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
       (current === undefined ? created : updated).push(path);
       if (options.check) return;
       const stagedPath = join(staging, STAGED, path);
-      try {
-        makeDir(dirname(stagedPath));
-        writeFileSync(stagedPath, contents);
-      } catch (error) {
-        throw new WriteBlocked(existingDir(dirname(stagedPath)), errorCode(error));
+      if (inThread >= IN_THREAD_WRITES) writes ??= createBackgroundWrites();
+      if (writes) writes.write(stagedPath, contents);
+      else {
+        try {
+          makeDir(dirname(stagedPath));
+          writeFileSync(stagedPath, contents);
+        } catch (error) {
+          throw new WriteBlocked(existingDir(dirname(stagedPath)), errorCode(error));
+        }
+        inThread++;
       }
       staged.push(path);
     },
     commit: (candidates) => {
+      settle();
       const listed = candidates ?? listFiles(outDir, options.skip ?? []);
       const removed: string[] = [];
       const leftovers: string[] = [];
@@ -325,6 +353,15 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
       return { created: created.sort(), updated: updated.sort(), removed: removed.sort(), unchanged };
     },
     abort: () => {
+      // The worker's writes finished first: one still under way would leave a file in what is removed.
+      try {
+        writes?.settle();
+      } catch {
+        // it stopped: it writes nothing more
+      } finally {
+        writes?.close();
+        writes = undefined;
+      }
       if (!options.check) rmSync(staging, { recursive: true, force: true });
     },
     stamps: () => stamps,

@@ -1,0 +1,70 @@
+// A cold run stages tens of thousands of files, and each write is a system call that held the main
+// thread, the busiest of the run, while the formatting worker beside it sat idle part of the time.
+// Past the first files, the writer hands each staged file to a worker of its own: the main thread
+// posts the text and goes on emitting; the commit waits for the worker to have written everything.
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
+
+/** What the worker is told: a file to write, its directories made first. */
+export interface WriteRequest {
+  readonly path: string;
+  readonly contents: string;
+}
+
+/** What the worker says of a write that failed. */
+export interface WriteFailure {
+  readonly path: string;
+  readonly code: string;
+}
+
+/** The worker's data: how many writes it finished (a shared counter), and where it reports failures. */
+export interface WriterData {
+  readonly finished: Int32Array;
+  readonly failures: MessagePort;
+}
+
+type MessagePort = InstanceType<typeof MessageChannel>["port1"];
+
+export interface BackgroundWrites {
+  write(path: string, contents: string): void;
+  /** Waits for every write posted; the first that failed, if any. */
+  settle(): WriteFailure | undefined;
+  /** Ends the worker (after `settle`, or to drop what it still has to do). */
+  close(): void;
+}
+
+const WORKER = new URL("./write-worker.js", import.meta.url);
+
+/** A worker writing files; undefined where there is no built worker (treaty run from its sources, as the tests do): the caller writes in its thread. */
+export const createBackgroundWrites = (): BackgroundWrites | undefined => {
+  if (!existsSync(fileURLToPath(WORKER))) return undefined;
+  const finished = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  // No inherited flags (see format-pool.ts); a small young generation: it holds one file at a time.
+  const worker = new Worker(WORKER, { execArgv: [], workerData: { finished, failures: port2 } satisfies WriterData, transferList: [port2], resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+  worker.unref();
+  let posted = 0;
+  let stopped: string | undefined;
+  worker.on("error", (error) => (stopped = `a writing worker failed: ${error.message}`));
+  worker.on("exit", (code) => (stopped ??= `a writing worker stopped (exit code ${code})`));
+  return {
+    write: (path, contents) => {
+      posted++;
+      worker.postMessage({ path, contents } satisfies WriteRequest);
+    },
+    settle: () => {
+      // The main thread has nothing else to do at the commit: it sleeps until the count is reached.
+      for (let done = Atomics.load(finished, 0); done < posted; done = Atomics.load(finished, 0)) {
+        if (stopped !== undefined) throw new Error(stopped);
+        Atomics.wait(finished, 0, done, 1000);
+      }
+      const failed = receiveMessageOnPort(port1)?.message as WriteFailure | undefined;
+      return failed;
+    },
+    close: () => {
+      port1.close();
+      void worker.terminate();
+    },
+  };
+};

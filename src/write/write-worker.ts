@@ -1,0 +1,25 @@
+// The worker of background-writes.ts: writes each file it is sent, making its directories first.
+import { writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { parentPort, workerData } from "node:worker_threads";
+import type { WriteRequest, WriterData } from "./background-writes.js";
+import { errorCode, makeDirs } from "./write.js";
+
+const { finished, failures } = workerData as WriterData;
+const made = new Set<string>();
+
+parentPort?.on("message", ({ path, contents }: WriteRequest) => {
+  try {
+    const dir = dirname(path);
+    if (!made.has(dir)) {
+      makeDirs(dir);
+      made.add(dir);
+    }
+    writeFileSync(path, contents);
+  } catch (error) {
+    failures.postMessage({ path, code: errorCode(error) });
+  } finally {
+    Atomics.add(finished, 0, 1);
+    Atomics.notify(finished, 0);
+  }
+});
