@@ -35,6 +35,8 @@ export interface BackgroundWrites {
 }
 
 const WORKER = new URL("./write-worker.js", import.meta.url);
+/** How long the commit waits for a worker that finishes no write (one file never takes this long). */
+const STALL_MS = 60_000;
 
 /** A worker writing files; undefined where there is no built worker (treaty run from its sources, as the tests do): the caller writes in its thread. */
 export const createBackgroundWrites = (): BackgroundWrites | undefined => {
@@ -55,9 +57,16 @@ export const createBackgroundWrites = (): BackgroundWrites | undefined => {
     },
     settle: () => {
       // The main thread has nothing else to do at the commit: it sleeps until the count is reached.
-      for (let done = Atomics.load(finished, 0); done < posted; done = Atomics.load(finished, 0)) {
+      // Its events wait meanwhile (a worker's exit among them), so a worker that finishes nothing
+      // for STALL_MS is taken for dead rather than waited for without end.
+      let progress = Date.now();
+      for (let done = Atomics.load(finished, 0); done < posted; ) {
         if (stopped !== undefined) throw new Error(stopped);
         Atomics.wait(finished, 0, done, 1000);
+        const now = Atomics.load(finished, 0);
+        if (now !== done) progress = Date.now();
+        else if (Date.now() - progress > STALL_MS) throw new Error(`a writing worker finished no write in ${STALL_MS / 1000} s`);
+        done = now;
       }
       const failed = receiveMessageOnPort(port1)?.message as WriteFailure | undefined;
       return failed;

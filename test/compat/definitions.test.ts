@@ -21,6 +21,7 @@ interface Report {
   backward: string;
   forward: string;
   definitions: { name: string; status: string; backward: string; forward: string; differences: { kind: string; path: string }[] }[];
+  diagnostics?: { code: string; message: string }[];
 }
 
 /** Each pair of published MCP schemas, with a definition the later one changed and the fields it gained or lost. */
@@ -128,14 +129,19 @@ describe("definitions of small schemas", () => {
 
   it("a name neither schema defines, or a definition that cannot be imported, exits 1 and the others are still compared", () => {
     const broken = write("broken-defs.json", { $defs: { Inner: { $dynamicRef: "#meta" }, Outer: { type: "integer" } } });
+    // In text, on stderr beside the report; in JSON, the report's diagnostics.
+    expect(treaty(older, newer, "--defs", "Inner,Nope").stderr).toContain("error compat-not-comparable: cannot compare definition Nope: neither old-defs.json nor new-defs.json defines it");
     const missing = json(older, newer, "--defs", "Inner,Nope");
-    expect(missing.status).toBe(1);
-    expect(missing.stderr).toContain("error compat-not-comparable: cannot compare definition Nope: neither old-defs.json nor new-defs.json defines it");
+    expect([missing.status, missing.stderr]).toEqual([1, ""]);
+    expect(missing.report.diagnostics).toMatchObject([{ code: "compat-not-comparable", message: "cannot compare definition Nope: neither old-defs.json nor new-defs.json defines it" }]);
     expect(missing.report.definitions.map((d) => d.name)).toEqual(["Inner"]);
-    const unreadable = json(older, broken);
+    const unreadable = treaty(older, broken);
     expect(unreadable.status).toBe(1);
     expect(unreadable.stderr).toContain("error compat-not-comparable: cannot compare definition Inner of broken-defs.json: $dynamicRef is not supported");
-    expect(unreadable.report.definitions.map((d) => d.name)).toContain("Outer");
     expect(unreadable.stderr).not.toMatch(/\n\s+at /);
+    const unreadableJson = json(older, broken);
+    expect([unreadableJson.status, unreadableJson.stderr]).toEqual([1, ""]);
+    expect(unreadableJson.report.definitions.map((d) => d.name)).toContain("Outer");
+    expect(unreadableJson.report.diagnostics).toMatchObject([{ code: "compat-not-comparable", message: expect.stringContaining("Inner of broken-defs.json") }]);
   });
 });
