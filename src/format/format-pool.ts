@@ -4,7 +4,6 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { EmittedFile } from "../emit/file-builder.js";
 import type { FormatRequest, FormatResponse } from "./format-worker.js";
-import { contentHash } from "../write/write.js";
 import { formatKey, statementsKey, type FormatCache } from "./format-cache.js";
 import { directLayout, layoutDeclaration } from "./json-layout.js";
 import { layoutCode } from "./code-layout.js";
@@ -152,9 +151,10 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
    */
   const earlierStatements = (path: string): Map<string, string> => {
     try {
-      const entry = JSON.parse(cache.get(statementsKey(path)) ?? "null") as { sum?: unknown; statements?: unknown } | null;
+      // The pack checksums the entry (pack-store.ts): a spoiled one is no entry.
+      const entry = JSON.parse(cache.get(statementsKey(path)) ?? "null") as { statements?: unknown } | null;
       const held = entry?.statements;
-      if (!Array.isArray(held) || entry?.sum !== contentHash(JSON.stringify(held))) return new Map();
+      if (!Array.isArray(held)) return new Map();
       return new Map((held as unknown[]).filter((e): e is [string, string] => Array.isArray(e) && typeof e[0] === "string" && typeof e[1] === "string"));
     } catch {
       return new Map();
@@ -178,7 +178,7 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
         const keys = texts.map((text) => formatKey({ contents: text, language: "typescript" }));
         const formatted = await formatStatements(texts, keys, earlierStatements(file.path));
         const held = keys.map((key, i) => [key, formatted[i]!]);
-        cache.set(statementsKey(file.path), JSON.stringify({ sum: contentHash(JSON.stringify(held)), statements: held }));
+        cache.set(statementsKey(file.path), JSON.stringify({ statements: held }));
         let next = 0;
         return joinStatements(pieces, direct.map((text) => text ?? formatted[next++]!));
       } catch {

@@ -2,14 +2,13 @@
 // piece does not parse (and the format pool formats the file whole).
 import { format } from "prettier";
 import { afterAll, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFormatCache, statementsKey } from "../../src/format/format-cache.js";
 import { createFormatPool } from "../../src/format/format-pool.js";
 import { joinStatements, splitStatements } from "../../src/format/statements.js";
 import { PRETTIER_OPTIONS } from "../../src/format/prettier-format.js";
-import { contentHash } from "../../src/write/write.js";
 
 const prettier = (text: string): Promise<string> => format(text, { ...PRETTIER_OPTIONS, parser: "babel-ts" });
 
@@ -147,19 +146,29 @@ describe("statements kept in the cache for the next run", () => {
       cache.close();
     }
   };
-  /** The cache's statements of the file with each formatted text replaced, the checksum recomputed or not. */
-  const forge = async (dir: string, resum: boolean): Promise<void> => {
+  /** The cache's statements of the file with each formatted text replaced, through the cache (so its checksums hold). */
+  const forge = async (dir: string): Promise<void> => {
     const cache = createFormatCache(dir, { readOnly: false });
-    const entry = JSON.parse(cache.get(statementsKey("v1/types.ts"))!) as { sum: string; statements: [string, string][] };
+    const entry = JSON.parse(cache.get(statementsKey("v1/types.ts"))!) as { statements: [string, string][] };
     const statements = entry.statements.map(([key]) => [key, "export const forged = 1;\n"]);
-    cache.set(statementsKey("v1/types.ts"), JSON.stringify({ sum: resum ? contentHash(JSON.stringify(statements)) : entry.sum, statements }));
+    cache.set(statementsKey("v1/types.ts"), JSON.stringify({ statements }));
     cache.close();
+  };
+  /** Every entry of every pack with a byte changed, the packs' indexes left whole. */
+  const spoil = (dir: string): void => {
+    for (const name of readdirSync(join(dir, "format-packs"))) {
+      const file = join(dir, "format-packs", name);
+      const bytes = readFileSync(file);
+      const end = Number(bytes.subarray(bytes.length - 20).toString());
+      for (let at = "treaty format pack 2\n".length; at < end; at += 7) bytes[at] = bytes[at]! ^ 0x01;
+      writeFileSync(file, bytes);
+    }
   };
 
   it("serve a changed file's unchanged statements, and the file is as prettier formats it whole", async () => {
     const dir = join(scratch, "kept");
     expect(await formatOnce(dir, before)).toBe(await prettier(before));
-    await forge(dir, true);
+    await forge(dir);
     // A checksummed entry is trusted: the unchanged statements come from it (here forged, to show it).
     expect(await formatOnce(dir, after)).toBe("export const forged = 1;\nexport function b() {\n  return [1, 2, 3];\n}\nexport const forged = 1;\n");
   });
@@ -167,7 +176,8 @@ describe("statements kept in the cache for the next run", () => {
   it("are not trusted when their checksum does not verify", async () => {
     const dir = join(scratch, "spoiled");
     await formatOnce(dir, before);
-    await forge(dir, false);
+    await forge(dir);
+    spoil(dir);
     expect(await formatOnce(dir, after)).toBe(await prettier(after));
   });
 });
