@@ -37,6 +37,8 @@ export interface BackgroundWrites {
 const WORKER = new URL("./write-worker.js", import.meta.url);
 /** How long the commit waits for a worker that finishes no write (one file never takes this long). */
 const STALL_MS = 60_000;
+/** Characters of text posted to the worker and not yet written, at most. */
+const MAX_QUEUED = 32 * 2 ** 20;
 
 /** A worker writing files; undefined where there is no built worker (treaty run from its sources, as the tests do): the caller writes in its thread. */
 export const createBackgroundWrites = (): BackgroundWrites | undefined => {
@@ -47,29 +49,52 @@ export const createBackgroundWrites = (): BackgroundWrites | undefined => {
   const worker = new Worker(WORKER, { execArgv: [], workerData: { finished, failures: port2 } satisfies WriterData, transferList: [port2], resourceLimits: { maxYoungGenerationSizeMb: 8 } });
   worker.unref();
   let posted = 0;
+  // The texts posted and not yet written, held in the worker's queue: bounded, or a slow disk would
+  // have the whole tree in memory. Sizes by position, and the first not known to be written.
+  const sizes: number[] = [];
+  let retired = 0;
+  let queued = 0;
   let stopped: string | undefined;
   worker.on("error", (error) => (stopped = `a writing worker failed: ${error.message}`));
   worker.on("exit", (code) => (stopped ??= `a writing worker stopped (exit code ${code})`));
+  /**
+   * Sleeps until the worker has finished `target` writes. The thread's events wait meanwhile (the
+   * worker's exit among them), so a worker that finishes nothing for STALL_MS is taken for dead.
+   */
+  const waitFor = (target: number): void => {
+    let progress = Date.now();
+    for (let done = Atomics.load(finished, 0); done < target; ) {
+      if (stopped !== undefined) throw new Error(stopped);
+      Atomics.wait(finished, 0, done, 1000);
+      const now = Atomics.load(finished, 0);
+      if (now !== done) progress = Date.now();
+      else if (Date.now() - progress > STALL_MS) throw new Error(`a writing worker finished no write in ${STALL_MS / 1000} s`);
+      done = now;
+    }
+  };
+  const retire = (): void => {
+    for (const done = Atomics.load(finished, 0); retired < done; retired++) queued -= sizes[retired]!;
+  };
   return {
     write: (path, contents) => {
+      retire();
+      // Past the bound, the oldest texts are waited for (all of them, for one text larger than the bound).
+      let left = queued;
+      let until = retired;
+      while (left > 0 && left + contents.length > MAX_QUEUED) left -= sizes[until++]!;
+      if (until > retired) {
+        waitFor(until);
+        retire();
+      }
+      sizes.push(contents.length);
+      queued += contents.length;
       posted++;
       worker.postMessage({ path, contents } satisfies WriteRequest);
     },
     settle: () => {
       // The main thread has nothing else to do at the commit: it sleeps until the count is reached.
-      // Its events wait meanwhile (a worker's exit among them), so a worker that finishes nothing
-      // for STALL_MS is taken for dead rather than waited for without end.
-      let progress = Date.now();
-      for (let done = Atomics.load(finished, 0); done < posted; ) {
-        if (stopped !== undefined) throw new Error(stopped);
-        Atomics.wait(finished, 0, done, 1000);
-        const now = Atomics.load(finished, 0);
-        if (now !== done) progress = Date.now();
-        else if (Date.now() - progress > STALL_MS) throw new Error(`a writing worker finished no write in ${STALL_MS / 1000} s`);
-        done = now;
-      }
-      const failed = receiveMessageOnPort(port1)?.message as WriteFailure | undefined;
-      return failed;
+      waitFor(posted);
+      return receiveMessageOnPort(port1)?.message as WriteFailure | undefined;
     },
     close: () => {
       port1.close();

@@ -247,6 +247,7 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
   // contract or two writes too few to earn the worker's start.
   let writes: BackgroundWrites | undefined;
   let inThread = 0;
+  let workerTried = false;
   /** Waits for the worker's writes and ends it; throws `WriteBlocked` for one that failed, what was staged dropped. */
   const settle = (): void => {
     if (writes === undefined) return;
@@ -300,7 +301,10 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
       (current === undefined ? created : updated).push(path);
       if (options.check) return;
       const stagedPath = join(staging, STAGED, path);
-      if (inThread >= IN_THREAD_WRITES) writes ??= createBackgroundWrites();
+      if (inThread >= IN_THREAD_WRITES && !workerTried) {
+        workerTried = true;
+        writes = createBackgroundWrites();
+      }
       if (writes) writes.write(stagedPath, contents);
       else {
         try {
