@@ -307,3 +307,39 @@ describe.each(keptFiles)("$name kept in the cache", ({ file, forge }) => {
     });
   }
 });
+
+// The formatted files, in packs (src/format/pack-store.ts): however a pack is spoiled, a run that
+// formats again (its output removed) writes what a run with no cache writes.
+describe("the format cache's packs, spoiled", () => {
+  beforeEach(() => vi.stubEnv("TREATY_CACHE_DIR", join(scratch, `cache${++projects}`)));
+  afterEach(() => vi.unstubAllEnvs());
+  const packs = (dir: string): string[] => {
+    const packsDir = join(findCacheDir(dir)!, "format-packs");
+    return readdirSync(packsDir).map((name) => join(packsDir, name));
+  };
+  const rerun = async (dir: string): Promise<Record<string, string>> => {
+    rmSync(join(dir, "generated"), { recursive: true, force: true });
+    await generate({ root: dir, idlDir: join(dir, "idl"), outDir: join(dir, "generated"), check: false });
+    return snapshot(join(dir, "generated"));
+  };
+  const spoilers: Record<string, (file: string) => void> = {
+    ...damage,
+    // The index whole, every entry with bytes changed: each entry's own checksum must refuse it.
+    "entries changed, index whole": (file) => {
+      const bytes = readFileSync(file);
+      const end = Number(bytes.subarray(bytes.length - 20).toString());
+      for (let at = 21; at < end; at += 5) bytes[at] = bytes[at]! ^ 0x20;
+      writeFileSync(file, bytes);
+    },
+  };
+  delete spoilers["of another shape"];
+  for (const [how, spoil] of Object.entries(spoilers)) {
+    it(`${how}, change no generated file`, async () => {
+      const dir = createProject();
+      const first = await rerun(dir);
+      expect(packs(dir).length).toBeGreaterThan(0);
+      for (const pack of packs(dir)) spoil(pack);
+      expect(await rerun(dir)).toEqual(first);
+    });
+  }
+});
