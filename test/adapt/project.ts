@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import ts from "typescript";
 import { runCli } from "../../src/cli/run-cli.js";
+import { trackTemp } from "../support/temps.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 
@@ -25,7 +26,8 @@ export interface TempProject {
 }
 
 export const createProject = (files: Readonly<Record<string, string>> = {}, from?: string): TempProject => {
-  const root = mkdtempSync(join(tmpdir(), "treaty-adapt-"));
+  // Removed after the test file's tests (setup.ts) should a test not call `remove`.
+  const root = trackTemp(mkdtempSync(join(tmpdir(), "treaty-adapt-")));
   if (from) cpSync(from, root, { recursive: true });
   const write = (path: string, text: string): void => {
     mkdirSync(dirname(join(root, path)), { recursive: true });
