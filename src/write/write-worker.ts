@@ -8,18 +8,20 @@ import { errorCode, makeDirs } from "./write.js";
 const { finished, failures } = workerData as WriterData;
 const made = new Set<string>();
 
-parentPort?.on("message", ({ path, contents }: WriteRequest) => {
-  try {
-    const dir = dirname(path);
-    if (!made.has(dir)) {
-      makeDirs(dir);
-      made.add(dir);
+parentPort?.on("message", (batch: readonly WriteRequest[]) => {
+  for (const { path, contents } of batch) {
+    try {
+      const dir = dirname(path);
+      if (!made.has(dir)) {
+        makeDirs(dir);
+        made.add(dir);
+      }
+      writeFileSync(path, contents);
+    } catch (error) {
+      failures.postMessage({ path, code: errorCode(error) });
+    } finally {
+      Atomics.add(finished, 0, 1);
+      Atomics.notify(finished, 0);
     }
-    writeFileSync(path, contents);
-  } catch (error) {
-    failures.postMessage({ path, code: errorCode(error) });
-  } finally {
-    Atomics.add(finished, 0, 1);
-    Atomics.notify(finished, 0);
   }
 });
