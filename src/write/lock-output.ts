@@ -132,12 +132,26 @@ const removeStale = (lock: string, stale: string): void => {
   rmSync(aside, { force: true });
 };
 
+/**
+ * One wait for a live `holder` of `lock`: a poll's pause, `onWait` told the first time, and
+ * `OutputLocked` once `waitMs` from the first wait have passed (or the wait is stopped).
+ */
+const waiter = (lock: string, options: LockOptions): ((holder: Holder) => Promise<void>) => {
+  const deadline = Date.now() + options.waitMs;
+  let waiting = false;
+  return async (holder) => {
+    if (Date.now() >= deadline || options.signal?.aborted) throw new OutputLocked(lock, holder.pid);
+    if (!waiting) options.onWait?.(holder.pid);
+    waiting = true;
+    await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())), undefined, { signal: options.signal }).catch(() => {});
+  };
+};
+
 /** Takes the lock of `outDir`, waiting while a live run holds it; throws `OutputLocked` past `waitMs`, `WriteBlocked` where no lock can be made. */
 export const lockOutput = async (outDir: string, options: LockOptions): Promise<OutputLock> => {
   const lock = lockPath(outDir);
   const mine = lockText(process.pid);
-  const deadline = Date.now() + options.waitMs;
-  let waiting = false;
+  const wait = waiter(lock, options);
   try {
     makeDirs(dirname(lock));
   } catch (error) {
@@ -166,10 +180,7 @@ export const lockOutput = async (outDir: string, options: LockOptions): Promise<
       removeStale(lock, holder.text);
       continue;
     }
-    if (Date.now() >= deadline || options.signal?.aborted) throw new OutputLocked(lock, holder.pid);
-    if (!waiting) options.onWait?.(holder.pid);
-    waiting = true;
-    await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())), undefined, { signal: options.signal }).catch(() => {});
+    await wait(holder);
   }
 };
 
@@ -181,8 +192,7 @@ export const lockOutput = async (outDir: string, options: LockOptions): Promise<
  */
 export const awaitWriters = async (outDir: string, options: LockOptions): Promise<void> => {
   const lock = lockPath(outDir);
-  const deadline = Date.now() + options.waitMs;
-  let waiting = false;
+  const wait = waiter(lock, options);
   for (;;) {
     let holder: Holder | undefined;
     try {
@@ -191,9 +201,6 @@ export const awaitWriters = async (outDir: string, options: LockOptions): Promis
       return;
     }
     if (holder === undefined || holder.stale) return;
-    if (Date.now() >= deadline || options.signal?.aborted) throw new OutputLocked(lock, holder.pid);
-    if (!waiting) options.onWait?.(holder.pid);
-    waiting = true;
-    await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())), undefined, { signal: options.signal }).catch(() => {});
+    await wait(holder);
   }
 };

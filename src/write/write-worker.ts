@@ -3,19 +3,15 @@ import { writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import type { WriteRequest, WriterData } from "./background-writes.js";
-import { errorCode, makeDirs } from "./write.js";
+import { directoryMaker, errorCode } from "./write.js";
 
 const { finished, failures } = workerData as WriterData;
-const made = new Set<string>();
+const makeDir = directoryMaker();
 
 parentPort?.on("message", (batch: readonly WriteRequest[]) => {
   for (const { path, contents } of batch) {
     try {
-      const dir = dirname(path);
-      if (!made.has(dir)) {
-        makeDirs(dir);
-        made.add(dir);
-      }
+      makeDir(dirname(path));
       writeFileSync(path, contents);
     } catch (error) {
       failures.postMessage({ path, code: errorCode(error) });

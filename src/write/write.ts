@@ -154,7 +154,7 @@ export const makeDirs = (dir: string, parentMade = false): void => {
 };
 
 /** `makeDirs` once a directory: a run writes dozens of files into each. */
-const directoryMaker = (): ((dir: string) => void) => {
+export const directoryMaker = (): ((dir: string) => void) => {
   const made = new Set<string>();
   return (dir) => {
     if (made.has(dir)) return;
