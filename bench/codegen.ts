@@ -63,19 +63,19 @@ export const synthesize = (count: number): { dir: string; contractFile: (i: numb
 };
 
 /** Reports the process's peak RSS and CPU time on exit, through a file named by the environment. */
-const RSS_PRELOAD = `data:text/javascript,${encodeURIComponent(
-  'import { writeFileSync } from "node:fs"; process.on("exit", () => { const u = process.resourceUsage(); writeFileSync(process.env.TREATY_BENCH_RSS, JSON.stringify({ peakRss: u.maxRSS * 1024, userSeconds: u.userCPUTime / 1e6, systemSeconds: u.systemCPUTime / 1e6 })); });',
+const USAGE_PRELOAD = `data:text/javascript,${encodeURIComponent(
+  'import { writeFileSync } from "node:fs"; process.on("exit", () => { const u = process.resourceUsage(); writeFileSync(process.env.TREATY_BENCH_USAGE, JSON.stringify({ peakRss: u.maxRSS * 1024, userSeconds: u.userCPUTime / 1e6, systemSeconds: u.systemCPUTime / 1e6 })); });',
 )}`;
 
 const generate = (dir: string): Omit<CodegenRun, "scenario" | "target"> => {
-  const rssFile = join(dir, ".peak-rss");
+  const usageFile = join(dir, ".usage.json");
   const start = performance.now();
   // TREATY_CACHE_DIR unset: the project's own cache (node_modules/.cache/treaty), empty at first.
-  const env = { ...process.env, TREATY_BENCH_RSS: rssFile, TREATY_CACHE_DIR: "" };
-  const run = spawnSync(process.execPath, ["--import", RSS_PRELOAD, CLI, "generate"], { cwd: dir, encoding: "utf8", env });
+  const env = { ...process.env, TREATY_BENCH_USAGE: usageFile, TREATY_CACHE_DIR: "" };
+  const run = spawnSync(process.execPath, ["--import", USAGE_PRELOAD, CLI, "generate"], { cwd: dir, encoding: "utf8", env });
   const seconds = (performance.now() - start) / 1000;
   if (run.status !== 0) throw new Error(`treaty generate failed:\n${run.stderr}`);
-  const usage = JSON.parse(readFileSync(rssFile, "utf8")) as Pick<CodegenRun, "peakRss" | "userSeconds" | "systemSeconds">;
+  const usage = JSON.parse(readFileSync(usageFile, "utf8")) as Pick<CodegenRun, "peakRss" | "userSeconds" | "systemSeconds">;
   return { seconds, ...usage, summary: run.stderr.trim().split("\n").at(-1) ?? "" };
 };
 
@@ -104,7 +104,7 @@ export const benchCodegen = (count = 1000): CodegenBench => {
 export const printCodegen = (bench: CodegenBench): void => {
   const mb = (bytes: number): string => (bytes / 2 ** 20).toFixed(0);
   console.log(
-    `\ntreaty generate, ${bench.contracts.toLocaleString("en-US")} copies of task.result × ${VERSIONS} versions (process wall time; DESIGN.md §9's targets are for 1,000; peak RSS must stay under 1,024 MB)`,
+    `\ntreaty generate, ${bench.contracts.toLocaleString("en-US")} copies of task.result × ${VERSIONS} versions (process wall time, and its CPU time in user and system mode; DESIGN.md §9's targets are for 1,000; peak RSS must stay under 1,024 MB)`,
   );
   console.log(`${"".padEnd(30)}${"seconds".padStart(9)}${"target".padStart(9)}${"user s".padStart(9)}${"sys s".padStart(9)}${"peak MB".padStart(9)}  summary`);
   for (const run of bench.runs) {
