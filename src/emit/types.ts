@@ -2,7 +2,7 @@ import type { Options } from "json-schema-to-typescript";
 import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
 import { rootTypeName } from "../ir/names.js";
 import { createEmitterMemo } from "./emitter-memo.js";
-import { createFileBuilder, type EmittedFile } from "./file-builder.js";
+import { createFileBuilder, type EmittedFile, type FileBuilder } from "./file-builder.js";
 import {
   buildSchemaDocument,
   localDefOrder,
@@ -13,6 +13,7 @@ import {
   type JsonSchema,
 } from "./json-schema.js";
 import { contentHash } from "../write/write.js";
+import { declareType } from "./type-declaration.js";
 
 const COMPILE_OPTIONS: Partial<Options> = {
   bannerComment: "",
@@ -101,6 +102,11 @@ const compileOnce = (name: string, schema: JsonSchema): Promise<string> => {
   if (known !== undefined) return Promise.resolve(known);
   let declaration = compiling.get(hash);
   if (declaration === undefined) {
+    const direct = declareType(name, schema);
+    if (direct !== undefined) {
+      declarationMemo.add(hash, direct);
+      return Promise.resolve(direct);
+    }
     // json-schema-to-typescript calls `hasOwnProperty` on every object it is given: a property of that
     // name goes in under a stand-in no contract can hold (it holds the hash of the schema it is in).
     const standIn = `hasOwnProperty$${hash.slice(0, 16)}`;
@@ -148,17 +154,11 @@ const renameKey = (schema: JsonSchema, from: string, to: string): JsonSchema => 
 };
 
 /**
- * `types.ts`: the version's root interface, its named types as interfaces and enums as string-literal
- * unions, with JSDoc from descriptions. Each is compiled on its own, so names are exactly the def
- * names; other contracts' versions are imported from their own `types.ts`.
+ * What `types.ts` of `version` declares, in order: each name with the schema json-schema-to-typescript
+ * is given for it (references already `tsType`s). Importing what the references name into `file`.
  */
-export const emitTypes = async (
-  project: Project,
-  contract: Contract,
-  version: ResolvedVersion,
-): Promise<EmittedFile> => {
+export const typeDeclarations = (project: Project, contract: Contract, version: ResolvedVersion, file: FileBuilder): [name: string, schema: JsonSchema][] => {
   const path = versionFilePath(contract.name, version.version, "types.ts");
-  const file = createFileBuilder(path, contract.file);
   const document = buildSchemaDocument(project, contract, version);
   const ownRoot = rootTypeName(contract.name, version.version);
   const reference = (name: string): JsonSchema => {
@@ -185,10 +185,27 @@ export const emitTypes = async (
     return { tsType: jsonName };
   };
   // typeSchema runs every time: its references add the file's imports.
-  const declare = (name: string, schema: JsonSchema): Promise<string> => compileOnce(name, { ...typeSchema(schema, reference, json), title: name });
-  const declarations = await Promise.all([
-    declare(ownRoot, document.root),
-    ...localDefOrder(document).map((name) => declare(name, document.defs.get(name)!.schema)),
-  ]);
+  const declared = (name: string, schema: JsonSchema): [string, JsonSchema] => [name, { ...typeSchema(schema, reference, json), title: name }];
+  return [declared(ownRoot, document.root), ...localDefOrder(document).map((name) => declared(name, document.defs.get(name)!.schema))];
+};
+
+/**
+ * `types.ts`: the version's root interface, its named types as interfaces and enums as string-literal
+ * unions, with JSDoc from descriptions. Each is compiled on its own, so names are exactly the def
+ * names; other contracts' versions are imported from their own `types.ts`.
+ */
+export const emitTypes = async (
+  project: Project,
+  contract: Contract,
+  version: ResolvedVersion,
+): Promise<EmittedFile> => {
+  const file = createFileBuilder(versionFilePath(contract.name, version.version, "types.ts"), contract.file);
+  const declarations = await Promise.all(typeDeclarations(project, contract, version, file).map(([name, schema]) => compileOnce(name, schema)));
   return file.render("types", { body: declarations.join("\n") });
+};
+
+/** `schema` declared as `name` by json-schema-to-typescript itself, never printed here: the referee of type-declaration.ts. */
+export const compileWithLibrary = async (name: string, schema: JsonSchema): Promise<string> => {
+  const { compile } = await import("json-schema-to-typescript");
+  return declaredAs(name, await compile(schema, name, COMPILE_OPTIONS));
 };
