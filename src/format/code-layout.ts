@@ -115,7 +115,7 @@ type Expr =
   | { readonly k: "member"; readonly object: Expr; readonly property: string; readonly optional: boolean }
   | { readonly k: "index"; readonly object: Expr; readonly index: Expr }
   | { readonly k: "call"; readonly callee: Expr; readonly args: readonly Expr[] }
-  | { readonly k: "new"; readonly callee: Expr; readonly args: readonly Expr[] }
+  | { readonly k: "new"; readonly callee: Expr; readonly typeArgument?: string; readonly args: readonly Expr[] }
   | { readonly k: "unary"; readonly op: string; readonly arg: Expr }
   | { readonly k: "update"; readonly op: string; readonly prefix: boolean; readonly arg: Expr }
   | { readonly k: "binary"; readonly op: string; readonly left: Expr; readonly right: Expr }
@@ -342,6 +342,14 @@ const parse = (text: string): Stmt[] => {
           next();
           callee = { k: "member", object: callee, property: next().v, optional: false };
         }
+        // One type argument that is a name (`new Set<string>(...)`), printed as it is.
+        const named = peek(1);
+        if (is("<") && named?.t === "name" && !KEYWORDS.has(named.v) && is(">", 2) && is("(", 3)) {
+          next();
+          const typeArgument = next().v;
+          next();
+          return { k: "new", callee, typeArgument, args: args() };
+        }
         return { k: "new", callee, args: args() };
       }
       if (KEYWORDS.has(token.v)) throw new Decline();
@@ -415,7 +423,7 @@ const parse = (text: string): Stmt[] => {
   };
 
   const unary = (): Expr => {
-    if (is("!") || is("-") || is("+") || is("~") || is("typeof")) {
+    if (is("!") || is("-") || is("+") || is("~") || is("typeof") || is("delete")) {
       const op = next().v;
       return { k: "unary", op, arg: unary() };
     }
@@ -707,7 +715,7 @@ const parse = (text: string): Stmt[] => {
           return { k: "function", exported, async, name: fname, params, ...(returns === undefined ? {} : { returns }), body: block() };
         }
       }
-      if (KEYWORDS.has(token.v)) throw new Decline();
+      if (KEYWORDS.has(token.v) && token.v !== "delete" && token.v !== "typeof") throw new Decline();
     }
     const e = expression();
     if (e.k === "object") throw new Decline();
@@ -941,7 +949,7 @@ const exprInner = (e: Expr, parent: Parent): Doc => {
       return [expr(callee, { node: e, key: "callee" }), printArguments(e)];
     }
     case "new":
-      return ["new ", expr(e.callee, { node: e, key: "callee", inlineMembers: true }), printArguments(e)];
+      return ["new ", expr(e.callee, { node: e, key: "callee", inlineMembers: true }), e.typeArgument === undefined ? "" : `<${e.typeArgument}>`, printArguments(e)];
     case "unary":
       return [e.op, /[a-z]$/.test(e.op) ? " " : "", expr(e.arg, { node: e, key: "argument" })];
     case "update":

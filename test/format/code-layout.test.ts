@@ -44,7 +44,9 @@ const expression: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
     fc.tuple(name, fc.array(tie("e"), { maxLength: 4 })).map(([f, args]) => `${f}(${args.join(", ")})`),
     fc.tuple(name, name, fc.array(tie("e"), { maxLength: 4 })).map(([o, m, args]) => `${o}.${m}(${args.join(", ")})`),
     fc.tuple(name, fc.array(tie("e"), { maxLength: 3 })).map(([c, args]) => `new ${c}(${args.join(", ")})`),
+    fc.tuple(name, fc.constantFrom("string", "Issue", "unknown"), fc.array(tie("e"), { maxLength: 3 })).map(([c, t, args]) => `new ${c}<${t}>(${args.join(", ")})`),
     fc.tuple(fc.constantFrom("!", "!!", "typeof ", "-"), tie("e")).map(([op, e]) => `${op}(${e})`),
+    fc.tuple(tie("e"), name).map(([o, p]) => `delete (${o}).${p}`),
     fc.tuple(tie("e"), fc.constantFrom(...BINARY), tie("e")).map(([a, op, b]) => `(${a} ${op} ${b})`),
     fc.tuple(tie("e"), fc.constantFrom("&&", "||"), tie("e"), tie("e")).map(([a, op, b, c]) => `(${a} ${op} ${b} ${op} ${c})`),
     fc.tuple(tie("e"), tie("e"), tie("e")).map(([a, b, c]) => `(${a} ? ${b} : ${c})`),
@@ -70,6 +72,7 @@ const statement: fc.Arbitrary<(pad: string) => string> = fc.letrec<{ s: (pad: st
     { depthSize: "small", withCrossShrink: true },
     fc.tuple(name, name, expression).map(([o, m, e]) => (pad: string) => `${pad}${o}.${m}(${e});\n`),
     fc.tuple(name, name, expression).map(([o, p, e]) => (pad: string) => `${pad}${o}.${p} = ${e};\n`),
+    fc.tuple(name, name).map(([o, p]) => (pad: string) => `${pad}delete ${o}.${p};\n`),
     fc.option(expression).map((e) => (pad: string) => `${pad}return${e === null ? "" : ` ${e}`};\n`),
     fc.tuple(fc.constantFrom("const", "let"), name, fc.constantFrom("", ": any", ": any[]", ": Issue[] | undefined"), expression).map(
       ([kind, n, type, e]) => (pad: string) => `${pad}${kind} ${n}${type} = ${e};\n`,
