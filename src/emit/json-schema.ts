@@ -362,7 +362,19 @@ const objectSchema = (ctx: Context, scope: Scope, fields: readonly Field[], at: 
 
 const byName = <T>([a]: readonly [string, T], [b]: readonly [string, T]): number => (a < b ? -1 : a > b ? 1 : 0);
 
+// The document of the version last asked about: its types.ts, schema.ts and schema.json are emitted
+// one after another, and each built it again (0.7 s of a cold run of a 20,000-field contract). The
+// document is shared: no caller changes it.
+let lastDocument: { readonly project: Project; readonly version: ResolvedVersion; readonly document: SchemaDocument } | undefined;
+
 export const buildSchemaDocument = (project: Project, contract: Contract, version: ResolvedVersion): SchemaDocument => {
+  if (lastDocument?.project === project && lastDocument.version === version) return lastDocument.document;
+  const document = newSchemaDocument(project, contract, version);
+  lastDocument = { project, version, document };
+  return document;
+};
+
+const newSchemaDocument = (project: Project, contract: Contract, version: ResolvedVersion): SchemaDocument => {
   const ctx: Context = {
     project,
     defs: new Map(),
