@@ -12,6 +12,12 @@ export interface EmittedFile {
    * in `OneLine`, which `contents` writes on one line (`JSON.stringify(part)`).
    */
   readonly data?: unknown;
+  /**
+   * Of a TypeScript file, statements of `contents` (each as its text, ending in a newline) whose
+   * layout in prettier's format the emitter knew, and that layout: formatting uses it instead of
+   * formatting the statement.
+   */
+  readonly laidOut?: ReadonlyMap<string, string>;
 }
 
 /** A part of a JSON file's `data` that its `contents` writes on one line (see `EmittedFile.data`). */

@@ -8,6 +8,7 @@
 // test/emit/type-declaration.test.ts holds this file to the library's bytes on every declaration of
 // idl/ and the good fixtures and on random schemas.
 
+import { printNumber, printString } from "../format/json-layout.js";
 import type { JsonSchema } from "./json-schema.js";
 
 /** Thrown where the schema is outside the subset; `declareType` then declines. */
@@ -33,6 +34,22 @@ interface Printed {
   readonly members?: readonly Printed[];
   /** A `tsType`, written as given. */
   readonly custom?: boolean;
+  /** An object's properties, for prettier's layout. */
+  readonly fields?: readonly Field[];
+  /** A map's value type and the comment over its index signature, for prettier's layout. */
+  readonly index?: { readonly value: Printed; readonly comment: string };
+  /** An array's items, for prettier's layout. */
+  readonly items?: Printed;
+  /** A literal's or a scalar's text as prettier prints it (quotes and numbers normalized). */
+  readonly pretty?: string;
+}
+
+/** A property of an object type: its comment block as json-schema-to-typescript writes it, its key and type. */
+interface Field {
+  readonly comment: string;
+  readonly key: string;
+  readonly optional: boolean;
+  readonly type: Printed;
 }
 
 /** `keys` of `schema` all among `allowed` or ignored ones. */
@@ -76,14 +93,14 @@ const printType = (s: JsonSchema): Printed => {
   if ("tsType" in s) {
     only(s, ["tsType", "description", "required"]);
     if (typeof s.tsType !== "string") throw new Decline();
-    return { text: s.tsType, comment: described(s), kind: "other", custom: true };
+    return { text: s.tsType, comment: described(s), kind: "other", custom: true, ...(IDENTIFIER.test(s.tsType) ? { pretty: s.tsType } : {}) };
   }
   if ("enum" in s || "const" in s) {
     only(s, ["enum", "const", "type", "description", "required"]);
     if ("enum" in s && "const" in s) throw new Decline();
     if (s.type !== undefined && (typeof s.type !== "string" || !ENUM_TYPES.has(s.type))) throw new Decline();
     const values: unknown[] = "const" in s ? [s.const] : Array.isArray(s.enum) ? s.enum : [];
-    return union(values.map((value): Printed => ({ text: literal(value), comment: undefined, kind: "other" })), described(s));
+    return union(values.map((value): Printed => ({ text: literal(value), comment: undefined, kind: "other", pretty: prettyLiteral(value) })), described(s));
   }
   for (const keyword of ["anyOf", "oneOf"] as const) {
     if (!(keyword in s)) continue;
@@ -100,13 +117,15 @@ const printType = (s: JsonSchema): Printed => {
     const own = described(s);
     const text = items.text.endsWith('"') ? `(${items.text})[]` : `${items.text}[]`;
     const itemsComment = items.comment === undefined || items.comment === "" || /(^|\s)@\w/.test(items.comment) || items.kind === "array" ? undefined : `Items: ${items.comment}`;
-    return { text, comment: tags === "" ? own : own ? `${own}\n\n${tags}` : tags, itemsComment, kind: "array" };
+    return { text, comment: tags === "" ? own : own ? `${own}\n\n${tags}` : tags, itemsComment, kind: "array", items };
   }
   if (s.type === "object" && !("properties" in s) && typeof s.additionalProperties === "object" && s.additionalProperties !== null) {
     only(s, ["type", "additionalProperties", "required", "description"]);
     if (s.required !== undefined && !(Array.isArray(s.required) && s.required.length === 0)) throw new Decline();
     const values = print(s.additionalProperties);
-    return { text: `{\n${comment(withItems(values), values.deprecated)}[k: string]: ${indexSignature(values)}\n}`, comment: described(s), kind: "object" };
+    const block = comment(withItems(values), values.deprecated);
+    const value: Printed = { text: indexSignature(values), comment: undefined, kind: "other" };
+    return { text: `{\n${block}[k: string]: ${value.text}\n}`, comment: described(s), kind: "object", index: { value, comment: block } };
   }
   if (s.type === "object" || (s.type === undefined && "properties" in s)) {
     only(s, ["type", "properties", "required", "additionalProperties", "description"]);
@@ -115,19 +134,20 @@ const printType = (s: JsonSchema): Printed => {
     if (typeof properties !== "object" || properties === null || Array.isArray(properties)) throw new Decline();
     if (s.required !== undefined && !Array.isArray(s.required)) throw new Decline();
     const required = new Set<unknown>(s.required ?? []);
-    const members: string[] = [];
+    const fields: Field[] = [];
     for (const key of Object.keys(properties)) {
       if (key === "__proto__" || key === "hasOwnProperty") throw new Decline();
       const property = print(properties[key]);
       const flagged = (properties[key] as JsonSchema).required === true || required.has(key);
-      members.push(`${comment(withItems(property), property.deprecated)}${keyName(key)}${flagged ? "" : "?"}: ${property.text}`);
+      fields.push({ comment: comment(withItems(property), property.deprecated), key: keyName(key), optional: !flagged, type: property });
     }
-    if (members.length === 0) throw new Decline();
-    return { text: `{\n${members.join("\n")}\n}`, comment: described(s), kind: "object" };
+    if (fields.length === 0) throw new Decline();
+    const members = fields.map((field) => `${field.comment}${field.key}${field.optional ? "?" : ""}: ${field.type.text}`);
+    return { text: `{\n${members.join("\n")}\n}`, comment: described(s), kind: "object", fields };
   }
   if (typeof s.type === "string" && Object.hasOwn(PRIMITIVES, s.type)) {
     only(s, ["type", "description", "required"]);
-    return { text: PRIMITIVES[s.type]!, comment: described(s), kind: "other" };
+    return { text: PRIMITIVES[s.type]!, comment: described(s), kind: "other", pretty: PRIMITIVES[s.type]! };
   }
   throw new Decline();
 };
@@ -175,20 +195,149 @@ const bound = (value: unknown): number => {
 const withItems = (printed: Printed): string | undefined =>
   printed.itemsComment === undefined ? printed.comment : printed.comment ? `${printed.comment}\n\n${printed.itemsComment}` : printed.itemsComment;
 
+/** A declaration as json-schema-to-typescript prints it, and as prettier then prints that (undefined where this file is not certain). */
+export interface TypeDeclaration {
+  readonly text: string;
+  readonly pretty: string | undefined;
+}
+
 /**
  * The declaration of `name` as json-schema-to-typescript prints `schema` (its title `name`), ending
- * in a newline; undefined when `schema` is outside what this file prints.
+ * in a newline, and its layout; undefined when `schema` is outside what this file prints.
  */
-export const declareType = (name: string, schema: JsonSchema): string | undefined => {
+export const declareType = (name: string, schema: JsonSchema): TypeDeclaration | undefined => {
   try {
     const { title, ...rest } = schema;
     if (title !== name) return undefined;
     const printed = print(rest);
-    return printed.kind === "object"
-      ? `${comment(printed.comment, printed.deprecated)}export interface ${name} ${printed.text}\n`
-      : `${comment(withItems(printed), printed.deprecated, false)}export type ${name} = ${printed.text}\n`;
+    if (printed.kind === "object") {
+      const head = comment(printed.comment, printed.deprecated);
+      return { text: `${head}export interface ${name} ${printed.text}\n`, pretty: laidOut(() => `${reindent(head, 0)}export interface ${name} ${layout(printed, 0, 0, 0)}\n`) };
+    }
+    const head = comment(withItems(printed), printed.deprecated, false);
+    const start = `export type ${name} = `;
+    return { text: `${head}${start}${printed.text}\n`, pretty: laidOut(() => `${reindent(head, 0)}${after(start, layout(printed, 0, start.length, 1))};\n`) };
   } catch (error) {
     if (error instanceof Decline) return undefined;
     throw error;
   }
 };
+
+// ---------------------------------------------------------------------------------------------
+// Prettier's layout (parser babel-ts, printWidth 100) of what json-schema-to-typescript prints, for
+// the declarations whose every decision is certain here: object types always expanded, a union on
+// one line when it fits and else one member a line (`| ...`), comments re-indented. Anything else
+// (a union of objects or one that does not fit in a list, a quoted key, non-ASCII text where a width
+// is measured) is declined and prettier formats the declaration. test/emit/type-declaration.test.ts
+// compares this with prettier on every declaration it prints.
+
+const WIDTH = 100;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** `print()`'s value, or undefined where it declines. */
+const laidOut = (print: () => string): string | undefined => {
+  try {
+    return print();
+  } catch (error) {
+    if (error instanceof Decline) return undefined;
+    throw error;
+  }
+};
+
+/** A literal type as prettier prints it. */
+const prettyLiteral = (value: unknown): string => {
+  const text = JSON.stringify(value);
+  if (typeof value === "string") return /^[\x20-\x7e]*$/.test(text) ? printString(text) : "\u0000"; // a width this file does not measure
+  if (typeof value === "number") return value < 0 ? `-${printNumber(text.slice(1))}` : printNumber(text);
+  return text;
+};
+
+/**
+ * A comment block of json-schema-to-typescript re-indented at `indent` as prettier does a JSDoc
+ * comment: `*` under `*`, each line trimmed but for two trailing spaces (Markdown's line break).
+ */
+const reindent = (block: string, indent: number): string => {
+  if (block === "") return "";
+  const pad = " ".repeat(indent);
+  const lines = block.slice(0, -1).split("\n");
+  const last = lines.length - 1;
+  return `${lines
+    .map((line, i) => {
+      if (i === 0) return `${pad}${line.trimEnd()}`;
+      const text = line.trim();
+      return `${pad} ${text}${i < last && text !== "*" && line.endsWith("  ") ? "  " : ""}`;
+    })
+    .join("\n")}\n`;
+};
+
+/** What a union of one member prints as: that member (prettier drops the parentheses). */
+const inner = (printed: Printed): Printed => (printed.members?.length === 1 ? inner(printed.members[0]!) : printed);
+
+/** A union of more than one member. */
+const isUnion = (printed: Printed): boolean => (inner(printed).members?.length ?? 0) > 1;
+
+/** A type's text on one line (a literal, a scalar, a name, a list or union of them), or Decline. */
+const flat = (outer: Printed): string => {
+  const printed = inner(outer);
+  if (printed.pretty !== undefined) {
+    if (printed.pretty.includes("\u0000")) throw new Decline();
+    return printed.pretty;
+  }
+  if (printed.members !== undefined) return printed.members.map(member).join(" | ");
+  if (printed.items !== undefined) {
+    const items = printed.items;
+    if (isUnion(items)) return `(${flat(items)})[]`;
+    const text = flat(items);
+    if (text.startsWith("-")) throw new Decline(); // `-1[]` is no type (types.ts gives such a constant as `(-1)`)
+    return `${text}[]`;
+  }
+  throw new Decline();
+};
+
+/** A union's member on one line: a union in it keeps its parentheses. */
+const member = (printed: Printed): string => (isUnion(printed) ? `(${flat(printed)})` : flat(printed));
+
+/**
+ * `printed` laid out from `column` (on a line indented `indent`), `tail` characters following it on
+ * its last line; a union, where it stands alone (a property's or an alias's whole type), broken one
+ * member a line when it does not fit.
+ */
+const layout = (outer: Printed, indent: number, column: number, tail: number, alone = true): string => {
+  const printed = inner(outer);
+  if (printed.fields !== undefined) {
+    const pad = " ".repeat(indent + 2);
+    const members = printed.fields.map((field) => {
+      if (!IDENTIFIER.test(field.key)) throw new Decline(); // prettier may unquote it
+      const key = `${field.key}${field.optional ? "?" : ""}: `;
+      return `${reindent(field.comment, indent + 2)}${pad}${after(key, layout(field.type, indent + 2, indent + 2 + key.length, 1))};`;
+    });
+    return `{\n${members.join("\n")}\n${" ".repeat(indent)}}`;
+  }
+  if (printed.index !== undefined) {
+    const head = `${" ".repeat(indent + 2)}[k: string]: `;
+    const value = printed.index.value.text;
+    // Names and keywords only (a literal's text is json-schema-to-typescript's, not prettier's), on one line.
+    if (!/^[\w$]+(?: \| [\w$]+)*$/.test(value) || /(?:^|\| )[-\d]/.test(value) || head.length + value.length + 1 > WIDTH) throw new Decline();
+    return `{\n${reindent(printed.index.comment, indent + 2)}${head}${value};\n${" ".repeat(indent)}}`;
+  }
+  if (printed.items !== undefined && (printed.items.fields !== undefined || printed.items.index !== undefined)) return `${layout(printed.items, indent, column, tail + 2, false)}[]`;
+  if (printed.members !== undefined && printed.members.length > 1) {
+    const members = printed.members.map(member);
+    const line = members.join(" | ");
+    if (column + line.length + tail <= WIDTH) return line;
+    if (!alone) throw new Decline();
+    // On the next line when it fits there, else one member a line; the line it would have started on
+    // then ends without its space.
+    const pad = `\n${" ".repeat(indent + 2)}`;
+    if (indent + 2 + line.length + tail <= WIDTH) return `${pad}${line}`;
+    // A union among the members, or a member wider than a line, would break in ways not followed here.
+    if (printed.members.some(isUnion) || members.some((m) => indent + 4 + m.length + tail > WIDTH)) throw new Decline();
+    return members.map((m) => `${pad}| ${m}`).join("");
+  }
+  const text = flat(printed);
+  if (column + text.length + tail > WIDTH) throw new Decline(); // whether prettier moves it to the next line is not known here
+  return text;
+};
+
+/** `head` (ending in a space) and then `type`: a type that starts on the next line leaves no space at the end of this one. */
+const after = (head: string, type: string): string => (type.startsWith("\n") ? `${head.trimEnd()}${type}` : `${head}${type}`);

@@ -13,7 +13,7 @@ import {
   type JsonSchema,
 } from "./json-schema.js";
 import { contentHash } from "../write/write.js";
-import { declareType } from "./type-declaration.js";
+import { declareType, type TypeDeclaration } from "./type-declaration.js";
 
 const COMPILE_OPTIONS: Partial<Options> = {
   bannerComment: "",
@@ -95,18 +95,19 @@ const flagRequired = (schema: JsonSchema): JsonSchema => {
 export const declarationMemo = createEmitterMemo(32 * 1024 * 1024);
 const compiling = new Map<string, Promise<string>>();
 
-const compileOnce = (name: string, schema: JsonSchema): Promise<string> => {
+/**
+ * `name` declared as json-schema-to-typescript declares `schema`: printed here where
+ * type-declaration.ts can (with its layout, when that is certain), else by the library.
+ */
+const compileOnce = (name: string, schema: JsonSchema): TypeDeclaration | Promise<string> => {
+  const direct = declareType(name, schema);
+  if (direct !== undefined) return direct;
   const json = JSON.stringify(schema);
   const hash = contentHash(`${name}\0${json}`);
   const known = declarationMemo.get(hash);
   if (known !== undefined) return Promise.resolve(known);
   let declaration = compiling.get(hash);
   if (declaration === undefined) {
-    const direct = declareType(name, schema);
-    if (direct !== undefined) {
-      declarationMemo.add(hash, direct);
-      return Promise.resolve(direct);
-    }
     // json-schema-to-typescript calls `hasOwnProperty` on every object it is given: a property of that
     // name goes in under a stand-in no contract can hold (it holds the hash of the schema it is in).
     const standIn = `hasOwnProperty$${hash.slice(0, 16)}`;
@@ -201,7 +202,11 @@ export const emitTypes = async (
 ): Promise<EmittedFile> => {
   const file = createFileBuilder(versionFilePath(contract.name, version.version, "types.ts"), contract.file);
   const declarations = await Promise.all(typeDeclarations(project, contract, version, file).map(([name, schema]) => compileOnce(name, schema)));
-  return file.render("types", { body: declarations.join("\n") });
+  // The declarations whose layout is known go to the formatter with it: prettier formats the rest.
+  const laidOut = new Map<string, string>();
+  for (const declaration of declarations) if (typeof declaration !== "string" && declaration.pretty !== undefined) laidOut.set(declaration.text, declaration.pretty);
+  const body = declarations.map((declaration) => (typeof declaration === "string" ? declaration : declaration.text)).join("\n");
+  return { ...file.render("types", { body }), ...(laidOut.size > 0 ? { laidOut } : {}) };
 };
 
 /** `schema` declared as `name` by json-schema-to-typescript itself, never printed here: the referee of type-declaration.ts. */

@@ -48,6 +48,22 @@ const codeLine = (text: string): string | undefined => text.split("\n", 8).find(
 const layoutWiring = (text: string): string | undefined => (/^(?:import |export (?:type )?[{*])/.test(codeLine(text) ?? "") ? layoutCode(text) : undefined);
 
 /**
+ * A statement's layout that its emitter knew (`EmittedFile.laidOut`), the line comments before it
+ * (a file's header) kept as prettier keeps them: each blank run between them one blank line.
+ */
+const knownLayout = (laidOut: ReadonlyMap<string, string>, text: string): string | undefined => {
+  const exact = laidOut.get(text);
+  if (exact !== undefined || !text.startsWith("//")) return exact;
+  const lines = text.split("\n");
+  let start = 0;
+  while (start < lines.length && (lines[start]!.startsWith("//") || lines[start]!.trim() === "")) start++;
+  const statement = laidOut.get(lines.slice(start).join("\n"));
+  if (statement === undefined) return undefined;
+  const comments = lines.slice(0, start).map((line) => (line.trim() === "" ? "" : line.trimEnd()));
+  return `${comments.filter((line, i) => line !== "" || comments[i - 1] !== "").join("\n")}\n${statement}`;
+};
+
+/**
  * One worker a core but the main thread's, which emits the files and is the busiest (on 2 cores a second
  * worker only took turns with it: the 300-contract and 20,000-field cold runs cost 5-6% more CPU
  * and 110 MB more memory, interleaved), started once `IN_THREAD_FIRST` characters were not in the cache (a run that finds
@@ -166,8 +182,9 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
    */
   const cut = (file: EmittedFile): { pieces: Statements[]; direct: (string | undefined)[] } | undefined => {
     const pieces = file.language === "typescript" ? splitStatements(file.contents) : [];
-    if (pieces.length <= 1) return undefined;
-    return { pieces, direct: pieces.map((piece) => (piece.part === undefined ? (layoutDeclaration(piece.text) ?? layoutWiring(piece.text)) : undefined)) };
+    if (pieces.length === 0 || (pieces.length === 1 && file.laidOut === undefined)) return undefined;
+    const known = (text: string): string | undefined => (file.laidOut === undefined ? undefined : knownLayout(file.laidOut, text));
+    return { pieces, direct: pieces.map((piece) => (piece.part === undefined ? (known(piece.text) ?? layoutDeclaration(piece.text) ?? layoutWiring(piece.text)) : undefined)) };
   };
   /** `file` formatted: the statements `direct` does not print through the workers (a piece at a time), else the whole file. */
   const formatted = async (file: EmittedFile, statements: ReturnType<typeof cut>): Promise<string> => {

@@ -6,12 +6,17 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
+import { format } from "prettier";
 import { describe, expect, it } from "vitest";
 import { createFileBuilder } from "../../src/emit/file-builder.js";
 import type { JsonSchema } from "../../src/emit/json-schema.js";
 import { declareType } from "../../src/emit/type-declaration.js";
 import { compileWithLibrary, typeDeclarations } from "../../src/emit/types.js";
+import { PRETTIER_OPTIONS } from "../../src/format/prettier-format.js";
 import { compile } from "../../src/pipeline.js";
+
+/** `text` as treaty's formatter has prettier print it. */
+const prettier = (text: string): Promise<string> => format(text, { ...PRETTIER_OPTIONS, parser: "babel-ts" });
 
 const ROOT = join(import.meta.dirname, "../..");
 const FIXTURES = join(ROOT, "test/fixtures");
@@ -28,8 +33,9 @@ const declarationsOf = (root: string): [string, JsonSchema][] => {
 const projects = [ROOT, ...readdirSync(FIXTURES).filter((name) => name.startsWith("good-")).map((name) => join(FIXTURES, name))];
 
 describe("declareType", () => {
-  it("prints every declaration of idl/ and the good fixtures as json-schema-to-typescript does, where it prints one", async () => {
+  it("prints every declaration of idl/ and the good fixtures as json-schema-to-typescript does, and lays it out as prettier does, where it prints one", async () => {
     let printed = 0;
+    let laidOut = 0;
     let declined = 0;
     const seen = new Set<string>();
     for (const root of projects) {
@@ -43,12 +49,17 @@ describe("declareType", () => {
           continue;
         }
         printed++;
-        expect(direct, `${root}: ${name}`).toBe(await compileWithLibrary(name, schema));
+        const library = await compileWithLibrary(name, schema);
+        expect(direct.text, `${root}: ${name}`).toBe(library);
+        if (direct.pretty === undefined) continue;
+        laidOut++;
+        expect(direct.pretty, `${root}: ${name}`).toBe(await prettier(library));
       }
     }
     // Most declarations are in the subset: a printer that declined everything would pass the comparison.
     expect(printed).toBeGreaterThanOrEqual(100);
     expect(printed).toBeGreaterThan(8 * declined);
+    expect(laidOut).toBeGreaterThan(0.8 * printed);
   }, 120_000);
 
   it("declines what it does not print: an open object, pattern keys, a tuple, a list of types, an unknown keyword", () => {
@@ -84,6 +95,9 @@ describe("declareType", () => {
         fc.tuple(fc.uniqueArray(fc.oneof(fc.string({ maxLength: 4 }), fc.integer({ min: -3, max: 3 })), { minLength: 1, maxLength: 4 }), fc.constantFrom(undefined, "string", "integer")).map(
           ([values, type]): JsonSchema => (type === undefined ? { enum: values } : { type, enum: values }),
         ),
+        // Long enough to break a line, and with quotes and escapes prettier rewrites.
+        fc.uniqueArray(fc.oneof(fc.string({ minLength: 4, maxLength: 14 }), fc.constantFrom("it's", 'say "hi"', "a\\b", "tab\t", "1e21")), { minLength: 6, maxLength: 14 }).map((values): JsonSchema => ({ enum: values })),
+        fc.uniqueArray(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer()), { minLength: 1, maxLength: 12 }).map((values): JsonSchema => ({ enum: values })),
         fc.tuple(tie("schema"), fc.option(fc.nat(5), { nil: undefined }), fc.option(fc.nat(5), { nil: undefined })).map(([items, min, max]): JsonSchema => ({
           type: "array",
           items,
@@ -110,18 +124,24 @@ describe("declareType", () => {
     ),
   }));
 
-  it("agrees with json-schema-to-typescript on random schemas, or declines", async () => {
+  it("agrees with json-schema-to-typescript (and its layout with prettier) on random schemas, or declines", async () => {
     let printed = 0;
+    let laidOut = 0;
     await fc.assert(
       fc.asyncProperty(schema, async (generated) => {
         const named = { ...generated, title: "Random" };
         const direct = declareType("Random", named);
         if (direct === undefined) return;
         printed++;
-        expect(direct).toBe(await compileWithLibrary("Random", named));
+        const library = await compileWithLibrary("Random", named);
+        expect(direct.text).toBe(library);
+        if (direct.pretty === undefined) return;
+        laidOut++;
+        expect(direct.pretty).toBe(await prettier(library));
       }),
       { numRuns: 300, seed: 20261206 },
     );
     expect(printed).toBeGreaterThanOrEqual(100);
+    expect(laidOut).toBeGreaterThan(50);
   }, 120_000);
 });

@@ -110,6 +110,26 @@ describe("the format pool", () => {
   });
 });
 
+describe("statements whose layout the emitter knew (EmittedFile.laidOut)", () => {
+  const declaration = "export interface A {\na: string\n}\n";
+  const laidOut = new Map([[declaration, "export interface A {\n  a: string; // as the emitter laid it out\n}\n"]]);
+  it("are used as they are, after the file's header (its blank lines as prettier keeps them), and prettier formats the rest", async () => {
+    const pool = createFormatPool(createFormatCache(undefined, { readOnly: false }));
+    try {
+      // One piece: the header and the declaration.
+      expect(await pool.format({ path: "one.ts", language: "typescript", contents: `// @generated\n\n\n${declaration}`, laidOut })).toBe(
+        "// @generated\n\nexport interface A {\n  a: string; // as the emitter laid it out\n}\n",
+      );
+      const other = "export type B = (\"x\" | \"y\")\n";
+      expect(await pool.format({ path: "two.ts", language: "typescript", contents: `// @generated\nimport type { C } from "c";\n\n${declaration}\n${other}`, laidOut })).toBe(
+        '// @generated\nimport type { C } from "c";\n\nexport interface A {\n  a: string; // as the emitter laid it out\n}\n\nexport type B = "x" | "y";\n',
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe("a file of data declarations and imports or exports of names", () => {
   const projection = 'import type { Shape } from "treaty/runtime";\n\nexport const shape = {a:1, b:["x","y"]} as const;\n\nexport const tool = {name:"t"};\n\nexport { from } from "./llm-reply.js";\n';
   it("is printed as prettier prints it, and never fills the cache", async () => {
