@@ -1221,9 +1221,16 @@ const stmt = (s: Stmt, compact = false): Doc => {
 const WIRING = /^(?:import (type )?\{ ([^{}]+) \} from "[^"\\]*"|import \* as [A-Za-z_$][\w$]* from "[^"\\]*"|export \* (?:as [A-Za-z_$][\w$]* )?from "[^"\\]*"|export (type )?\{ ([^{}]+) \}(?: from "[^"\\]*")?);\n?$/;
 const SPECIFIER = /^(type )?([A-Za-z_$][\w$]*)(?: as ([A-Za-z_$][\w$]*))?$/;
 
-/** `text` as it is (with a newline) when it is a line of `WIRING` that prettier prints unchanged, else undefined. */
+/**
+ * `text` as it is (with a newline) when it is a line of `WIRING` that prettier prints unchanged,
+ * after any line comments right above it (a file's header), else undefined.
+ */
 const wiringLine = (text: string): string | undefined => {
-  const line = text.endsWith("\n") ? text.slice(0, -1) : text;
+  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+  const lastBreak = body.lastIndexOf("\n");
+  const comments = body.slice(0, lastBreak + 1);
+  if (comments !== "" && !/^(?:\/\/[^\n]*\n)+$/.test(comments)) return undefined;
+  const line = body.slice(lastBreak + 1);
   if (line.length > WIDTH || !/^[\x20-\x7e]*$/.test(line)) return undefined;
   const match = WIRING.exec(line);
   if (match === null) return undefined;
@@ -1235,7 +1242,7 @@ const wiringLine = (text: string): string | undefined => {
     // `a as a`, and a keyword as the local name: what prettier does with them is not this file's to guess.
     if (parts[3] !== undefined && (parts[3] === parts[2] || KEYWORDS.has(parts[3]))) return undefined;
   }
-  return `${line}\n`;
+  return `${comments.replace(/[ \t]+\n/g, "\n")}${line}\n`;
 };
 
 export const layoutCode = (text: string): string | undefined => {
