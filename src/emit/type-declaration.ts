@@ -28,8 +28,6 @@ interface Printed {
   readonly deprecated?: boolean;
   /** An array's items' comment, which goes into the comment of what holds it (`Items: ...`). */
   readonly itemsComment?: string | undefined;
-  /** An object is declared as an interface when it is the declaration's root; an array's items' comment is never an array's. */
-  readonly kind: "object" | "array" | "other";
   /** A union's members (an enum's literals too), which a map's index signature lists flat. */
   readonly members?: readonly Printed[];
   /** A `tsType`, written as given. */
@@ -93,14 +91,17 @@ const printType = (s: JsonSchema): Printed => {
   if ("tsType" in s) {
     only(s, ["tsType", "description", "required"]);
     if (typeof s.tsType !== "string") throw new Decline();
-    return { text: s.tsType, comment: described(s), kind: "other", custom: true, ...(IDENTIFIER.test(s.tsType) ? { pretty: s.tsType } : {}) };
+    return { text: s.tsType, comment: described(s), custom: true, ...(IDENTIFIER.test(s.tsType) ? { pretty: s.tsType } : {}) };
   }
   if ("enum" in s || "const" in s) {
     only(s, ["enum", "const", "type", "description", "required"]);
     if ("enum" in s && "const" in s) throw new Decline();
     if (s.type !== undefined && (typeof s.type !== "string" || !ENUM_TYPES.has(s.type))) throw new Decline();
     const values: unknown[] = "const" in s ? [s.const] : Array.isArray(s.enum) ? s.enum : [];
-    return union(values.map((value): Printed => ({ text: literal(value), comment: undefined, kind: "other", pretty: prettyLiteral(value) })), described(s));
+    return union(values.map((value): Printed => {
+      const pretty = prettyLiteral(value);
+      return { text: literal(value), comment: undefined, ...(pretty === undefined ? {} : { pretty }) };
+    }), described(s));
   }
   for (const keyword of ["anyOf", "oneOf"] as const) {
     if (!(keyword in s)) continue;
@@ -116,16 +117,17 @@ const printType = (s: JsonSchema): Printed => {
     const tags = [...("minItems" in s ? [`@minItems ${bound(s.minItems)}`] : []), ...("maxItems" in s ? [`@maxItems ${bound(s.maxItems)}`] : [])].join("\n");
     const own = described(s);
     const text = items.text.endsWith('"') ? `(${items.text})[]` : `${items.text}[]`;
-    const itemsComment = items.comment === undefined || items.comment === "" || /(^|\s)@\w/.test(items.comment) || items.kind === "array" ? undefined : `Items: ${items.comment}`;
-    return { text, comment: tags === "" ? own : own ? `${own}\n\n${tags}` : tags, itemsComment, kind: "array", items };
+    // An item's own comment goes above what holds the list, unless the item is a list itself.
+    const itemsComment = items.comment === undefined || items.comment === "" || /(^|\s)@\w/.test(items.comment) || items.items !== undefined ? undefined : `Items: ${items.comment}`;
+    return { text, comment: tags === "" ? own : own ? `${own}\n\n${tags}` : tags, itemsComment, items };
   }
   if (s.type === "object" && !("properties" in s) && typeof s.additionalProperties === "object" && s.additionalProperties !== null) {
     only(s, ["type", "additionalProperties", "required", "description"]);
     if (s.required !== undefined && !(Array.isArray(s.required) && s.required.length === 0)) throw new Decline();
     const values = print(s.additionalProperties);
     const block = comment(withItems(values), values.deprecated);
-    const value: Printed = { text: indexSignature(values), comment: undefined, kind: "other" };
-    return { text: `{\n${block}[k: string]: ${value.text}\n}`, comment: described(s), kind: "object", index: { value, comment: block } };
+    const value: Printed = { text: indexSignature(values), comment: undefined };
+    return { text: `{\n${block}[k: string]: ${value.text}\n}`, comment: described(s), index: { value, comment: block } };
   }
   if (s.type === "object" || (s.type === undefined && "properties" in s)) {
     only(s, ["type", "properties", "required", "additionalProperties", "description"]);
@@ -143,11 +145,11 @@ const printType = (s: JsonSchema): Printed => {
     }
     if (fields.length === 0) throw new Decline();
     const members = fields.map((field) => `${field.comment}${field.key}${field.optional ? "?" : ""}: ${field.type.text}`);
-    return { text: `{\n${members.join("\n")}\n}`, comment: described(s), kind: "object", fields };
+    return { text: `{\n${members.join("\n")}\n}`, comment: described(s), fields };
   }
   if (typeof s.type === "string" && Object.hasOwn(PRIMITIVES, s.type)) {
     only(s, ["type", "description", "required"]);
-    return { text: PRIMITIVES[s.type]!, comment: described(s), kind: "other", pretty: PRIMITIVES[s.type]! };
+    return { text: PRIMITIVES[s.type]!, comment: described(s), pretty: PRIMITIVES[s.type]! };
   }
   throw new Decline();
 };
@@ -157,7 +159,7 @@ const union = (members: readonly Printed[], comment: string | undefined): Printe
   if (members.length === 0) throw new Decline();
   const texts = new Set<string>();
   const distinct = members.filter((member) => !texts.has(member.text) && texts.add(member.text));
-  return { text: distinct.length === 1 ? distinct[0]!.text : `(${distinct.map((member) => member.text).join(" | ")})`, comment, kind: "other", members: distinct };
+  return { text: distinct.length === 1 ? distinct[0]!.text : `(${distinct.map((member) => member.text).join(" | ")})`, comment, members: distinct };
 };
 
 /**
@@ -170,7 +172,7 @@ const indexSignature = (value: Printed): string => {
   const add = (member: Printed): void => {
     if (member.members !== undefined) member.members.forEach(add);
     else if (member.custom && member.text.includes("|") && /^[\w$.\s|]+$/.test(member.text)) {
-      for (const part of member.text.split("|")) if (part.trim()) flat.push({ text: part.trim(), comment: undefined, kind: "other", custom: true });
+      for (const part of member.text.split("|")) if (part.trim()) flat.push({ text: part.trim(), comment: undefined, custom: true });
     } else flat.push(member);
   };
   add(value);
@@ -210,7 +212,8 @@ export const declareType = (name: string, schema: JsonSchema): TypeDeclaration |
     const { title, ...rest } = schema;
     if (title !== name) return undefined;
     const printed = print(rest);
-    if (printed.kind === "object") {
+    // An object type is declared as an interface, anything else as a type alias.
+    if (printed.fields !== undefined || printed.index !== undefined) {
       const head = comment(printed.comment, printed.deprecated);
       return { text: `${head}export interface ${name} ${printed.text}\n`, pretty: laidOut(() => `${reindent(head, 0)}export interface ${name} ${layout(printed, 0, 0, 0)}\n`) };
     }
@@ -244,10 +247,10 @@ const laidOut = (print: () => string): string | undefined => {
   }
 };
 
-/** A literal type as prettier prints it. */
-const prettyLiteral = (value: unknown): string => {
+/** A literal type as prettier prints it; undefined for non-ASCII text, whose width this file does not measure. */
+const prettyLiteral = (value: unknown): string | undefined => {
   const text = JSON.stringify(value);
-  if (typeof value === "string") return /^[\x20-\x7e]*$/.test(text) ? printString(text) : "\u0000"; // a width this file does not measure
+  if (typeof value === "string") return /^[\x20-\x7e]*$/.test(text) ? printString(text) : undefined;
   if (typeof value === "number") return value < 0 ? `-${printNumber(text.slice(1))}` : printNumber(text);
   return text;
 };
@@ -279,10 +282,7 @@ const isUnion = (printed: Printed): boolean => (inner(printed).members?.length ?
 /** A type's text on one line (a literal, a scalar, a name, a list or union of them), or Decline. */
 const flat = (outer: Printed): string => {
   const printed = inner(outer);
-  if (printed.pretty !== undefined) {
-    if (printed.pretty.includes("\u0000")) throw new Decline();
-    return printed.pretty;
-  }
+  if (printed.pretty !== undefined) return printed.pretty;
   if (printed.members !== undefined) return printed.members.map(member).join(" | ");
   if (printed.items !== undefined) {
     const items = printed.items;

@@ -28,6 +28,7 @@ import {
   type Doc,
 } from "./doc-printer.js";
 import { printKey, printNumber, printString } from "./json-layout.js";
+import { leadingLineComments } from "./statements.js";
 
 const WIDTH = 100;
 
@@ -1211,10 +1212,6 @@ const stmt = (s: Stmt, compact = false): Doc => {
   }
 };
 
-/**
- * `text` (one or more top-level statements, as src/format/statements.ts cuts a file) as prettier
- * prints it; undefined where it is outside the subset this file prints (see the head of the file).
- */
 // One import or export of names on one line, as the file builder writes them: prettier leaves such
 // a line as it is when it fits, so it needs no syntax tree (every generated file has several; at
 // 1,000 contracts laying them out cost 2 s of a cold run).
@@ -1226,12 +1223,9 @@ const SPECIFIER = /^(type )?([A-Za-z_$][\w$]*)(?: as ([A-Za-z_$][\w$]*))?$/;
  * after any line comments right above it (a file's header), else undefined.
  */
 const wiringLine = (text: string): string | undefined => {
-  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
-  const lastBreak = body.lastIndexOf("\n");
-  const comments = body.slice(0, lastBreak + 1);
-  if (comments !== "" && !/^(?:\/\/[^\n]*\n)+$/.test(comments)) return undefined;
-  const line = body.slice(lastBreak + 1);
-  if (line.length > WIDTH || !/^[\x20-\x7e]*$/.test(line)) return undefined;
+  const { comments, rest } = leadingLineComments(text);
+  const line = rest.endsWith("\n") ? rest.slice(0, -1) : rest;
+  if (line.includes("\n") || line.length > WIDTH || !/^[\x20-\x7e]*$/.test(line)) return undefined;
   const match = WIRING.exec(line);
   if (match === null) return undefined;
   const typeOnly = match[1] ?? match[3];
@@ -1242,9 +1236,13 @@ const wiringLine = (text: string): string | undefined => {
     // `a as a`, and a keyword as the local name: what prettier does with them is not this file's to guess.
     if (parts[3] !== undefined && (parts[3] === parts[2] || KEYWORDS.has(parts[3]))) return undefined;
   }
-  return `${comments.replace(/[ \t]+\n/g, "\n")}${line}\n`;
+  return `${comments}${line}\n`;
 };
 
+/**
+ * `text` (one or more top-level statements, as src/format/statements.ts cuts a file) as prettier
+ * prints it; undefined where it is outside the subset this file prints (see the head of the file).
+ */
 export const layoutCode = (text: string): string | undefined => {
   const wiring = wiringLine(text);
   if (wiring !== undefined) return wiring;

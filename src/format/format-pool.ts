@@ -8,7 +8,7 @@ import { formatKey, statementsKey, type FormatCache } from "./format-cache.js";
 import { directLayout, layoutDeclaration } from "./json-layout.js";
 import { layoutCode } from "./code-layout.js";
 import { STATEMENT_CUT as CUT, formatText } from "./format-text.js";
-import { joinStatements, splitStatements, type Statements } from "./statements.js";
+import { joinStatements, leadingLineComments, splitStatements, type Statements } from "./statements.js";
 
 /**
  * Formats files off the main thread, so emitting the next files overlaps formatting the last. A
@@ -47,20 +47,13 @@ const codeLine = (text: string): string | undefined => text.split("\n", 8).find(
  */
 const layoutWiring = (text: string): string | undefined => (/^(?:import |export (?:type )?[{*])/.test(codeLine(text) ?? "") ? layoutCode(text) : undefined);
 
-/**
- * A statement's layout that its emitter knew (`EmittedFile.laidOut`), the line comments before it
- * (a file's header) kept as prettier keeps them: each blank run between them one blank line.
- */
+/** A statement's layout that its emitter knew (`EmittedFile.laidOut`), after any line comments before it (a file's header). */
 const knownLayout = (laidOut: ReadonlyMap<string, string>, text: string): string | undefined => {
   const exact = laidOut.get(text);
-  if (exact !== undefined || !text.startsWith("//")) return exact;
-  const lines = text.split("\n");
-  let start = 0;
-  while (start < lines.length && (lines[start]!.startsWith("//") || lines[start]!.trim() === "")) start++;
-  const statement = laidOut.get(lines.slice(start).join("\n"));
-  if (statement === undefined) return undefined;
-  const comments = lines.slice(0, start).map((line) => (line.trim() === "" ? "" : line.trimEnd()));
-  return `${comments.filter((line, i) => line !== "" || comments[i - 1] !== "").join("\n")}\n${statement}`;
+  if (exact !== undefined) return exact;
+  const { comments, rest } = leadingLineComments(text);
+  const statement = comments === "" ? undefined : laidOut.get(rest);
+  return statement === undefined ? undefined : `${comments}${statement}`;
 };
 
 /**

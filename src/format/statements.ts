@@ -23,6 +23,21 @@ export interface Statements {
   readonly part?: "head" | "middle" | "tail";
 }
 
+/**
+ * `text` cut after the line comments that open it (a file's header, on its first statement): those
+ * lines as prettier prints them (trailing blanks dropped, a run of blank lines kept as one), each
+ * with its newline, and the statement after them.
+ */
+export const leadingLineComments = (text: string): { readonly comments: string; readonly rest: string } => {
+  if (!text.startsWith("//")) return { comments: "", rest: text };
+  const lines = text.split("\n");
+  let start = 0;
+  while (start < lines.length - 1 && (lines[start]!.startsWith("//") || lines[start]!.trim() === "")) start++;
+  const kept = lines.slice(0, start).map((line) => line.trimEnd());
+  const comments = kept.filter((line, i) => line !== "" || kept[i - 1] !== "").map((line) => `${line}\n`).join("");
+  return { comments, rest: lines.slice(start).join("\n") };
+};
+
 const STATEMENT = /^(?:export |import |function |async function |const |let |var |type |interface |class |abstract class |declare |enum )/;
 const COMMENT = /^(?:\/\/|\/\*)/;
 const blank = (line: string): boolean => line.trim() === "";
