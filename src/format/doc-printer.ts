@@ -93,29 +93,25 @@ export const join = (separator: Doc, docs: readonly Doc[]): Doc[] => docs.flatMa
 
 /**
  * Marks every group that holds a hard line (or a broken group) as broken, as prettier's
- * propagateBreaks does: a conditional group is never marked, but what its states hold is. A part
- * shared by several places (the states of a conditional group share their parts) is walked once,
- * its answer kept in `seen`: walked again at every place, nested conditional groups took time
- * exponential in their depth (a list of lists 16 deep: 37 s).
+ * propagateBreaks does: a conditional group is never marked, but what its states hold is. The
+ * states of a conditional group share their parts, so a conditional group's answer is kept in
+ * `seen` and what it holds is walked once: walked again at every place, nested conditional groups
+ * took time exponential in their depth (a list of lists 16 deep: 37 s). Only conditional groups
+ * are remembered: a map entry for every node was most of the walk's cost.
  */
-const propagateBreaks = (doc: Doc, seen: Map<object, boolean> = new Map()): boolean => {
+const propagateBreaks = (doc: Doc, seen: Map<Group, boolean>): boolean => {
   if (typeof doc === "string") return false;
-  const known = seen.get(doc as object);
-  if (known !== undefined) return known;
-  const breaks = breaksWithin(doc, seen);
-  seen.set(doc as object, breaks);
-  return breaks;
-};
-const breaksWithin = (doc: Exclude<Doc, string>, seen: Map<object, boolean>): boolean => {
   if (Array.isArray(doc)) {
     let breaks = false;
-    for (const part of doc as readonly Doc[]) if (propagateBreaks(part, seen)) breaks = true;
+    for (const part of doc as readonly Doc[]) if (typeof part !== "string" && propagateBreaks(part, seen)) breaks = true;
     return breaks;
   }
   const node = doc as Exclude<Doc, string | readonly Doc[]>;
   switch (node.kind) {
     case "group": {
       if (node.expandedStates !== undefined) {
+        if (seen.has(node)) return node.broken;
+        seen.set(node, node.broken);
         // What breaks inside stops here: prettier's printer puts a breakParent beside such a group where it must.
         for (const state of node.expandedStates) propagateBreaks(state, seen);
         return node.broken;
@@ -141,79 +137,120 @@ const breaksWithin = (doc: Exclude<Doc, string>, seen: Map<object, boolean>): bo
 const BREAK = 1;
 const FLAT = 2;
 type Mode = typeof BREAK | typeof FLAT;
-interface Command {
-  readonly indent: number;
-  readonly mode: Mode;
-  readonly doc: Doc;
-}
 
-/** Prettier's `fits`: whether `next` and the commands after it, up to the first line break, fit in `width`. */
-const fits = (next: Command, rest: readonly Command[], width: number, modes: Map<symbol, Mode>): boolean => {
+/**
+ * The printer's commands (indentation, mode, document) as three parallel stacks, and `fits`'s
+ * own two: one object a command was most of the printer's garbage. `fits` never runs inside
+ * itself, so its stacks are shared (what they hold past their length is stale, overwritten by
+ * the next call).
+ */
+interface Commands {
+  readonly indents: number[];
+  readonly modes: Mode[];
+  readonly docs: Doc[];
+  length: number;
+}
+const fitModes: Mode[] = [];
+const fitDocs: Doc[] = [];
+
+/**
+ * Prettier's `fits`: whether `doc` (in `mode`) and the commands after it, up to the first line
+ * break, fit in `width`.
+ */
+const fits = (mode0: Mode, doc0: Doc, rest: Commands, width: number, modes: Map<symbol, Mode>): boolean => {
   let restIndex = rest.length;
-  const commands: { mode: Mode; doc: Doc }[] = [next];
+  let length = 1;
+  fitModes[0] = mode0;
+  fitDocs[0] = doc0;
   let pendingSpace = false;
   while (width >= 0) {
-    if (commands.length === 0) {
-      if (restIndex === 0) return true;
-      commands.push(rest[--restIndex]!);
-      continue;
-    }
-    const { mode, doc } = commands.pop()!;
-    if (typeof doc === "string") {
-      if (doc !== "") {
-        if (pendingSpace) {
-          width -= 1;
-          pendingSpace = false;
+      let mode: Mode;
+      let doc: Doc;
+      if (length === 0) {
+        if (restIndex === 0) return true;
+        restIndex--;
+        mode = rest.modes[restIndex]!;
+        doc = rest.docs[restIndex]!;
+      } else {
+        length--;
+        mode = fitModes[length]!;
+        doc = fitDocs[length]!;
+      }
+      if (typeof doc === "string") {
+        if (doc !== "") {
+          if (pendingSpace) {
+            width -= 1;
+            pendingSpace = false;
+          }
+          width -= doc.length;
         }
-        width -= doc.length;
+        continue;
       }
-      continue;
-    }
-    if (Array.isArray(doc)) {
-      for (let i = doc.length - 1; i >= 0; i--) commands.push({ mode, doc: (doc as readonly Doc[])[i]! });
-      continue;
-    }
-    const node = doc as Exclude<Doc, string | readonly Doc[]>;
-    switch (node.kind) {
-      case "indent":
-      case "indent-if-break":
-        commands.push({ mode, doc: node.contents });
-        break;
-      case "group": {
-        const groupMode = node.broken ? BREAK : mode;
-        const contents = node.expandedStates !== undefined && groupMode === BREAK ? node.expandedStates[node.expandedStates.length - 1]! : node.contents;
-        commands.push({ mode: groupMode, doc: contents });
-        break;
+      if (Array.isArray(doc)) {
+        for (let i = doc.length - 1; i >= 0; i--) {
+          fitModes[length] = mode;
+          fitDocs[length++] = (doc as readonly Doc[])[i]!;
+        }
+        continue;
       }
-      case "if-break": {
-        const groupMode = node.groupId === undefined ? mode : (modes.get(node.groupId) ?? FLAT);
-        const contents = groupMode === BREAK ? node.broken : node.flat;
-        if (contents !== "") commands.push({ mode, doc: contents });
-        break;
+      const node = doc as Exclude<Doc, string | readonly Doc[]>;
+      switch (node.kind) {
+        case "indent":
+        case "indent-if-break":
+          fitModes[length] = mode;
+          fitDocs[length++] = node.contents;
+          break;
+        case "group": {
+          const groupMode = node.broken ? BREAK : mode;
+          fitModes[length] = groupMode;
+          fitDocs[length++] = node.expandedStates !== undefined && groupMode === BREAK ? node.expandedStates[node.expandedStates.length - 1]! : node.contents;
+          break;
+        }
+        case "if-break": {
+          const groupMode = node.groupId === undefined ? mode : (modes.get(node.groupId) ?? FLAT);
+          const contents = groupMode === BREAK ? node.broken : node.flat;
+          if (contents !== "") {
+            fitModes[length] = mode;
+            fitDocs[length++] = contents;
+          }
+          break;
+        }
+        case "line":
+          if (mode === BREAK || node.hard) return true;
+          if (!node.soft) pendingSpace = true;
+          break;
+        case "break-parent":
+          break;
       }
-      case "line":
-        if (mode === BREAK || node.hard) return true;
-        if (!node.soft) pendingSpace = true;
-        break;
-      case "break-parent":
-        break;
     }
-  }
   return false;
 };
 
 /** `doc` printed at `width` columns with two-space indentation, as prettier prints it. */
 export const printDoc = (doc: Doc, width: number): string => {
-  propagateBreaks(doc);
+  propagateBreaks(doc, new Map());
   const modes = new Map<symbol, Mode>();
   const out: string[] = [];
   let position = 0;
   let remeasure = false;
-  const commands: Command[] = [{ indent: 0, mode: BREAK, doc }];
+  const commands: Commands = { indents: [0], modes: [BREAK], docs: [doc], length: 1 };
+  const { indents, modes: commandModes, docs } = commands;
+  const push = (level: number, mode: Mode, next: Doc): void => {
+    const at = commands.length++;
+    indents[at] = level;
+    commandModes[at] = mode;
+    docs[at] = next;
+  };
   /** Drops trailing spaces of the output, as prettier's `trim` does before a line break. */
   const trim = (): void => {
     while (out.length > 0) {
       const last = out[out.length - 1]!;
+      if (last === "") {
+        out.pop();
+        continue;
+      }
+      const end = last.charCodeAt(last.length - 1);
+      if (end !== 32 && end !== 9) break;
       const trimmed = last.replace(/[ \t]+$/, "");
       if (trimmed === "") {
         out.pop();
@@ -224,20 +261,23 @@ export const printDoc = (doc: Doc, width: number): string => {
     }
   };
   while (commands.length > 0) {
-    const { indent: level, mode, doc } = commands.pop()!;
+    const top = --commands.length;
+    const level = indents[top]!;
+    const mode = commandModes[top]!;
+    const doc = docs[top]!;
     if (typeof doc === "string") {
       out.push(doc);
       position += doc.length;
       continue;
     }
     if (Array.isArray(doc)) {
-      for (let i = doc.length - 1; i >= 0; i--) commands.push({ indent: level, mode, doc: (doc as readonly Doc[])[i]! });
+      for (let i = doc.length - 1; i >= 0; i--) push(level, mode, (doc as readonly Doc[])[i]!);
       continue;
     }
     const node = doc as Exclude<Doc, string | readonly Doc[]>;
     switch (node.kind) {
       case "indent":
-        commands.push({ indent: level + 2, mode, doc: node.contents });
+        push(level + 2, mode, node.contents);
         break;
       case "group": {
         let chosen: Mode;
@@ -246,14 +286,14 @@ export const printDoc = (doc: Doc, width: number): string => {
         else {
           remeasure = false;
           const rest = width - position;
-          chosen = !node.broken && fits({ indent: level, mode: FLAT, doc: node.contents }, commands, rest, modes) ? FLAT : BREAK;
+          chosen = !node.broken && fits(FLAT, node.contents, commands, rest, modes) ? FLAT : BREAK;
           const states = node.expandedStates;
           if (chosen === BREAK && states !== undefined) {
             // The states after the first, each printed flat where it fits (its broken groups still break), else the last broken.
             contents = states[states.length - 1]!;
             if (!node.broken) {
               for (let i = 1; i < states.length - 1; i++) {
-                if (fits({ indent: level, mode: FLAT, doc: states[i]! }, commands, rest, modes)) {
+                if (fits(FLAT, states[i]!, commands, rest, modes)) {
                   contents = states[i]!;
                   chosen = FLAT;
                   break;
@@ -263,20 +303,20 @@ export const printDoc = (doc: Doc, width: number): string => {
           }
         }
         if (chosen === BREAK && node.flatOnly) throw new Unsure();
-        commands.push({ indent: level, mode: chosen, doc: contents });
+        push(level, chosen, contents);
         if (node.id !== undefined) modes.set(node.id, chosen);
         break;
       }
       case "if-break": {
         const groupMode = node.groupId === undefined ? mode : modes.get(node.groupId);
         const contents = groupMode === BREAK ? node.broken : groupMode === FLAT ? node.flat : "";
-        if (contents !== "") commands.push({ indent: level, mode, doc: contents });
+        if (contents !== "") push(level, mode, contents);
         break;
       }
       case "indent-if-break": {
         const groupMode = modes.get(node.groupId);
-        if (groupMode === BREAK) commands.push({ indent: level, mode, doc: indent(node.contents) });
-        else if (groupMode === FLAT) commands.push({ indent: level, mode, doc: node.contents });
+        if (groupMode === BREAK) push(level, mode, indent(node.contents));
+        else if (groupMode === FLAT) push(level, mode, node.contents);
         break;
       }
       case "line":
