@@ -31,9 +31,29 @@ export interface ContractValidators {
 }
 
 const DECLARED = /^(?:function|const|let) ([A-Za-z_$][\w$]*)/gm;
-const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
 
-const identifiers = (text: string): Set<string> => new Set(text.match(IDENTIFIER));
+/** Whether the character code `c` may continue a name (`[\w$]`), and start one unless a digit. */
+const namePart = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+
+/**
+ * The names in `text` (what `/[A-Za-z_$][\w$]*\/g` matches, in strings too) that `wanted` holds,
+ * scanned without collecting the others: the text of a wide contract's validators has millions.
+ */
+const namesIn = (text: string, wanted: { has(name: string): boolean }, found: (name: string) => void): void => {
+  const { length } = text;
+  let i = 0;
+  while (i < length) {
+    const c = text.charCodeAt(i);
+    if (!namePart(c) || (c >= 48 && c <= 57)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (++i < length && namePart(text.charCodeAt(i)));
+    const name = text.slice(start, i);
+    if (wanted.has(name)) found(name);
+  }
+};
 
 interface Declaration {
   readonly text: string;
@@ -54,7 +74,10 @@ const describe = (declarations: readonly string[]): Declaration[] => {
   names.forEach((own, i) => own.forEach((name) => owner.set(name, i)));
   const described: Declaration[] = [];
   declarations.forEach((text, i) => {
-    const uses = [...new Set([...identifiers(text)].map((name) => owner.get(name)).filter((j): j is number => j !== undefined && j !== i))].sort((a, b) => a - b);
+    const named = new Set<number>();
+    namesIn(text, owner, (name) => named.add(owner.get(name)!));
+    named.delete(i);
+    const uses = [...named].sort((a, b) => a - b);
     // A module-level `let` (a recursion's depth counter) is state: each version keeps its own.
     const local = uses.some((j) => j > i) || /^let /m.test(text);
     const hash = createHash("sha256").update(text);
@@ -124,7 +147,9 @@ export const compileContractValidators = (project: Project, contract: Contract):
   compiled.forEach(({ version, code, runtime }, i) => {
     for (const name of runtime) allRuntime.add(name);
     const { declarations, shared } = sharing.versions[i]!;
-    const used = identifiers([...declarations, code.check, code.read, ...code.errors].join("\n"));
+    const used = new Set<string>();
+    const wanted = { has: (name: string) => shared.has(name) || runtime.has(name) };
+    for (const text of [...declarations, code.check, code.read, ...code.errors]) namesIn(text, wanted, (name) => used.add(name));
     versions.set(version, {
       ...code,
       declarations,
@@ -133,7 +158,8 @@ export const compileContractValidators = (project: Project, contract: Contract):
       runtime: [...runtime].filter((name) => used.has(name) || name === "capIssues").sort(),
     });
   });
-  const sharedUsed = identifiers(sharing.shared.join("\n"));
+  const sharedUsed = new Set<string>();
+  for (const text of sharing.shared) namesIn(text, allRuntime, (name) => sharedUsed.add(name));
   return { versions, shared: { declarations: sharing.shared, runtime: [...allRuntime].filter((name) => sharedUsed.has(name)).sort() } };
 };
 
