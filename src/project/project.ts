@@ -512,8 +512,24 @@ const request = (limits: ProviderLimits, contract: Contract, version: ResolvedVe
   }
 };
 
+type VersionProjection = StageResult<Projection & { readonly request: JsonSchema }>;
+
+// The projections of the contract last projected, by version and provider: `compile` projects
+// every version for its diagnostics, and `generate` then emits the last contract's (a wide contract's
+// only one) from them. One contract's at most, so memory stays bounded; the results are never changed.
+let recent: { readonly project: Project; readonly contract: Contract; readonly byVersion: Map<ResolvedVersion, Map<LlmProvider, VersionProjection>> } | undefined;
+
 /** One provider's projection of one version, with the limits it crosses as diagnostics. */
-export const projectVersion = (project: Project, contract: Contract, version: ResolvedVersion, provider: LlmProvider): StageResult<Projection & { readonly request: JsonSchema }> => {
+export const projectVersion = (project: Project, contract: Contract, version: ResolvedVersion, provider: LlmProvider): VersionProjection => {
+  if (recent?.project !== project || recent.contract !== contract) recent = { project, contract, byVersion: new Map() };
+  let byProvider = recent.byVersion.get(version);
+  if (byProvider === undefined) recent.byVersion.set(version, (byProvider = new Map()));
+  let projected = byProvider.get(provider);
+  if (projected === undefined) byProvider.set(provider, (projected = computeProjection(project, contract, version, provider)));
+  return projected;
+};
+
+const computeProjection = (project: Project, contract: Contract, version: ResolvedVersion, provider: LlmProvider): VersionProjection => {
   const limits = PROVIDER_LIMITS[provider];
   const home = { contract, version };
   const ctx: Context = { project, limits, home, ledger: [], widened: [], diagnostics: [], totals: { properties: 0, chars: 0, enumValues: 0, deepest: 0 }, expanding: new Set(), defs: new Map(), recursive: recursiveTypes(version) };
