@@ -200,8 +200,7 @@ const rebalance = (e: Expr & { k: "binary" }): Expr & { k: "binary" } => {
   return rebalance({ k: "binary", op: e.op, left: rebalance({ k: "binary", op: e.op, left: e.left, right: right.left }), right: right.right });
 };
 
-const parse = (text: string): Stmt[] => {
-  const tokens = tokenize(text);
+const parse = (text: string, tokens: readonly Token[]): Stmt[] => {
   let at = 0;
   const peek = (offset = 0): Token | undefined => {
     let i = at;
@@ -1247,11 +1246,134 @@ export const layoutCode = (text: string): string | undefined => {
   const wiring = wiringLine(text);
   if (wiring !== undefined) return wiring;
   try {
-    const program = parse(text);
+    const tokens = tokenize(text);
+    const shape = text.length <= SHAPED ? shapeOf(text, tokens) : undefined;
+    const known = shape && shapes.get(shape.key);
+    if (known !== undefined) return named(known, shape!.names);
+    const program = parse(text, tokens);
     if (program.length === 0) return undefined;
-    return `${printDoc(sequence(program), WIDTH)}\n`;
+    const laidOut = `${printDoc(sequence(program), WIDTH)}\n`;
+    if (shape !== undefined) remember(shape, laidOut);
+    return laidOut;
   } catch (error) {
     if (error instanceof Decline || error instanceof Unsure) return undefined;
     throw error;
   }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Layouts by shape
+//
+// Generated code repeats itself under other names, bounds and messages: a wide contract's
+// validators are thousands of pieces alike but for the field they check (`f142.length <= 65`,
+// `"/f142"`). Such pieces have one layout, those tokens put back: this file reads a name's text only
+// to tell keywords and a few words (`typeof`, `require`, `true`, ...) from other names, none of
+// which holds a digit, `_` or `$`, and otherwise only its length; an integer, and a string with no
+// escape or single quote outside a key, it prints as written and measures. So a piece's shape is its
+// text with each such token replaced by as many `#` (a name), `@` (an integer) or `` ` `` (a
+// string), none of which a piece holds outside a string or comment, and a piece laid out once
+// gives the layout of every piece of its shape. test/format/code-layout.test.ts holds shapes to
+// prettier on renamed copies of every piece it checks.
+
+/** Pieces of at most this many characters are kept by shape (a wide contract's root check is a megabyte, alike to nothing). */
+const SHAPED = 16 * 1024;
+/** Characters of shapes kept, at most: then they start over (a few megabytes, with their layouts). */
+const SHAPES_HELD = 8 * 2 ** 20;
+const RENAMED = /[\d_$]/;
+const INTEGER = /^\d+$/;
+
+/**
+ * The mark of `tokens[i]` where a shape does not hold it as it is: `#` for a name, `@` for an
+ * integer, `` ` `` for a string printed as written (no escape, no single quote: printString keeps it)
+ * that is not a key (printKey reads a key's text).
+ */
+const placeholder = (tokens: readonly Token[], i: number): string | undefined => {
+  const token = tokens[i]!;
+  switch (token.t) {
+    case "name":
+      return RENAMED.test(token.v) ? "#" : undefined;
+    case "number":
+      return INTEGER.test(token.v) ? "@" : undefined;
+    case "string": {
+      if (token.v.includes("\\") || token.v.includes("'")) return undefined;
+      const following = tokens[i + 1];
+      return following !== undefined && following.t === "punct" && following.v === ":" ? undefined : "`";
+    }
+    default:
+      return undefined;
+  }
+};
+
+interface Shape {
+  readonly key: string;
+  /** The names and integers replaced, in order. */
+  readonly names: readonly string[];
+}
+
+/** Layouts by shape: the text between the replaced names, one more part than names. */
+const shapes = new Map<string, readonly string[]>();
+let shapesHeld = 0;
+
+const shapeOf = (text: string, tokens: readonly Token[]): Shape => {
+  let key = "";
+  let from = 0;
+  const names: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const mark = placeholder(tokens, i);
+    if (mark === undefined) continue;
+    const token = tokens[i]!;
+    key += `${text.slice(from, token.start)}${mark.repeat(token.v.length)}`;
+    from = token.end;
+    names.push(token.v);
+  }
+  return { key: key + text.slice(from), names };
+};
+
+/**
+ * Keeps `laidOut` as the layout of `shape` when it holds the shape's names, in their order (each
+ * token as it was); not when this file's tokens do not read it (a string prettier put in single quotes).
+ */
+const remember = (shape: Shape, laidOut: string): void => {
+  let tokens: Token[];
+  try {
+    tokens = tokenize(laidOut);
+  } catch (error) {
+    if (error instanceof Decline) return;
+    throw error;
+  }
+  const parts: string[] = [];
+  let from = 0;
+  let next = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    if (placeholder(tokens, i) === undefined) continue;
+    const token = tokens[i]!;
+    if (token.v !== shape.names[next++]) return;
+    parts.push(laidOut.slice(from, token.start));
+    from = token.end;
+  }
+  if (next !== shape.names.length) return;
+  parts.push(laidOut.slice(from));
+  if (shapesHeld > SHAPES_HELD) {
+    shapes.clear();
+    shapesHeld = 0;
+  }
+  shapes.set(shape.key, parts);
+  shapesHeld += shape.key.length;
+};
+
+/** The shape of `text`, as `layoutCode` keeps its layout (undefined where it keeps none): for tests. */
+export const shapeKey = (text: string): string | undefined => {
+  try {
+    return text.length <= SHAPED ? shapeOf(text, tokenize(text)).key : undefined;
+  } catch (error) {
+    if (error instanceof Decline) return undefined;
+    throw error;
+  }
+};
+
+/** The layout `parts` of a shape with `names` put back. */
+const named = (parts: readonly string[], names: readonly string[]): string => {
+  let text = parts[0]!;
+  for (let i = 0; i < names.length; i++) text += names[i]! + parts[i + 1]!;
+  return text;
 };

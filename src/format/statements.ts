@@ -63,10 +63,18 @@ const startsStatement = (lines: readonly string[]): boolean => {
   return false;
 };
 
-/** A function longer than this (in characters) is cut between the statements of its body. */
-const BODY_CUT = 4096;
-/** Characters of a body piece before the next cut: about one field's tests. */
-const BODY_PIECE = 1024;
+/**
+ * Where a function is cut: a function longer than `cut` characters, between the statements of its
+ * body, each piece at least `piece` characters.
+ */
+export interface BodyCuts {
+  readonly cut: number;
+  readonly piece: number;
+}
+/** For the format pool: pieces of about one field's tests, of functions long enough to share out. */
+const BODY_CUTS: BodyCuts = { cut: 4096, piece: 1024 };
+/** Every statement of any function's body apart (see code-layout.ts's shapes). */
+export const EVERY_STATEMENT: BodyCuts = { cut: 0, piece: 0 };
 const FUNCTION_HEAD = /^(?:export )?(async )?function [A-Za-z_$][\w$]*\s*[(<]/;
 /** A statement at the body's first indentation that nothing before it can continue. */
 const BODY_STATEMENT = /^  (?:const |let |var |if \(|for \(|switch \(|return\b|throw |try \{|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(| = ))/;
@@ -77,7 +85,7 @@ const STAND_IN_ASYNC = "async function _() {\n";
  * The pieces of one top-level statement (its `lines`, no trailing blank line) cut inside its body
  * when it is a function whose body is all indented; undefined when it is not, or has no cut.
  */
-const cutFunction = (lines: readonly string[], blankAfter: boolean): Statements[] | undefined => {
+const cutFunction = (lines: readonly string[], blankAfter: boolean, pieceSize: number): Statements[] | undefined => {
   const start = lines.findIndex((line) => !blank(line) && !COMMENT.test(line) && !line.startsWith(" "));
   const head = start < 0 ? null : FUNCTION_HEAD.exec(lines[start]!);
   if (head === null || lines.at(-1) !== "}") return undefined;
@@ -91,7 +99,7 @@ const cutFunction = (lines: readonly string[], blankAfter: boolean): Statements[
     // A line at column 0 before the last: the body is not what it seems (a header over several lines).
     if (line !== "" && !line.startsWith(" ")) return undefined;
     const ended = last.startsWith("  ") && !last.startsWith("   ") && (last.endsWith(";") || last.endsWith("}"));
-    if (size >= BODY_PIECE && ended && BODY_STATEMENT.test(line)) {
+    if (size >= pieceSize && ended && BODY_STATEMENT.test(line)) {
       cuts.push(i);
       size = 0;
     }
@@ -117,7 +125,7 @@ const cutFunction = (lines: readonly string[], blankAfter: boolean): Statements[
 };
 
 /** The pieces of `text` in order; one piece when it cannot be cut. */
-export const splitStatements = (text: string): Statements[] => {
+export const splitStatements = (text: string, body: BodyCuts = BODY_CUTS): Statements[] => {
   const lines = text.split("\n");
   const pieces: string[][] = [];
   let current: string[] = [];
@@ -139,7 +147,7 @@ export const splitStatements = (text: string): Statements[] => {
     while (end > 0 && blank(piece[end - 1]!)) end--;
     const text = `${piece.slice(0, end).join("\n")}\n`;
     const blankAfter = end < piece.length;
-    return (text.length > BODY_CUT ? cutFunction(piece.slice(0, end), blankAfter) : undefined) ?? [{ text, blankAfter }];
+    return (text.length > body.cut ? cutFunction(piece.slice(0, end), blankAfter, body.piece) : undefined) ?? [{ text, blankAfter }];
   });
 };
 
