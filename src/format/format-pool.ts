@@ -28,6 +28,10 @@ const WORKER = new URL("./format-worker.js", import.meta.url);
  * prettier (about what formatting 30 files costs), which a run that changed one contract does not earn back.
  */
 const IN_THREAD_FIRST = 512 * 1024;
+/** Characters of a declaration of data from which a worker lays it out rather than the main thread. */
+const OFFLOAD = 256 * 1024;
+/** A statement that may be a declaration of data, after its comments (see json-layout.ts's layoutDeclaration). */
+const DECLARED = /^(?:export )?const [A-Za-z_$][\w$]*(?:: [A-Za-z_$][\w$]*)? = [{[]/m;
 /** Characters of statements formatted in one call at most: a file's share of the workers. */
 const BATCH = 128 * 1024;
 /**
@@ -173,24 +177,34 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
    * A TypeScript file's statements, each declaration of data and each import or export of names printed in prettier's layout without it
    * (undefined for the rest); undefined when the file cannot be cut (see statements.ts).
    */
-  const cut = (file: EmittedFile): { pieces: Statements[]; direct: (string | undefined)[] } | undefined => {
+  const cut = (file: EmittedFile): { pieces: Statements[]; direct: (string | Promise<string> | undefined)[] } | undefined => {
     const pieces = file.language === "typescript" ? splitStatements(file.contents) : [];
     if (pieces.length === 0 || (pieces.length === 1 && file.laidOut === undefined)) return undefined;
     const known = (text: string): string | undefined => (file.laidOut === undefined ? undefined : knownLayout(file.laidOut, text));
-    return { pieces, direct: pieces.map((piece) => (piece.part === undefined ? (known(piece.text) ?? layoutDeclaration(piece.text) ?? layoutWiring(piece.text)) : undefined)) };
+    const direct = (text: string): string | Promise<string> | undefined => {
+      const laidOut = known(text);
+      if (laidOut !== undefined) return laidOut;
+      // A large declaration of data (an LLM projection of a wide contract) is laid out by a worker when there is one.
+      if (workers !== undefined && text.length >= OFFLOAD && DECLARED.test(text)) return run(text, "typescript");
+      return layoutDeclaration(text) ?? layoutWiring(text);
+    };
+    return { pieces, direct: pieces.map((piece) => (piece.part === undefined ? direct(piece.text) : undefined)) };
   };
   /** `file` formatted: the statements `direct` does not print through the workers (a piece at a time), else the whole file. */
   const formatted = async (file: EmittedFile, statements: ReturnType<typeof cut>): Promise<string> => {
     if (statements) {
-      const { pieces, direct } = statements;
+      const { pieces } = statements;
+      // Awaited below, after the rest is formatted; should that fail first, it is the file's failure.
+      const direct = Promise.all(statements.direct);
+      direct.catch(() => undefined);
       try {
-        const texts = pieces.filter((_, i) => direct[i] === undefined).map((piece) => piece.text);
+        const texts = pieces.filter((_, i) => statements.direct[i] === undefined).map((piece) => piece.text);
         const keys = texts.map((text) => formatKey({ contents: text, language: "typescript" }));
         const formatted = await formatStatements(texts, keys, earlierStatements(file.path));
         const held = keys.map((key, i) => [key, formatted[i]!]);
         cache.set(statementsKey(file.path), JSON.stringify({ statements: held }));
         let next = 0;
-        return joinStatements(pieces, direct.map((text) => text ?? formatted[next++]!));
+        return joinStatements(pieces, (await direct).map((text) => text ?? formatted[next++]!));
       } catch {
         // A cut inside a construct: the file as one below, which reports a real syntax error.
       }
@@ -209,7 +223,7 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
       const cached = cache.get(key);
       if (cached !== undefined) return cached;
       const statements = cut(file);
-      if (statements?.direct.every((text) => text !== undefined)) return joinStatements(statements.pieces, statements.direct as string[]);
+      if (statements?.direct.every((text) => text !== undefined)) return joinStatements(statements.pieces, await Promise.all(statements.direct as (string | Promise<string>)[]));
       const contents = await formatted(file, statements);
       cache.set(key, contents);
       return contents;

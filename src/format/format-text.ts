@@ -1,5 +1,6 @@
 import type { EmittedFile } from "../emit/file-builder.js";
 import { layoutCode } from "./code-layout.js";
+import { layoutDeclaration } from "./json-layout.js";
 import { EVERY_STATEMENT, joinStatements, splitStatements } from "./statements.js";
 import { prettierFormat } from "./prettier-format.js";
 
@@ -25,11 +26,15 @@ export const formatText = async (contents: string, language: EmittedFile["langua
 };
 
 /**
- * `layoutCode` of one piece, a function laid out a statement of its body at a time: statements alike
+ * One piece in prettier's layout where this module prints it: a declaration of data as json-layout.ts
+ * prints it (the format pool sends the large ones here), else `layoutCode`, a function laid out a
+ * statement of its body at a time: statements alike
  * but for their names and bounds then have one layout (code-layout.ts's shapes), where runs of them
  * (the pool's pieces of a long function) are alike in nothing.
  */
 const layoutPiece = (piece: string): string | undefined => {
+  const declared = layoutDeclaration(piece);
+  if (declared !== undefined) return declared;
   const statements = splitStatements(piece, EVERY_STATEMENT);
   if (statements.length > 1) {
     const laidOut = statements.map((statement) => layoutCode(statement.text));

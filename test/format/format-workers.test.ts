@@ -32,8 +32,8 @@ it.runIf(existsSync(PIPELINE))("generate settles when called from `node --input-
   const result = JSON.parse(child.stdout) as { errors: number; created: number };
   expect(result.errors).toBe(0);
   expect(result.created).toBeGreaterThan(5);
-  // What the workers formatted (JSON files among it, when a worker is idle) is what the source
-  // pipeline, which formats on its own thread, writes.
+  // What the workers formatted (the validators' statements, and llm.ts's declarations of data, each
+  // over 256 KB) is what the source pipeline, which formats on its own thread, writes.
   const inThread = tempProject("format-in-thread", { "package.json": `{ "treaty": { "tests": false } }\n`, "idl/demo.wide.yaml": wide(800) });
   const again = await generate({ root: inThread, idlDir: join(inThread, "idl"), outDir: join(inThread, "generated"), check: false, tests: false });
   expect(again.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
