@@ -34,31 +34,35 @@ const versionEntries = (v: VersionCases): Entry[] => {
 };
 
 /**
- * Whether `a` and `b` are written alike (what `JSON.stringify` would make of each): the same keys in
+ * Whether `x` and `y` are written alike (what `JSON.stringify` would make of each): the same keys in
  * the same order, the same values. Compared in place, where stringifying every entry to key a map
  * was a 20,000-field contract's largest cost in emitting its tests.
  */
-const writtenAlike = (a: unknown, b: unknown): boolean => {
-  const pending: [unknown, unknown][] = [[a, b]];
-  for (let pair = pending.pop(); pair !== undefined; pair = pending.pop()) {
-    const [x, y] = pair;
-    if (x === y) continue;
-    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null || Array.isArray(x) !== Array.isArray(y)) return false;
-    if (Array.isArray(x)) {
-      const ys = y as unknown[];
-      if (x.length !== ys.length) return false;
-      for (let i = 0; i < x.length; i++) pending.push([x[i], ys[i]]);
-      continue;
-    }
-    // Keys whose value is undefined are not written.
-    const xo = x as Record<string, unknown>;
-    const yo = y as Record<string, unknown>;
-    const xk = Object.keys(xo).filter((k) => xo[k] !== undefined);
-    const yk = Object.keys(yo).filter((k) => yo[k] !== undefined);
-    if (xk.length !== yk.length || xk.some((k, i) => k !== yk[i])) return false;
-    for (const k of xk) pending.push([xo[k], yo[k]]);
+const writtenAlike = (x: unknown, y: unknown): boolean => {
+  if (x === y) return true;
+  if (typeof x !== "object" || typeof y !== "object" || x === null || y === null || Array.isArray(x) !== Array.isArray(y)) return false;
+  if (Array.isArray(x)) {
+    const ys = y as unknown[];
+    if (x.length !== ys.length) return false;
+    for (let i = 0; i < x.length; i++) if (!writtenAlike(x[i], ys[i])) return false;
+    return true;
   }
-  return true;
+  // Keys whose value is undefined are not written. Walked in step, with no list of pairs: that was
+  // most of what merging a wide contract's cases allocated.
+  const xo = x as Record<string, unknown>;
+  const yo = y as Record<string, unknown>;
+  const xk = Object.keys(xo);
+  const yk = Object.keys(yo);
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < xk.length && xo[xk[i]!] === undefined) i++;
+    while (j < yk.length && yo[yk[j]!] === undefined) j++;
+    if (i === xk.length || j === yk.length) return i === xk.length && j === yk.length;
+    if (xk[i] !== yk[j] || !writtenAlike(xo[xk[i]!], yo[yk[j]!])) return false;
+    i++;
+    j++;
+  }
 };
 
 /** Entries alike in every version merged into one, listing its versions, in the order first seen. */
