@@ -484,17 +484,35 @@ const container = (value: unknown): object | undefined => {
   return value;
 };
 
-/** The flat text of `value` (a group that does not break), or undefined where it breaks. */
-const flatText = (value: unknown, oneLine: boolean): string | undefined => {
-  if (value instanceof OneLine) return flatText(value.value, true);
+/** Printable ASCII: text whose width is its length. */
+const ASCII = /^[\x20-\x7e]*$/;
+/** Whether the flat text `flatText` is building holds text other than printable ASCII, whose width it cannot tell. */
+let wide = false;
+
+/**
+ * The flat text of `value` (a group that does not break), or undefined where it breaks or, all of it
+ * printable ASCII so far, is longer than `room`: a group wider than its line breaks, so the rest of
+ * its text is not built (a list of every field's name is 100 KB). Text of another width is built
+ * whole, as `fitsText` needs it to decline. Each caller sets `wide` false first. (The text's layout,
+ * `layoutJson`, measures a group whole, and declines one that holds other text even where its ASCII
+ * alone is too wide: prettier then breaks it as this does.)
+ */
+const flatText = (value: unknown, oneLine: boolean, room: number): string | undefined => {
+  if (value instanceof OneLine) return flatText(value.value, true, room);
   const inner = container(value);
-  if (inner === undefined) return literalText(value);
+  if (inner === undefined) {
+    const text = literalText(value);
+    if (!ASCII.test(text)) wide = true;
+    // Not `<= room`: the room after a key of another width is NaN, and such a group is measured whole.
+    return !wide && text.length > room ? undefined : text;
+  }
   if (Array.isArray(inner)) {
     if (inner.length === 0) return "[]";
     if (forcedBreak(inner)) return undefined;
     let text = "[";
     for (let i = 0; i < inner.length; i++) {
-      const item = flatText(omitted(inner[i]) ? null : inner[i], oneLine);
+      // Room for the item: after the text so far, its separator, and the closing bracket.
+      const item = flatText(omitted(inner[i]) ? null : inner[i], oneLine, room - text.length - (i === 0 ? 1 : 3));
       if (item === undefined) return undefined;
       text += i === 0 ? item : `, ${item}`;
     }
@@ -506,9 +524,13 @@ const flatText = (value: unknown, oneLine: boolean): string | undefined => {
     if (omitted(item)) continue;
     // A nonempty object written across lines breaks.
     if (!oneLine) return undefined;
-    const printed = flatText(item, oneLine);
+    const printedKey = JSON.stringify(key);
+    if (!ASCII.test(printedKey)) wide = true;
+    text += `${text === "" ? "{ " : ", "}${printedKey}: `;
+    if (!wide && text.length > room) return undefined;
+    const printed = flatText(item, oneLine, room - text.length - 2);
     if (printed === undefined) return undefined;
-    text += `${text === "" ? "{ " : ", "}${JSON.stringify(key)}: ${printed}`;
+    text += printed;
   }
   return text === "" ? "{}" : `${text} }`;
 };
@@ -542,7 +564,8 @@ const printObject = (inner: Record<string, unknown>, oneLine: boolean, indent: n
     return;
   }
   if (oneLine) {
-    const flat = flatText(inner, oneLine);
+    wide = false;
+    const flat = flatText(inner, oneLine, WIDTH - pos - trailing);
     if (flat !== undefined && fitsText(flat, pos, trailing)) {
       out.push(flat);
       return;
@@ -572,7 +595,8 @@ const printArray = (inner: readonly unknown[], oneLine: boolean, indent: number,
     out.push("[]");
     return;
   }
-  const flat = flatText(inner, oneLine);
+  wide = false;
+  const flat = flatText(inner, oneLine, WIDTH - pos - trailing);
   if (flat !== undefined && fitsText(flat, pos, trailing)) {
     out.push(flat);
     return;

@@ -136,8 +136,11 @@ describe("layoutValue", () => {
       fc.asyncProperty(data, async (d) => {
         const text = `${renderData(d)}\n`;
         const mine = layoutValue(d);
-        // The text's layout, without parsing it: the same decisions, the same declines.
-        expect(mine).toBe(layoutJson(text));
+        // The text's layout, without parsing it: the same decisions, and the same declines but
+        // where a group holding text other than ASCII is too wide by its ASCII alone (the value's
+        // layout stops measuring there and breaks it, as prettier does).
+        const fromText = layoutJson(text);
+        if (fromText !== undefined) expect(mine).toBe(fromText);
         if (mine === undefined) return;
         printed++;
         expect(mine).toBe(await prettier(text));
