@@ -175,7 +175,8 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
   };
   /**
    * A TypeScript file's statements, each declaration of data and each import or export of names printed in prettier's layout without it
-   * (undefined for the rest); undefined when the file cannot be cut (see statements.ts).
+   * (a large declaration by a worker, once workers run: the main thread is the busier), undefined for the rest; undefined when the
+   * file cannot be cut (see statements.ts).
    */
   const cut = (file: EmittedFile): { pieces: Statements[]; direct: (string | Promise<string> | undefined)[] } | undefined => {
     const pieces = file.language === "typescript" ? splitStatements(file.contents) : [];

@@ -26,11 +26,11 @@ export const formatText = async (contents: string, language: EmittedFile["langua
 };
 
 /**
- * One piece in prettier's layout where this module prints it: a declaration of data as json-layout.ts
- * prints it (the format pool sends the large ones here), else `layoutCode`, a function laid out a
- * statement of its body at a time: statements alike
- * but for their names and bounds then have one layout (code-layout.ts's shapes), where runs of them
- * (the pool's pieces of a long function) are alike in nothing.
+ * One piece in prettier's layout where treaty prints it: a declaration of data as json-layout.ts
+ * prints it (the format pool sends the large ones here), else `layoutCode`, a function a statement
+ * of its body at a time: statements alike but for their names and bounds then have one layout
+ * (code-layout.ts's shapes), where runs of them (the pool's pieces of a long function) are alike in
+ * nothing.
  */
 const layoutPiece = (piece: string): string | undefined => {
   const declared = layoutDeclaration(piece);
