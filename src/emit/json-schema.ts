@@ -414,23 +414,62 @@ export const isSchema = (value: unknown): value is JsonSchema =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Applies `f` to each direct subschema, in the keywords emitted schemas use for them. */
+/** How `value`, under `key` of a schema, holds subschemas: itself one, a list of them, or a map of them by name. */
+const subschemaSlot = (key: string, value: unknown): "one" | "list" | "map" | undefined => {
+  if ((key === "items" || key === "additionalProperties") && isSchema(value)) return "one";
+  if ((key === "anyOf" || key === "oneOf" || key === "prefixItems") && Array.isArray(value)) return "list";
+  if (key === "properties" && isSchema(value)) return "map";
+  return undefined;
+};
+
 export const mapSubschemas = (schema: JsonSchema, f: (subschema: JsonSchema) => JsonSchema): JsonSchema =>
   Object.fromEntries(
     Object.entries(schema).map(([key, value]) => {
-      if ((key === "items" || key === "additionalProperties") && isSchema(value)) return [key, f(value)];
-      if ((key === "anyOf" || key === "oneOf" || key === "prefixItems") && Array.isArray(value))
-        return [key, value.map((item: JsonSchema) => f(item))];
-      if (key === "properties" && isSchema(value))
-        return [key, Object.fromEntries(Object.entries(value).map(([name, item]) => [name, f(item as JsonSchema)]))];
-      return [key, value];
+      switch (subschemaSlot(key, value)) {
+        case "one":
+          return [key, f(value as JsonSchema)];
+        case "list":
+          return [key, (value as JsonSchema[]).map((item) => f(item))];
+        case "map":
+          return [key, Object.fromEntries(Object.entries(value as object).map(([name, item]) => [name, f(item as JsonSchema)]))];
+        default:
+          return [key, value];
+      }
     }),
   );
+
+/** Calls `f` with each subschema of `schema` (those `mapSubschemas` maps), building nothing. */
+const forEachSubschema = (schema: JsonSchema, f: (subschema: JsonSchema) => void): void => {
+  for (const key of Object.keys(schema)) {
+    const value = schema[key];
+    switch (subschemaSlot(key, value)) {
+      case "one":
+        f(value as JsonSchema);
+        break;
+      case "list":
+        for (const item of value as JsonSchema[]) f(item);
+        break;
+      case "map":
+        for (const item of Object.values(value as object)) f(item as JsonSchema);
+        break;
+    }
+  }
+};
 
 /**
  * The document's local defs in declaration order: each after the defs it uses (the checker rejects
  * recursive types, so there is no cycle).
  */
 export const localDefOrder = (document: SchemaDocument): readonly string[] => {
+  let order = defOrders.get(document);
+  if (order === undefined) defOrders.set(document, (order = defOrderOf(document)));
+  return order;
+};
+
+/** The order of each document asked about: types.ts and the TypeBox schemas both declare its defs. */
+const defOrders = new WeakMap<SchemaDocument, readonly string[]>();
+
+const defOrderOf = (document: SchemaDocument): readonly string[] => {
   const order: string[] = [];
   const seen = new Set<string>();
   const visit = (schema: JsonSchema): void => {
@@ -441,10 +480,7 @@ export const localDefOrder = (document: SchemaDocument): readonly string[] => {
       visit(def.schema);
       order.push(name);
     }
-    mapSubschemas(schema, (subschema) => {
-      visit(subschema);
-      return subschema;
-    });
+    forEachSubschema(schema, visit);
   };
   visit(document.root);
   return order;
