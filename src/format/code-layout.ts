@@ -1249,7 +1249,8 @@ export const layoutCode = (text: string): string | undefined => {
     const tokens = tokenize(text);
     const shape = text.length <= SHAPED ? shapeOf(text, tokens) : undefined;
     const known = shape && shapes.get(shape.key);
-    if (known !== undefined) return named(known, shape!.names);
+    // The same number of tokens put back: two strings side by side (no program) read as one otherwise.
+    if (known !== undefined && known.length === shape!.names.length + 1) return named(known, shape!.names);
     const program = parse(text, tokens);
     if (program.length === 0) return undefined;
     const laidOut = `${printDoc(sequence(program), WIDTH)}\n`;
@@ -1306,11 +1307,11 @@ const placeholder = (tokens: readonly Token[], i: number): string | undefined =>
 
 interface Shape {
   readonly key: string;
-  /** The names and integers replaced, in order. */
+  /** The tokens replaced, in order. */
   readonly names: readonly string[];
 }
 
-/** Layouts by shape: the text between the replaced names, one more part than names. */
+/** Layouts by shape: the text between the replaced tokens, one more part than tokens. */
 const shapes = new Map<string, readonly string[]>();
 let shapesHeld = 0;
 

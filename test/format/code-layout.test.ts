@@ -259,6 +259,12 @@ describe("layoutCode", () => {
     }
   }, 20_000);
 
+  it("declines two strings side by side, whose shape is that of one string it laid out", () => {
+    expect(layoutCode('f("abcde");\n')).toBe('f("abcde");\n');
+    expect(shapeKey('f("ab""c");\n')).toBe(shapeKey('f("abcde");\n'));
+    expect(layoutCode('f("ab""c");\n')).toBeUndefined();
+  });
+
   it("declines what it does not print itself", () => {
     for (const text of [
       // A ternary that breaks, a chain of two calls.
