@@ -94,12 +94,12 @@ export const join = (separator: Doc, docs: readonly Doc[]): Doc[] => docs.flatMa
 /**
  * Marks every group that holds a hard line (or a broken group) as broken, as prettier's
  * propagateBreaks does: a conditional group is never marked, but what its states hold is. The
- * states of a conditional group share their parts, so a conditional group's answer is kept in
- * `seen` and what it holds is walked once: walked again at every place, nested conditional groups
+ * states of a conditional group share their parts, so a conditional group is kept in `seen` once
+ * walked and what it holds is walked once: walked again at every place, nested conditional groups
  * took time exponential in their depth (a list of lists 16 deep: 37 s). Only conditional groups
  * are remembered: a map entry for every node was most of the walk's cost.
  */
-const propagateBreaks = (doc: Doc, seen: Map<Group, boolean>): boolean => {
+const propagateBreaks = (doc: Doc, seen: Set<Group>): boolean => {
   if (typeof doc === "string") return false;
   if (Array.isArray(doc)) {
     let breaks = false;
@@ -111,7 +111,7 @@ const propagateBreaks = (doc: Doc, seen: Map<Group, boolean>): boolean => {
     case "group": {
       if (node.expandedStates !== undefined) {
         if (seen.has(node)) return node.broken;
-        seen.set(node, node.broken);
+        seen.add(node);
         // What breaks inside stops here: prettier's printer puts a breakParent beside such a group where it must.
         for (const state of node.expandedStates) propagateBreaks(state, seen);
         return node.broken;
@@ -164,71 +164,71 @@ const fits = (mode0: Mode, doc0: Doc, rest: Commands, width: number, modes: Map<
   fitDocs[0] = doc0;
   let pendingSpace = false;
   while (width >= 0) {
-      let mode: Mode;
-      let doc: Doc;
-      if (length === 0) {
-        if (restIndex === 0) return true;
-        restIndex--;
-        mode = rest.modes[restIndex]!;
-        doc = rest.docs[restIndex]!;
-      } else {
-        length--;
-        mode = fitModes[length]!;
-        doc = fitDocs[length]!;
-      }
-      if (typeof doc === "string") {
-        if (doc !== "") {
-          if (pendingSpace) {
-            width -= 1;
-            pendingSpace = false;
-          }
-          width -= doc.length;
-        }
-        continue;
-      }
-      if (Array.isArray(doc)) {
-        for (let i = doc.length - 1; i >= 0; i--) {
-          fitModes[length] = mode;
-          fitDocs[length++] = (doc as readonly Doc[])[i]!;
-        }
-        continue;
-      }
-      const node = doc as Exclude<Doc, string | readonly Doc[]>;
-      switch (node.kind) {
-        case "indent":
-        case "indent-if-break":
-          fitModes[length] = mode;
-          fitDocs[length++] = node.contents;
-          break;
-        case "group": {
-          const groupMode = node.broken ? BREAK : mode;
-          fitModes[length] = groupMode;
-          fitDocs[length++] = node.expandedStates !== undefined && groupMode === BREAK ? node.expandedStates[node.expandedStates.length - 1]! : node.contents;
-          break;
-        }
-        case "if-break": {
-          const groupMode = node.groupId === undefined ? mode : (modes.get(node.groupId) ?? FLAT);
-          const contents = groupMode === BREAK ? node.broken : node.flat;
-          if (contents !== "") {
-            fitModes[length] = mode;
-            fitDocs[length++] = contents;
-          }
-          break;
-        }
-        case "line":
-          if (mode === BREAK || node.hard) return true;
-          if (!node.soft) pendingSpace = true;
-          break;
-        case "break-parent":
-          break;
-      }
+    let mode: Mode;
+    let doc: Doc;
+    if (length === 0) {
+      if (restIndex === 0) return true;
+      restIndex--;
+      mode = rest.modes[restIndex]!;
+      doc = rest.docs[restIndex]!;
+    } else {
+      length--;
+      mode = fitModes[length]!;
+      doc = fitDocs[length]!;
     }
+    if (typeof doc === "string") {
+      if (doc !== "") {
+        if (pendingSpace) {
+          width -= 1;
+          pendingSpace = false;
+        }
+        width -= doc.length;
+      }
+      continue;
+    }
+    if (Array.isArray(doc)) {
+      for (let i = doc.length - 1; i >= 0; i--) {
+        fitModes[length] = mode;
+        fitDocs[length++] = (doc as readonly Doc[])[i]!;
+      }
+      continue;
+    }
+    const node = doc as Exclude<Doc, string | readonly Doc[]>;
+    switch (node.kind) {
+      case "indent":
+      case "indent-if-break":
+        fitModes[length] = mode;
+        fitDocs[length++] = node.contents;
+        break;
+      case "group": {
+        const groupMode = node.broken ? BREAK : mode;
+        fitModes[length] = groupMode;
+        fitDocs[length++] = node.expandedStates !== undefined && groupMode === BREAK ? node.expandedStates[node.expandedStates.length - 1]! : node.contents;
+        break;
+      }
+      case "if-break": {
+        const groupMode = node.groupId === undefined ? mode : (modes.get(node.groupId) ?? FLAT);
+        const contents = groupMode === BREAK ? node.broken : node.flat;
+        if (contents !== "") {
+          fitModes[length] = mode;
+          fitDocs[length++] = contents;
+        }
+        break;
+      }
+      case "line":
+        if (mode === BREAK || node.hard) return true;
+        if (!node.soft) pendingSpace = true;
+        break;
+      case "break-parent":
+        break;
+    }
+  }
   return false;
 };
 
 /** `doc` printed at `width` columns with two-space indentation, as prettier prints it. */
 export const printDoc = (doc: Doc, width: number): string => {
-  propagateBreaks(doc, new Map());
+  propagateBreaks(doc, new Set());
   const modes = new Map<symbol, Mode>();
   const out: string[] = [];
   let position = 0;

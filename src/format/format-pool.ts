@@ -5,7 +5,7 @@ import { Worker } from "node:worker_threads";
 import type { EmittedFile } from "../emit/file-builder.js";
 import type { FormatRequest, FormatResponse } from "./format-worker.js";
 import { formatKey, statementsKey, type FormatCache } from "./format-cache.js";
-import { directLayout, layoutDeclaration } from "./json-layout.js";
+import { declaresData, directLayout, layoutDeclaration } from "./json-layout.js";
 import { layoutCode } from "./code-layout.js";
 import { STATEMENT_CUT as CUT, formatText } from "./format-text.js";
 import { joinStatements, leadingLineComments, splitStatements, type Statements } from "./statements.js";
@@ -30,8 +30,6 @@ const WORKER = new URL("./format-worker.js", import.meta.url);
 const IN_THREAD_FIRST = 512 * 1024;
 /** Characters of a declaration of data from which a worker lays it out rather than the main thread. */
 const OFFLOAD = 256 * 1024;
-/** A statement that may be a declaration of data, after its comments (see json-layout.ts's layoutDeclaration). */
-const DECLARED = /^(?:export )?const [A-Za-z_$][\w$]*(?:: [A-Za-z_$][\w$]*)? = [{[]/m;
 /** Characters of statements formatted in one call at most: a file's share of the workers. */
 const BATCH = 128 * 1024;
 /**
@@ -186,7 +184,7 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
       const laidOut = known(text);
       if (laidOut !== undefined) return laidOut;
       // A large declaration of data (an LLM projection of a wide contract) is laid out by a worker when there is one.
-      if (workers !== undefined && text.length >= OFFLOAD && DECLARED.test(text)) return run(text, "typescript");
+      if (workers !== undefined && text.length >= OFFLOAD && declaresData(text)) return run(text, "typescript");
       return layoutDeclaration(text) ?? layoutWiring(text);
     };
     return { pieces, direct: pieces.map((piece) => (piece.part === undefined ? direct(piece.text) : undefined)) };

@@ -395,6 +395,12 @@ const statementStart = (text: string): number | undefined => {
   return inBlock ? undefined : at;
 };
 
+/** Whether `text` is a statement `layoutDeclaration` may print: comments, then `(export) const name(: Type) = `. */
+export const declaresData = (text: string): boolean => {
+  const start = statementStart(text);
+  return start !== undefined && DECLARATION.test(text.slice(start));
+};
+
 /**
  * `text`, one top-level statement (comments, then `(export) const name(: Type) = <literal>
  * (as const);`), as prettier's babel-ts parser prints it; undefined where that is not certain (any
