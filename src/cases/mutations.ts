@@ -17,6 +17,7 @@ import type { Edit, Expectation, MutationCase } from "./model.js";
 import { nonMatching, samplePattern, surrounded } from "./pattern-sample.js";
 import { tooDeep } from "./too-deep.js";
 import { isMultipleOf } from "../runtime/multiple-of.js";
+import { hasDuplicates } from "../runtime/unique.js";
 import { distinguishVariants, selectVariant, variantLabel, type VariantSelector } from "../ir/one-of-variants.js";
 import { FORMAT_NEAR_MISSES, fieldAtPath, fitsString, instantOf, nearestFitting, nextDouble, stringOfLength, tooLong, type Synthesizer } from "./synthesize.js";
 
@@ -96,6 +97,8 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
   // While mutating inside untagged union variants, outermost first: where each is, the variant
   // being mutated, and its value there.
   const unions: { readonly site: Site; readonly selectors: readonly VariantSelector[]; readonly index: number; readonly value: JsonValue }[] = [];
+  // While mutating an item of a `unique` list, outermost first: where the list is and its items.
+  const uniqueLists: { readonly site: Site; readonly items: readonly JsonValue[] }[] = [];
   const add = (title: string, edits: readonly Edit[], given?: Expectation, roundTrip?: true): void => {
     let expect = given;
     if (expect === undefined && inserted.some((i) => !i.edgesPass)) return;
@@ -109,6 +112,13 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
       if (now !== undefined || expect === undefined) return;
       expect = { path: u.site.path, code: "union" };
       break;
+    }
+    // An edge that makes the item equal to another of a unique list cannot pass: left out.
+    if (expect === undefined) {
+      for (const u of uniqueLists) {
+        const mutated = editedAt(u.items as JsonValue, u.site.path, edits);
+        if (mutated !== undefined && Array.isArray(mutated.value) && hasDuplicates(mutated.value)) return;
+      }
     }
     // An edit replaced by a later one at the same path (another union variant put in) is left out.
     const later = [...inserted.map((i) => i.edit), ...edits];
@@ -229,14 +239,21 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
       // The edge plus one character keeps the pattern where the pattern allows; length is what fails.
       lengthCase(site, `above maxLength ${n}`, n + 1, () => stringOfLength({ ...t, maxLength: undefined }, n + 1) ?? stringOfLength({ kind: "string" }, n + 1), "maxLength");
     }
+    // Past maxLength the validator examines a string no further: a case breaking its pattern or
+    // format is made only within that length.
+    const lengthFits = (value: string): boolean => fitsString({ kind: "string", maxLength: t.maxLength }, value);
     if (t.pattern !== undefined) {
       const bad = nonMatching(t.pattern);
-      if (bad !== undefined) rejects(site, `not matching ${t.pattern}`, bad, "pattern");
+      if (bad !== undefined && lengthFits(bad)) rejects(site, `not matching ${t.pattern}`, bad, "pattern");
       // A match with text around it fails only while the anchors hold.
       const around = surrounded(t.pattern);
-      if (around !== undefined) rejects(site, `with text around a match of ${t.pattern}`, around, "pattern");
+      if (around !== undefined && lengthFits(around)) rejects(site, `with text around a match of ${t.pattern}`, around, "pattern");
     }
-    if (t.format !== undefined) rejects(site, `that is not a valid ${t.format}`, `invalid ${t.format}`, "format");
+    if (t.format !== undefined) {
+      // A space is no value of any format; the words say more where they fit.
+      const invalid = [`invalid ${t.format}`, " "].find(lengthFits);
+      if (invalid !== undefined) rejects(site, `that is not a valid ${t.format}`, invalid, "format");
+    }
     const nearMiss = t.format === undefined ? undefined : FORMAT_NEAR_MISSES[t.format];
     if (nearMiss !== undefined && fitsString(t, nearMiss)) rejects(site, `just outside ${t.format} (${nearMiss})`, nearMiss, "format");
   };
@@ -301,7 +318,11 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     }
     if (t.unique) repeated("with a duplicate item", 2, "unique");
     // An empty list gets one item to mutate.
-    if (items.length > 0) valueMutations(t.of, items[0]!, item(site, 0));
+    if (items.length > 1 && t.unique) {
+      uniqueLists.push({ site, items });
+      valueMutations(t.of, items[0]!, item(site, 0));
+      uniqueLists.pop();
+    } else if (items.length > 0) valueMutations(t.of, items[0]!, item(site, 0));
     else if ((t.maxItems ?? 1) >= 1) insertedMutations(set(site, [sample]), true, () => valueMutations(t.of, sample, item(site, 0)));
   };
 

@@ -9,6 +9,7 @@ import type { TypeNode } from "../../src/ir/model.js";
 import { contractDir, versionId } from "../../src/ir/names.js";
 import { compile } from "../../src/pipeline.js";
 import type { Issue } from "../../src/runtime/index.js";
+import * as formats from "../../src/runtime/formats.js";
 import type { CasesFile } from "../../src/testing/index.js";
 import { createProject } from "../adapt/project.js";
 import { targets as allTargets } from "../support/targets.js";
@@ -106,5 +107,12 @@ describe("a version without a value to mutate from", () => {
     expect(cases.bases["1.0"]).toEqual({ missing: why });
     expect(cases.cases).toContainEqual({ title: "mutations need a valid example", versions: ["1.0"], skip: why });
     expect(cases.cases.filter((c) => "edits" in c)).toEqual([]);
+  });
+});
+
+describe("the value a format case breaks a short string with", () => {
+  // mutations.ts puts a space where `invalid <format>` is past the field's maxLength.
+  it.each(Object.entries(formats).filter(([name]) => name.startsWith("is")))("is no value of %s", (_, check) => {
+    expect((check as (s: string) => boolean)(" ")).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 // The generated tests pass on valid contracts, and cover what they should: a throwaway project of
-// contracts without examples (so every version's base value is synthesized) is generated, and
+// contracts, all but one without examples (so every version's base value is synthesized), is generated, and
 // its generated tests are run — a decimal `multipleOf` at its bounds, a `before` rule on dates, a
 // `requires` rule whose field sits in an optional object, and every variant of a union.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -76,6 +76,17 @@ const CONTRACTS: Readonly<Record<string, readonly string[]>> = {
     "        variants:",
     "          sq: { fields: { side: { type: number, min: 0 } } }",
     "          circle: { fields: { radius: { type: int, min: 1, max: 9 }, label: { type: string, maxLength: 5 } } }",
+  ],
+  // A pattern or format whose breaking value would be past maxLength (the validator then reports
+  // maxLength alone), and an item edge that would repeat another item of a unique list (whose
+  // distinct items treaty does not synthesize: this one has an example).
+  "demo.tight": [
+    '      code: { type: string, pattern: "^[A-Z]{3}$", maxLength: 3 }',
+    "      day: { type: string, format: date, maxLength: 10 }",
+    "      pair: { type: list, of: { type: int, min: 0, max: 1 }, minItems: 2, maxItems: 2, unique: true }",
+    "examples:",
+    '  - version: "1.0"',
+    '    valid: { contract: demo.tight, version: "1.0", code: ABC, day: "2030-01-01", pair: [0, 1] }',
   ],
   // Untagged unions: by JSON type, by constants, by a constant field; mutations inside a variant
   // that leave it expect the union's own issue.
@@ -179,6 +190,18 @@ describe("the generated tests of contracts without examples", () => {
     ]) {
       expect(tests.get(`1.0 ${title}`), title).toBe("passed");
     }
+  });
+
+  it("break a pattern or format only within maxLength, and leave out an item edge a unique list repeats", () => {
+    const tests = results("demo.tight");
+    expect(tests.get("1.0 rejects code not matching ^[A-Z]{3}$")).toBe("passed");
+    expect(tests.has("1.0 rejects code with text around a match of ^[A-Z]{3}$")).toBe(false);
+    expect(tests.get("1.0 rejects day that is not a valid date")).toBe("passed");
+    const cases = JSON.parse(readFileSync(join(dir, "generated/demo.tight/demo.tight.cases.json"), "utf8")) as CasesFile;
+    expect(cases.cases.find((c) => c.title === "rejects day that is not a valid date")).toMatchObject({ edits: [{ set: "/day", value: " " }] });
+    expect(tests.get("1.0 accepts pair[0] at min 0")).toBe("passed");
+    expect(tests.has("1.0 accepts pair[0] at max 1")).toBe(false);
+    expect(tests.get("1.0 rejects pair[0] above max 1")).toBe("passed");
   });
 
   it("mutate every variant of a union, not only the first", () => {
