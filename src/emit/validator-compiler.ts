@@ -874,7 +874,7 @@ export const compileValidator = (
 
   const versionEntry = (scope: Scope): Entry => {
     const object = hoistObject(scope, rootFields(scope.contract, scope.version), [], `${scope.prefix}root`, objectPolicy(scope.contract), `${scope.prefix}root`);
-    const rules = hoistRules(hoister, scope.version.rules, scope.prefix, ownFields);
+    const rules = hoistRules(hoister, scope.version.rules, scope.prefix, ownFields, runtime);
     const bases = [object, rules].filter((b): b is string => b !== undefined);
     return {
       check: (x) => (bases.length === 0 ? "true" : bases.map((b) => `is_${b}(${x})`).join(" && ")),

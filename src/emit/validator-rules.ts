@@ -33,12 +33,14 @@ interface RuleCode {
   readonly errors: readonly string[];
 }
 
-const compileRule = (rule: Rule, read: (path: string) => string): RuleCode => {
+/** `runtime(name)`: the name of a treaty/runtime export the code uses, imported. */
+const compileRule = (rule: Rule, read: (path: string) => string, runtime: (name: string) => string): RuleCode => {
   const pointer = (path: string): string => childPath("p", path.split("."));
   const present = (path: string): string => `${read(path)} !== undefined`;
   switch (rule.kind) {
     case "before": {
-      const failed = `typeof a === "string" && typeof b === "string" && !(Date.parse(a) < Date.parse(b))`;
+      // Compared exactly (Date.parse keeps milliseconds only and has no leap second).
+      const failed = `typeof a === "string" && typeof b === "string" && !${runtime("isBefore")}(a, b)`;
       const values = [`const a = ${read(rule.first)};`, `const b = ${read(rule.second)};`];
       const expected = `date-time later than ${rule.first}`;
       return {
@@ -81,13 +83,13 @@ const compileRule = (rule: Rule, read: (path: string) => string): RuleCode => {
 /**
  * Hoists `is_<base>(v)` and `err_<base>(v, p, out)` for a version's rules, for a root `v` that is
  * already known to be an object; undefined when there are no rules. `ownFields` is the statement
- * that makes `v` a view of its own fields.
+ * that makes `v` a view of its own fields; `runtime` imports what the code uses of treaty/runtime.
  */
-export const hoistRules = (hoister: Hoister, rules: readonly Rule[], prefix: string, ownFields: () => string): string | undefined => {
+export const hoistRules = (hoister: Hoister, rules: readonly Rule[], prefix: string, ownFields: () => string, runtime: (name: string) => string): string | undefined => {
   if (rules.length === 0) return undefined;
   return hoister.hoist(`${prefix}rules`, `${prefix}rules`, (base) => {
     const read = createReader(hoister, prefix);
-    const code = rules.map((rule) => compileRule(rule, read));
+    const code = rules.map((rule) => compileRule(rule, read, runtime));
     return [
       `function is_${base}(v: any): boolean {`,
       ...indent([ownFields(), ...code.flatMap((c) => c.check), "return true;"]),

@@ -10,6 +10,7 @@ import type { AgentAction, AgentContract, AgentPathData } from "./agents.js";
 import type { ApprovalFailureKind, ApprovalToken, Approvals } from "./approvals.js";
 import { canonicalHash } from "./canonical-json.js";
 import { createFailure, createStamp, randomId, type Failure, type FailureKind } from "./errors.js";
+import { isBefore } from "./instants.js";
 import { escapePointer, type Issue } from "./issue.js";
 import { allowedValues } from "./reask.js";
 import { redact } from "./redact.js";
@@ -144,7 +145,7 @@ const ruleIssues = async (agent: AnyAgent, input: unknown): Promise<GateIssue[]>
       case "before": {
         // As the contracts' `before` rule: two date-times, the second strictly later.
         const [a, b] = [rule.first.read(input)[0]?.value, rule.second.read(input)[0]?.value];
-        if (typeof a === "string" && typeof b === "string" && !(Date.parse(a) < Date.parse(b))) issues.push(issue(pointerOf(rule.second), "rule.before", `date-time later than ${rule.first.path}`));
+        if (typeof a === "string" && typeof b === "string" && !isBefore(a, b)) issues.push(issue(pointerOf(rule.second), "rule.before", `date-time later than ${rule.first.path}`));
         break;
       }
       case "exclusive": {

@@ -11,6 +11,7 @@ export { canonicalHash, canonicalJson } from "./canonical-json.js";
 export { rebuildRecord } from "./rebuild-record.js";
 export { recordOfEntries } from "./record-of-entries.js";
 export { isByte, isDate, isDateTime, isDuration, isEmail, isHostname, isInt64, isIpv4, isIpv6, isTime, isUri, isUriTemplate, isUuid } from "./formats.js";
+export { isBefore } from "./instants.js";
 export {
   AgentNotImplemented,
   agentToTool,

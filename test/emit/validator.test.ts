@@ -559,6 +559,17 @@ describe("emitValidator", () => {
       expect(V.ruled.errors(base)).toEqual([]);
     });
 
+    it("orders date-times below the millisecond and through a leap second", () => {
+      const at = { ...base, started_at: "2016-12-31T23:59:59.0001Z" };
+      expect(V.ruled.check({ ...at, finished_at: "2016-12-31T23:59:59.0009Z" })).toBe(true);
+      expect(V.ruled.check({ ...at, finished_at: "2016-12-31T23:59:59.0001000Z" })).toBe(false);
+      expect(V.ruled.check({ ...at, finished_at: "2016-12-31T23:59:60Z" })).toBe(true);
+      expect(V.ruled.check({ ...base, started_at: "2016-12-31T23:59:60Z", finished_at: "2030-01-01T00:00:00Z" })).toBe(true);
+      expect(issuesOf(V.ruled, { ...base, started_at: "2016-12-31T23:59:60.5Z", finished_at: "2016-12-31T23:59:60.25Z" })).toEqual([
+        { path: "/finished_at", code: "rule.before" },
+      ]);
+    });
+
     it.each<[string, Record<string, unknown>, { path: string; code: string }[]]>([
       ["before: equal times", { finished_at: "2024-01-01T00:00:00Z" }, [{ path: "/finished_at", code: "rule.before" }]],
       [

@@ -5,6 +5,7 @@ import {
   capIssues,
   codePointLength,
   escapePointer,
+  isBefore,
   isDateTime,
   ownView,
   truncated,
@@ -428,8 +429,7 @@ function is_rules(v: any): boolean {
   {
     const a = v.publish_at;
     const b = v.unpublish_at;
-    if (typeof a === "string" && typeof b === "string" && !(Date.parse(a) < Date.parse(b)))
-      return false;
+    if (typeof a === "string" && typeof b === "string" && !isBefore(a, b)) return false;
   }
   return true;
 }
@@ -439,7 +439,7 @@ function err_rules(v: any, p: string, out: Issue[]): void {
   {
     const a = v.publish_at;
     const b = v.unpublish_at;
-    if (typeof a === "string" && typeof b === "string" && !(Date.parse(a) < Date.parse(b)))
+    if (typeof a === "string" && typeof b === "string" && !isBefore(a, b))
       out.push(
         issue(
           p + "/unpublish_at",
