@@ -82,12 +82,19 @@ const convertObject = (fromObject: ReturnType<typeof objectOf>, toObject: Return
   const [from, to] = ctx.contract ? [objectPolicy(ctx.contract, fromObject).unknownFields, objectPolicy(ctx.contract, toObject).unknownFields] : [undefined, undefined];
   if (from === "keep" && to === "keep") {
     const known = [...new Set([...fields.map((f) => f.name), ...fromFields.map((f) => f.name), ...toFields.map((f) => f.name)])];
-    return { kind: "object", fields, dropped, open: false, keep: { known, unchecked: !keptKeysWiden(fromObject, ctx.source, toObject, ctx.target) } };
+    const keep = { known, claimed: claimedNames(fromFields, toFields), unchecked: !keptKeysWiden(fromObject, ctx.source, toObject, ctx.target) };
+    return { kind: "object", fields, dropped, open: false, keep };
   }
   return { kind: "object", fields, dropped, open: ctx.project || from === "keep" };
 };
 
 const isSameObject = (c: ObjectConversion): boolean => !c.open && !c.keep?.unchecked && c.dropped.length === 0 && c.fields.every((f) => f.conversion.kind === "same");
+
+/** The names `to` declares and `from` does not (see `KeptKeys.claimed`). */
+export const claimedNames = (from: readonly { readonly name: string }[], to: readonly { readonly name: string }[]): string[] => {
+  const declared = new Set(from.map((f) => f.name));
+  return to.map((f) => f.name).filter((name) => !declared.has(name));
+};
 
 /** Every kept key's value of `from` is one `to` keeps: `to` has no `additional`, or `from`'s widens to it. */
 export const keptKeysWiden = (from: OpenObject, fromVersion: ResolvedVersion, to: OpenObject, toVersion: ResolvedVersion): boolean =>

@@ -104,6 +104,12 @@ export type ValuePlan =
 /** A kept object's unknown keys, carried over: the source object's own keys but `known` (either side's fields). */
 export interface KeptKeys {
   readonly known: readonly string[];
+  /**
+   * Names the target object declares and the source's does not: an unknown key of the source by
+   * such a name is not the target field's value (nothing says it is of its type), so it is dropped
+   * and logged.
+   */
+  readonly claimed: readonly string[];
   /** The target types them (`additional`) more narrowly than the source: its validator decides. */
   readonly unchecked: boolean;
 }

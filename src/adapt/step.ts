@@ -8,7 +8,7 @@ import { objectPolicy } from "../ir/open-objects.js";
 import { versionId } from "../ir/names.js";
 import type { VersionModel } from "../resolve/changes.js";
 import { fieldAt, fieldAtSegments } from "../resolve/changes.js";
-import { convertField, keptKeysWiden, type ConvertContext } from "./convert.js";
+import { claimedNames, convertField, keptKeysWiden, type ConvertContext } from "./convert.js";
 import { mapEnumValues } from "./enum-mapping.js";
 import type { Conversion, Direction, EnumTable, FieldPath, FieldPlan, Fill, KeptKeys, Step, Stub, ValuePlan } from "./model.js";
 import type { ReplayedChange } from "./replay.js";
@@ -389,7 +389,7 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
     ...(kept ? { kept } : {}),
     defaults,
     ...(custom ? { custom } : {}),
-    exact: !custom && !enumsLossy && dropped.length === 0 && fields.every((f) => isExact(f.value)),
+    exact: !custom && !enumsLossy && dropped.length === 0 && !kept?.claimed.length && fields.every((f) => isExact(f.value)),
     unchecked: custom !== undefined || stubs.length > 0 || kept?.unchecked === true || fields.some((f) => hasUnchecked(f.value)),
   };
   return { step, stubs: custom ? [custom, ...stubs] : stubs };
@@ -404,7 +404,12 @@ const keptKeysOf = (
   versions: { readonly source: ResolvedVersion; readonly target: ResolvedVersion },
 ): (KeptKeys & { readonly source: FieldPath }) | undefined =>
   objectPolicy(contract, from).unknownFields === "keep" && objectPolicy(contract, to).unknownFields === "keep"
-    ? { source, known: [...new Set([...from.fields, ...to.fields].map((f) => f.name))], unchecked: !keptKeysWiden(from, versions.source, to, versions.target) }
+    ? {
+        source,
+        known: [...new Set([...from.fields, ...to.fields].map((f) => f.name))],
+        claimed: claimedNames(from.fields, to.fields),
+        unchecked: !keptKeysWiden(from, versions.source, to, versions.target),
+      }
     : undefined;
 
 /** Source paths a plan carries over whole. */
@@ -466,7 +471,7 @@ const conversionExact = (c: Conversion): boolean => {
     case "map":
       return conversionExact(c.value);
     case "object":
-      return c.dropped.length === 0 && c.fields.every((f) => conversionExact(f.conversion));
+      return c.dropped.length === 0 && !c.keep?.claimed.length && c.fields.every((f) => conversionExact(f.conversion));
     case "union":
     case "oneOf":
       return c.variants.every((v) => conversionExact(v.conversion));
@@ -480,7 +485,7 @@ const isExact = (plan: ValuePlan): boolean => {
     case "source":
       return conversionExact(plan.conversion);
     case "object":
-      return plan.fields.every((f) => isExact(f.value));
+      return !plan.kept?.claimed.length && plan.fields.every((f) => isExact(f.value));
     case "wrap":
       return isExact(plan.of);
     case "constant":

@@ -139,6 +139,10 @@ const renderHelper = (conversion: Extract<Conversion, { kind: "object" | "union"
     lines.push(`  for (const key of Object.keys(x)) if (${known}) log.dropped.push({ version: ${version}, path: \`\${at}/\${escapePointer(key)}\` });`);
   }
   if (conversion.keep) scope.b.importValue(RUNTIME, "keptKeys");
+  if (conversion.keep?.claimed.length) {
+    scope.b.importValue(RUNTIME, "dropClaimed");
+    lines.push(`  dropClaimed(x, ${q(conversion.keep.claimed)}, log, ${version}, at);`);
+  }
   const kept = conversion.keep ? [`...keptKeys(x, ${q(conversion.keep.known)})`] : [];
   const entries = conversion.fields.map((f): ObjectEntry => {
     const access = member("x", f.name);
@@ -275,7 +279,12 @@ const headCode = (plan: Extract<ValuePlan, { kind: "head" }>, path: FieldPath, s
 const keptCode = (kept: (KeptKeys & { readonly source: FieldPath }) | undefined, scope: ValueScope): string[] => {
   if (!kept) return [];
   scope.b.importValue(RUNTIME, "keptKeys");
-  return [`...keptKeys(${createAccess(scope.source, scope.guarded)(kept.source)}, ${q(kept.known)})`];
+  const source = createAccess(scope.source, scope.guarded)(kept.source);
+  if (kept.claimed.length > 0) {
+    scope.b.importValue(RUNTIME, "dropClaimed");
+    scope.statements.push(`dropClaimed(${source}, ${q(kept.claimed)}, log, ${q(scope.sourceVersion)}, ${atCode(pointer(kept.source))});`);
+  }
+  return [`...keptKeys(${source}, ${q(kept.known)})`];
 };
 
 /** A field of an object an adapter builds; left out when `absent` holds. */

@@ -1,7 +1,7 @@
 // The runtime that generated code imports as "treaty/runtime". Small and dependency-free.
 export { type Issue, MAX_ISSUES, capIssues, escapePointer, truncated } from "./issue.js";
 export { MAX_NODES } from "./max-nodes.js";
-export { isJsonData, keptKeys } from "./open-objects.js";
+export { dropClaimed, isJsonData, keptKeys } from "./open-objects.js";
 export { codePointLength } from "./code-point-length.js";
 export { isMultipleOf } from "./multiple-of.js";
 export { JSON_DEPTH_LIMIT, jsonFault, type JsonFault } from "./json-value.js";

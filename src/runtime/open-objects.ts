@@ -1,5 +1,7 @@
 // Unknown keys of `unknown_fields: keep` objects, which adapters carry from one version's object
 // into the other's unchanged.
+import type { AdaptLog } from "./adapters.js";
+import { escapePointer } from "./issue.js";
 import { MAX_NODES } from "./max-nodes.js";
 
 /**
@@ -10,6 +12,17 @@ export const keptKeys = (value: unknown, known: readonly string[]): Record<strin
   if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
   const record = value as Record<string, unknown>;
   return Object.fromEntries(Object.keys(record).filter((key) => !known.includes(key)).map((key) => [key, record[key]]));
+};
+
+/**
+ * Logs in `log.dropped` (at `at`, a pointer into the `version` payload) each unknown key of `value`
+ * named in `claimed`: the names the object a step builds declares and `value`'s object does not.
+ * Such a key is not carried over (it is not known to be of the field's type) and not lost silently.
+ */
+export const dropClaimed = (value: unknown, claimed: readonly string[], log: AdaptLog, version: string, at: string): void => {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return;
+  const record = value as Record<string, unknown>;
+  for (const key of claimed) if (Object.hasOwn(record, key) && record[key] !== undefined) log.dropped.push({ version, path: `${at}/${escapePointer(key)}` });
 };
 
 /**

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { decode, encode } from "../fixtures/good-open-objects/expected/index.js";
 import { check, errors } from "../fixtures/good-open-objects/expected/demo.tool/v1_1/validator.js";
 import { registration } from "../fixtures/good-open-objects/expected/demo.tool/index.js";
-import { isJsonData, keptKeys } from "../../src/runtime/index.js";
+import { createAdaptLog, dropClaimed, isJsonData, keptKeys } from "../../src/runtime/index.js";
 import { readCases } from "../../src/testing/index.js";
 import { join } from "node:path";
 import { adapt } from "../../src/adapt/adapt.js";
@@ -57,6 +57,13 @@ describe("decode and encode", () => {
     expect(encoded).toMatchObject({ ok: true, value: { steps: [{ n: 1, retries: 4, attempt: 5 }] } });
   });
 
+  it("a kept key the newer version declares as a field is dropped and named, never carried unchecked or lost silently", () => {
+    const v1_0 = { contract: "demo.tool", version: "1.0", name: "n", arguments: { query: "q", page: "three", other: 1 } };
+    const decoded = decode("demo.tool", structuredClone(v1_0));
+    expect(decoded).toMatchObject({ ok: true, path: ["1.0", "1.1"], dropped: [{ version: "1.0", path: "/arguments/page" }] });
+    if (decoded.ok) expect(decoded.value.arguments).toEqual({ query: "q", other: 1 });
+  });
+
   it("a `__proto__` key of a kept object stays an own data property, never a prototype", () => {
     const input = JSON.parse('{"contract":"demo.tool","version":"1.1","name":"n","arguments":{"__proto__":{"polluted":true}}}') as unknown;
     const decoded = decode("demo.tool", input);
@@ -89,6 +96,22 @@ describe("adapters whose target types kept keys more narrowly", () => {
     expect(compiled.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const planned = adapt(compiled.value!, { root, outDir: join(root, "generated") }).value.contracts.get("demo.narrow")!;
     expect(planned.versions.map((v) => [v.version.version, v.revalidate])).toEqual([["1.0", true], ["1.1", false]]);
+  });
+});
+
+describe("a field added to a kept root", () => {
+  it("claims its name: the step is lossy and drops the old payload's key of that name, saying so", () => {
+    const root = tempProject("open-objects-claimed", {
+      "package.json": `{ "treaty": {} }\n`,
+      "idl/demo.kept.yaml": `contract: demo.kept\nowner: team\nunknown_fields: keep\ncompatibility: forward\nversions:\n  "1.0":\n    fields:\n      a: int\n  "1.1":\n    changes:\n      - add: note\n        type: string\n        maxLength: 20\n        optional: true\n`,
+    });
+    const compiled = compile({ root, idlDir: join(root, "idl") });
+    expect(compiled.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const planned = adapt(compiled.value!, { root, outDir: join(root, "generated") }).value.contracts.get("demo.kept")!;
+    const up = planned.steps.find((s) => s.direction === "up")!;
+    expect(up.kept).toMatchObject({ known: ["contract", "version", "a", "note"], claimed: ["note"] });
+    expect(up.exact).toBe(false);
+    expect(planned.versions.map((v) => [v.version.version, v.lossless])).toEqual([["1.0", false], ["1.1", true]]);
   });
 });
 
@@ -148,5 +171,17 @@ describe("runtime helpers", () => {
   it("keptKeys: the own keys but the known ones, as data", () => {
     expect(keptKeys({ a: 1, b: 2, c: 3 }, ["a", "c"])).toEqual({ b: 2 });
     expect(keptKeys(undefined, ["a"])).toEqual({});
+  });
+
+  it("dropClaimed: logs each claimed name the object holds (own, defined), its pointer escaped", () => {
+    const log = createAdaptLog();
+    const value = Object.assign(Object.create({ inherited: 1 }) as object, { "a/b": 1, c: undefined, d: null });
+    dropClaimed(value, ["a/b", "c", "d", "inherited", "absent"], log, "1.0", "/x");
+    expect(log.dropped).toEqual([
+      { version: "1.0", path: "/x/a~1b" },
+      { version: "1.0", path: "/x/d" },
+    ]);
+    dropClaimed([1], ["0"], log, "1.0", "");
+    expect(log.dropped).toHaveLength(2);
   });
 });
