@@ -96,6 +96,11 @@ export const DIAGNOSTIC_CODES = {
   "placeholder-meaning": { severity: "warning", message: "{where} still says '{placeholder}': write what it means (treaty import left it for you)" },
   "unbounded-json": { severity: "warning", message: "json '{field}' of a command has no maxDepth or maxBytes: a caller can send a value of any size; bound it" },
   "sensitive-value-in-schema": { severity: "warning", message: "{where} holds what looks like {what}; schemas and examples are sent to LLM providers" },
+  "inexact-multiple-of": {
+    severity: "warning",
+    message:
+      "multipleOf {step} of '{field}' is not exact in binary floating point: as in Ajv, a value passes only when value / {step} is an integer there, so {value} fails; use an int of the smallest unit (cents for prices), or a step that is a power of two",
+  },
   "unknown-lint-rule": { severity: "error", message: "'{name}' is not a lint rule{suggestion}" },
   "lint-ignore-without-reason": { severity: "error", message: "turning off '{name}' needs a reason" },
   // treaty's own settings (treaty.config.json or package.json's `treaty` key)
@@ -162,5 +167,6 @@ export const LINT_RULES = [
   "sensitive-value-in-schema",
   "placeholder-meaning",
   "unbounded-json",
+  "inexact-multiple-of",
 ] as const satisfies readonly DiagnosticCode[];
 export type LintRule = (typeof LINT_RULES)[number];

@@ -2,7 +2,8 @@
 // contract it concerns; `lint: { rule: reason }` on the contract or the field turns a rule off.
 import type { LintRule } from "../diagnostics/codes.js";
 import { createDiagnostic, type Diagnostic, type Params, type StageResult } from "../diagnostics/diagnostic.js";
-import type { Contract, Field, JsonValue, Project, ResolvedVersion, SourceLocation, TypeNode } from "../ir/model.js";
+import type { Contract, Field, JsonValue, NumericType, Project, ResolvedVersion, SourceLocation, TypeNode } from "../ir/model.js";
+import { isMultipleOf } from "../runtime/multiple-of.js";
 import { PLACEHOLDER_MEANING } from "../ir/names.js";
 
 /** Fields whose value drives control flow: they deserve a closed enum and no silent default. */
@@ -63,6 +64,34 @@ const holdsUnboundedList = (type: TypeNode): boolean =>
         ? type.items.some(holdsUnboundedList)
         : type.kind === "oneOf" && type.variants.some((variant) => holdsUnboundedList(variant.type));
 
+/** The numeric types `type` is or holds as a list's, map's or tuple's item or an untagged union's variant. */
+const numericTypes = (type: TypeNode): NumericType[] =>
+  type.kind === "int" || type.kind === "number"
+    ? [type]
+    : type.kind === "list" || type.kind === "map"
+      ? numericTypes(type.of)
+      : type.kind === "tuple"
+        ? type.items.flatMap(numericTypes)
+        : type.kind === "oneOf"
+          ? type.variants.flatMap((variant) => numericTypes(variant.type))
+          : [];
+
+/**
+ * The first of the multiples of `step` as written in decimal (step × 1, × 2, ... × 1,000, with the
+ * step's decimals) that `isMultipleOf` rejects: 0.07 for 0.01. None for an integer step or one a
+ * power of two divides into an integer (0.5, 0.125), which binary floating point holds exactly.
+ */
+const inexactMultiple = (step: number): number | undefined => {
+  if (Number.isInteger(step * 2 ** 30)) return undefined;
+  const decimals = /\.(\d+)$/.exec(String(step))?.[1]?.length;
+  if (decimals === undefined || decimals > 20) return undefined;
+  for (let i = 1; i <= 1000; i++) {
+    const written = Number((i * step).toFixed(decimals));
+    if (!isMultipleOf(written, step)) return written;
+  }
+  return undefined;
+};
+
 const fieldFindings = (field: Field, path: string, contract: Contract, version: ResolvedVersion): Finding[] => {
   const findings: Finding[] = [];
   const at = (rule: LintRule, params: Params): Finding => ({ rule, loc: field.loc, params, field });
@@ -78,6 +107,10 @@ const fieldFindings = (field: Field, path: string, contract: Contract, version: 
     findings.push(at("unbounded-string", { field: path }));
   }
   if (holdsUnboundedList(type)) findings.push(at("unbounded-list", { field: path }));
+  for (const numeric of numericTypes(type)) {
+    const value = numeric.multipleOf === undefined ? undefined : inexactMultiple(numeric.multipleOf);
+    if (value !== undefined) findings.push(at("inexact-multiple-of", { field: path, step: String(numeric.multipleOf), value: String(value) }));
+  }
   if (contract.kind === "command" && holdsUnboundedJson(type)) findings.push(at("unbounded-json", { field: path }));
   if (field.nullable === PLACEHOLDER_MEANING) findings.push(at("placeholder-meaning", { where: `what null means for '${path}'`, placeholder: PLACEHOLDER_MEANING }));
   const texts: [string, string][] = [];

@@ -61,6 +61,15 @@ describe("lint rules", () => {
     expect(found[0]).toMatch(new RegExp(`^${expected.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:`));
   });
 
+  it("inexact-multiple-of: a decimal step binary floating point does not hold, naming a written multiple Ajv's test fails", () => {
+    expect(diagnose(`${HEAD}      price: { type: number, min: 0, max: 1000, multipleOf: 0.01 }\n      rate: { type: list, of: { type: number, multipleOf: 0.1 }, maxItems: 3 }\n`)).toEqual([
+      "idl/demo.lint.yaml:9:7 - warning inexact-multiple-of: multipleOf 0.01 of 'price' is not exact in binary floating point: as in Ajv, a value passes only when value / 0.01 is an integer there, so 0.07 fails; use an int of the smallest unit (cents for prices), or a step that is a power of two",
+      "idl/demo.lint.yaml:10:7 - warning inexact-multiple-of: multipleOf 0.1 of 'rate' is not exact in binary floating point: as in Ajv, a value passes only when value / 0.1 is an integer there, so 0.3 fails; use an int of the smallest unit (cents for prices), or a step that is a power of two",
+    ]);
+    // Integers and powers of two are held exactly: every written multiple passes.
+    expect(diagnose(`${HEAD}      a: { type: number, multipleOf: 0.25 }\n      b: { type: int, multipleOf: 5 }\n      c: { type: number, multipleOf: 2.5 }\n`)).toEqual([]);
+  });
+
   it("no-owner points at the contract", () => {
     expect(diagnose(HEAD.replace("owner: team\n", "") + "      id: { type: int }\n")).toEqual([
       "idl/demo.lint.yaml:1:1 - warning no-owner: contract 'demo.lint' has no owner: nobody defines its semantics, versions and deprecation",
