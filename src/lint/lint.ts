@@ -11,16 +11,28 @@ const CONTROL_FIELD = /^(status|state|mode|kind|type|phase|stage|action|decision
 /** Field names that usually mean content carried inline. */
 const BLOB_FIELD = /(^|_)(blob|base64|content|contents|document|file|pdf|image|attachment|payload|body|bytes|data)$/;
 
-/** What looks like a secret or personal data in text that reaches an LLM provider. */
-const SENSITIVE: readonly [RegExp, string][] = [
+/** Whether the digits of `text` pass the Luhn check every payment card number passes (an ISBN-13 mostly does not). */
+const luhn = (text: string): boolean => {
+  const digits = text.replace(/\D/g, "");
+  let sum = 0;
+  for (let i = digits.length - 1, double = false; i >= 0; i--, double = !double) {
+    const d = Number(digits[i]) * (double ? 2 : 1);
+    sum += d > 9 ? d - 9 : d;
+  }
+  return sum % 10 === 0;
+};
+
+/** What looks like a secret or personal data in text that reaches an LLM provider; a match must also pass the check beside it, if any. */
+const SENSITIVE: readonly (readonly [RegExp, string, ((match: string) => boolean)?])[] = [
   [/\b[A-Za-z0-9._%+-]+@(?!(?:[A-Za-z0-9-]+\.)*example\.(?:com|org|net)\b)(?![A-Za-z0-9-]+\.(?:example|test|invalid|localhost)\b)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/, "an e-mail address"],
   [/\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}\b|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{20,}\b|\bxox[abpr]-[A-Za-z0-9-]{10,}\b/, "an API key"],
   [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b/, "a token"],
   [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, "a private key"],
-  [/\b(?:\d[ -]?){13,16}\b/, "a card number"],
+  [/\b(?:\d[ -]?){13,16}\b/g, "a card number", luhn],
 ];
 
-const sensitiveIn = (text: string): string | undefined => SENSITIVE.find(([pattern]) => pattern.test(text))?.[1];
+const sensitiveIn = (text: string): string | undefined =>
+  SENSITIVE.find(([pattern, , holds]) => (holds === undefined ? pattern.test(text) : [...text.matchAll(pattern)].some(([match]) => holds(match))))?.[1];
 
 /** Every string inside a JSON value. */
 const strings = (value: JsonValue): string[] =>

@@ -89,6 +89,18 @@ examples:
     ]);
   });
 
+  it("takes a run of digits for a card number only when it passes the Luhn check (an ISBN-13 does not)", () => {
+    const yaml = (value: string): string => `${HEAD}      ref: { type: string, maxLength: 40 }
+examples:
+  - version: "1.0"
+    valid: { contract: demo.lint, version: "1.0", ref: "${value}" }
+`;
+    expect(diagnose(yaml("ISBN 9780306406157"))).toEqual([]);
+    expect(diagnose(yaml("card 4111 1111 1111 1111"))).toEqual([
+      "idl/demo.lint.yaml:11:5 - warning sensitive-value-in-schema: an example of 1.0 holds what looks like a card number; schemas and examples are sent to LLM providers",
+    ]);
+  });
+
   it("lint: turns a rule off per field and per contract, each with a reason", () => {
     const perField = `${HEAD}      note: { type: string, lint: { unbounded-string: "free text from a human reviewer, bounded upstream" } }\n`;
     expect(diagnose(perField)).toEqual([]);
