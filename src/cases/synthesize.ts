@@ -1,5 +1,6 @@
 // A minimal valid value of a type, synthesized from the schema when a version has no valid example:
-// required fields only, the smallest lengths and counts, the first enum value and union variant.
+// required fields only, the smallest lengths and counts, the first enum value and union variant
+// (and, for a `unique` list's items, the next distinct values after the first).
 // Deterministic. Strings with a pattern come from `samplePattern`; when a constraint cannot be met
 // (a pattern outside its subset, a pattern with a format), the result says why instead.
 import { rootFields } from "../ir/envelope.js";
@@ -107,6 +108,13 @@ export const nearestFitting = (t: NumericType, from: number, direction: 1 | -1):
     if (found !== undefined) return found;
   }
   return undefined;
+};
+
+/** `n` written in the letters a–z (a base-26 numeral), padded with `a` to `length`; undefined when longer. */
+const lettersOf = (n: number, length: number): string | undefined => {
+  let s = "";
+  for (let k = n; k > 0 || s === ""; k = Math.floor(k / 26)) s = String.fromCharCode(97 + (k % 26)) + s;
+  return s.length > length ? undefined : s.padStart(length, "a");
 };
 
 /** A string of `length` code points meeting `t`, when treaty can make one. */
@@ -221,7 +229,7 @@ export const createSynthesizer = (project: Project): Synthesizer => {
         if (count === 0) return { value: [] };
         const over = tooLong(count, "items");
         if (over) return { reason: over };
-        if (type.unique && count > 1) return { reason: "treaty cannot synthesize distinct list items" };
+        if (type.unique && count > 1) return distinct(contract, version, type.of, count);
         const item = value(contract, version, type.of);
         return "reason" in item ? item : { value: Array.from({ length: count }, () => item.value) };
       }
@@ -266,6 +274,81 @@ export const createSynthesizer = (project: Project): Synthesizer => {
         const newest = versionsOfMajor(target, type.major).at(-1)!;
         return payload(target, newest);
       }
+    }
+  };
+
+  /**
+   * `count` valid values of `type`, pairwise distinct (a `unique` list's items), as a list: further
+   * enum values, numbers up the grid from the minimal one, strings of other characters or lengths,
+   * timestamps a day apart, objects differing in one required field; else why not.
+   */
+  const distinct = (contract: Contract, version: ResolvedVersion, type: TypeNode, count: number): Synthesized => {
+    const none: Synthesized = { reason: `treaty cannot synthesize ${count} distinct values of a ${type.kind === "named" ? type.name : type.kind}` };
+    const taken = (values: readonly JsonValue[]): Synthesized => (values.length >= count ? { value: values.slice(0, count) } : none);
+    switch (type.kind) {
+      case "enum":
+        return taken(version.enums.get(type.name)!.values.map((v) => v.name));
+      case "bool":
+        return taken([false, true]);
+      case "timestamp":
+        return count > 28 ? none : taken(Array.from({ length: count }, (_, i) => `2030-01-${String(i + 1).padStart(2, "0")}T00:00:00Z`));
+      case "int":
+      case "number": {
+        const first = synthesizeNumber(type);
+        if ("reason" in first) return first;
+        const values = [first.value as number];
+        const step = type.multipleOf ?? 1;
+        // Up the grid, then down from the first where the upper bound stops it.
+        for (const direction of [1, -1] as const) {
+          let at = first.value as number;
+          while (values.length < count) {
+            const next = nearestFitting(type, at + direction * step, direction) ?? nearestFitting(type, nextDouble(at, direction), direction);
+            if (next === undefined || values.includes(next)) break;
+            values.push(next);
+            at = next;
+          }
+        }
+        return taken(values);
+      }
+      case "string":
+      case "ref": {
+        const first = value(contract, version, type);
+        if ("reason" in first) return first;
+        const values = new Set<JsonValue>([first.value]);
+        const shortest = [...(first.value as string)].length;
+        if (type.kind === "string" && type.pattern === undefined && type.format === undefined) {
+          // The same length in letters (aaa, aab, ...) while they fit it.
+          for (let i = 0; values.size < count; i++) {
+            const s = lettersOf(i, shortest);
+            if (s === undefined) break;
+            values.add(s);
+          }
+        }
+        // Longer samples of the pattern (or of the plain string), one per length.
+        const pattern = type.kind === "ref" ? refPattern(type.scheme) : type.pattern;
+        const max = type.kind === "string" ? (type.maxLength ?? shortest + count) : shortest + count;
+        for (let length = shortest + 1; values.size < count && length <= Math.min(max, shortest + count + 16); length++) {
+          const s = pattern === undefined ? (type.kind === "string" ? stringOfLength(type, length) : undefined) : samplePattern(pattern, length);
+          if (s !== undefined && (type.kind === "ref" || fitsString(type, s))) values.add(s);
+        }
+        return taken([...values]);
+      }
+      case "object":
+      case "named": {
+        const fields = type.kind === "object" ? type.fields : version.types.get(type.name)!.fields;
+        const first = value(contract, version, type);
+        if ("reason" in first) return first;
+        // The first required field that takes `count` distinct values varies; the rest stay.
+        for (const field of fields) {
+          if (field.optional) continue;
+          const varied = distinct(contract, version, field.type, count);
+          if ("reason" in varied) continue;
+          return { value: (varied.value as JsonValue[]).map((v) => ({ ...(first.value as Record<string, JsonValue>), [field.name]: v })) };
+        }
+        return none;
+      }
+      default:
+        return none;
     }
   };
 

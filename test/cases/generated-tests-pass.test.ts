@@ -88,6 +88,19 @@ const CONTRACTS: Readonly<Record<string, readonly string[]>> = {
     '  - version: "1.0"',
     '    valid: { contract: demo.tight, version: "1.0", code: ABC, day: "2030-01-01", pair: [0, 1] }',
   ],
+  // Unique lists that need two or more items: the synthesized base holds distinct ones.
+  "demo.distinct": [
+    "      names: { type: list, of: { type: string, maxLength: 4 }, minItems: 3, maxItems: 5, unique: true }",
+    "      codes: { type: list, of: { type: string, pattern: \"^[A-Z]{2,4}$\" }, minItems: 2, maxItems: 5, unique: true }",
+    "      ids: { type: list, of: { type: int, min: 5, max: 6 }, minItems: 2, maxItems: 2, unique: true }",
+    "      prices: { type: list, of: { type: number, min: 0, multipleOf: 0.5 }, minItems: 3, maxItems: 4, unique: true }",
+    "      levels: { type: list, of: Level, minItems: 2, maxItems: 3, unique: true }",
+    "      when: { type: list, of: timestamp, minItems: 2, maxItems: 3, unique: true }",
+    "      links: { type: list, of: ref<doc>, minItems: 2, maxItems: 3, unique: true }",
+    "      pairs: { type: list, of: { type: object, fields: { on: bool, n: { type: int, min: 0 } } }, minItems: 3, maxItems: 3, unique: true }",
+    "enums:",
+    "  Level: { values: { LOW: Low., HIGH: High. } }",
+  ],
   // Untagged unions: by JSON type, by constants, by a constant field; mutations inside a variant
   // that leave it expect the union's own issue.
   "demo.oneof": [
@@ -202,6 +215,24 @@ describe("the generated tests of contracts without examples", () => {
     expect(tests.get("1.0 accepts pair[0] at min 0")).toBe("passed");
     expect(tests.has("1.0 accepts pair[0] at max 1")).toBe(false);
     expect(tests.get("1.0 rejects pair[0] above max 1")).toBe("passed");
+  });
+
+  it("synthesize distinct items for a unique list that needs several", () => {
+    const cases = JSON.parse(readFileSync(join(dir, "generated/demo.distinct/demo.distinct.cases.json"), "utf8")) as CasesFile;
+    expect(cases.bases["1.0"]).toMatchObject({
+      value: {
+        names: ["x", "a", "b"],
+        ids: [5, 6],
+        prices: [0, 0.5, 1],
+        levels: ["LOW", "HIGH"],
+        pairs: [
+          { on: false, n: 0 },
+          { on: false, n: 1 },
+          { on: false, n: 2 },
+        ],
+      },
+    });
+    expect(results("demo.distinct").get("1.0 accepts a synthesized minimal value")).toBe("passed");
   });
 
   it("mutate every variant of a union, not only the first", () => {
