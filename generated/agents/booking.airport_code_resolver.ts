@@ -29,6 +29,7 @@ export const agent = {
     check: bookingAirportQueryV1_0.check,
     errors: bookingAirportQueryV1_0.errors,
     shape: bookingAirportQueryV1_0.shape,
+    from: bookingAirportQueryV1_0.llm.from,
   },
   output: {
     contract: "booking.airport",

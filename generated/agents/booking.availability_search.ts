@@ -30,6 +30,7 @@ export const agent = {
     check: bookingSearchV1_0.check,
     errors: bookingSearchV1_0.errors,
     shape: bookingSearchV1_0.shape,
+    from: bookingSearchV1_0.llm.from,
   },
   output: {
     contract: "booking.offers",

@@ -30,6 +30,7 @@ export const agent = {
     check: bookingOfferSelectionV1_0.check,
     errors: bookingOfferSelectionV1_0.errors,
     shape: bookingOfferSelectionV1_0.shape,
+    from: bookingOfferSelectionV1_0.llm.from,
   },
   output: {
     contract: "booking.order",

@@ -30,6 +30,7 @@ export const agent = {
     check: bookingTicketRequestV1_0.check,
     errors: bookingTicketRequestV1_0.errors,
     shape: bookingTicketRequestV1_0.shape,
+    from: bookingTicketRequestV1_0.llm.from,
   },
   output: {
     contract: "booking.tickets",

@@ -145,7 +145,7 @@ export const emitAgent = (project: Project, agent: Agent, code: string): Emitted
     reference: agent.reference,
     floor: effectiveFloor(agent).floor,
     threshold: effectiveThreshold(agent),
-    input: payloadData(inputModule, input),
+    input: { ...payloadData(inputModule, input), from: new Code(`${inputModule}.llm.from`) },
     output: payloadData(outputModule, output),
     confidence: agent.confidence?.field && pathData(agent.confidence.field),
     idempotencyKey: idempotencyKey && pathData(idempotencyKey.name),

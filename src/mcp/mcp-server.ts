@@ -22,7 +22,7 @@ export const createMcpServer = <Agents extends { readonly [name: string]: AnyAge
   const server = new Server({ name: options.name ?? "treaty", version: options.version ?? TREATY_VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.definitions("mcp") as Tool[] }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const result = await tools.call({ name: request.params.name, input: request.params.arguments });
+    const result = await tools.call({ name: request.params.name, input: request.params.arguments, provider: "mcp" });
     const structured = (result.ok ? result.output : result) as Record<string, unknown>;
     // The text block repeats the structured content for clients that show only text (the spec's advice).
     return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured, ...(!result.ok && { isError: true }) };

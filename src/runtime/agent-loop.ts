@@ -90,7 +90,7 @@ const loop = async <Agents extends { readonly [name: string]: AnyAgent }, Reply,
     const results = [];
     for (const call of calls) {
       const input = call.input();
-      const result = input === NOT_JSON ? callError("ARGUMENTS_NOT_JSON", "The tool call's arguments are not JSON; send them again as one JSON object.") : await tools.call({ name: call.name, input });
+      const result = input === NOT_JSON ? callError("ARGUMENTS_NOT_JSON", "The tool call's arguments are not JSON; send them again as one JSON object.") : await tools.call({ name: call.name, input, provider: dialect.provider });
       results.push({ id: call.id, result });
     }
     messages.push(...dialect.answer(results));

@@ -274,8 +274,11 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
 
     // `check` first: a valid payload, the usual case, costs no issue list.
     const schema = agent.input.check(input) ? NO_ISSUES : agent.input.errors(input);
-    if (schema.length > 0) return refuse("schema_in", { kind: "schema", issues: schema.map((i) => withAllowed(i, agent.input.shape)), contract: inContract, shape: agent.input.shape });
+    // The contract's own rules are in its validator: a payload failing only those fails the semantic gate, as decode has it.
+    const ruled = schema.length > 0 && schema.every((i) => i.code.startsWith("rule."));
+    if (schema.length > 0 && !ruled) return refuse("schema_in", { kind: "schema", issues: schema.map((i) => withAllowed(i, agent.input.shape)), contract: inContract, shape: agent.input.shape });
     pass("schema_in");
+    if (ruled) return refuse("semantic_in", { kind: "semantic", issues: schema, contract: inContract, shape: agent.input.shape });
 
     const rules = await ruleIssues(agent, input);
     if (rules.length > 0) return refuse("semantic_in", { kind: "semantic", issues: rules, contract: inContract, shape: agent.input.shape });

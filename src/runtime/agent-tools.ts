@@ -5,6 +5,7 @@ import type { AgentContract, AgentToolProvider } from "./agents.js";
 import { GATES, type Gate, type GateFailure, type Session } from "./agent-pipeline.js";
 import type { ApprovalToken } from "./approvals.js";
 import type { ErrorClass } from "./errors.js";
+import type { Issue } from "./issue.js";
 import { allowedValues } from "./reask.js";
 
 type AnyAgent = AgentContract<any, any>;
@@ -43,7 +44,22 @@ export type ToolCallResult = { readonly ok: true; readonly output: unknown } | T
 export interface ToolCall {
   readonly name: string;
   readonly input: unknown;
+  /** The provider whose tool definition the model called, when known: what its projection widened is undone before the gates. */
+  readonly provider?: AgentToolProvider;
 }
+
+/**
+ * `input` as the agent's input contract has it, from what `provider`'s tool definition asked for
+ * (`AgentPayload.from`). A reply the mapping finds fault with (a map naming a key twice) is passed
+ * on as sent, for the schema gate to refuse.
+ */
+const fromProvider = (agent: AnyAgent, input: unknown, provider: AgentToolProvider | undefined): unknown => {
+  const mapping = provider === undefined ? undefined : agent.input.from?.[provider];
+  if (!mapping) return input;
+  const issues: Issue[] = [];
+  const mapped = mapping(input, issues);
+  return issues.length > 0 ? input : mapped;
+};
 
 export interface AgentToolsOptions<Agents extends { readonly [name: string]: AnyAgent }> {
   readonly session: Session<Agents>;
@@ -109,9 +125,10 @@ export const createAgentTools = <Agents extends { readonly [name: string]: AnyAg
   }
   return {
     definitions: (provider) => Object.values(agents).map((agent) => agent.tools[provider] as object),
-    call: async ({ name: tool, input }) => {
+    call: async ({ name: tool, input: sent, provider }) => {
       const name = byTool.get(tool);
       if (name === undefined) return callError("UNKNOWN_TOOL", `There is no tool ${JSON.stringify(tool)}; call one of the tools listed.`, [...byTool.keys()]);
+      const input = fromProvider(agents[name]!, sent, provider);
       const approval = await approve?.({ session: session.id, agent: name, input });
       const run = await session.run(name, input, approval ? { approval } : {});
       return run.ok ? { ok: true, output: run.output } : toolError(run, agents[name]!);

@@ -33,6 +33,12 @@ export interface AgentPayload<T> {
   errors(value: unknown): Issue[];
   /** What the gates redact events by and read enum meanings from for suggestions. */
   readonly shape: VersionShape;
+  /**
+   * Per provider, what undoes its projection in a tool call's arguments (the nulls OpenAI strict
+   * writes for absent fields, maps sent as entries): the version's generated `llm.from`; null
+   * where the arguments are the contract's value. Generated for an agent's input.
+   */
+  readonly from?: { readonly [provider: string]: ((value: unknown, issues: Issue[]) => unknown) | null };
 }
 
 export type AgentRuleData =

@@ -3,13 +3,16 @@
 // dialect; unknown tools and unparseable arguments are error results; maxTurns bounds the loop.
 import { describe, expect, it } from "vitest";
 import { agents } from "../../generated/agents/index.js";
+import * as taskResult from "../../generated/task.result/v2_0/index.js";
 import {
+  createAgentTools,
   createApprovals,
   createPipeline,
   runAgentLoop,
   runOpenAIAgentLoop,
   type AgentContract,
   type AnthropicMessage,
+  type OpenAIAssistantMessage,
   type OpenAIMessage,
   type TextBlock,
   type ToolError,
@@ -22,6 +25,15 @@ const INTENT = { contract: "booking.intent", version: "1.0", intent_type: "BOOK"
 const SEARCH = { contract: "booking.search", version: "1.0", origin: "LHR", destination: "JFK", departure_date: "2030-05-01", cabin: "ECONOMY", passengers: 1 };
 const SELECTION = { contract: "booking.offer_selection", version: "1.0", offer_id: "OF-ZZZ999", passenger_names: ["Ada Lovelace"] };
 const NOW = () => Date.parse("2030-04-01T09:00:00.000Z");
+const TASK_RESULT = {
+  contract: "task.result",
+  version: "2.0",
+  id: "TASK-1",
+  status: "SUCCESS",
+  result: { artifact_ref: "artifact://a/1", summary: "Done.", claims: [] },
+  quality: { verification: "PASS", unresolved_items: [] },
+};
+const SEARCH_OFFERS = { contract: "booking.offers", version: "1.0" };
 
 type Name = keyof typeof agents;
 
@@ -209,6 +221,36 @@ describe("runOpenAIAgentLoop (OpenAI chat tool calls)", () => {
     });
     expect(JSON.parse(good!.content)).toMatchObject({ contract: "booking.offers", offers: [{ cabin: "BUSINESS" }] });
     expect(calls).toEqual(["booking.availability_search"]);
+  });
+
+  it("undoes the strict tool's nulls for absent optional fields before the gates, as decode { from: openai } does", async () => {
+    // An agent whose input (task.result 2.0) has an optional field, `usage`, which OpenAI strict makes required and nullable.
+    const echo: AgentContract = {
+      ...agents["booking.availability_search"],
+      name: "demo.echo",
+      tool: "echo",
+      intent: undefined,
+      consumes: [],
+      provides: [],
+      rules: [],
+      input: { contract: "task.result", version: "2.0", check: taskResult.check, errors: taskResult.errors, shape: taskResult.shape, from: taskResult.llm.from },
+      execute: (input: unknown) => ({ ...SEARCH_OFFERS, echoed: input }),
+      output: { ...agents["booking.availability_search"].output, check: () => true, errors: () => [] },
+      confidence: undefined,
+    };
+    const reply = { ...TASK_RESULT, usage: null };
+    const run = async (model: (tools: readonly object[]) => Promise<OpenAIAssistantMessage>) => {
+      const session = createPipeline({ agents: { echo }, store: STORE_KINDS[0]!.open() });
+      return runOpenAIAgentLoop({ session, agents: { echo }, maxTurns: 1, messages: [{ role: "user", content: "Echo." }], model: (_, tools) => model(tools) });
+    };
+    const outcome = await run(async () => ({ role: "assistant", content: null, tool_calls: [call("c1", "echo", JSON.stringify(reply))] }));
+    const [answer] = toolMessages(outcome.messages);
+    expect(JSON.parse(answer!.content)).toMatchObject({ echoed: TASK_RESULT });
+    expect((JSON.parse(answer!.content) as { echoed: object }).echoed).not.toHaveProperty("usage");
+    // Through the tools without naming the provider, the null is the contract's to judge: refused.
+    const tools = createAgentTools({ session: createPipeline({ agents: { echo }, store: STORE_KINDS[0]!.open() }), agents: { echo } });
+    expect(await tools.call({ name: "echo", input: reply })).toMatchObject({ ok: false, gate: "schema_in", issues: [{ path: "/usage", code: "type" }] });
+    expect(await tools.call({ name: "echo", input: reply, provider: "openai" })).toMatchObject({ ok: true });
   });
 
   it("answers arguments that are not JSON, and an unknown function, with error results instead of throwing", async () => {

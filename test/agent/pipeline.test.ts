@@ -3,6 +3,7 @@
 // mutation run once; every run lands in the store (in memory and in a SQLite file).
 import { afterAll, describe, expect, it } from "vitest";
 import { agents } from "../../generated/agents/index.js";
+import * as publishPost from "../../generated/tool.publish_post.command/v1_0/index.js";
 import { GATES, createApprovals, createPipeline, type AgentContract, type AgentRun, type ApprovalToken, type GateFailure } from "../../src/runtime/index.js";
 import type { EventStore } from "../../src/store/index.js";
 import { STORE_KINDS } from "../support/stores.js";
@@ -61,6 +62,16 @@ const refused = (run: AgentRun<unknown>): GateFailure => {
 
 const ticketCalls = (calls: readonly { agent: Name }[]) => calls.filter((c) => c.agent === "booking.ticket_issuance").length;
 
+const PUBLISH = {
+  contract: "tool.publish_post.command",
+  version: "1.0",
+  operation_id: "OP-5f2c9b",
+  resource: { channel_id: "tg:brand_A" },
+  payload_ref: "artifact://post/18",
+  mode: "SCHEDULE",
+  expected_state: { draft_version: 3 },
+};
+
 describe("createPipeline: the gates", () => {
   it("refuses a fabricated offer id at cross-agent consistency, before offer_builder runs", async () => {
     const { session, calls } = setup();
@@ -117,6 +128,21 @@ describe("createPipeline: the gates", () => {
     expect([failure.gate, failure.error.code, failure.issues.map((i) => [i.path, i.code])]).toEqual(["semantic_in", "RULE_VIOLATED", [["/departure_date", "rule.departureIsInTheFuture"]]]);
     expect(failure.issues[0]!.suggestion).toMatch(/^A day after /);
     expect(calls).toEqual([]);
+  });
+
+  it("fails semantic in, not schema in, when the input breaks only its contract's own rules, as decode classifies it", async () => {
+    const post = {
+      ...agents["booking.availability_search"],
+      intent: undefined,
+      rules: [],
+      input: { contract: "tool.publish_post.command", version: "1.0", check: publishPost.check, errors: publishPost.errors, shape: publishPost.shape },
+    };
+    const session = createPipeline({ agents: { post }, store: STORE_KINDS[0]!.open() });
+    const late = { ...PUBLISH, publish_at: "2030-05-08T09:00:00Z", unpublish_at: "2030-05-01T09:00:00Z" };
+    const failure = refused(await session.run("post", late));
+    expect([failure.gate, failure.error.code, failure.issues.map((i) => [i.path, i.code])]).toEqual(["semantic_in", "RULE_VIOLATED", [["/unpublish_at", "rule.before"]]]);
+    const both = refused(await session.run("post", { ...late, mode: "LATER" }));
+    expect([both.gate, both.error.code]).toEqual(["schema_in", "SCHEMA_INVALID"]);
   });
 
   it("masks a custom rule's path as every issue's: a pointer the input declares stays, anything else becomes *", async () => {
