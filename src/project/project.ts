@@ -223,8 +223,9 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
       return { ...listed, nulls: items.nulls && { kind: "items", inner: items.nulls } };
     }
     case "map": {
-      // Written as entries, each value sits one object deeper.
-      const values = typeProjection(ctx, scope, node.of, child(at, "*"), depth + (ctx.limits.closedObjects ? 2 : 1), field, undefined);
+      // One object deeper either way: an entry `{ key, value }` (closed objects), or the map's own object.
+      nestedObject(ctx, scope, at, depth + 1, field);
+      const values = typeProjection(ctx, scope, node.of, child(at, "*"), depth + 1, field, undefined);
       const keyPattern = node.keyPattern;
       // A key pattern is the entries' `pattern` (closed objects), `propertyNames` where the provider
       // takes it, else words; the validator reports a bad key as `key` at the entry.
@@ -260,6 +261,7 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
       // which says each position exactly; the decode mapping makes it the array again.
       const positional = ctx.limits.keywords.has("prefixItems");
       const inner = positional ? depth : depth + 1;
+      if (!positional) nestedObject(ctx, scope, at, inner, field);
       const projected = node.items.map((item, i) => typeProjection(ctx, scope, item, child(at, String(i)), inner, field, undefined));
       const items = projected.map((item) => withWords(item.schema, item.dropped));
       const positions = projected.flatMap((item, index) => (item.nulls ? [{ index, inner: item.nulls }] : []));
@@ -413,12 +415,22 @@ const fieldProjection = (ctx: Context, scope: Scope, field: Field, at: string, d
 };
 
 /** `object`: the named or inline object whose unknown-key policy applies (none for a payload's root). */
-const objectProjection = (ctx: Context, scope: Scope, fields: readonly Field[], at: string, depth: number, owner: Field | undefined, example: unknown, object?: OpenObject): Projected => {
-  const { maxDepth, maxProperties, provider } = ctx.limits;
+/**
+ * Counts an object the projection writes at `depth` (the root's is 1): a declared object, and the
+ * objects a map or a tuple is written as (an entry, a map's own object, a tuple keyed by position).
+ * Past the provider's nesting limit, the first time, a diagnostic.
+ */
+const nestedObject = (ctx: Context, scope: Scope, at: string, depth: number, owner: Field | undefined): void => {
+  const { maxDepth, provider } = ctx.limits;
   if (maxDepth !== undefined && depth > maxDepth && ctx.totals.deepest <= maxDepth) {
     ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", owner?.loc ?? scope.version.loc, { provider, limit: "levels of object nesting", max: maxDepth, actual: `${depth} at ${at}`, fix: optOut(provider) }));
   }
   ctx.totals.deepest = Math.max(ctx.totals.deepest, depth);
+};
+
+const objectProjection = (ctx: Context, scope: Scope, fields: readonly Field[], at: string, depth: number, owner: Field | undefined, example: unknown, object?: OpenObject): Projected => {
+  const { maxProperties, provider } = ctx.limits;
+  nestedObject(ctx, scope, at, depth, owner);
   ctx.totals.properties += fields.length;
   ctx.totals.chars += fields.reduce((sum, f) => sum + f.name.length, 0);
   if (maxProperties !== undefined && ctx.totals.properties > maxProperties && ctx.totals.properties - fields.length <= maxProperties) {
