@@ -1,5 +1,6 @@
-// Limits a provider puts on a whole request rather than on one schema, so no compile-time check of
-// one contract can see them: the caller hands over the tool set it is about to send.
+// Limits a provider puts on a whole request rather than on one schema: the caller hands over the
+// tool set it is about to send. Compile checks each contract's tool alone (a tool over a budget by
+// itself fits no request); only the caller knows which tools go together.
 import { ANTHROPIC_REQUEST_BUDGET } from "./limits/anthropic.js";
 
 /** An Anthropic tool as `llm.ts` exports it (or any tool of that shape). */

@@ -9,6 +9,7 @@ import { versionsOfMajor } from "../ir/names.js";
 import { recursiveTypes } from "../ir/recursion.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { escapePointer } from "../runtime/issue.js";
+import { checkRequestBudget, type BudgetBreach } from "./budget.js";
 import { ANTHROPIC_LIMITS } from "./limits/anthropic.js";
 import { GEMINI_LIMITS } from "./limits/gemini.js";
 import { MCP_LIMITS } from "./limits/mcp.js";
@@ -556,6 +557,12 @@ const computeProjection = (project: Project, contract: Contract, version: Resolv
   }
   const schema = defined({ description, ...root.schema, $defs: ctx.defs.size > 0 ? Object.fromEntries(ctx.defs) : undefined });
   const name = projectionName(ctx, contract);
+  // A budget of a request's strict tools (checkRequestBudget) that this tool crosses alone: no request can hold it.
+  if (provider === "anthropic") {
+    for (const breach of checkRequestBudget([{ name, input_schema: schema, strict: true }])) {
+      ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", version.loc, { provider, limit: `${BUDGET_WORDS[breach.budget]} over a request's strict tools`, max: breach.max, actual: `${breach.actual} in this tool alone`, fix: optOut(provider) }));
+    }
+  }
   return {
     value: {
       provider,
@@ -570,6 +577,8 @@ const computeProjection = (project: Project, contract: Contract, version: Resolv
     diagnostics: ctx.diagnostics,
   };
 };
+
+const BUDGET_WORDS: Readonly<Record<BudgetBreach["budget"], string>> = { strictTools: "tools", optionalParameters: "optional parameters", unionParameters: "parameters of a union type" };
 
 /**
  * Every version's projections, for the providers its contract keeps: what `compile` reports. A
