@@ -6,7 +6,7 @@ import { rootFields } from "../ir/envelope.js";
 import type { Contract, EnumDef, Field, JsonType, JsonValue, LlmProvider, NamedType, OpenObject, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
 import { objectPolicy } from "../ir/open-objects.js";
 import { versionsOfMajor } from "../ir/names.js";
-import { recursiveTypes } from "../ir/recursion.js";
+import { maxDepthOf, recursiveTypes } from "../ir/recursion.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { escapePointer } from "../runtime/issue.js";
 import { checkRequestBudget, type BudgetBreach } from "./budget.js";
@@ -370,9 +370,13 @@ const RECURSION_LIMIT = "recursive types (projections inline named types)";
 const recursiveDef = (ctx: Context, type: NamedType, at: string, depth: number, field: Field | undefined): Projected => {
   if (!ctx.defs.has(type.name)) {
     ctx.defs.set(type.name, {});
+    // No keyword bounds a `$ref`'s recursion: the depth the validator enforces (`depth`) is in words.
+    const bound = maxDepthOf(type);
+    const words = WORDS.maxDepth!(bound);
+    ctx.ledger.push({ path: at === "" ? "/" : at, constraint: "depth", value: bound, words });
     const projected = objectProjection(ctx, ctx.home, type.fields, at, depth + 1, field, undefined);
     if (projected.nulls) throw new Error(`treaty bug: ${ctx.limits.provider} takes $defs but '${type.name}' needs a null plan`);
-    ctx.defs.set(type.name, defined({ description: type.description?.trim(), ...projected.schema }));
+    ctx.defs.set(type.name, defined({ description: paragraphs([type.description?.trim(), `Must also be: ${words}.`]), ...projected.schema }));
   }
   return { schema: { $ref: `#/$defs/${type.name}` }, dropped: [] };
 };
