@@ -575,7 +575,11 @@ export const compileValidator = (
     });
 
   /** Objects: declared fields, plus `extraKeys` checked elsewhere (a union's tag); unknown keys as `policy` says. */
-  const hoistObject = (scope: Scope, fields: readonly Field[], extraKeys: readonly string[], site: string, policy: ObjectPolicy, key?: string): string | undefined => {
+  /**
+   * `lead`: a key the object's take_ is handed the value of (its second parameter, `lead`) and
+   * copies first, before the fields: a tagged union's variant gets its tag, read once by the union.
+   */
+  const hoistObject = (scope: Scope, fields: readonly Field[], extraKeys: readonly string[], site: string, policy: ObjectPolicy, key?: string, lead?: string): string | undefined => {
     const reject = policy.unknownFields === "reject";
     const keep = policy.unknownFields === "keep";
     if (fields.length === 0 && !reject && !keep) return undefined;
@@ -709,6 +713,7 @@ export const compileValidator = (
       const leading = first.findIndex(({ field }) => field.optional);
       const literalCount = wide || leading === -1 ? first.length : leading;
       const literal = [
+        ...(lead === undefined ? [] : [`${literalKey(lead)}: lead`]),
         ...first.slice(0, literalCount).map(({ field }, i) => `${literalKey(field.name)}: ${takenOf(i)}`),
         ...compiled.slice(first.length).map(({ field }) => `${literalKey(field.name)}: undefined`),
       ];
@@ -739,7 +744,7 @@ export const compileValidator = (
         ...indent([own, ...first.flatMap(errLines), ...parts.map((part) => `err_${part}(v, p, out);`), ...unknownErrors]),
         "}",
         "",
-        `function take_${base}(v: any): any {`,
+        `function take_${base}(v: any${lead === undefined ? "" : ", lead: any"}): any {`,
         ...indent([
           ...(compiled.length === 0 ? [own] : []),
           ...first.flatMap((entry, i) => takeLines(entry, i, "return undefined;")),
@@ -757,7 +762,7 @@ export const compileValidator = (
     hoister.hoist(undefined, site, (base) => {
       const variants = u.variants.map((variant) => {
         const object = variant.type.kind === "object" ? variant.type : (scope.version.types.get(variant.type.name) ?? bug(`type ${variant.type.name} is not resolved`));
-        return { value: variant.value, deep: hoistObject(scope, object.fields, [u.tag], `${site}_${variant.value}`, objectPolicy(scope.contract, object)) };
+        return { value: variant.value, deep: hoistObject(scope, object.fields, [u.tag], `${site}_${variant.value}`, objectPolicy(scope.contract, object), undefined, u.tag) };
       });
       const tag = member("v", u.tag);
       const expected = oneOf(u.variants.map((v) => v.value));
@@ -785,8 +790,8 @@ export const compileValidator = (
     });
 
   /**
-   * take_ of a tagged union: the variant's take_ (which leaves the tag to the union), then the tag
-   * as it was read once and switched on.
+   * take_ of a tagged union: the variant's take_, handed the tag as it was read once and switched
+   * on, which it copies first (the order `decode` gives however it reads the value).
    */
   const unionTake = (base: string, tag: string, variants: readonly { value: string; deep: string }[]): string[] => {
     return [
@@ -796,11 +801,10 @@ export const compileValidator = (
       `  ${ownFieldsAfterRead(base, "take")}`,
       "  let o: any;",
       "  switch (tag) {",
-      ...variants.flatMap(({ value, deep }) => [`    case ${lit(value)}:`, `      o = take_${deep}(v);`, "      break;"]),
+      ...variants.flatMap(({ value, deep }) => [`    case ${lit(value)}:`, `      o = take_${deep}(v, tag);`, "      break;"]),
       "    default:",
       "      return undefined;",
       "  }",
-      `  if (o !== undefined) ${setMember(tag, "tag")}`,
       "  return o;",
       "}",
     ];

@@ -5,7 +5,7 @@ import type { AgentContract, AgentToolProvider } from "./agents.js";
 import { GATES, type Gate, type GateFailure, type Session } from "./agent-pipeline.js";
 import type { ApprovalToken } from "./approvals.js";
 import type { ErrorClass } from "./errors.js";
-import type { Issue } from "./issue.js";
+import { mappedBack, NOT_MAPPED } from "./registry.js";
 import { allowedValues } from "./reask.js";
 
 type AnyAgent = AgentContract<any, any>;
@@ -50,15 +50,13 @@ export interface ToolCall {
 
 /**
  * `input` as the agent's input contract has it, from what `provider`'s tool definition asked for
- * (`AgentPayload.from`). A reply the mapping finds fault with (a map naming a key twice) is passed
- * on as sent, for the schema gate to refuse.
+ * (`AgentPayload.from`, as decode maps a reply back). A reply the mapping finds fault with (a map
+ * naming a key twice) is passed on as sent, for the schema gate to refuse.
  */
 const fromProvider = (agent: AnyAgent, input: unknown, provider: AgentToolProvider | undefined): unknown => {
-  const mapping = provider === undefined ? undefined : agent.input.from?.[provider];
-  if (!mapping) return input;
-  const issues: Issue[] = [];
-  const mapped = mapping(input, issues);
-  return issues.length > 0 ? input : mapped;
+  if (provider === undefined || agent.input.from === undefined) return input;
+  const mapped = mappedBack(agent.input, input, provider);
+  return mapped === NOT_MAPPED ? input : mapped;
 };
 
 export interface AgentToolsOptions<Agents extends { readonly [name: string]: AnyAgent }> {

@@ -237,6 +237,25 @@ export const readFrom = (read: Enveloped, from: string | undefined): Enveloped |
   return value === read.value ? read : { ok: true, entry: read.entry, version: read.version, readAs: read.readAs, registration: read.registration, value };
 };
 
+/** What `mappedBack` gives where the fast path does not apply. */
+export const NOT_MAPPED: unique symbol = Symbol("not mapped");
+
+/**
+ * A reply from provider `from` as the contract has it, by the mapping of `registration` (the
+ * generated `fromOpenAI`, say, which returns its argument where nothing differs and never changes
+ * it); NOT_MAPPED for a provider the version is not projected to or a reply the mapping finds fault
+ * with (a map naming a key twice), which the full pipeline reports.
+ */
+export const mappedBack = (registration: Pick<VersionRegistration<unknown, unknown>, "from">, input: unknown, from: string): unknown => {
+  const mappings = registration.from;
+  if (mappings === undefined || !Object.hasOwn(mappings, from)) return NOT_MAPPED;
+  const mapping = mappings[from];
+  if (!mapping) return input;
+  const issues: Issue[] = [];
+  const mapped = mapping(input, issues);
+  return issues.length > 0 ? NOT_MAPPED : mapped;
+};
+
 /** A value the generated `read` did not pass, with the envelope it was read by. */
 export interface Refused {
   readonly refused: Enveloped;
@@ -250,7 +269,6 @@ export interface Refused {
  * fails): the caller then copies the value first and judges the copy.
  */
 export const readChecked = (entry: ContractRegistration, input: unknown, given: string | undefined, from: string | undefined): Enveloped | Refused | undefined => {
-  if (from !== undefined) return undefined;
   try {
     // The envelope read here rather than by `readEnvelope`: this path builds one `Enveloped`, of the copy.
     const version = declaredVersion(entry, input, given);
@@ -259,8 +277,11 @@ export const readChecked = (entry: ContractRegistration, input: unknown, given: 
     if (readAs === undefined || readAs !== version) return undefined; // a newer minor: its envelope is rewritten first
     const registration = entry.versions[readAs]!;
     if (registration.read === undefined) return undefined;
-    const value = registration.read(input);
-    if (value === undefined) return { refused: { ok: true, entry, version, readAs, registration, value: input } };
+    // A reply from a provider is mapped back first, and what `read` checks and copies is the mapped value.
+    const mapped = from === undefined ? input : mappedBack(registration, input, from);
+    if (mapped === NOT_MAPPED) return undefined;
+    const value = registration.read(mapped);
+    if (value === undefined) return { refused: { ok: true, entry, version, readAs, registration, value: mapped } };
     return { ok: true, entry, version, readAs, registration, value };
   } catch {
     return undefined; // a getter or Proxy trap threw reading the envelope

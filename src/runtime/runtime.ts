@@ -15,6 +15,8 @@ import {
   type ReadAs,
   readEnvelope,
   readFrom,
+  mappedBack,
+  NOT_MAPPED,
   toCanonical,
   versionIssue,
   type CanonicalOf,
@@ -425,7 +427,7 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
    * the generated `read` refuses (failed at once, without copying it: see `refusedFault`):
    * undefined sends the input through the full pipeline instead, which builds every other failure
    * (and counts it, so a failure is never counted twice). A reply from a provider (`from`) is
-   * mapped back first (`fromProvider`), and what `read` checks and copies is the mapped value.
+   * mapped back first (`mappedBack`), and what `read` checks and copies is the mapped value.
    */
   const quick = (contract: string, input: unknown, options: DecodeOptions): Outcome<unknown> | undefined => {
     if (typeof input === "string" || options.traceId !== undefined) return undefined;
@@ -439,7 +441,7 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
       lane = typeof named === "string" ? byVersion.versions.get(named) : undefined;
       if (lane === undefined || (options.accept !== undefined && !options.accept.includes(lane.readAs))) return undefined;
       if (options.from !== undefined) {
-        given = fromProvider(lane.registration, input, options.from);
+        given = mappedBack(lane.registration, input, options.from);
         if (given === NOT_MAPPED) return undefined;
       }
       value = lane.read(given);
@@ -495,22 +497,3 @@ interface Lane extends ReadAs {
 
 const NO_OPTIONS: DecodeOptions = Object.freeze({});
 const NO_REPAIRS: readonly RepairFlag[] = Object.freeze([]);
-
-/** What `fromProvider` gives where the quick path does not apply. */
-const NOT_MAPPED: unique symbol = Symbol("not mapped");
-
-/**
- * A reply from provider `from` as the contract has it, by the mapping of `registration` (the
- * generated `fromOpenAI`, say, which returns its argument where nothing differs and never changes
- * it), for the generated `read` to check and copy; NOT_MAPPED for an unknown provider or a reply the
- * mapping finds fault with (a map naming a key twice), which the full pipeline reports.
- */
-const fromProvider = (registration: Lane["registration"], input: unknown, from: string): unknown => {
-  const mappings = registration.from;
-  if (mappings === undefined || !Object.hasOwn(mappings, from)) return NOT_MAPPED;
-  const mapping = mappings[from];
-  if (!mapping) return input;
-  const issues: Issue[] = [];
-  const mapped = mapping(input, issues);
-  return issues.length > 0 ? NOT_MAPPED : mapped;
-};

@@ -117,3 +117,38 @@ describe("the adapters' log", () => {
     expect(nested).toEqual([[], ["/quality"]]);
   });
 });
+
+describe("the order of a decoded value's keys", () => {
+  // A value is copied as it is read (text is not: JSON.parse made it, in its own order).
+  it("is the declared order, a tagged union's tag first, whichever way a value is decoded", async () => {
+    const kitchen = await import("../fixtures/good-kitchen-sink/expected/index.js");
+    const value = {
+      contract: "demo.kitchen",
+      version: "1.1",
+      id: "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+      name: "Ada Lovelace",
+      count: 15,
+      active: true,
+      created_at: "2026-01-02T03:04:05Z",
+      tags: ["a", "b"],
+      color: "RED",
+      origin: { x: 1, y: 2 },
+      shape: { x: 0, y: 0, kind: "dot" },
+      schema_version: 3,
+    };
+    const runtime = createRuntime(kitchen.registry);
+    const written = [
+      runtime.decode("demo.kitchen", structuredClone(value)),
+      runtime.decode("demo.kitchen", structuredClone(value), { from: "openai" }),
+      kitchen.decode("demo.kitchen", structuredClone(value)),
+      kitchen.decode("demo.kitchen", structuredClone(value), { from: "openai" }),
+    ].map(
+      (outcome) => {
+        expect(outcome.ok).toBe(true);
+        return outcome.ok ? JSON.stringify(outcome.value) : "";
+      },
+    );
+    expect(new Set(written).size).toBe(1);
+    expect(Object.keys((JSON.parse(written[0]!) as { shape: object }).shape)).toEqual(["kind", "x", "y"]);
+  });
+});
