@@ -445,8 +445,8 @@ export const compileValidator = (
    * its own view instead. After a read V8 knows `v`'s map and folds the prototype test into it,
    * so a plain object pays nothing (a call to ownView up front cost check 40%).
    */
-  const ownFieldsAfterRead = (base: string, fn: "is" | "take" = "is"): string =>
-    `if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return ${fn}_${base}(${runtime("ownView")}(v));`;
+  const ownFieldsAfterRead = (base: string, fn: "is" | "take" = "is", rest = ""): string =>
+    `if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return ${fn}_${base}(${runtime("ownView")}(v)${rest});`;
 
   /** `errors` stops a loop over payload entries once it holds MAX_ISSUES issues. */
   const stopAtCap = (): string => `if (out.length >= ${runtime("MAX_ISSUES")}) return;`;
@@ -662,7 +662,7 @@ export const compileValidator = (
         const test = copied ? takeExpr(c, local, taken, nullable) : checkExpr(c, local, nullable);
         return [
           `const ${local} = ${member("v", field.name)};`,
-          ...(i === 0 ? [ownFieldsAfterRead(base, "take")] : []),
+          ...(i === 0 ? [ownFieldsAfterRead(base, "take", lead === undefined ? "" : ", lead")] : []),
           ...(copied ? [`let ${taken}: any = ${local};`] : []),
           field.optional ? `if (!(${local} === undefined || ${test})) ${fail}` : `if (!(${local} !== undefined && ${test})) ${fail}`,
         ];

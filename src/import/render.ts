@@ -32,7 +32,7 @@ export const renderContract = (contract: ImportedContract, source: SchemaSource,
   const llm = (doc.contents as YAMLMap).items.find((pair) => isScalar(pair.key) && pair.key.value === "llm");
   if (llm) {
     (llm.key as { commentBefore?: string }).commentBefore = providers
-      ? " The LLM projections this contract fits: the others' limits (nesting, enum sizes, recursion) it crosses."
+      ? " The LLM projections this contract fits: the others' limits (nesting, enum sizes, recursion, request budgets) it crosses."
       : " Some named types here are recursive: of the LLM projections, only MCP's takes them ($defs).";
   }
   visit(doc, {

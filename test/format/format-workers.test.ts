@@ -13,7 +13,8 @@ const PIPELINE = join(import.meta.dirname, "../../dist/pipeline.js");
 
 /** A contract wide enough that its output is formatted by the workers. */
 const wide = (fields: number): string => {
-  const lines = ["contract: demo.wide", "owner: tests", "versions:", '  "1.0":', "    fields:"];
+  // Past Anthropic's request budgets (optional parameters): its tool is left out.
+  const lines = ["contract: demo.wide", "owner: tests", "llm: { providers: [openai, gemini, mcp] }", "versions:", '  "1.0":', "    fields:"];
   for (let i = 0; i < fields; i++) lines.push(`      f${i}: { type: object, fields: { a: { type: string, maxLength: ${8 + i} }, b: { type: int, min: 0, max: ${i + 1}, optional: true } } }`);
   return `${lines.join("\n")}\n`;
 };

@@ -23,12 +23,14 @@ interface Expected {
 }
 
 const EXPECTED: readonly Expected[] = [
-  { source: SOURCES.mcp, contracts: 131, exact: 86, diagnostics: 12 },
-  { source: SOURCES.mcpPrevious, contracts: 123, exact: 111, diagnostics: 3 },
-  { source: SOURCES.mcp2025June, contracts: 76, exact: 70, diagnostics: 3 },
-  { source: SOURCES.a2a, contracts: 77, exact: 63, diagnostics: 1 },
-  { source: SOURCES.a2aLater, contracts: 81, exact: 65, diagnostics: 1 },
-  { source: SOURCES.registry, contracts: 89, exact: 87, diagnostics: 2 },
+  // The diagnostics include `import-provider-left-out` for each definition whose Anthropic tool
+  // would cross a request budget alone (more than 24 optional parameters, 16 of a union type).
+  { source: SOURCES.mcp, contracts: 131, exact: 86, diagnostics: 23 },
+  { source: SOURCES.mcpPrevious, contracts: 123, exact: 111, diagnostics: 14 },
+  { source: SOURCES.mcp2025June, contracts: 76, exact: 70, diagnostics: 7 },
+  { source: SOURCES.a2a, contracts: 77, exact: 63, diagnostics: 8 },
+  { source: SOURCES.a2aLater, contracts: 81, exact: 65, diagnostics: 10 },
+  { source: SOURCES.registry, contracts: 89, exact: 87, diagnostics: 3 },
   { source: SOURCES.ccompat, contracts: 17, exact: 17, diagnostics: 0 },
 ];
 
@@ -70,8 +72,8 @@ describe("whole published schemas", () => {
       expect(imported.files.length).toBeGreaterThanOrEqual(expected.contracts);
       expect(exact.length).toBeGreaterThanOrEqual(expected.exact);
       expect(imported.diagnostics.length).toBeLessThanOrEqual(expected.diagnostics);
-      // Only what the IDL cannot say is reported: never an error, never a construct it can say.
-      expect(imported.diagnostics.every((d) => d.severity === "warning" && ["import-not-expressible", "import-recursive"].includes(d.code))).toBe(true);
+      // Only what the IDL cannot say is reported (and a provider left out): never an error, never a construct it can say.
+      expect(imported.diagnostics.every((d) => d.severity === "warning" && ["import-not-expressible", "import-recursive", "import-provider-left-out"].includes(d.code))).toBe(true);
       expect(counts.exact.values).toBeGreaterThan(exact.length * RUNS * 0.9);
       // Both sides of the boundary were tried.
       expect(counts.exact.rejected).toBeGreaterThan(counts.exact.values * 0.1);

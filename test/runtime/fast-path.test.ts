@@ -150,5 +150,9 @@ describe("the order of a decoded value's keys", () => {
     );
     expect(new Set(written).size).toBe(1);
     expect(Object.keys((JSON.parse(written[0]!) as { shape: object }).shape)).toEqual(["kind", "x", "y"]);
+    // A variant object of another prototype is read as its own view: the same copy.
+    const foreign = Object.assign(Object.create({ inherited: true }) as object, value.shape);
+    const outcome = runtime.decode("demo.kitchen", { ...structuredClone(value), shape: foreign });
+    expect(outcome.ok && JSON.stringify(outcome.value)).toBe(written[0]);
   });
 });
