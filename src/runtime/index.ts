@@ -40,7 +40,7 @@ export {
 } from "./registry.js";
 export { REDACTED, reaskMessage, redact, type RedactOptions } from "./redact.js";
 export { type FieldShape, type Sensitivity, type ShapeFields, type ShapeNode, type VersionShape } from "./shape.js";
-export { REPAIR_FLAGS, repairJson, type JsonValue, type RepairError, type RepairFlag, type RepairResult } from "./repair.js";
+export { MAX_REPAIRED_LENGTH, REPAIR_FLAGS, repairJson, type JsonValue, type RepairError, type RepairFlag, type RepairResult } from "./repair.js";
 export { DECODE_FAILURES, ERROR_CLASSES, FAILURES, GATE_FAILURES, STAGES, type ErrorClass, type Failure, type FailureKind, type OperationError, type Stage } from "./errors.js";
 export type { AttributeValue, Attributes, SpanLike, TraceEvent, TracerLike } from "./trace.js";
 export type { MeterLike, MetricsSnapshot } from "./metrics.js";

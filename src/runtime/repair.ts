@@ -56,6 +56,9 @@ interface Candidate {
 
 const INFO = /[A-Za-z][\w+.#-]*/y;
 
+/** The longest text repair is tried on (2 MiB of UTF-16 code units, well past a model's output); longer text must be valid JSON. */
+export const MAX_REPAIRED_LENGTH = 2_097_152;
+
 /**
  * Turns `text` into the one JSON value it holds. Valid JSON costs one `JSON.parse` and comes back
  * with no repairs. Otherwise the whole text is read leniently; failing that, the value is looked
@@ -67,6 +70,8 @@ export const repairJson = (text: string): RepairResult => {
   try {
     value = JSON.parse(text) as JsonValue;
   } catch {
+    // Repair reads leniently, about ten times slower than JSON.parse: past any model's output, not tried.
+    if (text.length > MAX_REPAIRED_LENGTH) return failure(`not valid JSON, and too long to repair (more than ${MAX_REPAIRED_LENGTH} characters)`);
     return repair(createSource(text));
   }
   return twice(text, value) ? refuseTwice(text) : { ok: true, value, repairs: [] };

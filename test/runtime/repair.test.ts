@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { REPAIR_FLAGS, repairJson, type RepairFlag, type RepairResult } from "../../src/runtime/index.js";
+import { MAX_REPAIRED_LENGTH, REPAIR_FLAGS, repairJson, type RepairFlag, type RepairResult } from "../../src/runtime/index.js";
 
 const FIXTURES = join(import.meta.dirname, "../fixtures/repair");
 const UPDATE = process.env["UPDATE"] === "1";
@@ -188,5 +188,22 @@ describe("repairJson cost", () => {
     const result = repairJson(big);
     expect(result.ok && (result.value as unknown[]).length).toBe(50_000);
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe("repairJson on long text", () => {
+  it("repairs text up to MAX_REPAIRED_LENGTH, and past it takes valid JSON only, without reading it leniently", () => {
+    const padded = (n: number): string => `\`\`\`json\n{"a": "${"x".repeat(n - 21)}"}\n\`\`\``;
+    expect(padded(MAX_REPAIRED_LENGTH).length).toBe(MAX_REPAIRED_LENGTH);
+    expect(repairJson(padded(MAX_REPAIRED_LENGTH))).toMatchObject({ ok: true, repairs: ["code-fence"] });
+    expect(repairJson(padded(MAX_REPAIRED_LENGTH + 1))).toEqual({
+      ok: false,
+      error: { code: "UNPARSEABLE", message: `not valid JSON, and too long to repair (more than ${MAX_REPAIRED_LENGTH} characters)` },
+      repairs: [],
+    });
+    const valid = JSON.stringify({ a: "x".repeat(MAX_REPAIRED_LENGTH) });
+    expect(repairJson(valid)).toMatchObject({ ok: true, repairs: [] });
+    // 10 million unclosed braces: refused at once (they took 1.7 s to read leniently).
+    expect(repairJson("{".repeat(1e7)).ok).toBe(false);
   });
 });
