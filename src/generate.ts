@@ -101,7 +101,14 @@ export const generate = async (given: GenerateOptions): Promise<GenerateResult> 
       return { diagnostics: [createDiagnostic("generate-locked", undefined, { what: shown(given, given.outDir), holder, lock: shown(given, error.lock) })] };
     }
     if (!(error instanceof WriteBlocked)) throw error;
-    const reason = error.code === "EACCES" || error.code === "EPERM" || error.code === "EROFS" ? "is not writable" : "refused a file";
+    const reason =
+      error.code === "EACCES" || error.code === "EPERM" || error.code === "EROFS"
+        ? "is not writable"
+        : error.code === "EISDIR"
+          ? "is a directory where a generated file goes"
+          : error.code === "ENOTDIR"
+            ? "is a file where generated files need a directory"
+            : "refused a file";
     return writeFailed(given, error.dir, `${reason} (${error.code})`);
   } finally {
     lock?.release();

@@ -121,6 +121,34 @@ const ensureWritable = (outDir: string, paths: readonly string[]): void => {
   }
 };
 
+/**
+ * Throws `WriteBlocked` for the first of `paths` (files to move into `outDir`) that something else
+ * stands in the way of: a directory where the file goes (EISDIR), or a file where one of its
+ * directories goes (ENOTDIR). Asked before the commit point, as `ensureWritable` is.
+ */
+const ensureUnblocked = (outDir: string, paths: readonly string[]): void => {
+  const isDir = new Map<string, boolean | undefined>();
+  const kind = (path: string): boolean | undefined => {
+    if (!isDir.has(path)) {
+      let dir: boolean | undefined;
+      try {
+        dir = lstatSync(path).isDirectory();
+      } catch {
+        dir = undefined; // nothing there
+      }
+      isDir.set(path, dir);
+    }
+    return isDir.get(path);
+  };
+  for (const path of paths) {
+    const target = join(outDir, path);
+    if (kind(target) === true) throw new WriteBlocked(target, "EISDIR");
+    for (let dir = dirname(target); dir !== outDir && dir.startsWith(outDir); dir = dirname(dir)) {
+      if (kind(dir) === false) throw new WriteBlocked(dir, "ENOTDIR");
+    }
+  }
+};
+
 /** Where a run stages the files it writes: beside the output directory, on the same file system. */
 export const stagingDir = (outDir: string): string => join(dirname(outDir), `.${basename(outDir)}.treaty-staging`);
 
@@ -202,8 +230,16 @@ export const recoverInterrupted = (outDir: string): boolean => {
   } catch {
     journal = undefined; // not committed (or the journal never finished its rename): the old tree stands
   }
-  if (journal) apply(outDir, staging, journal);
-  else rmSync(staging, { recursive: true, force: true });
+  if (!journal) {
+    rmSync(staging, { recursive: true, force: true });
+    return true;
+  }
+  try {
+    apply(outDir, staging, journal);
+  } catch (error) {
+    // Kept: the next run completes it once what stands in the way is gone.
+    throw new WriteBlocked(outDir, errorCode(error));
+  }
   return true;
 };
 
@@ -334,7 +370,10 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
         // Not in the try below: a run that lost its lock leaves the staging directory to the run that holds it.
         options.lock?.assertHeld();
         try {
-          if (!whole) ensureWritable(outDir, [...journal.moves, ...journal.removes]);
+          if (!whole) {
+            ensureWritable(outDir, [...journal.moves, ...journal.removes]);
+            ensureUnblocked(outDir, journal.moves);
+          }
           makeDirs(staging);
           writeFileSync(temp, JSON.stringify(journal));
         } catch (error) {

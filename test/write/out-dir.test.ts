@@ -1,7 +1,7 @@
 // Where `--out` leads, on a real file system: a symlink is written through (a dangling one makes
 // its target), and what cannot hold the output is write-failed, never an internal error.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, lstatSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { cli, tempProject } from "../support/temp-project.js";
@@ -68,4 +68,28 @@ it("import --out under /proc is write-failed at once, and a cache directory ther
   const generated = spawnSync(process.execPath, [CLI, "generate"], { cwd: root, encoding: "utf8", timeout: 20_000, env: { ...process.env, TREATY_CACHE_DIR: "/proc/a/b" } });
   expect(generated.stderr).toMatch(/^treaty: 1 contract, 1 version: \d+ created/);
   expect(generated.status).toBe(0);
+});
+
+it("a directory where a generated file goes, or a file where its directory goes, is write-failed with nothing written, and the next run after it is gone succeeds", async () => {
+  const root = project("out-blocked");
+  expect((await cli(["generate"], root)).status).toBe(0);
+  const types = join(root, "generated/operation.error/v1_0/types.ts");
+  const stale = readFileSync(join(root, "generated/operation.error/v1_0/schema.json"), "utf8");
+  // A change to write, and something in its way.
+  writeFileSync(join(root, "idl/operation.error.yaml"), `${readFileSync(join(root, "idl/operation.error.yaml"), "utf8")}# edited\n`);
+  rmSync(types);
+  mkdirSync(types);
+  const blocked = await cli(["generate"], root);
+  expect([blocked.status, blocked.stderr]).toEqual([1, expect.stringMatching(/^error write-failed: cannot write into generated: generated\/operation\.error\/v1_0\/types\.ts is a directory where a generated file goes \(EISDIR\); nothing was written\n/)]);
+  expect(readdirSync(root).filter((name) => name.includes("staging"))).toEqual([]);
+  expect(readFileSync(join(root, "generated/operation.error/v1_0/schema.json"), "utf8")).toBe(stale);
+  rmSync(types, { recursive: true });
+  rmSync(join(root, "generated/operation.error/v1_0"), { recursive: true });
+  writeFileSync(join(root, "generated/operation.error/v1_0"), "not a directory\n");
+  const file = await cli(["generate"], root);
+  expect([file.status, file.stderr]).toEqual([1, expect.stringMatching(/^error write-failed: cannot write into generated: generated\/operation\.error\/v1_0 is a file where generated files need a directory \(ENOTDIR\); nothing was written\n/)]);
+  rmSync(join(root, "generated/operation.error/v1_0"));
+  const after = await cli(["generate"], root);
+  expect(after.status).toBe(0);
+  expect(existsSync(types)).toBe(true);
 });
