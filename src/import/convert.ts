@@ -553,7 +553,9 @@ class Converter {
     const schema = target.schema;
     // An object with properties is a named type; a map (additionalProperties alone) is written where it is used.
     if (isSchemaObject(schema) && this.declaresObject(schema) && !(schema["properties"] === undefined && isSchemaObject(schema["additionalProperties"]))) {
-      return { type: this.namedType(target.pointer, schema, name) };
+      // A named type is the object alone: null (OpenAPI 3.0's `nullable: true` on it) is the field's to take.
+      const nullable = allowedTypes(schema, this.source.dialect)?.includes("null") === true;
+      return { type: this.namedType(target.pointer, schema, name), ...(nullable && { nullable: true }) };
     }
     // Recursion through no object (MCP's JSONValue: a list or map of itself) cannot be a named
     // type: where it refers back it is any JSON value, which accepts more, never less.

@@ -171,6 +171,21 @@ describe("the IDL it writes", () => {
     expect(odd.diagnostics.map((d) => /at (#\/\S*)/.exec(d.message)?.[1])).toEqual(["#/properties/odd/format"]);
   }, 120_000);
 
+  it("OpenAPI 3.0's nullable on an object a $ref names makes the field nullable, as on a scalar", () => {
+    const root = tempProject("import-openapi-nullable", { "package.json": `{ "treaty": {} }\n` });
+    const source = join(root, "oa.json");
+    const schemas = {
+      Thing: { type: "object", properties: { r: { $ref: "#/components/schemas/Other" }, s: { $ref: "#/components/schemas/Str" } } },
+      Other: { type: "object", nullable: true, properties: { q: { type: "string" } } },
+      Str: { type: "string", nullable: true },
+    };
+    writeFileSync(source, `${JSON.stringify({ openapi: "3.0.3", info: { title: "t", version: "1" }, paths: {}, components: { schemas } })}\n`);
+    const imported = importInto(root, source, join(root, "idl/oa"), { contract: "t.oa", defs: ["Thing"] });
+    const text = imported.value[0]!.text;
+    expect(text).toMatch(/ {6}r:\n {8}type: Other\n {8}optional: true\n {8}nullable: /);
+    expect(text).toMatch(/ {6}s:\n {8}type: string\n {8}optional: true\n {8}nullable: /);
+  });
+
   it("every construct it cannot say is reported at its place in the source, and the contract still compiles", () => {
     const root = tempProject("import-odd", { "package.json": `{ "treaty": {} }\n` });
     const imported = importInto(root, join(FIXTURE, "unexpressible.json"), join(root, "idl/odd"), { contract: "odd.thing" });
