@@ -13,7 +13,7 @@ export const COMPILE_SIZES = [1_000, 5_000, 20_000] as const;
 
 /** A contract of `fields` fields: strings, ints, enums, lists and small objects, and a second version. */
 export const sizedContract = (fields: number): string => {
-  const lines = ["contract: demo.sized", "owner: bench", "llm: { providers: [anthropic, gemini, mcp] }", "enums:", "  Level:", "    values:", "      LOW: Low.", "      HIGH: High.", "versions:", '  "1.0":', "    fields:"];
+  const lines = ["contract: demo.sized", "owner: bench", "llm: { providers: [gemini, mcp] }", "enums:", "  Level:", "    values:", "      LOW: Low.", "      HIGH: High.", "versions:", '  "1.0":', "    fields:"];
   for (let i = 0; i < fields; i++) {
     const name = `f${i}`;
     switch (i % 5) {

@@ -22,7 +22,8 @@ const FIELD_KINDS = [
 
 /** The contract's YAML: `fields` fields in 1.0, one more added by each later version. */
 export const wideContract = (name: string, fields: number, versions: number): string => {
-  const lines = [`contract: ${name}`, "owner: bench", "unknown_fields: reject", "enums:", "  Level: { values: { LOW: low, HIGH: high } }", "versions:", '  "1.0":', "    fields:"];
+  // Past Anthropic's request budgets (its optional parameters): that provider is left out.
+  const lines = [`contract: ${name}`, "owner: bench", "unknown_fields: reject", "llm: { providers: [openai, gemini, mcp] }", "enums:", "  Level: { values: { LOW: low, HIGH: high } }", "versions:", '  "1.0":', "    fields:"];
   for (let i = 0; i < fields; i++) lines.push(FIELD_KINDS[i % FIELD_KINDS.length]!(`f${String(i).padStart(5, "0")}`));
   for (let v = 1; v < versions; v++) {
     lines.push(`  "1.${v}":`, "    changes:", `      - add: added_${v}`, "        optional: true", "        type: { type: string, maxLength: 8 }");
