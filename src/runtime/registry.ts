@@ -263,10 +263,11 @@ export interface Refused {
 
 /**
  * The fast path of decoding a JS value (text is parsed by decode itself): the envelope read from
- * `input`, then the generated `read` of the version it is read as, which checks and copies in one
- * pass. `Refused` when the value does not pass (or cannot be read); undefined when this path does
- * not apply (a reply to map back from a provider, a registration without `read`, an envelope that
- * fails): the caller then copies the value first and judges the copy.
+ * `input`, then the generated `read` of the version it is read as (of the reply mapped back, for a
+ * provider's `from`), which checks and copies in one pass. `Refused` when the value does not pass
+ * (or cannot be read); undefined when this path does not apply (a registration without `read`, an
+ * envelope that fails, a reply its mapping finds fault with): the caller then copies the value
+ * first and judges the copy.
  */
 export const readChecked = (entry: ContractRegistration, input: unknown, given: string | undefined, from: string | undefined): Enveloped | Refused | undefined => {
   try {
