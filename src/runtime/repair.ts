@@ -66,6 +66,12 @@ export const MAX_REPAIRED_LENGTH = 2_097_152;
  * in the prose (a scalar in prose is not taken). Exactly one such value must exist.
  */
 export const repairJson = (text: string): RepairResult => {
+  // A byte order mark is no part of the text (RFC 8259 lets a parser ignore it), and no slip to
+  // name: the rest is read, and a failure's position still counts it.
+  if (text.charCodeAt(0) === 0xfeff) {
+    const read = repairJson(text.slice(1));
+    return read.ok || read.error.position === undefined ? read : { ...read, error: { ...read.error, position: read.error.position + 1 } };
+  }
   let value: JsonValue;
   try {
     value = JSON.parse(text) as JsonValue;

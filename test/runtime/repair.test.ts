@@ -207,3 +207,13 @@ describe("repairJson on long text", () => {
     expect(repairJson("{".repeat(1e7)).ok).toBe(false);
   });
 });
+
+describe("repairJson and a byte order mark", () => {
+  it("ignores a leading one, naming no repair, and names only the real slips after it", () => {
+    expect(repairJson('\uFEFF{"a": 1}')).toEqual({ ok: true, value: { a: 1 }, repairs: [] });
+    expect(repairJson('\uFEFF```json\n{"a": 1,}\n```')).toEqual({ ok: true, value: { a: 1 }, repairs: ["code-fence", "trailing-comma"] });
+    // A failure's position is in the text as given, the mark included.
+    const [plain, marked] = [repairJson('{"a": @}'), repairJson('\uFEFF{"a": @}')];
+    expect(!plain.ok && !marked.ok && [plain.error.position, marked.error.position]).toEqual([6, 7]);
+  });
+});
