@@ -1,6 +1,9 @@
 // The agent pipeline on idl/booking: each gate refuses what it exists to refuse, in the documented
 // order, before any side effect; approvals are bound and single-use; an idempotency key makes a
 // mutation run once; every run lands in the store (in memory and in a SQLite file).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { agents } from "../../generated/agents/index.js";
 import * as publishPost from "../../generated/tool.publish_post.command/v1_0/index.js";
@@ -62,15 +65,10 @@ const refused = (run: AgentRun<unknown>): GateFailure => {
 
 const ticketCalls = (calls: readonly { agent: Name }[]) => calls.filter((c) => c.agent === "booking.ticket_issuance").length;
 
-const PUBLISH = {
-  contract: "tool.publish_post.command",
-  version: "1.0",
-  operation_id: "OP-5f2c9b",
-  resource: { channel_id: "tg:brand_A" },
-  payload_ref: "artifact://post/18",
-  mode: "SCHEDULE",
-  expected_state: { draft_version: 3 },
-};
+/** The contract's scheduled example (publish_at before unpublish_at). */
+const PUBLISH = (
+  parse(readFileSync(join(import.meta.dirname, "../../idl/tools/tool.publish_post.command.yaml"), "utf8")) as { examples: { description: string; valid?: Record<string, unknown> }[] }
+).examples.find((e) => e.description.startsWith("A scheduled post"))!.valid!;
 
 describe("createPipeline: the gates", () => {
   it("refuses a fabricated offer id at cross-agent consistency, before offer_builder runs", async () => {
