@@ -18,6 +18,22 @@ const exampleCase = (example: Example, index: number): ValueCase => {
   return { title: `rejects ${title} at ${expect.path || '""'} with ${expect.code}`, value: example.value, expect };
 };
 
+/** The warning for a version with no valid example that treaty cannot synthesize a payload of. */
+const noValidValue = (version: ResolvedVersion, reason: string): Diagnostic =>
+  createDiagnostic("no-valid-value", version.loc, { version: version.version, reason });
+
+/** The `no-valid-value` warnings `generate` gives (with tests on), for `check`, which derives no tests. */
+export const missingValues = (project: Project): Diagnostic[] => {
+  const synthesizer = createSynthesizer(project);
+  return project.contracts.flatMap((contract) =>
+    contract.versions.flatMap((version) => {
+      if (version.examples.some((e) => e.valid)) return [];
+      const made = synthesizer.payload(contract, version);
+      return "reason" in made ? [noValidValue(version, made.reason)] : [];
+    }),
+  );
+};
+
 interface VersionOutcome {
   readonly cases: VersionCases;
   readonly diagnostic?: Diagnostic;
@@ -31,10 +47,7 @@ const versionCases = (contract: Contract, version: ResolvedVersion, synthesizer:
     const made = synthesizer.payload(contract, version);
     if ("reason" in made) {
       const missing = `treaty cannot synthesize a valid value (${made.reason})`;
-      return {
-        cases: { version, values, mutations: [], missing },
-        diagnostic: createDiagnostic("no-valid-value", version.loc, { version: version.version, reason: made.reason }),
-      };
+      return { cases: { version, values, mutations: [], missing }, diagnostic: noValidValue(version, made.reason) };
     }
     base = { value: made.value, from: "synthesized" };
     values.push({ title: "accepts a synthesized minimal value", value: made.value });

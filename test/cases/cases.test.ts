@@ -108,6 +108,12 @@ describe("a version without a value to mutate from", () => {
     expect(cases.cases).toContainEqual({ title: "mutations need a valid example", versions: ["1.0"], skip: why });
     expect(cases.cases.filter((c) => "edits" in c)).toEqual([]);
   });
+
+  it("is the same warning from check, which generates nothing", async () => {
+    const { status, stderr } = await project.treaty("check");
+    expect(status).toBe(0);
+    expect(stderr).toMatch(/^idl\/demo\.codes\.yaml:4:3 - warning no-valid-value: version 1\.0 has no valid example and treaty cannot synthesize one/m);
+  });
 });
 
 describe("the value a format case breaks a short string with", () => {

@@ -48,13 +48,16 @@ export const checkCommand: Command = {
     if (!config) return 1;
     const { root, idlDir, llm } = config;
     // The compiler loads when a command runs (not for --help, nor for another command).
-    const [{ compile }, { againstRef, projectAtRef }, { projectionReport }] = await Promise.all([
+    const [{ compile }, { againstRef, projectAtRef }, { projectionReport }, { missingValues }] = await Promise.all([
       import("../../pipeline.js"),
       import("../../history/against.js"),
       import("../../project/report.js"),
+      import("../../cases/cases.js"),
     ]);
     const compiled = compile({ root, idlDir, llm });
     const diagnostics: Diagnostic[] = [...compiled.diagnostics];
+    // What generate warns of where it derives the tests: a version they can check only by its examples.
+    if (config.tests !== false && compiled.value && !hasErrors(compiled.diagnostics)) diagnostics.push(...missingValues(compiled.value));
     const ref = stringOption(args, "against");
     if (ref !== undefined && compiled.value) {
       const then = projectAtRef(root, idlDir, ref);
