@@ -16,6 +16,7 @@ import { allowedValues } from "./reask.js";
 import { redact } from "./redact.js";
 import type { JsonValue } from "./repair.js";
 import type { VersionShape } from "./shape.js";
+import { readValue, UNREADABLE, UNREADABLE_ISSUE } from "./snapshot.js";
 import { jsonEqual } from "./unique.js";
 
 /** The gates in the order they run; an event lists those that ran, up to the failing one. */
@@ -221,11 +222,15 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
   const stamp = createStamp("createPipeline", options.source ?? "treaty.runtime", undefined);
   const provided: Provided = new Map();
 
-  const run = async (name: string, input: unknown, runOptions: RunOptions = {}): Promise<AgentRun<unknown>> => {
+  const run = async (name: string, given: unknown, runOptions: RunOptions = {}): Promise<AgentRun<unknown>> => {
     const agent = Object.hasOwn(agents, name) ? agents[name] : undefined;
     if (agent === undefined) throw new TypeError(`session.run: no agent ${name} in this pipeline`);
     const started = host.performance.now();
     const at = new Date(now()).toISOString();
+    // Read once, into the copy every gate, the event and `execute` see (see snapshot.ts): what was
+    // checked is what runs. A value that cannot be read (a getter or Proxy that throws) is refused.
+    const read = readValue(given);
+    const input = read === UNREADABLE ? undefined : read;
     const inputHash = canonicalHash(input);
     const gates: GateResult[] = [];
     let output: unknown;
@@ -267,6 +272,8 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
       return refused;
     };
     const inContract = agent.input.contract;
+
+    if (read === UNREADABLE) return refuse("schema_in", { kind: "schema", issues: [UNREADABLE_ISSUE], contract: inContract, shape: agent.input.shape });
 
     const drift = intentVerdict(agent, intent, input);
     if (drift) return refuse("intent_lock", drift);

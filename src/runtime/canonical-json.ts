@@ -18,7 +18,9 @@ export const startPrinting = (): Printing => ({ ancestors: new Set(), printed: 0
 /** `canonicalJson` of `value`, counted against the budget of `state` (other values printed with it count too). */
 export const printCanonical = (value: unknown, state: Printing): string => {
   if (++state.printed > MAX_NODES) throw new RangeError(`canonicalJson: more than ${MAX_NODES} values`);
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean" || value === null) return JSON.stringify(value);
+  // NaN and ±Infinity are no JSON: `?`, where JSON.stringify would print them as null.
+  if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : "?";
+  if (typeof value === "string" || typeof value === "boolean" || value === null) return JSON.stringify(value);
   const { ancestors } = state;
   if (typeof value !== "object" || ancestors.has(value)) return "?";
   ancestors.add(value);

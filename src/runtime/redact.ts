@@ -108,13 +108,16 @@ const redactContract = (value: Record<string, unknown>, versions: { readonly [ve
   return agreed(shapes.map((shape) => redactObject(value, shape.root, { ...context, shape })));
 };
 
+/** Whether `value` is a JSON scalar of `kind` (a number finite: NaN and ±Infinity are none). */
+const isScalar = (kind: "string" | "number" | "boolean", value: unknown): boolean => typeof value === kind && (kind !== "number" || Number.isFinite(value));
+
 /** Whether `value` has the JSON type of `node`'s values (a variant of an untagged union it may be of). */
 const mayBe = (node: ShapeNode, value: unknown): boolean => {
   switch (node.kind) {
     case "string":
     case "number":
     case "boolean":
-      return typeof value === node.kind;
+      return isScalar(node.kind, value);
     case "enum":
       return typeof value === "string";
     case "list":
@@ -142,7 +145,7 @@ const redactNode = (value: unknown, node: ShapeNode, context: Context): unknown 
   }
   if (typeof value !== "object") {
     if (node.kind === "enum") return typeof value === "string" && Object.hasOwn(own(context.shape.enums, node.name) ?? {}, value) ? value : REDACTED;
-    return typeof value === node.kind ? value : REDACTED;
+    return (node.kind === "string" || node.kind === "number" || node.kind === "boolean") && isScalar(node.kind, value) ? value : REDACTED;
   }
   // A cycle, or nesting deeper than any payload of a contract may go (a hostile one): not followed.
   if (context.ancestors.has(value) || context.ancestors.size >= REDACT_DEPTH) return REDACTED;

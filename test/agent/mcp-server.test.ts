@@ -93,6 +93,15 @@ describe("createMcpServer", () => {
     expect(calls).not.toContain("booking.ticket_issuance");
   });
 
+  it("answers a number JSON cannot hold (1e999 parses as Infinity) with an isError refusal at schema in, not a protocol error", async () => {
+    const { client, calls } = await connect();
+    // The in-memory transport hands the message over as an object: what JSON.parse makes of `"passengers": 1e999`.
+    const result = await client.callTool({ name: "availability_search", arguments: { ...SEARCH, passengers: JSON.parse("1e999") as number } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ ok: false, gate: "schema_in", code: "SCHEMA_INVALID", issues: [{ path: "/passengers" }] });
+    expect(calls).toEqual([]);
+  });
+
   it("answers an unknown tool with isError and the tools there are", async () => {
     const { client } = await connect();
     const result = await client.callTool({ name: "hotel_booking", arguments: {} });

@@ -7,7 +7,7 @@ import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { agents } from "../../generated/agents/index.js";
 import * as publishPost from "../../generated/tool.publish_post.command/v1_0/index.js";
-import { GATES, createApprovals, createPipeline, type AgentContract, type AgentRun, type ApprovalToken, type GateFailure } from "../../src/runtime/index.js";
+import { GATES, canonicalHash, createApprovals, createPipeline, type AgentContract, type AgentRun, type ApprovalToken, type GateFailure } from "../../src/runtime/index.js";
 import type { EventStore } from "../../src/store/index.js";
 import { STORE_KINDS } from "../support/stores.js";
 import { agentPath } from "../support/agent-paths.js";
@@ -307,6 +307,48 @@ describe("createPipeline: idempotency", () => {
     expect([conflict.gate, conflict.error.code, conflict.error.class, conflict.issues.map((i) => i.path)]).toEqual(["execute", "IDEMPOTENCY_CONFLICT", "CONFLICT", ["/request_id"]]);
     expect((await run(ticketRequest(second.output.order_id, "TR-2"))).ok).toBe(true);
     expect(ticketCalls(calls)).toBe(2);
+  });
+});
+
+describe.each(STORE_KINDS)("createPipeline: inputs JSON cannot hold, in the $name store", (kind) => {
+  it("refuses NaN and ±Infinity at schema in and appends the run's event, their values redacted", async () => {
+    const store = kind.open();
+    try {
+      const { session, calls } = setup({ store, session: "SES-nonfinite" });
+      for (const passengers of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+        const failure = refused(await session.run("booking.availability_search", { ...SEARCH, passengers }));
+        expect([failure.gate, failure.error.code]).toEqual(["schema_in", "SCHEMA_INVALID"]);
+      }
+      const events = store.query({ session: "SES-nonfinite" });
+      expect(events.map((e) => [e.code, (e.payload as { input: { passengers: unknown } }).input.passengers])).toEqual([
+        ["SCHEMA_INVALID", "[redacted]"],
+        ["SCHEMA_INVALID", "[redacted]"],
+        ["SCHEMA_INVALID", "[redacted]"],
+      ]);
+      // No JSON value holds them: none hashes like null (JSON.stringify would print null).
+      expect(events.map((e) => e.inputHash)).not.toContain(canonicalHash({ ...SEARCH, passengers: null }));
+      expect(calls).toEqual([]);
+    } finally {
+      kind.cleanup();
+    }
+  });
+
+  it("refuses a value that cannot be read (a getter that throws) at schema in, and hands execute the copy it checked", async () => {
+    const store = kind.open();
+    try {
+      const { session, calls } = setup({ store, session: "SES-unreadable" });
+      const hostile = Object.defineProperty({ ...SEARCH }, "passengers", { enumerable: true, get: () => { throw new Error("boom"); } });
+      const failure = refused(await session.run("booking.availability_search", hostile));
+      expect([failure.gate, failure.issues.map((i) => [i.path, i.code])]).toEqual(["schema_in", [["", "parse"]]]);
+      expect(store.query({ session: "SES-unreadable" }).map((e) => e.code)).toEqual(["SCHEMA_INVALID"]);
+      // A getter that answers 1 the first time and 0 after: the copy the gates checked is what runs.
+      let reads = 0;
+      const shifty = Object.defineProperty({ ...SEARCH }, "passengers", { enumerable: true, get: () => (reads++ === 0 ? 1 : 0) });
+      expect((await session.run("booking.availability_search", shifty)).ok).toBe(true);
+      expect(calls.map((c) => (c.input as { passengers: number }).passengers)).toEqual([1]);
+    } finally {
+      kind.cleanup();
+    }
   });
 });
 
