@@ -38,7 +38,10 @@ export interface VersionChange {
 export const schemaDifferences = (differences: readonly Difference[]): Difference[] =>
   differences.filter((d) => d.kind !== "description-changed");
 
-/** Every version now, paired with itself at the ref; new versions against the version they build on. */
+/**
+ * Every version now, paired with itself at the ref; new versions (and drafts at the ref published
+ * now) against the version they build on.
+ */
 export const versionChanges = (now: Project, then: Project): VersionChange[] => {
   const changes: VersionChange[] = [];
   for (const contract of now.contracts) {
@@ -52,6 +55,11 @@ export const versionChanges = (now: Project, then: Project): VersionChange[] => 
         const baseEdit = (base && edits.get(base)) ?? [];
         const isInherited = (d: Difference): boolean => baseEdit.some((b) => b.kind === d.kind && b.path === d.path && b.reason === d.reason);
         edits.set(version, all);
+        // A draft at the ref published now is new since the ref: judged, like any new version, against its base.
+        if (previous.status === "draft" && version.status !== "draft") {
+          changes.push(base ? { contract, version, base, differences: versionDifferences(contract, base, version) } : { contract, version, differences: [] });
+          continue;
+        }
         const inherited = all.filter(isInherited);
         const differences = all.filter((d) => !isInherited(d));
         const before = { contract: old!, version: previous };

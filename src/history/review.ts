@@ -145,7 +145,9 @@ const projectionChanges = (project: Project, contract: Contract, base: ResolvedV
 const reviewVersion = (project: Project, change: VersionChange): ReviewVersion | undefined => {
   const { contract, version } = change;
   const schema = schemaDifferences(change.differences);
-  const common = (status: ReviewStatus) => ({ version: version.version, status, draft: version.status === "draft", changes: schema.map(reviewChange), deprecations: deprecations(version.fields, version.version) });
+  // Whether it may change is the ref's say for a version there (as `check --against` has it), its own for a new one.
+  const draft = (change.before?.version ?? version).status === "draft";
+  const common = (status: ReviewStatus) => ({ version: version.version, status, draft, changes: schema.map(reviewChange), deprecations: deprecations(version.fields, version.version) });
   if (change.before) {
     const through = change.inherited && schemaDifferences(change.inherited.differences).length > 0 ? { changedThrough: change.inherited.from } : {};
     if (change.differences.length === 0 && !through.changedThrough) return undefined;
