@@ -82,6 +82,10 @@ describe("treaty init in an existing repo", () => {
     expect(stderr).toContain("updated package.json (script contracts:check, devDependency typescript, devDependency @types/node)\n");
     // A CommonJS package stays one; init says what to do instead.
     expect(stderr).toMatch(/note: package\.json says "type": "commonjs".*'package'/);
+    // A script of treaty's name that runs something else is kept, and said: CI runs it.
+    expect(stderr).toContain('treaty: note: the script codegen runs "make codegen", not "treaty generate": the scaffolded workflow and the README\'s steps run npm run codegen; make it run treaty generate\n');
+    // A tsconfig that sets no module (its target's default takes no import.meta) is kept, and said.
+    expect(stderr).toContain('treaty: note: tsconfig.json sets no "module", which cannot compile the generated code (ES modules using import.meta): set "module": "NodeNext" (and "moduleResolution": "NodeNext")\n');
     expect(readFileSync(join(root, "tsconfig.json"), "utf8")).toBe("{ /* mine */ }\n");
     const text = readFileSync(join(root, "package.json"), "utf8");
     expect(text).toMatch(/^ {4}"name"/m);

@@ -156,12 +156,21 @@ const readManifest = (root: string): StageResult<ExistingManifest | undefined> =
   return { value: { text, manifest: JSON.parse(text.replace(/^\uFEFF/, "")) as Manifest }, diagnostics: [] };
 };
 
-/** Adds the scripts and devDependencies package.json lacks; never replaces one it has. */
-const mergeManifest = (manifest: Manifest): string[] => {
+/**
+ * Adds the scripts and devDependencies package.json lacks; never replaces one it has, but says in
+ * `notes` where a script of that name runs something else (the workflow and the README run it).
+ */
+const mergeManifest = (manifest: Manifest, notes: string[]): string[] => {
   const added: string[] = [];
   const scripts = (manifest.scripts ??= {});
   for (const [name, command] of Object.entries(SCRIPTS)) {
-    if (scripts[name] !== undefined) continue;
+    const own = scripts[name];
+    if (own !== undefined) {
+      if (typeof own !== "string" || !own.trim().startsWith(command)) {
+        notes.push(`the script ${name} runs ${JSON.stringify(own)}, not ${JSON.stringify(command)}: the scaffolded workflow and the README's steps run npm run ${name}; make it run ${command}`);
+      }
+      continue;
+    }
     scripts[name] = command;
     added.push(`script ${name}`);
   }
@@ -300,17 +309,35 @@ const setModuleType = (root: string, manifest: Manifest, created: boolean, added
   }
 };
 
+/** The `module` settings that compile the generated code (ES modules reading `import.meta`). */
+const MODERN_MODULES = /^(?:es2020|es2022|esnext|node16|node18|node20|nodenext|preserve)$/i;
+
+/**
+ * What an existing tsconfig.json (its text) gets wrong for the generated code, if it is plain to
+ * see: a `module` older than ES2020, or none (TypeScript's default for its target is CommonJS or
+ * ES2015, neither of which takes `import.meta`). One that `extends` another is not second-guessed.
+ */
+const tsconfigModuleNote = (text: string | undefined): string | undefined => {
+  if (text === undefined || /"extends"\s*:/.test(text)) return undefined;
+  // tsconfig.json may hold comments: a pattern, not a JSON parse.
+  const module = /"module"\s*:\s*"([^"]*)"/i.exec(text)?.[1];
+  if (module !== undefined && MODERN_MODULES.test(module)) return undefined;
+  return `tsconfig.json ${module === undefined ? "sets no \"module\"" : `sets "module": "${module}"`}, which cannot compile the generated code (ES modules using import.meta): set "module": "NodeNext" (and "moduleResolution": "NodeNext")`;
+};
+
 /** Creates or extends package.json, vendoring treaty's tarball when needed; what it cannot fix, it says in `notes`. */
 const updateManifest = (root: string, { text, manifest }: ExistingManifest, outDir: string, notes: string[]): Outcome[] => {
   const path = join(root, "package.json");
-  const added = mergeManifest(manifest);
+  const added = mergeManifest(manifest, notes);
   setModuleType(root, manifest, text === undefined, added, notes, outDir);
   const vendored = vendorTreaty(root, manifest, added, notes);
   const outcomes = vendored ? [vendored] : [];
   if (![manifest.dependencies, manifest.devDependencies].some((deps) => deps?.["treaty"] !== undefined)) {
     notes.push("treaty is not a dependency of this package: the generated code imports treaty/runtime; install treaty as a dependency");
   }
-  if (text !== undefined && added.length === 0) return [...outcomes, { path: "package.json", action: "skipped", why: "has the scripts and devDependencies" }];
+  const moduleNote = tsconfigModuleNote(readOrUndefined(join(root, "tsconfig.json")));
+  if (moduleNote) notes.push(moduleNote);
+  if (text !== undefined && added.length === 0) return [...outcomes, { path: "package.json", action: "skipped", why: "has scripts and devDependencies of those names" }];
   // Keep the file's own indentation.
   const indent = /^[ \t]+(?=")/m.exec(text ?? "")?.[0] ?? "  ";
   const write = (): void => writeFileSync(path, `${JSON.stringify(manifest, null, indent)}\n`);
