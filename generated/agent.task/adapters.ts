@@ -39,7 +39,7 @@ export function downgradeV2_1(v: AgentTaskV2_1, log: AdaptLog): AgentTaskV2_0 {
 }
 
 /** agent.task 2.1 → 3.0: applies the changes of 3.0. Lossy: what it drops is recorded in `log.dropped`. Its result may fail the target's validation. */
-export function upgradeV3_0(v: AgentTaskV2_1, _log: AdaptLog): AgentTaskV3_0 {
+export function upgradeV3_0(v: AgentTaskV2_1, log: AdaptLog): AgentTaskV3_0 {
   const draft = {
     contract: "agent.task",
     version: "3.0",
@@ -56,11 +56,11 @@ export function upgradeV3_0(v: AgentTaskV2_1, _log: AdaptLog): AgentTaskV3_0 {
     output_contract: v.output_contract,
   } as AgentTaskV3_0;
   if (v.callback !== undefined) draft.callback = v.callback;
-  return customV3_0.upgrade(v, draft);
+  return customV3_0.upgrade(v, draft, log);
 }
 
 /** agent.task 3.0 → 2.1: reverses the changes of 3.0. Lossy: what it drops is recorded in `log.dropped`. Its result may fail the target's validation. */
-export function downgradeV3_0(v: AgentTaskV3_0, _log: AdaptLog): AgentTaskV2_1 {
+export function downgradeV3_0(v: AgentTaskV3_0, log: AdaptLog): AgentTaskV2_1 {
   const draft = {
     contract: "agent.task",
     version: "2.1",
@@ -77,7 +77,7 @@ export function downgradeV3_0(v: AgentTaskV3_0, _log: AdaptLog): AgentTaskV2_1 {
     output_contract: v.output_contract,
   } as AgentTaskV2_1;
   if (v.callback !== undefined) draft.callback = v.callback;
-  return customV3_0.downgrade(v, draft);
+  return customV3_0.downgrade(v, draft, log);
 }
 
 /** Every version of agent.task with its adapters to the canonical version (3.0) and back. */

@@ -373,7 +373,7 @@ const renderStep = (adapters: ContractAdapters, step: Step, b: FileBuilder): str
   const lead = [...keptCode(step.kept, scope), ...envelope];
   const entries = objectEntries(step.fields, [], scope);
   const body = step.custom
-    ? [...objectStatements("draft", target, lead, entries, true), `return ${step.custom.name}.${step.direction === "up" ? "upgrade" : "downgrade"}(v, draft);`]
+    ? [...objectStatements("draft", target, lead, entries, true), `return ${step.custom.name}.${step.direction === "up" ? "upgrade" : "downgrade"}(v, draft, log);`]
     : returnObject("o", target, lead, entries);
   const helpers = [...scope.helpers.values()].map((h) => h.code).join("\n");
   const lines = [...scope.statements, ...body].map((line) => `  ${line}`).join("\n");

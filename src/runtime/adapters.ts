@@ -47,8 +47,11 @@ export type FieldAt<T, Path extends string> = Path extends `${infer Head}.${infe
 
 /** The hand-written half of a version with a `custom` change: both directions of its step. */
 export interface CustomStep<Older, Newer> {
-  /** `draft` is what treaty derived from the version's other changes; return the finished value. */
-  upgrade(source: Older, draft: Newer): Newer;
+  /**
+   * `draft` is what treaty derived from the version's other changes; return the finished value.
+   * treaty names no dropped values for a custom step: push into `log.dropped` what this does not carry over.
+   */
+  upgrade(source: Older, draft: Newer, log: AdaptLog): Newer;
   /** `draft` is what treaty derived going back; return the finished value. */
-  downgrade(source: Newer, draft: Older): Older;
+  downgrade(source: Newer, draft: Older, log: AdaptLog): Older;
 }

@@ -45,8 +45,10 @@ versions:
 const STUBS = "idl/demo/demo.ticket.adapters.ts";
 
 // What the producer writes into the stub's two bodies.
+// Middle names have no place in 2.0: the stub says so through the log it is handed.
 const UPGRADE = `const [first_name = "", ...rest] = source.customer_name.split(" ");
-    return { ...draft, customer: { first_name, last_name: rest.join(" ") } };`;
+    if (rest.length > 1) log.dropped.push({ version: "1.1", path: "/customer_name" });
+    return { ...draft, customer: { first_name, last_name: rest.at(-1) ?? "" } };`;
 const DOWNGRADE = `const { first_name, last_name } = source.customer;
     return { ...draft, customer_name: last_name === "" ? first_name : \`\${first_name} \${last_name}\` };`;
 
@@ -118,6 +120,11 @@ it("once written, decodes 1.0 and 1.1 into the canonical 2.0 and encodes back to
     version: "1.0",
     path: ["1.0", "1.1", "2.0"],
     value: { contract: "demo.ticket", version: "2.0", id: "T-1", priority: "HIGH", customer: { first_name: "Ada", last_name: "Lovelace" } },
+  });
+  expect(decode("demo.ticket", { ...v1_0, customer_name: "Ada King Lovelace" })).toMatchObject({
+    ok: true,
+    value: { customer: { first_name: "Ada", last_name: "Lovelace" } },
+    dropped: [{ version: "1.1", path: "/customer_name" }],
   });
   const fromV1_1 = decode("demo.ticket", v1_1);
   expect(fromV1_1).toMatchObject({ ok: true, value: { id: "T-2", notes: "Asked twice.", customer: { first_name: "Grace", last_name: "" } } });
