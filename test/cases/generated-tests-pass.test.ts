@@ -101,6 +101,16 @@ const CONTRACTS: Readonly<Record<string, readonly string[]>> = {
     "enums:",
     "  Level: { values: { LOW: Low., HIGH: High. } }",
   ],
+  // A named type in two fields: one validator checks both, so its content is mutated once.
+  "demo.twice": [
+    "      home: Address",
+    "      work: Address",
+    "types:",
+    "  Address:",
+    "    fields:",
+    "      street: { type: string, maxLength: 20 }",
+    '      zip: { type: string, pattern: "^[0-9]{5}$" }',
+  ],
   // Untagged unions: by JSON type, by constants, by a constant field; mutations inside a variant
   // that leave it expect the union's own issue.
   "demo.oneof": [
@@ -233,6 +243,14 @@ describe("the generated tests of contracts without examples", () => {
       },
     });
     expect(results("demo.distinct").get("1.0 accepts a synthesized minimal value")).toBe("passed");
+  });
+
+  it("mutate a named type's content where it first occurs, and only check the type of its other places", () => {
+    const titles = [...results("demo.twice").keys()];
+    expect(titles).toContain("1.0 rejects home.street above maxLength 20");
+    expect(titles).toContain("1.0 rejects home.zip not matching ^[0-9]{5}$");
+    expect(titles.filter((t) => t.includes("work.street") || t.includes("work.zip"))).toEqual([]);
+    expect(titles).toContain("1.0 rejects work of the wrong type");
   });
 
   it("mutate every variant of a union, not only the first", () => {
