@@ -76,7 +76,7 @@ export const DECODE_FAILURES = {
   permission: { stage: "policy", class: "PERMISSION_DENIED", code: "PERMISSION_DENIED", message: (c: string) => `The caller lacks a scope this ${c} needs.` },
   "policy-failed": { stage: "policy", class: "TRANSIENT", code: "POLICY_CHECK_FAILED", message: (c: string) => `The policy check of the ${c} failed.` },
   "adapter-not-implemented": { stage: "canonical", class: "UNSUPPORTED_VERSION", code: "ADAPTER_NOT_IMPLEMENTED", message: (c: string) => `No adapter reads this ${c} version yet.` },
-  "not-representable": { stage: "canonical", class: "INVALID_INPUT", code: "NOT_REPRESENTABLE", message: (c: string) => `The ${c} payload does not fit the canonical model.` },
+  "not-representable": { stage: "canonical", class: "INVALID_INPUT", code: "NOT_REPRESENTABLE", message: (c: string) => `The ${c} value does not fit the version it is adapted to.` },
 } as const satisfies FailureTable;
 
 /** Every way an agent call fails at one of the pipeline's gates (agent-pipeline.ts); `c` is the payload's contract, `details` name the agent and the gate. */
