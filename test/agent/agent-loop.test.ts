@@ -235,7 +235,7 @@ describe("runOpenAIAgentLoop (OpenAI chat tool calls)", () => {
       rules: [],
       input: { contract: "task.result", version: "2.0", check: taskResult.check, errors: taskResult.errors, shape: taskResult.shape, from: taskResult.llm.from },
       execute: (input: unknown) => ({ ...SEARCH_OFFERS, echoed: input }),
-      output: { ...agents["booking.availability_search"].output, check: () => true, errors: () => [] },
+      output: { ...agents["booking.availability_search"].output, check: (_value: unknown): _value is unknown => true, errors: () => [] },
       confidence: undefined,
     };
     const reply = { ...TASK_RESULT, usage: null };
