@@ -472,10 +472,13 @@ const explain = (head: string, checks: readonly Check[], otherwise: string): Exp
 };
 
 /** `adapted`: why the new version's adapters make old data fit, when a declared change does. */
-const addedDiff = (ctx: Context, at: At, o: ObjectShape, p: Property, adapted?: string): Difference => {
+const addedDiff = (ctx: Context, at: At, o: ObjectShape, p: Property, given?: string): Difference => {
   const here = childAt(ctx, at, p.name, p.shape);
   const oldWriter = writerOf(o, p.name);
   const oldReader = readerOf(o, p.name);
+  // Added optional by one version and required with a default by a later one: filled in old data, as a `require` alone is.
+  const filled = p.required && given === undefined && here.dotted !== undefined ? ctx.declared.requireDefault(here.dotted) : undefined;
+  const adapted = given ?? (filled && `the new version's adapters fill it with ${JSON.stringify(filled.value)} in old data (declared default)`);
   const backward: Check = adapted
     ? { direction: "backward", ok: true, why: "" }
     : p.required

@@ -276,6 +276,31 @@ describe("contract versions", () => {
     expect(required[1]!.reason).toContain("declared default");
   });
 
+  it("a field added optional, then required with a default: filled in data older than both, as the require alone is", () => {
+    const contract = history(`${BASE}  "1.1":
+    changes:
+      - add: extra
+        type: { type: string, maxLength: 5 }
+        optional: true
+  "1.2":
+    changes:
+      - require: extra
+        default: zz
+      - add: bare
+        type: { type: string, maxLength: 5 }
+        optional: true
+  "2.0":
+    from: "1.2"
+    changes:
+      - require: bare
+`);
+    const filled = between(contract, "1.0", "1.2");
+    expect(brief(filled)).toEqual(["field-added /extra compatible/breaking", "field-added /bare compatible/breaking"]);
+    expect(filled[0]!.reason).toContain('fill it with "zz" in old data (declared default)');
+    // Required with no default declared: old data lacks it.
+    expect(brief(between(contract, "1.0", "2.0"))).toContain("field-added /bare breaking/breaking");
+  });
+
   it("int → number and back", () => {
     const contract = history(`${BASE}  "1.1":
     changes:
