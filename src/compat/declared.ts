@@ -14,9 +14,9 @@ export interface Declared {
   fieldLoc(path: string): SourceLocation | undefined;
   /** Where the most recent change of enum `name` touching `value` is written, else its most recent change. */
   enumLoc(name: string, value: string): SourceLocation | undefined;
-  /** Paths a field now at `path` was moved from (`nest`, `hoist`), most recent first. */
+  /** Paths a field now at `path` was moved from (`nest`, `hoist`, and renames along the way), most recent first; none without a move. */
   movedFrom(path: string): readonly { readonly path: string; readonly loc: SourceLocation }[];
-  /** Whether a declared move takes the field at `path` elsewhere. */
+  /** Whether a declared move takes the field at `path` elsewhere (renamed first or not). */
   movedAway(path: string): boolean;
   /** Whether a declared move puts a field under the object at `path` (`under: "to"`) or takes one out of it. */
   movesUnder(path: string, under: "from" | "to"): boolean;
@@ -96,17 +96,29 @@ export const createDeclared = (changes: readonly Change[]): Declared => {
       return (touching ?? changes[0])?.loc;
     },
     movedFrom: (path) => {
+      // Renames before or after a move count along its way (`line1` was `addr.street`, nested from
+      // `street`); renames alone are `formerNames`'.
       const paths: { path: string; loc: SourceLocation }[] = [];
       let current = path;
+      let moved = false;
       for (const change of newestFirst) {
-        if ((change.op === "nest" || change.op === "hoist") && change.to === current) {
-          paths.push({ path: change.from, loc: change.loc });
-          current = change.from;
-        }
+        const from = (change.op === "nest" || change.op === "hoist") && change.to === current ? change.from : change.op === "rename" && pathOf(change) === current ? change.from : undefined;
+        if (from === undefined) continue;
+        moved ||= change.op !== "rename";
+        paths.push({ path: from, loc: change.loc });
+        current = from;
       }
-      return paths;
+      return moved ? paths : [];
     },
-    movedAway: (path) => moves.some((m) => m.from === path),
+    movedAway: (path) => {
+      // Renamed, then moved: `s` renamed `t`, then `t` nested as `obj.t`, is moved away too.
+      let current = path;
+      for (const change of changes) {
+        if ((change.op === "nest" || change.op === "hoist") && change.from === current) return true;
+        if (change.op === "rename" && change.from === current) current = pathOf(change)!;
+      }
+      return false;
+    },
     movesUnder: (path, under) => moves.some((m) => m[under].startsWith(`${path}.`)),
     reshape: (path) =>
       newestFirst.find((c): c is Extract<Change, { op: "wrap" | "head" }> => (c.op === "wrap" || c.op === "head") && c.path === path),

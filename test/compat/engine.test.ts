@@ -301,6 +301,26 @@ describe("contract versions", () => {
     expect(brief(between(contract, "1.0", "2.0"))).toContain("field-added /bare breaking/breaking");
   });
 
+  it("a rename and a move in either order are one move across versions, readable backward through the adapters", () => {
+    const contract = history(`${BASE}  "1.1":
+    changes:
+      - rename: { from: note, to: remark }
+  "1.2":
+    changes:
+      - nest: { from: remark, to: extra.remark }
+      - nest: { from: id, to: ref.id }
+  "1.3":
+    changes:
+      - rename: { from: ref.id, to: key }
+`);
+    const moved = between(contract, "1.0", "1.3");
+    expect(brief(moved).filter((d) => !d.startsWith("field-added /extra ") && !d.startsWith("field-added /ref "))).toEqual([
+      "field-moved /extra/remark compatible/breaking",
+      "field-moved /ref/key compatible/breaking",
+    ]);
+    expect(moved.some((d) => d.kind === "field-removed")).toBe(false);
+  });
+
   it("int → number and back", () => {
     const contract = history(`${BASE}  "1.1":
     changes:
