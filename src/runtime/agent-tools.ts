@@ -54,7 +54,7 @@ export interface ToolCall {
  * naming a key twice) is passed on as sent, for the schema gate to refuse.
  */
 const fromProvider = (agent: AnyAgent, input: unknown, provider: AgentToolProvider | undefined): unknown => {
-  if (provider === undefined || agent.input.from === undefined) return input;
+  if (provider === undefined) return input;
   const mapped = mappedBack(agent.input, input, provider);
   return mapped === NOT_MAPPED ? input : mapped;
 };

@@ -217,41 +217,34 @@ export const readEnvelope = (entry: ContractRegistration, input: unknown, given?
 
 const AS_SENT: ReadOptions = Object.freeze({});
 
-const NO_PROVIDERS: { readonly [provider: string]: null } = Object.freeze({});
-
 /**
  * `read` with what the projection for provider `from` widened undone in its payload, by the
  * mapping of the version it is read as; no `from` leaves it as sent.
  */
 export const readFrom = (read: Enveloped, from: string | undefined): Enveloped | Fault => {
   if (from === undefined) return read;
-  const mappings = read.registration.from ?? NO_PROVIDERS;
-  if (!Object.hasOwn(mappings, from)) return fault("unknown-provider", { known: Object.keys(mappings) });
-  const mapping = mappings[from];
-  if (!mapping) return read;
   const issues: Issue[] = [];
-  const value = mapping(read.value, issues);
+  const value = mappedBack(read.registration, read.value, from, issues);
   // The mapping's own issues (a map naming a key twice), not the validator's: masked by walking the shape.
-  if (issues.length > 0) return { ...invalid(read, issues), validated: false };
+  if (value === NOT_MAPPED) return issues.length > 0 ? { ...invalid(read, issues), validated: false } : fault("unknown-provider", { known: Object.keys(read.registration.from ?? {}) });
   // Field by field: a spread of `read` costs more than the mapping.
   return value === read.value ? read : { ok: true, entry: read.entry, version: read.version, readAs: read.readAs, registration: read.registration, value };
 };
 
-/** What `mappedBack` gives where the fast path does not apply. */
+/** What `mappedBack` gives where the reply cannot be mapped back. */
 export const NOT_MAPPED: unique symbol = Symbol("not mapped");
 
 /**
  * A reply from provider `from` as the contract has it, by the mapping of `registration` (the
  * generated `fromOpenAI`, say, which returns its argument where nothing differs and never changes
- * it); NOT_MAPPED for a provider the version is not projected to or a reply the mapping finds fault
- * with (a map naming a key twice), which the full pipeline reports.
+ * it); NOT_MAPPED for a provider the version is not projected to, or for a reply the mapping finds
+ * fault with (a map naming a key twice), its issues then in `issues`.
  */
-export const mappedBack = (registration: Pick<VersionRegistration<unknown, unknown>, "from">, input: unknown, from: string): unknown => {
+export const mappedBack = (registration: Pick<VersionRegistration<unknown, unknown>, "from">, input: unknown, from: string, issues: Issue[] = []): unknown => {
   const mappings = registration.from;
   if (mappings === undefined || !Object.hasOwn(mappings, from)) return NOT_MAPPED;
   const mapping = mappings[from];
   if (!mapping) return input;
-  const issues: Issue[] = [];
   const mapped = mapping(input, issues);
   return issues.length > 0 ? NOT_MAPPED : mapped;
 };
