@@ -56,37 +56,25 @@ const holdsUnboundedJson = (type: TypeNode): boolean =>
       ? holdsUnboundedJson(type.of)
       : type.kind === "tuple" && type.items.some(holdsUnboundedJson);
 
+/** The types `type` holds: a list's or map's items, a tuple's, an untagged union's variants. */
+const heldTypes = (type: TypeNode): readonly TypeNode[] =>
+  type.kind === "list" || type.kind === "map"
+    ? [type.of]
+    : type.kind === "tuple"
+      ? type.items
+      : type.kind === "oneOf"
+        ? type.variants.map((variant) => variant.type)
+        : [];
+
 /** Whether `type` holds, as a list's, map's or tuple's item or an untagged union's variant, a string with no bound. */
 const holdsUnboundedString = (type: TypeNode): boolean =>
-  type.kind === "string"
-    ? type.maxLength === undefined && type.pattern === undefined && type.format === undefined
-    : type.kind === "list" || type.kind === "map"
-      ? holdsUnboundedString(type.of)
-      : type.kind === "tuple"
-        ? type.items.some(holdsUnboundedString)
-        : type.kind === "oneOf" && type.variants.some((variant) => holdsUnboundedString(variant.type));
+  type.kind === "string" ? type.maxLength === undefined && type.pattern === undefined && type.format === undefined : heldTypes(type).some(holdsUnboundedString);
 
 /** Whether `type` is, or holds as a list's, map's or tuple's item or an untagged union's variant, a list with no maxItems. */
-const holdsUnboundedList = (type: TypeNode): boolean =>
-  type.kind === "list"
-    ? type.maxItems === undefined || holdsUnboundedList(type.of)
-    : type.kind === "map"
-      ? holdsUnboundedList(type.of)
-      : type.kind === "tuple"
-        ? type.items.some(holdsUnboundedList)
-        : type.kind === "oneOf" && type.variants.some((variant) => holdsUnboundedList(variant.type));
+const holdsUnboundedList = (type: TypeNode): boolean => (type.kind === "list" && type.maxItems === undefined) || heldTypes(type).some(holdsUnboundedList);
 
 /** The numeric types `type` is or holds as a list's, map's or tuple's item or an untagged union's variant. */
-const numericTypes = (type: TypeNode): NumericType[] =>
-  type.kind === "int" || type.kind === "number"
-    ? [type]
-    : type.kind === "list" || type.kind === "map"
-      ? numericTypes(type.of)
-      : type.kind === "tuple"
-        ? type.items.flatMap(numericTypes)
-        : type.kind === "oneOf"
-          ? type.variants.flatMap((variant) => numericTypes(variant.type))
-          : [];
+const numericTypes = (type: TypeNode): NumericType[] => (type.kind === "int" || type.kind === "number" ? [type] : heldTypes(type).flatMap(numericTypes));
 
 /**
  * The first of the multiples of `step` as written in decimal (step × 1, × 2, ... × 1,000, with the
