@@ -127,24 +127,33 @@ const ensureWritable = (outDir: string, paths: readonly string[]): void => {
  * directories goes (ENOTDIR). Asked before the commit point, as `ensureWritable` is.
  */
 const ensureUnblocked = (outDir: string, paths: readonly string[]): void => {
-  const isDir = new Map<string, boolean | undefined>();
-  const kind = (path: string): boolean | undefined => {
-    if (!isDir.has(path)) {
-      let dir: boolean | undefined;
+  // Each directory read once (its entries and whether each is a directory), not a stat a file:
+  // a run rewriting 1,000 contracts moves 42,000 files into 4,000 directories.
+  // A symbolic link is not looked past: renaming over one replaces it, and rename follows one to a directory.
+  type Kind = "dir" | "file" | "link";
+  const listed = new Map<string, ReadonlyMap<string, Kind> | undefined>();
+  const entriesOf = (dir: string): ReadonlyMap<string, Kind> | undefined => {
+    if (!listed.has(dir)) {
+      let entries: Map<string, Kind> | undefined;
       try {
-        dir = lstatSync(path).isDirectory();
+        entries = new Map(readdirSync(dir, { withFileTypes: true }).map((e) => [e.name, e.isSymbolicLink() ? "link" : e.isDirectory() ? "dir" : "file"]));
       } catch {
-        dir = undefined; // nothing there
+        entries = undefined; // not there yet: made by the move
       }
-      isDir.set(path, dir);
+      listed.set(dir, entries);
     }
-    return isDir.get(path);
+    return listed.get(dir);
   };
   for (const path of paths) {
-    const target = join(outDir, path);
-    if (kind(target) === true) throw new WriteBlocked(target, "EISDIR");
-    for (let dir = dirname(target); dir !== outDir && dir.startsWith(outDir); dir = dirname(dir)) {
-      if (kind(dir) === false) throw new WriteBlocked(dir, "ENOTDIR");
+    const names = path.split("/");
+    let dir = outDir;
+    for (let i = 0; i < names.length; i++) {
+      const kind = entriesOf(dir)?.get(names[i]!);
+      if (kind === undefined || kind === "link") break;
+      dir = join(dir, names[i]!);
+      const last = i === names.length - 1;
+      if (last && kind === "dir") throw new WriteBlocked(dir, "EISDIR");
+      if (!last && kind === "file") throw new WriteBlocked(dir, "ENOTDIR");
     }
   }
 };
