@@ -22,20 +22,20 @@ export interface VersionRegistration<T, C> {
    * `check` and the snapshot in one pass: a fresh plain copy of a valid payload (each property
    * read once), else undefined. Generated since treaty 0.1; without it decode copies, then checks.
    */
-  read?(value: unknown): T | undefined;
+  readonly read?: ((value: unknown) => T | undefined) | undefined;
   toCanonical(value: T, log: AdaptLog): C;
   fromCanonical(value: C, log: AdaptLog): T;
   /** When an object of the version has `unknown_fields: strip`: a copy without the keys it does not declare (kept objects keep theirs). */
-  strip?(value: T, log: AdaptLog): T;
+  readonly strip?: ((value: T, log: AdaptLog) => T) | undefined;
   /** Sensitivity tags and enum meanings of this version, for redaction and re-ask messages. */
-  readonly shape?: VersionShape;
+  readonly shape?: VersionShape | undefined;
   /**
    * Per LLM provider this version is projected to, what undoes the projection in a reply: the
    * generated function that returns the reply without the nulls the provider writes for absent
    * fields and with its maps' entries made objects (`fromOpenAI`), pushing to `issues` a map that
    * names a key twice; or null where the reply is the contract's value. A provider not listed is unknown.
    */
-  readonly from?: { readonly [provider: string]: ((value: unknown, issues: Issue[]) => unknown) | null };
+  readonly from?: { readonly [provider: string]: ((value: unknown, issues: Issue[]) => unknown) | null } | undefined;
 }
 
 export interface ContractRegistration {
@@ -373,7 +373,38 @@ export function adaptRead(entry: ContractRegistration, registration: Registered,
     : ({ ok: true, value: adapted, contract, version, readAs, canonical, path, stripped, dropped, filled, repairs } as Decoded<unknown>);
 }
 
-export const createRegistry = <R extends Registrations>(contracts: R, options: RegistryOptions = {}): Registry<R> => {
+/**
+ * Every registration as one shape, each optional member present: generated registrations spread
+ * their adapters in, so each version's object had a shape of its own, and the property reads on
+ * every decode's path (`read`, `toCanonical`, `strip`, `path`...) went polymorphic once a process
+ * decoded a few contracts. Made once per registry.
+ */
+const uniform = <R extends Registrations>(contracts: R): R => {
+  const entries: { [name: string]: ContractRegistration } = {};
+  for (const [name, entry] of Object.entries(contracts)) {
+    const versions: { [version: string]: VersionRegistration<unknown, unknown> } = {};
+    for (const [version, r] of Object.entries(entry.versions)) {
+      versions[version] = {
+        path: r.path,
+        lossless: r.lossless,
+        revalidate: r.revalidate,
+        check: r.check,
+        errors: r.errors,
+        read: r.read,
+        toCanonical: r.toCanonical,
+        fromCanonical: r.fromCanonical,
+        strip: r.strip,
+        shape: r.shape,
+        from: r.from,
+      };
+    }
+    entries[name] = { name: entry.name, canonical: entry.canonical, envelope: entry.envelope, unknownFields: entry.unknownFields, versions };
+  }
+  return entries as R;
+};
+
+export const createRegistry = <R extends Registrations>(given: R, options: RegistryOptions = {}): Registry<R> => {
+  const contracts = uniform(given);
   const stamp = createStamp("createRegistry", options.source ?? "treaty.registry", options.errorId);
   // The facts named one by one: a rest pattern copied the fault, the most of a failing decode's own cost.
   const failure = (contract: string, fault: Fault): Failure =>
