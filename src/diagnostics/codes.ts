@@ -83,7 +83,7 @@ export const DIAGNOSTIC_CODES = {
   // Breaks in a direction the contract does not promise, reported with --against for new versions only.
   "backward-incompatible": { severity: "warning", message: "{failure}: {reason} (compatibility: {promise} does not promise this direction)" },
   "forward-incompatible": { severity: "warning", message: "{failure}: {reason} (compatibility: {promise} does not promise this direction)" },
-  "published-version-changed": { severity: "error", message: "published version {version} differs from {ref}: {reason}; publish the change as a new version (or mark the version `status: draft` while it may change)" },
+  "published-version-changed": { severity: "error", message: "published version {version} differs from {ref}: {reason}; publish the change as a new version (only a version that is `status: draft` at {ref} may change)" },
   "published-version-removed": { severity: "error", message: "version {version} of '{contract}' is published at {ref} but no longer defined" },
   // lint: the seed's anti-patterns; each can be turned off per contract or field with `lint: { code: reason }`
   "everything-optional": { severity: "warning", message: "every field of {version} is optional: consumers must guess which states exist; make the core required" },
