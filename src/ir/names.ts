@@ -63,6 +63,13 @@ export const PLACEHOLDER_MEANING = "TODO(import): say what this means";
 export const CONTRACT_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 export const CONTRACT_NAME_RULE = "dotted lower-case words (task.result)";
 
+/** Names a contract's output directory (`<out>/<name>/`) cannot take, with why. */
+export const RESERVED_CONTRACT_NAMES: ReadonlyMap<string, string> = new Map([
+  ["agents", "where the agents are generated"],
+  ["dist", "the generated package's build output, which generate leaves alone and its tsconfig does not compile"],
+  ["node_modules", "skipped by generate, vitest, tsc and most .gitignore files"],
+]);
+
 // Any name a protocol uses (`$schema`, `io.example/x`); control, format (bidi, zero-width) and
 // separator characters are refused, since a reader could not see them in the source.
 export const FIELD_NAME = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]+$/u;

@@ -17,7 +17,7 @@ import {
   type ResolvedVersion,
   type Rule,
 } from "../ir/model.js";
-import { compareVersions, CONTRACT_NAME, CONTRACT_NAME_RULE } from "../ir/names.js";
+import { compareVersions, CONTRACT_NAME, CONTRACT_NAME_RULE, RESERVED_CONTRACT_NAMES } from "../ir/names.js";
 import type { SourceFile } from "../load/load.js";
 import { applyChange, carryRules, type VersionModel } from "./changes.js";
 import { createReader, type Entry, type Reader } from "./reader.js";
@@ -355,6 +355,8 @@ export const resolveContract = (file: SourceFile, llm: Contract["llm"]): { contr
   const name = text("contract");
   if (name !== undefined && !CONTRACT_NAME.test(name)) {
     r.report("invalid-name", top.get("contract")!.value, { what: "contract name", name, rule: CONTRACT_NAME_RULE });
+  } else if (name !== undefined && RESERVED_CONTRACT_NAMES.has(name)) {
+    r.report("reserved-name", top.get("contract")!.value, { name, why: RESERVED_CONTRACT_NAMES.get(name)! });
   } else if (name !== undefined) checkNameLength(r, top.get("contract")!.value, "contract name", name);
   const kind = top.has("kind") ? r.oneOf(top.get("kind")!.value, "'kind'", CONTRACT_KINDS) : undefined;
   const effect = top.has("effect") ? r.oneOf(top.get("effect")!.value, "'effect'", COMMAND_EFFECTS) : undefined;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { createDiagnostic, formatDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { CONTRACT_NAME, CONTRACT_NAME_RULE } from "../../ir/names.js";
+import { CONTRACT_NAME, CONTRACT_NAME_RULE, RESERVED_CONTRACT_NAMES } from "../../ir/names.js";
 import { IDL_LIMITS } from "../../resolve/limits.js";
 import { readFailed, sourceText, unreadable } from "../../load/read-sources.js";
 import { makeDirs } from "../../write/write.js";
@@ -18,6 +18,7 @@ const editorSchemaFrom = (root: string, dir: string): string | undefined => {
 /** What is wrong with `--contract <name>`, which `check` must take as a contract's name (it also names the file written). */
 const contractNameError = (name: string): Diagnostic | undefined => {
   if (!CONTRACT_NAME.test(name)) return createDiagnostic("invalid-name", undefined, { what: "--contract", name, rule: CONTRACT_NAME_RULE });
+  if (RESERVED_CONTRACT_NAMES.has(name)) return createDiagnostic("reserved-name", undefined, { name, why: RESERVED_CONTRACT_NAMES.get(name)! });
   if (name.length > IDL_LIMITS.nameLength) return createDiagnostic("limit-exceeded", undefined, { what: "the --contract name's length", actual: `${name.length} characters`, max: `${IDL_LIMITS.nameLength}` });
   return undefined;
 };
