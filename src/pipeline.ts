@@ -257,7 +257,9 @@ const generateAll = async (input: RegenerateInput, options: GenerateOptions): Pr
   const prepared = await prepare({ project }, options);
   const diagnostics = sortDiagnostics([...compiled.diagnostics, ...prepared.diagnostics]);
   if (hasErrors(diagnostics)) return { diagnostics };
-  const writer = createTreeWriter(options.outDir, { check: options.check, skip: options.package ? [PACKAGE_BUILD_DIR] : [], lock });
+  // The package build's output is never treaty's, with the setting or after it is removed (its
+  // compiled files carry the generated marker, and were half deleted); no contract is named dist.
+  const writer = createTreeWriter(options.outDir, { check: options.check, skip: [PACKAGE_BUILD_DIR], lock });
   try {
     await produce(project, prepared.jobs, writer, options, cacheDir);
   } catch (error) {

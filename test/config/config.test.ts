@@ -306,8 +306,12 @@ describe("the package setting", () => {
     expect(stale.status).toBe(1);
     expect(stale.stderr).toContain("extra   package.json\nextra   tsconfig.json\n");
     expect(stale.stderr).not.toContain("node_modules");
-    // Without the setting, dist/ is no package's build output: treaty owns what carries its marker.
-    expect(stale.stderr).toContain("extra   dist/index.js");
+    // dist/ stays the build's once the setting goes: its compiled files carry the marker, and were
+    // removed while the declarations beside them (tsc drops the comment) stayed.
+    expect(stale.stderr).not.toContain("dist/");
+    expect((await cli(["generate"], root)).status).toBe(0);
+    expect(readFileSync(join(root, "generated/dist/index.js"), "utf8")).toBe(marked);
+    expect(existsSync(join(root, "generated/package.json"))).toBe(false);
   });
 });
 
