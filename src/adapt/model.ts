@@ -79,7 +79,16 @@ export interface EnumTable {
   readonly reversible: boolean;
   /** Some values pass unmapped although the target lacks them; its validator rejects them. */
   readonly unchecked: boolean;
-  readonly entries: readonly { readonly from: string; readonly to: { readonly kind: "value"; readonly value: string } | { readonly kind: "stub"; readonly stub: Stub } }[];
+  /**
+   * Source values the table rewrites. `lossy`: the value it becomes does not come back to it when
+   * the step is reversed (a removed value going to the fallback, two values merged by a `map`), so
+   * the adapter names it in `dropped`.
+   */
+  readonly entries: readonly {
+    readonly from: string;
+    readonly to: { readonly kind: "value"; readonly value: string } | { readonly kind: "stub"; readonly stub: Stub };
+    readonly lossy: boolean;
+  }[];
 }
 
 /** How a step builds one value of its target. */

@@ -255,7 +255,7 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
     const lost: string[] = [];
     for (const [from, to] of forward) {
       if (to === undefined) lost.push(from);
-      else if (to !== from) entries.push({ from, to: { kind: "value", value: to } });
+      else if (to !== from) entries.push({ from, to: { kind: "value", value: to }, lossy: backward.get(to) !== from });
     }
     const reversible = [...forward].every(([from, to]) => to !== undefined && backward.get(to) === from);
     if (!reversible) enumsLossy = true;
@@ -272,7 +272,7 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
         enum: name,
         values: lost,
       });
-      for (const from of lost) entries.push({ from, to: { kind: "stub", stub } });
+      for (const from of lost) entries.push({ from, to: { kind: "stub", stub }, lossy: false });
     }
     const conversion: Conversion =
       entries.length === 0 && !unchecked ? { kind: "same" } : { kind: "enum", table: { enum: name, reversible, unchecked, entries } };

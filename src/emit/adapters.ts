@@ -64,12 +64,18 @@ const convert = (conversion: Conversion, input: string, at: At, scope: StepScope
       return `${conversion.stub.name}(${input}, v)`;
     case "enum": {
       const table = conversion.table;
+      // A value rewritten into one that does not come back is named in `dropped`, at its pointer.
+      const logs = table.entries.some((e) => e.lossy);
       const name = helper(scope, q(["enum", table]), () => table.enum, (fn) => {
-        const cases = table.entries.map((e) => `    case ${q(e.from)}:\n      return ${e.to.kind === "value" ? q(e.to.value) : `${e.to.stub.name}(x)`};`);
-        const doc = table.unchecked ? `\n/** ${table.enum} values; a value ${scope.targetVersion} lacks passes unmapped, and the ${scope.targetVersion} validator rejects it. */` : `\n/** ${table.enum} values of ${scope.sourceVersion} as ${scope.targetVersion} has them. */`;
-        return `${doc}\nfunction ${fn}(x: any): any {\n  switch (x) {\n${cases.join("\n")}\n    default:\n      return x;\n  }\n}`;
+        const drop = `      log.dropped.push({ version: ${q(scope.sourceVersion)}, path: at });\n`;
+        const cases = table.entries.map((e) => `    case ${q(e.from)}:\n${e.lossy ? drop : ""}      return ${e.to.kind === "value" ? q(e.to.value) : `${e.to.stub.name}(x)`};`);
+        const doc = table.unchecked
+          ? `\n/** ${table.enum} values; a value ${scope.targetVersion} lacks passes unmapped, and the ${scope.targetVersion} validator rejects it. */`
+          : `\n/** ${table.enum} values of ${scope.sourceVersion} as ${scope.targetVersion} has them${logs ? "; one that does not come back is named in `log.dropped`" : ""}. */`;
+        if (logs) scope.b.importType(RUNTIME, "AdaptLog");
+        return `${doc}\nfunction ${fn}(x: any${logs ? ", at: string, log: AdaptLog" : ""}): any {\n  switch (x) {\n${cases.join("\n")}\n    default:\n      return x;\n  }\n}`;
       });
-      return `${name}(${input})`;
+      return logs ? `${name}(${input}, ${atCode(at)}, log)` : `${name}(${input})`;
     }
     case "list": {
       const [x, i] = [`x${depth}`, `i${depth}`];

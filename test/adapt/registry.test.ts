@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import * as idl from "../../generated/index.js";
 import { check as isOperationError } from "../../generated/operation.error/v1_0/validator.js";
 import type { TaskResultV2_0 } from "../../generated/task.result/v2_0/index.js";
+import * as adaptersFixture from "../fixtures/good-adapters/expected/index.js";
+import type { DemoProfileV3_0 } from "../fixtures/good-adapters/expected/demo.profile/v3_0/index.js";
 import * as stripFixture from "../fixtures/good-refs-strip/expected/index.js";
 import { createRegistry, createRuntime, FAILURES, type ContractRegistration, type Decoded, type Failure } from "../../src/runtime/index.js";
 
@@ -273,5 +275,41 @@ describe("one failure vocabulary", () => {
     expect(codes(command({ unpublish_at: "2030-04-01T09:00:00Z" }))).toEqual(["RULE_VIOLATED", "semantic", ["/unpublish_at rule.before"]]);
     expect(codes(command({ mode: "LATER" }))).toEqual(["SCHEMA_INVALID", "schema", ["/mode enum"]]);
     expect(codes(command({ mode: "LATER", unpublish_at: "2030-04-01T09:00:00Z" }))).toEqual(["SCHEMA_INVALID", "schema", ["/mode enum", "/unpublish_at rule.before"]]);
+  });
+});
+
+describe("enum values rewritten on the way", () => {
+  // demo.profile 1.1 adds Channel PUSH; 1.0 reads it as its fallback OTHER, which does not come back.
+  const canonical = {
+    contract: "demo.profile",
+    version: "3.0",
+    id: "U3",
+    name: "Edsger",
+    address: { street: "3 Structured Lane" },
+    email: ["edsger@example.com"],
+    phones: "+31 3",
+    tier: "STANDARD",
+    nickname: "ewd",
+    score: 99,
+    contacts: [
+      { channel: "EMAIL", handle: "ewd" },
+      { channel: "PUSH", handle: "ewd" },
+    ],
+    theme: "plain",
+  } satisfies DemoProfileV3_0;
+
+  it("names a value that becomes the fallback in dropped, at its pointer, and none that comes back", () => {
+    const written = adaptersFixture.encode("demo.profile", canonical, "1.0");
+    expect(written.ok).toBe(true);
+    if (!written.ok) return;
+    expect((written.value as { contacts: unknown }).contacts).toEqual([
+      { channel: "EMAIL", handle: "ewd" },
+      { channel: "OTHER", handle: "ewd" },
+    ]);
+    expect(written.dropped).toContainEqual({ version: "1.1", path: "/contacts/1/channel" });
+    expect(written.dropped.filter((d) => d.path.startsWith("/contacts"))).toEqual([{ version: "1.1", path: "/contacts/1/channel" }]);
+    // Tier BASIC → STANDARD is a rename by map: it comes back, so nothing is named.
+    const back = adaptersFixture.decode("demo.profile", written.value);
+    expect(back.ok && back.dropped.some((d) => d.path.includes("tier"))).toBe(false);
   });
 });
