@@ -93,51 +93,6 @@ const nodeAt = (node: Node | null, segments: readonly string[]): Node | null => 
   return current;
 };
 
-/** How many more nodes a source's aliases may add to it, expanded: enough for any schema, and no alias bomb. */
-const MAX_ALIASED_NODES = 1_000_000;
-
-/**
- * Whether the document's aliases expand within `MAX_ALIASED_NODES`, or the diagnostic at the alias
- * that takes them past it (or into its own anchor, without end). Counted in one pass, each anchored
- * node's size once, so a billion laughs costs what its text does; yaml's own `maxAliasCount`
- * refuses a schema that merely uses one definition a hundred times.
- */
-const aliasExpansion = (source: SourceFile): Diagnostic | undefined => {
-  const anchors = new Map<string, Node>();
-  const sizes = new Map<Node, number>();
-  const open = new Set<Node>();
-  let added = 0;
-  const tooMany = (alias: Node, actual: string): Diagnostic =>
-    createDiagnostic("limit-exceeded", locate(source, alias.range?.[0] ?? 0), { what: "the count of nodes the source's aliases expand to", actual, max: `${MAX_ALIASED_NODES}` });
-  // The size of `node` expanded; a diagnostic ends the walk.
-  const size = (node: unknown): number | Diagnostic => {
-    if (isAlias(node)) {
-      const target = anchors.get(node.source);
-      if (target === undefined) return 0;
-      if (open.has(target)) return tooMany(node, `without end (*${node.source} is within &${node.source})`);
-      added += sizes.get(target) ?? 0;
-      return added > MAX_ALIASED_NODES ? tooMany(node, `more than ${MAX_ALIASED_NODES}`) : (sizes.get(target) ?? 0);
-    }
-    if (isPair(node)) {
-      const [key, value] = [size(node.key), size(node.value)];
-      return typeof key !== "number" ? key : typeof value !== "number" ? value : key + value;
-    }
-    if (!isScalar(node) && !isCollection(node)) return 0;
-    if (node.anchor) anchors.set(node.anchor, node);
-    open.add(node);
-    let total = 1;
-    for (const item of isCollection(node) ? node.items : []) {
-      const inner = size(item);
-      if (typeof inner !== "number") return inner;
-      total = Math.min(total + inner, Number.MAX_SAFE_INTEGER);
-    }
-    open.delete(node);
-    sizes.set(node, total);
-    return total;
-  };
-  const result = size(source.doc.contents);
-  return typeof result === "number" ? undefined : result;
-};
 
 /** The node at `pointer` in `document` (own keys only: `#/$defs/constructor` is no prototype's), or undefined. */
 export const nodeAtPointer = (document: unknown, pointer: string): unknown => {
@@ -202,8 +157,6 @@ export const readSchemaSource = (file: string, text: string): StageResult<Schema
   const parsed = (/\.json$/i.test(file) ? parseJsonSource : parseSource)(file, text);
   if (parsed.diagnostics.length > 0) return { value: undefined, diagnostics: parsed.diagnostics };
   const source = parsed.value;
-  const aliased = aliasExpansion(source);
-  if (aliased) return { value: undefined, diagnostics: [aliased] };
   const complex = complexKey(source.doc);
   if (complex !== undefined) return { value: undefined, diagnostics: [createDiagnostic("invalid-value", locate(source, complex.range?.[0] ?? 0), { where: "a key of the schema", expected: "a string" })] };
   // Bounded above; an alias is the same object wherever it is used, so memory is the text's.

@@ -1,4 +1,4 @@
-import { isScalar, LineCounter, parseDocument, Scalar, visit, type Document, type Node, type YAMLError } from "yaml";
+import { isAlias, isCollection, isPair, isScalar, LineCounter, parseDocument, Scalar, visit, type Document, type Node, type YAMLError } from "yaml";
 import { jsonSyntaxError } from "./json-syntax.js";
 import { createDiagnostic, hasErrors, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
@@ -87,6 +87,52 @@ const yamlDiagnostic = (file: SourceFile, error: YAMLError): Diagnostic => {
   return createDiagnostic("yaml-syntax", locate(file, error.pos[0]), { detail: YAML_DETAILS.get(error.code) ?? message });
 };
 
+/** How many more nodes a source's aliases may add to it, expanded: enough for any schema, and no alias bomb. */
+const MAX_ALIASED_NODES = 1_000_000;
+
+/**
+ * Whether the document's aliases expand within `MAX_ALIASED_NODES`, or the diagnostic at the alias
+ * that takes them past it (or into its own anchor, without end). Counted in one pass, each anchored
+ * node's size once, so a billion laughs costs what its text does; yaml's own `maxAliasCount`
+ * refuses a schema that merely uses one definition a hundred times.
+ */
+const aliasExpansion = (source: SourceFile): Diagnostic | undefined => {
+  const anchors = new Map<string, Node>();
+  const sizes = new Map<Node, number>();
+  const open = new Set<Node>();
+  let added = 0;
+  const tooMany = (alias: Node, actual: string): Diagnostic =>
+    createDiagnostic("limit-exceeded", locate(source, alias.range?.[0] ?? 0), { what: "the count of nodes the source's aliases expand to", actual, max: `${MAX_ALIASED_NODES}` });
+  // The size of `node` expanded; a diagnostic ends the walk.
+  const size = (node: unknown): number | Diagnostic => {
+    if (isAlias(node)) {
+      const target = anchors.get(node.source);
+      if (target === undefined) return 0;
+      if (open.has(target)) return tooMany(node, `without end (*${node.source} is within &${node.source})`);
+      added += sizes.get(target) ?? 0;
+      return added > MAX_ALIASED_NODES ? tooMany(node, `more than ${MAX_ALIASED_NODES}`) : (sizes.get(target) ?? 0);
+    }
+    if (isPair(node)) {
+      const [key, value] = [size(node.key), size(node.value)];
+      return typeof key !== "number" ? key : typeof value !== "number" ? value : key + value;
+    }
+    if (!isScalar(node) && !isCollection(node)) return 0;
+    if (node.anchor) anchors.set(node.anchor, node);
+    open.add(node);
+    let total = 1;
+    for (const item of isCollection(node) ? node.items : []) {
+      const inner = size(item);
+      if (typeof inner !== "number") return inner;
+      total = Math.min(total + inner, Number.MAX_SAFE_INTEGER);
+    }
+    open.delete(node);
+    sizes.set(node, total);
+    return total;
+  };
+  const result = size(source.doc.contents);
+  return typeof result === "number" ? undefined : result;
+};
+
 export const parseSource = (path: string, text: string): StageResult<SourceFile> => {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, keepSourceTokens: false });
@@ -96,7 +142,9 @@ export const parseSource = (path: string, text: string): StageResult<SourceFile>
   const first = doc.errors.find((error) => error.code === "BAD_INDENT" && error.message.startsWith(MISALIGNED));
   const errors = doc.errors.filter((error) => error === first || !(error.code === "BAD_INDENT" && error.message.startsWith(MISALIGNED)));
   const diagnostics: Diagnostic[] = [...errors, ...doc.warnings].map((error) => yamlDiagnostic(file, error));
-  return { value: file, diagnostics: [...diagnostics, ...keyProblems(file)] };
+  // An alias within its own anchor makes a value without end (an example's, an imported schema's).
+  const aliased = errors.length === 0 && text.includes("*") ? aliasExpansion(file) : undefined;
+  return { value: file, diagnostics: [...diagnostics, ...(aliased ? [aliased] : []), ...keyProblems(file)] };
 };
 
 /**
