@@ -122,6 +122,7 @@ export const DIAGNOSTIC_CODES = {
   // LLM projections (llm.ts): a provider's documented limits, checked at compile time
   "effect-not-command": { severity: "error", message: "'effect' says what a command does to state, and this contract's kind is {kind}: set kind: command, or remove effect" },
   "llm-limit-exceeded": { severity: "error", message: "{provider} allows at most {max} {limit}; this has {actual}: simplify the contract {fix}" },
+  "llm-union-overlap": { severity: "error", message: "variants {first} and {second} of this union cannot be told apart as {provider} is told to write them ({why}), so a reply could not be read back as the variant meant: give the union a tag, or make the variants differ, {fix}" },
   "llm-name-invalid": { severity: "error", message: "the {provider} name '{name}' must match {rule}: shorten the contract name {fix}" },
   // agent contracts (*.agent.yaml)
   "duplicate-agent": { severity: "error", message: "agent '{name}' is also defined in {other}" },

@@ -4,6 +4,7 @@ import { projectVersion } from "../project/project.js";
 import { escapePointer } from "../runtime/issue.js";
 import { createFileBuilder, generatedComment, jsonFile, type EmittedFile } from "./file-builder.js";
 import { isInheritedKey, member } from "./validator-code.js";
+import { selectorCode } from "./validator-one-of.js";
 import { versionFilePath } from "./json-schema.js";
 
 /** The generated function that maps a provider's nulls back to absent fields: `fromOpenAI`. */
@@ -244,6 +245,15 @@ const planLines = (plan: NullPlan, input: string, path: readonly PathPart[], ctx
         ],
         result,
       };
+    case "select": {
+      // The selectors exclude each other, so at most one variant's mapping runs; a value of none is left as sent.
+      const any = ctx.fresh();
+      const branches = plan.variants.flatMap((variant, n) => {
+        const mapped = planLines(variant.inner, input, path, ctx);
+        return [`${n === 0 ? "" : "} else "}if (${selectorCode(variant.selector, any)}) {`, ...indent([...mapped.lines, `${result} = ${mapped.result};`])];
+      });
+      return { lines: [declared, `const ${any}: any = ${input};`, ...branches, "}"], result };
+    }
     case "each": {
       // Nothing tells the versions apart: each one's mapping runs, one after the other.
       let current = input;

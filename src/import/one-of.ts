@@ -68,8 +68,12 @@ const schemaAtom = (schema: Schema, resolve: (ref: string) => unknown, inner: Re
   return { sorts: new Set<Sort>([...named, ...(schema["nullable"] === true ? (["null"] as Sort[]) : [])]) };
 };
 
-/** A branch of a `oneOf`/`anyOf`, described with its required and declared properties when it is an object. */
-export const describeBranch = (schema: unknown, resolve: (ref: string) => unknown): Described => {
+/**
+ * A branch of a `oneOf`/`anyOf`, described with its required and declared properties when it is an
+ * object; `closed` reads `additionalProperties: false` as rejecting other keys (a projection says
+ * exactly what it accepts), where an import counts every object open.
+ */
+export const describeBranch = (schema: unknown, resolve: (ref: string) => unknown, options: { readonly closed?: boolean } = {}): Described => {
   const target = isSchema(schema) && typeof schema["$ref"] === "string" ? resolve(schema["$ref"]) : schema;
   const atom = atomOf(target, resolve);
   if (!isSchema(target) || !isSchema(target["properties"]) || [...atom.sorts].some((s) => s !== "object")) return atom;
@@ -78,7 +82,7 @@ export const describeBranch = (schema: unknown, resolve: (ref: string) => unknow
   return {
     ...atom,
     fields: new Map(Object.keys(properties).map((name) => [name, { required: required.has(name), atom: atomOf(properties[name], resolve) }])),
-    closed: false,
+    closed: options.closed === true && target["additionalProperties"] === false,
   };
 };
 

@@ -1,3 +1,4 @@
+import type { VariantSelector } from "../ir/one-of-variants.js";
 import type { JsonValue, LlmProvider } from "../ir/model.js";
 
 /** A JSON Schema as a plain object; key order is the order it is printed in. */
@@ -83,6 +84,8 @@ export type NullPlan =
   | { readonly kind: "entries"; readonly inner?: NullPlan }
   /** Variants told apart by the constant at `tag` (a union's tag, a contract's `version`). */
   | { readonly kind: "tagged"; readonly tag: string; readonly variants: readonly { readonly value: string | number | boolean; readonly inner: NullPlan }[] }
+  /** An untagged union's variants that have a plan, each selected as the provider writes it (their selectors exclude each other). */
+  | { readonly kind: "select"; readonly variants: readonly { readonly selector: VariantSelector; readonly inner: NullPlan }[] }
   /** Versions of a contract without an envelope: nothing tells them apart, so each one's plan is applied. */
   | { readonly kind: "each"; readonly plans: readonly NullPlan[] };
 

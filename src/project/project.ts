@@ -3,11 +3,13 @@
 // typed model only; the emitter prints the result, `compile` reports the diagnostics.
 import { createDiagnostic, formatDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import { rootFields } from "../ir/envelope.js";
-import type { Contract, EnumDef, Field, JsonType, JsonValue, LlmProvider, NamedType, OpenObject, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
+import type { Contract, EnumDef, Field, JsonType, JsonValue, LlmProvider, NamedType, OneOfType, OpenObject, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
+import { distinguishDescribed, variantLabel } from "../ir/one-of-variants.js";
 import { objectPolicy } from "../ir/open-objects.js";
 import { versionsOfMajor } from "../ir/names.js";
 import { maxDepthOf, recursiveTypes } from "../ir/recursion.js";
 import { refPattern } from "../ir/ref-pattern.js";
+import { describeBranch } from "../import/one-of.js";
 import { escapePointer } from "../runtime/issue.js";
 import { checkRequestBudget, type BudgetBreach } from "./budget.js";
 import { ANTHROPIC_LIMITS } from "./limits/anthropic.js";
@@ -304,13 +306,8 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
     case "oneOf": {
       // Every provider takes anyOf (OpenAI strict not oneOf); proved disjoint, it accepts what oneOf does.
       const variants = node.variants.map((variant, i) => typeProjection(ctx, scope, variant.type, at, depth, field, i === 0 ? example : undefined));
-      const planned = variants.filter((variant) => variant.nulls);
-      return {
-        schema: { anyOf: variants.map((variant) => withWords(variant.schema, variant.dropped)) },
-        // A variant's mapping leaves a value of another variant as it is (its fields are not there).
-        nulls: planned.length > 0 ? { kind: "each", plans: planned.map((v) => v.nulls!) } : undefined,
-        dropped: [],
-      };
+      const schemas = variants.map((variant) => withWords(variant.schema, variant.dropped));
+      return { schema: { anyOf: schemas }, nulls: oneOfPlan(ctx, node, variants, schemas), dropped: [] };
     }
     case "const":
       return { schema: constSchema(ctx, node.value), dropped: [] };
@@ -349,6 +346,27 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
       };
     }
   }
+};
+
+/**
+ * The reply mapping of an untagged union: each variant's mapping applies to the values of that
+ * variant only, selected as written for the provider. The variants are disjoint in the contract,
+ * but the projection can make them alike (a map written as entries is a list, a tuple written by
+ * position an object with keys "0", "1", a widened null another variant's meaning): where a
+ * variant with a mapping cannot be told apart from another as written, a reply could not be read
+ * back as the value the model meant, which is an error at the variant.
+ */
+const oneOfPlan = (ctx: Context, node: OneOfType, variants: readonly Projected[], schemas: readonly JsonSchema[]): NullPlan | undefined => {
+  if (!variants.some((variant) => variant.nulls)) return undefined;
+  const resolve = (ref: string): unknown => ctx.defs.get(ref.replace(/^#\/\$defs\//, ""));
+  const { selectors, overlaps } = distinguishDescribed(schemas.map((schema) => describeBranch(schema, resolve, { closed: true })));
+  const { provider } = ctx.limits;
+  for (const { first, second, why } of overlaps) {
+    if (!variants[first]!.nulls && !variants[second]!.nulls) continue; // as sent either way: the contract's validator decides
+    const loc = node.variants[second]!.loc;
+    ctx.diagnostics.push(createDiagnostic("llm-union-overlap", loc, { provider, first: variantLabel(node, first), second: variantLabel(node, second), why, fix: optOut(provider) }));
+  }
+  return { kind: "select", variants: variants.flatMap((variant, i) => (variant.nulls ? [{ selector: selectors[i]!, inner: variant.nulls }] : [])) };
 };
 
 /** Projections inline named types, and no provider's subset is used here for `$ref` cycles yet: a recursive type is a limit crossed. */
