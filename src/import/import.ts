@@ -165,7 +165,7 @@ const fittingProviders = (project: Project, source: SchemaSource, contracts: rea
     if (!imported) continue;
     const kept = contract.llm.providers.filter((provider) => {
       const crossed = contract.versions.flatMap((version) => projectVersion(project, contract, version, provider).diagnostics).find((d) => d.severity === "error");
-      if (crossed) diagnostics.push(createDiagnostic("import-provider-left-out", source.locate(imported.pointer), { pointer: imported.pointer, provider, detail: crossed.message.replace(/: simplify the contract .*$/, "") }));
+      if (crossed) diagnostics.push(createDiagnostic("import-provider-left-out", source.locate(imported.pointer), { pointer: imported.pointer, provider, detail: crossed.message.replace(/: (simplify the contract|give the union a tag).*$/, "") }));
       return crossed === undefined;
     });
     if (kept.length < contract.llm.providers.length) fitting.set(contract.name, kept);
