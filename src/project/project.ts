@@ -415,7 +415,10 @@ const fieldProjection = (ctx: Context, scope: Scope, field: Field, at: string, d
   // A sensitive field's children are never shown as examples either.
   const inner = field.sensitivity === "secret" || field.sensitivity === "pii" ? undefined : example;
   const projected = typeProjection(ctx, scope, field.type, at, depth, field, inner);
-  const widened = ctx.limits.allRequired && field.optional && field.nullable === undefined;
+  // A type whose values include null (a `const: null`, a union with one) keeps its null: widened,
+  // a null would mean absent, and the value the contract allows could not be written.
+  const ownNull = field.nullable === undefined && takesNullItself(field.type);
+  const widened = ctx.limits.allRequired && field.optional && field.nullable === undefined && !ownNull;
   if (widened) ctx.widened.push(at);
   const { description: typeDescription, ...schema } = projected.schema;
   const description = paragraphs([
@@ -425,6 +428,7 @@ const fieldProjection = (ctx: Context, scope: Scope, field: Field, at: string, d
     field.nullable !== undefined ? `Null means: ${withPeriod(field.nullable)}` : undefined,
     widened ? "Null means: absent." : undefined,
     ctx.limits.allRequired && field.optional && field.nullable !== undefined ? "The field cannot be left out here; null stands for its stated meaning." : undefined,
+    ctx.limits.allRequired && field.optional && ownNull ? "The field cannot be left out here." : undefined,
     field.default !== undefined ? `Default when absent: ${JSON.stringify(field.default)}.` : undefined,
     exampleWords(field, inner),
     projected.dropped.length > 0 ? `Must also be: ${projected.dropped.join("; ")}.` : undefined,
@@ -436,6 +440,10 @@ const fieldProjection = (ctx: Context, scope: Scope, field: Field, at: string, d
   const shaped = nullable ? (takesNull ? { anyOf: alternatives } : { anyOf: [...alternatives, { type: "null" }] }) : schema;
   return { schema: defined({ description, ...shaped }), nulls: projected.nulls, dropped: [], widened };
 };
+
+/** Whether null is a value of `type` itself (not of `json`, whose null an optional field gives up under openai, as documented). */
+const takesNullItself = (type: TypeNode): boolean =>
+  (type.kind === "const" && type.value === null) || (type.kind === "oneOf" && type.variants.some((variant) => takesNullItself(variant.type)));
 
 /** `object`: the named or inline object whose unknown-key policy applies (none for a payload's root). */
 /**

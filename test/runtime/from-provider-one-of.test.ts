@@ -22,6 +22,8 @@ versions:
   "1.0":
     fields:
       doc: { type: union, variants: [Draft, Final] }
+      # Null is this field's one value: widened, a null would mean absent and it could not be written.
+      gone: { type: const, value: null, optional: true }
 `;
 
 const project = createProject({ "idl/demo/demo.shared.yaml": SHARED });
@@ -38,6 +40,15 @@ describe("variants sharing a field name", () => {
     expect(decode("demo.shared", reply({ kind: "draft", note: null }), { from: "openai" })).toMatchObject({ ok: true, value: { doc: { kind: "draft" } } });
     const draft = decode("demo.shared", reply({ kind: "draft", note: null }), { from: "openai" }) as { value: { doc: object } };
     expect(Object.hasOwn(draft.value.doc, "note")).toBe(false);
+  });
+
+  it("keeps the null of an optional field whose type is null itself", async () => {
+    const { decode } = await project.load<{ decode(contract: string, value: unknown, options?: { from?: string }): { ok: boolean; value?: object } }>("generated/index.ts");
+    const decoded = decode("demo.shared", { contract: "demo.shared", version: "1.0", doc: { kind: "final", note: null }, gone: null }, { from: "openai" });
+    expect(decoded).toMatchObject({ ok: true, value: { gone: null } });
+    const openai = JSON.parse(project.read("generated/demo.shared/v1_0/llm/openai.json")) as { widened: string[]; response_format: { json_schema: { schema: { properties: { gone: unknown } } } } };
+    expect(openai.widened).not.toContain("/gone");
+    expect(openai.response_format.json_schema.schema.properties.gone).toEqual({ description: "The field cannot be left out here.", type: "null" });
   });
 });
 
