@@ -321,7 +321,7 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
       ctx.expanding.add(key);
       const projected = objectProjection(ctx, scope, type.fields, at, depth + 1, field, example, type);
       ctx.expanding.delete(key);
-      return { ...projected, schema: defined({ description: type.description?.trim(), ...projected.schema }) };
+      return { ...projected, schema: describedAs(type.description, projected.schema) };
     }
     case "contract": {
       const contract = ctx.project.contracts.find((candidate) => candidate.name === node.contract);
@@ -394,9 +394,15 @@ const recursiveDef = (ctx: Context, type: NamedType, at: string, depth: number, 
     ctx.ledger.push({ path: at === "" ? "/" : at, constraint: "depth", value: bound, words });
     const projected = objectProjection(ctx, ctx.home, type.fields, at, depth + 1, field, undefined);
     if (projected.nulls) throw new Error(`treaty bug: ${ctx.limits.provider} takes $defs but '${type.name}' needs a null plan`);
-    ctx.defs.set(type.name, defined({ description: paragraphs([type.description?.trim(), `Must also be: ${words}.`]), ...projected.schema }));
+    ctx.defs.set(type.name, describedAs(paragraphs([type.description, `Must also be: ${words}.`]), projected.schema));
   }
   return { schema: { $ref: `#/$defs/${type.name}` }, dropped: [] };
+};
+
+/** `schema` with `description` first, before what its own description says. */
+const describedAs = (description: string | undefined, schema: JsonSchema): JsonSchema => {
+  const { description: own, ...rest } = schema;
+  return defined({ description: paragraphs([description, typeof own === "string" ? own : undefined]), ...rest });
 };
 
 const withWords = (schema: JsonSchema, dropped: readonly string[]): JsonSchema =>
@@ -476,11 +482,12 @@ const objectProjection = (ctx: Context, scope: Scope, fields: readonly Field[], 
   const closed = ctx.limits.closedObjects || policy.unknownFields === "reject";
   // A provider that closes every object cannot let a model write the keys a kept object carries:
   // the reply is still a valid value (it has none), and the ledger says what the model cannot write.
-  if (closed && policy.unknownFields === "keep") {
-    ctx.ledger.push({ path: at === "" ? "/" : at, constraint: "unknown_fields", words: "keys other than the declared fields are kept by the contract but cannot be written here" });
-  }
+  const keptWords = closed && policy.unknownFields === "keep" ? "keys other than the declared fields are kept by the contract but cannot be written here" : undefined;
+  if (keptWords !== undefined) ctx.ledger.push({ path: at === "" ? "/" : at, constraint: "unknown_fields", words: keptWords });
   const additional = !closed && policy.additional !== undefined ? typeProjection(ctx, scope, policy.additional, child(at, "*"), depth, owner, undefined) : undefined;
   const schema = defined({
+    // As every ledger entry's words, also in the description at its path.
+    description: keptWords && `Note: ${keptWords}.`,
     type: "object",
     properties: Object.fromEntries(projected.map((p) => [p.field.name, p.schema])),
     // Strict OpenAI writes `required` on every object, even an empty one (openai-node's toStrictJsonSchema does).
@@ -585,7 +592,7 @@ const computeProjection = (project: Project, contract: Contract, version: Resolv
   if (limits.maxSchemaChars !== undefined && ctx.totals.chars > limits.maxSchemaChars) {
     ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", version.loc, { provider, limit: "characters of property names, enum values and constants", max: limits.maxSchemaChars, actual: ctx.totals.chars, fix: optOut(provider) }));
   }
-  const schema = defined({ description, ...root.schema, $defs: ctx.defs.size > 0 ? Object.fromEntries(ctx.defs) : undefined });
+  const schema = defined({ ...describedAs(description, root.schema), $defs: ctx.defs.size > 0 ? Object.fromEntries(ctx.defs) : undefined });
   const name = projectionName(ctx, contract);
   // A budget of a request's strict tools (checkRequestBudget) that this tool crosses alone: no request can hold it.
   if (provider === "anthropic") {

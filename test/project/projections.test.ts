@@ -100,3 +100,34 @@ for (const target of targets) {
     }
   });
 }
+
+// The README: each ledger entry's words "are also in the field's description". Read from the
+// projection files as written, for every target and provider: the words of each entry appear in
+// a description of the schema (a map's key words in the map's, a rule's in the root's).
+describe("every ledger entry's words are in a description", () => {
+  const descriptions = (schema: unknown, into: string[] = []): string[] => {
+    if (Array.isArray(schema)) for (const item of schema) descriptions(item, into);
+    else if (typeof schema === "object" && schema !== null) {
+      for (const [key, value] of Object.entries(schema)) {
+        if (key === "description" && typeof value === "string") into.push(value);
+        else descriptions(value, into);
+      }
+    }
+    return into;
+  };
+  for (const target of targets) {
+    it(target.name, () => {
+      const project = compile({ root: target.root, idlDir: join(target.root, "idl") }).value!;
+      for (const contract of project.contracts) {
+        for (const version of contract.versions) {
+          for (const provider of contract.llm.providers) {
+            const file = join(target.out, contractDir(contract.name), versionId(version.version), "llm", `${provider}.json`);
+            const { ledger, $comment: _, widened: __, ...request } = JSON.parse(readFileSync(file, "utf8")) as { ledger: { path: string; words: string }[]; $comment: string; widened: string[] };
+            const text = descriptions(request).join("\n");
+            for (const entry of ledger) expect(text, `${contract.name} ${version.version} ${provider} ${entry.path}`).toContain(entry.words);
+          }
+        }
+      }
+    });
+  }
+});
