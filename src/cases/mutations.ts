@@ -17,6 +17,8 @@ import type { Edit, Expectation, MutationCase } from "./model.js";
 import { nonMatching, samplePattern, surrounded } from "./pattern-sample.js";
 import { tooDeep } from "./too-deep.js";
 import { isMultipleOf } from "../runtime/multiple-of.js";
+import { own } from "../runtime/shape.js";
+import { putKey } from "../runtime/snapshot.js";
 import { hasDuplicates } from "../runtime/unique.js";
 import { distinguishVariants, selectVariant, variantLabel, type VariantSelector } from "../ir/one-of-variants.js";
 import { FORMAT_NEAR_MISSES, fieldAtPath, fitsString, instantOf, nearestFitting, nextDouble, stringOfLength, tooLong, type Synthesizer } from "./synthesize.js";
@@ -39,10 +41,10 @@ const editedAt = (value: JsonValue, at: string, edits: readonly Edit[]): { reado
       root = to;
       continue;
     }
-    const parent = keys.slice(0, -1).reduce<JsonValue | undefined>((v, k) => (isObject(v) || Array.isArray(v) ? (v as JsonObject)[k] : undefined), root);
+    const parent = keys.slice(0, -1).reduce<JsonValue | undefined>((v, k) => (isObject(v) || Array.isArray(v) ? own(v as JsonObject, k) : undefined), root);
     if (!isObject(parent) && !Array.isArray(parent)) continue;
     if (to === undefined) delete (parent as JsonObject)[keys.at(-1)!];
-    else (parent as JsonObject)[keys.at(-1)!] = to;
+    else putKey(parent as JsonObject, keys.at(-1)!, to);
   }
   return { value: root };
 };
