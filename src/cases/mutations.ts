@@ -204,8 +204,10 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
       case "tuple":
         return { value: {}, code: "type" };
       case "enum":
+        return { value: 42, code: "enum" };
       case "const":
-        return { value: 42, code: type.kind };
+        // Of another JSON type than the constant: 42 is the constant 42 itself.
+        return { value: typeof type.value === "number" ? "42" : 42, code: "const" };
       default:
         return { value: [], code: "type" };
     }
@@ -217,8 +219,9 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     return candidate;
   };
 
+  // A number one up, or from 2^53 on, where one up rounds back to the constant, its negation.
   const otherConstant = (value: string | number | boolean | null): string | number | boolean =>
-    value === null ? false : typeof value === "string" ? `${value}-other` : typeof value === "number" ? value + 1 : !value;
+    value === null ? false : typeof value === "string" ? `${value}-other` : typeof value === "number" ? (value + 1 !== value ? value + 1 : -value) : !value;
 
   /** A string of `length` (made by `make`) accepted or rejected at `site`, or left out when too long to build. */
   const lengthCase = (site: Site, what: string, length: number, make: () => string | undefined, code?: string): void => {
@@ -273,7 +276,8 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
       const inside = nearestFitting(t, edge, inward);
       if (inside === edge) accepts(site, `${words[0]} ${code} ${limit}`, edge);
       else if (inside !== undefined && t.multipleOf !== undefined) accepts(site, `at ${inside}, the multiple of ${t.multipleOf} nearest ${code} ${limit}`, inside);
-      rejects(site, `${words[1]} ${code} ${limit}`, crossed, code);
+      // Past ±Number.MAX_VALUE there is no number to cross to (JSON has no Infinity).
+      if (Number.isFinite(crossed)) rejects(site, `${words[1]} ${code} ${limit}`, crossed, code);
     };
     if (t.min !== undefined) {
       const edge = int ? Math.ceil(t.min) : t.min;

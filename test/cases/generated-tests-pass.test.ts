@@ -91,6 +91,16 @@ const CONTRACTS: Readonly<Record<string, readonly string[]>> = {
     '    fields: { "__proto__": { type: Node, optional: true } }',
     "llm: { providers: [mcp] } # the one provider that takes a recursive type",
   ],
+  // Numbers a case must not land on: constants at and past 2^53, where one more rounds back
+  // (9007199254740993 reads as ...992), one in an untagged union, the constant 42 (the wrong type's
+  // usual value), and a bound at the largest double, with nothing past it.
+  "demo.big": [
+    "      answer: { type: const, value: 42 }",
+    "      c: { type: const, value: 1e21 }",
+    "      d: { type: const, value: 9007199254740993 }",
+    "      e: { type: union, variants: [{ type: const, value: 1e300 }, { type: string, maxLength: 3 }] }",
+    "      top: { type: number, min: -1.7976931348623157e308, max: 1.7976931348623157e308 }",
+  ],
   "demo.fig": [
     "      fig:",
     "        type: union",
@@ -256,6 +266,14 @@ describe("the generated tests of contracts without examples", () => {
     const base = (cases.bases["1.0"] as { value: Record<string, Record<string, unknown>> }).value;
     expect(Object.keys(base)).toEqual(expect.arrayContaining(["__proto__", "constructor", "inner", "named"]));
     expect(Object.hasOwn(base["inner"]!, "__proto__") && Object.hasOwn(base["named"]!, "__proto__")).toBe(true);
+  });
+
+  it("move a numeric constant to a value that differs (in type, too), and leave out a bound with no number past it", () => {
+    const tests = results("demo.big");
+    for (const title of ["rejects answer of the wrong type", "rejects c other than 1e+21", "rejects d other than 9007199254740992", "rejects e other than 1e+300", "accepts top at max 1.7976931348623157e+308"]) {
+      expect(tests.get(`1.0 ${title}`), title).toBe("passed");
+    }
+    expect([...tests.keys()].filter((t) => t.includes("top above") || t.includes("top below"))).toEqual([]);
   });
 
   it("break a pattern or format only within maxLength, and leave out an item edge a unique list repeats", () => {
