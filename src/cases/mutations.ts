@@ -1,9 +1,10 @@
 // Mutations derived from a version's schema, each from the version's base value and each expected
 // to fail with one issue code (or, for a bound's edge, to pass): a required field dropped, a wrong
-// JSON type, a value outside an enum or constant, each bound crossed by the smallest step while
-// the bound itself passes, a pattern or format broken, an unknown key, each rule broken. Nested
-// objects, the first item of a list and the first entry of a map are mutated; an optional field
-// the base value lacks, or one item of an empty list or map, is put in (synthesized) and mutated there.
+// JSON type, a value outside an enum or constant, each bound crossed by the smallest step (to the
+// next multiple with a `multipleOf`) while the bound itself passes, a pattern or format broken, an
+// unknown key, each rule broken. Nested objects, the first item of a list and the first entry of a
+// map are mutated; an optional field the base value lacks, or one item of an empty list or map, is
+// put in (synthesized) and mutated there.
 // Long values are described (`make`), and a bound's edge too long to build is left out, saying so.
 import { rootFields } from "../ir/envelope.js";
 import type { Contract, Field, JsonType, JsonValue, ListType, NumericType, OpenObject, ResolvedVersion, Rule, StringType, TupleType, TypeNode } from "../ir/model.js";
@@ -17,6 +18,8 @@ import type { Edit, Expectation, MutationCase } from "./model.js";
 import { nonMatching, samplePattern, surrounded } from "./pattern-sample.js";
 import { tooDeep } from "./too-deep.js";
 import { isMultipleOf } from "../runtime/multiple-of.js";
+import { own } from "../runtime/shape.js";
+import { putKey } from "../runtime/snapshot.js";
 import { hasDuplicates } from "../runtime/unique.js";
 import { distinguishVariants, selectVariant, variantLabel, type VariantSelector } from "../ir/one-of-variants.js";
 import { FORMAT_NEAR_MISSES, fieldAtPath, fitsString, instantOf, nearestFitting, nextDouble, stringOfLength, tooLong, type Synthesizer } from "./synthesize.js";
@@ -39,10 +42,10 @@ const editedAt = (value: JsonValue, at: string, edits: readonly Edit[]): { reado
       root = to;
       continue;
     }
-    const parent = keys.slice(0, -1).reduce<JsonValue | undefined>((v, k) => (isObject(v) || Array.isArray(v) ? (v as JsonObject)[k] : undefined), root);
+    const parent = keys.slice(0, -1).reduce<JsonValue | undefined>((v, k) => (isObject(v) || Array.isArray(v) ? own(v as JsonObject, k) : undefined), root);
     if (!isObject(parent) && !Array.isArray(parent)) continue;
     if (to === undefined) delete (parent as JsonObject)[keys.at(-1)!];
-    else (parent as JsonObject)[keys.at(-1)!] = to;
+    else putKey(parent as JsonObject, keys.at(-1)!, to);
   }
   return { value: root };
 };
@@ -202,8 +205,10 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
       case "tuple":
         return { value: {}, code: "type" };
       case "enum":
+        return { value: 42, code: "enum" };
       case "const":
-        return { value: 42, code: type.kind };
+        // Of another JSON type than the constant: 42 is the constant 42 itself.
+        return { value: typeof type.value === "number" ? "42" : 42, code: "const" };
       default:
         return { value: [], code: "type" };
     }
@@ -215,8 +220,9 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     return candidate;
   };
 
+  // A number one up, or from 2^53 on, where one up rounds back to the constant, its negation.
   const otherConstant = (value: string | number | boolean | null): string | number | boolean =>
-    value === null ? false : typeof value === "string" ? `${value}-other` : typeof value === "number" ? value + 1 : !value;
+    value === null ? false : typeof value === "string" ? `${value}-other` : typeof value === "number" ? (value + 1 !== value ? value + 1 : -value) : !value;
 
   /** A string of `length` (made by `make`) accepted or rejected at `site`, or left out when too long to build. */
   const lengthCase = (site: Site, what: string, length: number, make: () => string | undefined, code?: string): void => {
@@ -264,14 +270,19 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     const int = t.kind === "int";
     /**
      * The edge passes (or, when `multipleOf` rules the edge out, the valid value nearest it on the
-     * inside) and the crossed value fails with the bound's code.
+     * inside) and the crossed value, or the nearest past it that fits the other constraints,
+     * fails with the bound's code.
      */
-    const bound = (limit: number | undefined, code: string, edge: number, inward: 1 | -1, crossed: number, words: [string, string]): void => {
+    const bound = (limit: number | undefined, code: "min" | "max" | "exclusiveMin" | "exclusiveMax", edge: number, inward: 1 | -1, crossed: number, words: [string, string]): void => {
       if (limit === undefined) return;
       const inside = nearestFitting(t, edge, inward);
       if (inside === edge) accepts(site, `${words[0]} ${code} ${limit}`, edge);
       else if (inside !== undefined && t.multipleOf !== undefined) accepts(site, `at ${inside}, the multiple of ${t.multipleOf} nearest ${code} ${limit}`, inside);
-      rejects(site, `${words[1]} ${code} ${limit}`, crossed, code);
+      // The crossed value moves out to the nearest one meeting every other constraint: off the grid
+      // of multipleOf it fails that too, and a validator that lost this bound would still reject it.
+      const past = nearestFitting({ ...t, [code]: undefined }, crossed, -inward as 1 | -1) ?? crossed;
+      // Past ±Number.MAX_VALUE there is no number to cross to (JSON has no Infinity).
+      if (Number.isFinite(past)) rejects(site, `${words[1]} ${code} ${limit}`, past, code);
     };
     if (t.min !== undefined) {
       const edge = int ? Math.ceil(t.min) : t.min;

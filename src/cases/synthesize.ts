@@ -8,6 +8,8 @@ import type { Contract, Field, JsonValue, NumericType, Project, ResolvedVersion,
 import { versionsOfMajor } from "../ir/names.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { isMultipleOf } from "../runtime/multiple-of.js";
+import { own } from "../runtime/shape.js";
+import { putKey } from "../runtime/snapshot.js";
 import { samplePattern } from "./pattern-sample.js";
 import { MAX_BUILT_LENGTH } from "../testing/cases-file.js";
 
@@ -191,10 +193,11 @@ export const createSynthesizer = (project: Project): Synthesizer => {
     const out: Record<string, JsonValue> = { ...extra };
     for (const field of fields.filter((f) => !f.optional)) {
       const inner = value(contract, version, field.type);
-      // A required nullable field is where a recursive type ends.
-      if ("reason" in inner && inner.reason === RECURSION && field.nullable !== undefined) out[field.name] = null;
+      // A required nullable field is where a recursive type ends. Keys are put, not assigned: a
+      // field `__proto__` is then a key of the value, not its prototype.
+      if ("reason" in inner && inner.reason === RECURSION && field.nullable !== undefined) putKey(out, field.name, null);
       else if ("reason" in inner) return { reason: `${field.name}: ${inner.reason}` };
-      else out[field.name] = inner.value;
+      else putKey(out, field.name, inner.value);
     }
     return { value: out };
   };
@@ -366,23 +369,23 @@ export const createSynthesizer = (project: Project): Synthesizer => {
   /** Makes a payload of required fields only meet `rule`; says why when it cannot. */
   const satisfy = (contract: Contract, version: ResolvedVersion, rule: Rule, obj: Record<string, JsonValue>): string | undefined => {
     const get = (path: string): JsonValue | undefined =>
-      path.split(".").reduce<JsonValue | undefined>((v, k) => (v !== null && typeof v === "object" && !Array.isArray(v) ? v[k] : undefined), obj);
+      path.split(".").reduce<JsonValue | undefined>((v, k) => (v !== null && typeof v === "object" && !Array.isArray(v) ? own(v, k) : undefined), obj);
     /** Puts `v` at the dotted `path`, synthesizing the absent objects on the way; says why when it cannot. */
     const set = (path: string, v: JsonValue): string | undefined => {
       const keys = path.split(".");
       let parent = obj;
       for (const [i, key] of keys.slice(0, -1).entries()) {
-        const current = parent[key];
+        const current = own(parent, key);
         if (current === null || typeof current !== "object" || Array.isArray(current)) {
           const at = keys.slice(0, i + 1).join(".");
           const field = fieldAtPath(version, at);
           const made = field && value(contract, version, field.type);
           if (made === undefined || "reason" in made) return `cannot fill ${at}${made === undefined ? "" : `: ${made.reason}`}`;
-          parent[key] = made.value;
+          putKey(parent, key, made.value);
         }
         parent = parent[key] as Record<string, JsonValue>;
       }
-      parent[keys.at(-1)!] = v;
+      putKey(parent, keys.at(-1)!, v);
       return undefined;
     };
     switch (rule.kind) {

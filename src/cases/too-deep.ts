@@ -4,6 +4,7 @@
 import type { JsonValue, ResolvedVersion, TypeNode } from "../ir/model.js";
 import { maxDepthOf } from "../ir/recursion.js";
 import { escapePointer } from "../runtime/issue.js";
+import { putKey } from "../runtime/snapshot.js";
 
 /** One way from a named type to another: its field holds it, or holds a list or map of it. */
 interface Step {
@@ -67,7 +68,7 @@ export const tooDeep = (
     const made = minimal(type);
     if (made === null || typeof made !== "object" || Array.isArray(made)) return undefined;
     if (step) {
-      made[step.field] = step.via === "field" ? value! : step.via === "item" ? [value!] : { [KEY]: value! };
+      putKey(made, step.field, step.via === "field" ? value! : step.via === "item" ? [value!] : { [KEY]: value! });
       pointer = `/${escapePointer(step.field)}${step.via === "item" ? "/0" : step.via === "value" ? `/${KEY}` : ""}${pointer}`;
     }
     value = made;

@@ -1,6 +1,7 @@
-// The generated tests can fail: each break below edits a copy of task.result's 1.2 validator the
-// way a bug in treaty's validator emitter would, and the copy's generated tests must fail — with
-// the very test named for the broken check among the failures — while an intact copy passes.
+// The generated tests can fail: each break below edits a copy of a generated validator (task.result's
+// 1.2, demo.grid's 1.0) the way a bug in treaty's validator emitter would, and the copy's generated
+// tests must fail — with the very test named for the broken check among the failures — while an
+// intact copy passes.
 //
 // How a break finds its place: the emitted validator reads each field once per function, as
 // `const fN = v.<field>;`, and every statement up to the next field's read checks that field (in
@@ -9,16 +10,17 @@
 //
 // A case runs against every version it holds in (`1.0–1.2 rejects a missing task_id`): breaking
 // only 1.2, the last or the first version of such a range, must still fail that case.
+//
+// demo.grid, generated here, has bounds beside a `multipleOf`: a value crossing a bound off the
+// grid fails multipleOf too, so check() without the bound still rejected it and no test noticed.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/run-cli.js";
 import { runGeneratedTests, type VitestReport } from "../support/run-generated-tests.js";
 
 const ROOT = join(import.meta.dirname, "../..");
-const CONTRACT = "task.result";
-const VALIDATOR = "v1_2/validator.ts";
-const SHARED = "validators.ts";
-/** Between the two files while a break edits them as one text. */
+/** Between the files while a break edits them as one text. */
 const FILE_BREAK = "\n//---- next file ----\n";
 
 /** Applies `edit` to the statements checking `field`, given the local that holds it. */
@@ -36,7 +38,11 @@ interface Break {
 const editFunction = (source: string, name: string, edit: (code: string) => string): string =>
   source.replace(new RegExp(`function ${name}\\([\\s\\S]*?\\n}\\n`), (code) => edit(code));
 
-const BREAKS: readonly Break[] = [
+/** Drops `comparison` of `field` (` && fN <= 100`) from check() alone; errors() still reports the bound. */
+const dropFromCheck = (source: string, field: string, comparison: string): string =>
+  editFunction(source, "is_root", (code) => editField(code, field, (fieldCode, f) => fieldCode.replace(` && ${f} ${comparison}`, "")));
+
+const TASK_BREAKS: readonly Break[] = [
   {
     // read() checks as it copies, apart from check(): its own break must fail the tests too.
     name: "widens the maxLength of task_id from 64 to 65 in read() alone",
@@ -85,48 +91,95 @@ const BREAKS: readonly Break[] = [
   },
 ];
 
+const GRID_BREAKS: readonly Break[] = [
+  { name: "drops the max of n (100, multipleOf 7) from check() alone", caughtBy: "1.0 rejects n above max 100", apply: (source) => dropFromCheck(source, "n", "<= 100") },
+  { name: "drops the min of n (0, multipleOf 7) from check() alone", caughtBy: "1.0 rejects n below min 0", apply: (source) => dropFromCheck(source, "n", ">= 0") },
+  { name: "drops the max of x (10, multipleOf 0.5) from check() alone", caughtBy: "1.0 rejects x above max 10", apply: (source) => dropFromCheck(source, "x", "<= 10") },
+  { name: "drops the min of x (-10, multipleOf 0.5) from check() alone", caughtBy: "1.0 rejects x below min -10", apply: (source) => dropFromCheck(source, "x", ">= -10") },
+  { name: "drops the exclusiveMax of e (100, multipleOf 7) from check() alone", caughtBy: "1.0 rejects e at exclusiveMax 100", apply: (source) => dropFromCheck(source, "e", "< 100") },
+];
+
+const GRID_IDL = [
+  "contract: demo.grid",
+  "owner: tests",
+  "versions:",
+  '  "1.0":',
+  "    fields:",
+  "      n: { type: int, min: 0, max: 100, multipleOf: 7 }",
+  "      x: { type: number, min: -10, max: 10, multipleOf: 0.5 }",
+  "      e: { type: int, exclusiveMin: 0, exclusiveMax: 100, multipleOf: 7 }",
+  "",
+].join("\n");
+
+interface Target {
+  readonly contract: string;
+  /** Its contract file, generated here; none: this repo's own generated code. */
+  readonly idl?: string;
+  /** The code the broken version's validator runs, edited as one text (a field checked in one file may use a pattern declared in another). */
+  readonly files: readonly string[];
+  readonly breaks: readonly Break[];
+  /** Fewer generated tests than this: they did not all run. */
+  readonly atLeast: number;
+}
+
+const TARGETS: readonly Target[] = [
+  // 1.2's own validator and what it imports from the versions' shared validators.ts.
+  { contract: "task.result", files: ["v1_2/validator.ts", "validators.ts"], breaks: TASK_BREAKS, atLeast: 100 },
+  { contract: "demo.grid", idl: GRID_IDL, files: ["v1_0/validator.ts"], breaks: GRID_BREAKS, atLeast: 20 },
+];
+
 const scratch = join(ROOT, ".scratch");
 let dir: string;
 let report: VitestReport;
-const copies = [{ name: "intact", apply: (source: string) => source }, ...BREAKS].map((b, i) => ({ ...b, folder: `copy${i}` }));
+const copiesOf = (target: Target) =>
+  [{ name: "intact", caughtBy: "", apply: (source: string) => source }, ...target.breaks].map((b, i) => ({ ...b, folder: `${target.contract}-copy${i}` }));
 
 /** The titles of the copy's generated tests that failed. */
-const failures = (folder: string): string[] => {
+const failures = (target: Target, folder: string): string[] => {
   const file = report.testResults.find((r) => r.name.includes(`/${folder}/`));
   expect(file, `no results for ${folder}`).toBeDefined();
-  expect(file!.assertionResults.length).toBeGreaterThan(100);
+  expect(file!.assertionResults.length).toBeGreaterThan(target.atLeast);
   return file!.assertionResults.filter((a) => a.status === "failed").map((a) => a.title);
 };
 
-beforeAll(() => {
+beforeAll(async () => {
   mkdirSync(scratch, { recursive: true });
   dir = mkdtempSync(join(scratch, "generated-tests-catch-"));
-  // The code 1.2's validator runs: its own file and what it imports from the versions' shared
-  // validators.ts, broken as one text (a field checked in one may use a pattern declared in the other).
-  const files = [VALIDATOR, SHARED];
-  const original = files.map((file) => readFileSync(join(ROOT, "generated", CONTRACT, file), "utf8")).join(FILE_BREAK);
-  for (const copy of copies) {
-    const target = join(dir, copy.folder, CONTRACT);
-    cpSync(join(ROOT, "generated", CONTRACT), target, { recursive: true });
-    const broken = copy.apply(original);
-    if (copy.name !== "intact") expect(broken, `${copy.name}: the break found nothing to edit`).not.toBe(original);
-    const parts = broken.split(FILE_BREAK);
-    expect(parts).toHaveLength(files.length);
-    files.forEach((file, i) => writeFileSync(join(target, file), parts[i]!));
+  // The contracts given here, generated in a project beside the copies.
+  const project = join(dir, "project");
+  mkdirSync(join(project, "idl"), { recursive: true });
+  for (const target of TARGETS) if (target.idl !== undefined) writeFileSync(join(project, "idl", `${target.contract}.yaml`), target.idl);
+  let stderr = "";
+  expect(await runCli(["generate"], { cwd: project, stdout: () => {}, stderr: (t) => (stderr += t) }), stderr).toBe(0);
+  for (const target of TARGETS) {
+    const from = join(target.idl === undefined ? ROOT : project, "generated", target.contract);
+    const original = target.files.map((file) => readFileSync(join(from, file), "utf8")).join(FILE_BREAK);
+    for (const copy of copiesOf(target)) {
+      const to = join(dir, copy.folder, target.contract);
+      cpSync(from, to, { recursive: true });
+      const broken = copy.apply(original);
+      if (copy.name !== "intact") expect(broken, `${copy.name}: the break found nothing to edit`).not.toBe(original);
+      const parts = broken.split(FILE_BREAK);
+      expect(parts).toHaveLength(target.files.length);
+      target.files.forEach((file, i) => writeFileSync(join(to, file), parts[i]!));
+    }
   }
   // Every copy in one vitest run, with treaty's runtime from source as in this repo's config.
-  report = runGeneratedTests(dir, "**/*.test.ts");
+  report = runGeneratedTests(dir, "*-copy*/**/*.test.ts");
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe(`the generated tests of ${CONTRACT} catch a broken validator`, () => {
-  it("pass against an intact copy", () => {
-    expect(failures("copy0")).toEqual([]);
-  });
-  for (const copy of copies.slice(1)) {
-    it(`fail when the validator ${copy.name}`, () => {
-      expect(failures(copy.folder)).toContain((copy as Break).caughtBy);
+for (const target of TARGETS) {
+  describe(`the generated tests of ${target.contract} catch a broken validator`, () => {
+    const [intact, ...broken] = copiesOf(target);
+    it("pass against an intact copy", () => {
+      expect(failures(target, intact!.folder)).toEqual([]);
     });
-  }
-});
+    for (const copy of broken) {
+      it(`fail when the validator ${copy.name}`, () => {
+        expect(failures(target, copy.folder)).toContain(copy.caughtBy);
+      });
+    }
+  });
+}

@@ -69,6 +69,38 @@ const CONTRACTS: Readonly<Record<string, readonly string[]>> = {
     '      "io.example/with space": { type: bool, optional: true }',
     '      headers: { type: map, of: { type: string, maxLength: 3 }, keys: { pattern: "^[a-z]+$", sensitivity: none } }',
   ],
+  // Required fields named as what every object inherits, at the top, in an object, a named type
+  // and a rule, a map key and a recursive type's way round named `__proto__`: each is a key of
+  // the value treaty builds, not its prototype.
+  "demo.proto": [
+    "      trigger: bool",
+    '      "__proto__": { type: string, maxLength: 10 }',
+    '      "constructor": { type: int, min: 1 }',
+    '      inner: { type: object, fields: { "__proto__": { type: int, max: 3 } } }',
+    "      named: Proto",
+    "      tree: Node",
+    '      keyed: { type: map, of: { type: int, max: 3 }, keys: { pattern: "^__proto__$", sensitivity: none } }',
+    '      opts: { optional: true, type: { type: object, fields: { "__proto__": { type: bool, optional: true } } } }',
+    "    rules:",
+    "      - requires: { if: trigger, then: [opts.__proto__] }",
+    "types:",
+    "  Proto:",
+    '    fields: { "__proto__": { type: string, maxLength: 2 } }',
+    "  Node:",
+    "    maxDepth: 2",
+    '    fields: { "__proto__": { type: Node, optional: true } }',
+    "llm: { providers: [mcp] } # the one provider that takes a recursive type",
+  ],
+  // Numbers a case must not land on: constants at and past 2^53, where one more rounds back
+  // (9007199254740993 reads as ...992), one in an untagged union, the constant 42 (the wrong type's
+  // usual value), and a bound at the largest double, with nothing past it.
+  "demo.big": [
+    "      answer: { type: const, value: 42 }",
+    "      c: { type: const, value: 1e21 }",
+    "      d: { type: const, value: 9007199254740993 }",
+    "      e: { type: union, variants: [{ type: const, value: 1e300 }, { type: string, maxLength: 3 }] }",
+    "      top: { type: number, min: -1.7976931348623157e308, max: 1.7976931348623157e308 }",
+  ],
   "demo.fig": [
     "      fig:",
     "        type: union",
@@ -213,6 +245,35 @@ describe("the generated tests of contracts without examples", () => {
     ]) {
       expect(tests.get(`1.0 ${title}`), title).toBe("passed");
     }
+  });
+
+  it("synthesize and mutate required fields and map keys named __proto__ or constructor as keys", () => {
+    const tests = results("demo.proto");
+    for (const title of [
+      "accepts a synthesized minimal value",
+      "rejects a missing __proto__",
+      "rejects a missing constructor",
+      "rejects a missing inner.__proto__",
+      "rejects inner.__proto__ above max 3",
+      "rejects a missing named.__proto__",
+      "rejects keyed.__proto__ above max 3",
+      "rejects trigger without opts.__proto__ (rule requires)",
+      "rejects tree nested past its depth bound (Node maxDepth 2)",
+    ]) {
+      expect(tests.get(`1.0 ${title}`), title).toBe("passed");
+    }
+    const cases = JSON.parse(readFileSync(join(dir, "generated/demo.proto/demo.proto.cases.json"), "utf8")) as CasesFile;
+    const base = (cases.bases["1.0"] as { value: Record<string, Record<string, unknown>> }).value;
+    expect(Object.keys(base)).toEqual(expect.arrayContaining(["__proto__", "constructor", "inner", "named"]));
+    expect(Object.hasOwn(base["inner"]!, "__proto__") && Object.hasOwn(base["named"]!, "__proto__")).toBe(true);
+  });
+
+  it("move a numeric constant to a value that differs (in type, too), and leave out a bound with no number past it", () => {
+    const tests = results("demo.big");
+    for (const title of ["rejects answer of the wrong type", "rejects c other than 1e+21", "rejects d other than 9007199254740992", "rejects e other than 1e+300", "accepts top at max 1.7976931348623157e+308"]) {
+      expect(tests.get(`1.0 ${title}`), title).toBe("passed");
+    }
+    expect([...tests.keys()].filter((t) => t.includes("top above") || t.includes("top below"))).toEqual([]);
   });
 
   it("break a pattern or format only within maxLength, and leave out an item edge a unique list repeats", () => {
