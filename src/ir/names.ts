@@ -68,6 +68,10 @@ export const RESERVED_CONTRACT_NAMES: ReadonlyMap<string, string> = new Map([
   ["agents", "where the agents are generated"],
   ["dist", "the generated package's build output, which generate leaves alone and its tsconfig does not compile"],
   ["node_modules", "skipped by generate, vitest, tsc and most .gitignore files"],
+  // Files of the output's root: the directory would stand where the file goes.
+  ["index.ts", "where the root index is written"],
+  ["package.json", "where the package setting writes the package's manifest"],
+  ["tsconfig.json", "where the package setting writes the package's tsconfig"],
 ]);
 
 // Any name a protocol uses (`$schema`, `io.example/x`); control, format (bidi, zero-width) and
