@@ -61,11 +61,34 @@ const typeSchema = (schema: JsonSchema, reference: (name: string) => JsonSchema,
   // A negative number is no type where json-schema-to-typescript writes it before `[]` (`-1[]`).
   const only = Array.isArray(schema.enum) && schema.enum.length === 1 ? schema.enum[0] : schema.const;
   if (typeof only === "number" && only < 0) kept["tsType"] = `(${JSON.stringify(only)})`;
-  return flagRequired({
-    ...(name === undefined ? {} : reference(name)),
-    ...mapSubschemas(kept, (subschema) => typeSchema(subschema, reference, json)),
-    ...tuple,
-  });
+  return flagRequired(
+    inheritedOptional({
+      ...(name === undefined ? {} : reference(name)),
+      ...mapSubschemas(kept, (subschema) => typeSchema(subschema, reference, json)),
+      ...tuple,
+    }),
+  );
+};
+
+// Members TypeScript's `Object` declares: an object literal without an optional property of such a
+// name still has the inherited member, which TypeScript compares with the property's type.
+const OBJECT_MEMBERS = ["constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable"];
+
+/**
+ * An optional property named like a member of `Object` (`toString?: boolean`) typed as what reading
+ * it gives: the field's value, or the member every object inherits where the field is absent.
+ * Typed as the field alone, no value lacking it was assignable, and `check` claimed a boolean
+ * where the value held a function.
+ */
+const inheritedOptional = (schema: JsonSchema): JsonSchema => {
+  const { properties } = schema;
+  if (typeof properties !== "object" || properties === null || Array.isArray(properties)) return schema;
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const names = OBJECT_MEMBERS.filter((name) => Object.hasOwn(properties, name) && !required.has(name));
+  if (names.length === 0) return schema;
+  const widened = { ...(properties as Record<string, JsonSchema>) };
+  for (const name of names) widened[name] = { anyOf: [widened[name]!, { tsType: `Object[${JSON.stringify(name)}]` }] };
+  return { ...schema, properties: widened };
 };
 
 /**
