@@ -141,8 +141,8 @@ const readManifest = (root: string): StageResult<ExistingManifest | undefined> =
     return { value: undefined, diagnostics: [readFailed("package.json", unreadable(error))] };
   }
   const parsed = parseJsonSource("package.json", text);
-  if (hasErrors(parsed.diagnostics)) return { value: undefined, diagnostics: parsed.diagnostics };
   const file = parsed.value;
+  if (!file || hasErrors(parsed.diagnostics)) return { value: undefined, diagnostics: parsed.diagnostics };
   const contents = file.doc.contents as Node | null;
   const invalid = (node: Node | null, where: string, expected: string): Diagnostic => createDiagnostic("invalid-value", locate(file, node?.range?.[0] ?? 0), { where, expected });
   if (!isMap(contents)) return { value: undefined, diagnostics: [invalid(contents, "package.json", "a JSON object")] };
