@@ -181,18 +181,19 @@ export const loadConfig = (root: string): StageResult<TreatyConfig | undefined> 
   const configFile = configText === undefined ? undefined : parseJsonSource(CONFIG_FILE, configText);
   // package.json matters only when it holds a `treaty` key; a package.json that does not parse is npm's to report.
   const packageFile = packageText === undefined ? undefined : parseJsonSource("package.json", packageText);
-  const treatyKey = packageFile && !hasErrors(packageFile.diagnostics) ? treatyKeyOf(packageFile.value) : undefined;
+  const manifest = packageFile?.value && !hasErrors(packageFile.diagnostics) ? packageFile.value : undefined;
+  const treatyKey = manifest ? treatyKeyOf(manifest) : undefined;
 
   if (configFile && treatyKey) {
-    const loc = locate(packageFile!.value, (treatyKey.key as Node).range?.[0] ?? 0);
+    const loc = locate(manifest!, (treatyKey.key as Node).range?.[0] ?? 0);
     return { value: undefined, diagnostics: [createDiagnostic("config-conflict", loc, { file: CONFIG_FILE })] };
   }
   let settings: StageResult<TreatyConfig> = { value: DEFAULT_CONFIG, diagnostics: [] };
   if (configFile) {
-    if (hasErrors(configFile.diagnostics)) return { value: undefined, diagnostics: configFile.diagnostics };
+    if (!configFile.value || hasErrors(configFile.diagnostics)) return { value: undefined, diagnostics: configFile.diagnostics };
     settings = readSettings(configFile.value, configFile.value.doc.contents, CONFIG_FILE);
   } else if (treatyKey) {
-    settings = readSettings(packageFile!.value, treatyKey.value as Node | null, "package.json 'treaty'");
+    settings = readSettings(manifest!, treatyKey.value as Node | null, "package.json 'treaty'");
   }
   return hasErrors(settings.diagnostics) ? { value: undefined, diagnostics: sortDiagnostics(settings.diagnostics) } : settings;
 };

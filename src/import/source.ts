@@ -155,8 +155,8 @@ export const readSchemaSource = (file: string, text: string): StageResult<Schema
   const deep = nestingPastLimit(file, text);
   if (deep) return { value: undefined, diagnostics: [deep] };
   const parsed = (/\.json$/i.test(file) ? parseJsonSource : parseSource)(file, text);
-  if (parsed.diagnostics.length > 0) return { value: undefined, diagnostics: parsed.diagnostics };
   const source = parsed.value;
+  if (!source || parsed.diagnostics.length > 0) return { value: undefined, diagnostics: parsed.diagnostics };
   const complex = complexKey(source.doc);
   if (complex !== undefined) return { value: undefined, diagnostics: [createDiagnostic("invalid-value", locate(source, complex.range?.[0] ?? 0), { where: "a key of the schema", expected: "a string" })] };
   // Bounded above; an alias is the same object wherever it is used, so memory is the text's.

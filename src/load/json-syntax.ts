@@ -2,22 +2,31 @@
 // differs between Node versions, and the YAML parser accepts what JSON does not (comments, trailing
 // commas, unquoted keys), so JSON files (the config, package.json, schemas to import or compare) are
 // checked here before YAML reads their nodes.
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { positionAt } from "./read-sources.js";
 
 export interface JsonSyntaxError {
   /** Offset of the first character that cannot be there. */
   readonly offset: number;
   readonly detail: string;
+  /** Brackets nested past `MAX_JSON_DEPTH`: JSON, maybe, but past a limit of treaty's. */
+  readonly tooDeep?: boolean;
 }
 
 class Broken extends Error {
-  constructor(readonly offset: number, readonly detail: string) {
+  constructor(readonly offset: number, readonly detail: string, readonly tooDeep = false) {
     super(detail);
   }
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const LITERAL = /true|false|null/y;
-const MAX_DEPTH = 512;
+/**
+ * How deep a JSON file's brackets may nest: far past any config, package.json or schema, and short
+ * of the stack of this recursive scan and of the YAML parser that reads the file after it (out of
+ * stack there, V8 aborted the whole process, exit 134, compiling a regex: no error to catch).
+ */
+const MAX_JSON_DEPTH = 512;
 const STRING_PART = /[^"\\\u0000-\u001f]+|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
 
 /** The first syntax error in `text`, or undefined when it is JSON. */
@@ -46,8 +55,7 @@ export const jsonSyntaxError = (text: string): JsonSyntaxError | undefined => {
   let depth = 0;
   /** An object's or array's items from its opening bracket up to and including `close`. */
   const items = (close: string, item: () => void, what: string): void => {
-    // A bound on nesting keeps a hostile file from exhausting the stack of this recursive scan.
-    if (++depth > MAX_DEPTH) fail(`nesting at most ${MAX_DEPTH} deep`);
+    if (++depth > MAX_JSON_DEPTH) throw new Broken(at, `nested more than ${MAX_JSON_DEPTH} levels deep`, true);
     at++;
     space();
     if (text[at] !== close) {
@@ -85,7 +93,15 @@ export const jsonSyntaxError = (text: string): JsonSyntaxError | undefined => {
     if (at < text.length) fail("the end of the file after the value");
     return undefined;
   } catch (error) {
-    if (error instanceof Broken) return { offset: error.offset, detail: error.detail };
+    if (error instanceof Broken) return { offset: error.offset, detail: error.detail, ...(error.tooDeep && { tooDeep: true }) };
     throw error;
   }
+};
+
+/** `error` in `file` (its `text`) as a diagnostic: `json-syntax`, or `limit-exceeded` past the nesting limit. */
+export const jsonSyntaxDiagnostic = (file: string, text: string, error: JsonSyntaxError): Diagnostic => {
+  const loc = { file, ...positionAt(text, error.offset) };
+  return error.tooDeep
+    ? createDiagnostic("limit-exceeded", loc, { what: "the nesting of this JSON", actual: `more than ${MAX_JSON_DEPTH} levels`, max: `${MAX_JSON_DEPTH} levels` })
+    : createDiagnostic("json-syntax", loc, { detail: error.detail });
 };

@@ -1,5 +1,5 @@
 import { isAlias, isCollection, isPair, isScalar, LineCounter, parseDocument, Scalar, visit, type Document, type Node, type YAMLError } from "yaml";
-import { jsonSyntaxError } from "./json-syntax.js";
+import { jsonSyntaxDiagnostic, jsonSyntaxError } from "./json-syntax.js";
 import { createDiagnostic, hasErrors, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
 import { readSources, type RawSource } from "./read-sources.js";
@@ -150,12 +150,12 @@ export const parseSource = (path: string, text: string): StageResult<SourceFile>
 /**
  * A JSON file, parsed by YAML for its nodes' positions; what JSON does not allow (YAML's comments,
  * trailing commas, unquoted keys, a missing value) is a `json-syntax` error at the first character
- * JSON does not take, in place of what YAML says of it.
+ * JSON does not take, in place of what YAML says of it. Checked first, so a file nested past
+ * `MAX_JSON_DEPTH` (`limit-exceeded`) never reaches the recursive YAML parser; no file on an error.
  */
-export const parseJsonSource = (path: string, text: string): StageResult<SourceFile> => {
-  const parsed = parseSource(path, text);
+export const parseJsonSource = (path: string, text: string): StageResult<SourceFile | undefined> => {
   const error = jsonSyntaxError(text);
-  return error ? { value: parsed.value, diagnostics: [createDiagnostic("json-syntax", locate(parsed.value, error.offset), { detail: error.detail })] } : parsed;
+  return error ? { value: undefined, diagnostics: [jsonSyntaxDiagnostic(path, text, error)] } : parseSource(path, text);
 };
 
 /** Parses read sources. */

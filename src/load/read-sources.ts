@@ -1,7 +1,7 @@
 // The first half of `load`: the contract files' texts, without parsing them (and without loading
 // the YAML parser), which is all a run that finds nothing changed needs.
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { getSystemErrorMap } from "node:util";
 import { createDiagnostic, hasErrors, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 
@@ -23,9 +23,9 @@ interface Listing {
 /**
  * Every `*.yaml` under `dir`, symlinks followed: a linked file is read like any other, at its path
  * under `dir`; a linked directory is listed under the link's name (contracts shared between
- * projects: wherever it leads), unless it leads to a directory the walk is inside (a loop), which
- * is `symlink-loop` and not followed. An unreadable `dir` throws; a directory below it is
- * `read-failed`. `display` prints a path in a diagnostic.
+ * projects: wherever it leads), unless it leads to a directory the walk is inside or one above it
+ * (`..`, the project root, `/`): a loop, `symlink-loop`, not followed. An unreadable `dir` throws; a
+ * directory below it is `read-failed`. `display` prints a path in a diagnostic.
  */
 export const listContractFiles = (dir: string, display: (path: string) => string): Listing => {
   const paths: string[] = [];
@@ -48,7 +48,9 @@ export const listContractFiles = (dir: string, display: (path: string) => string
       if (kind !== "dir") continue;
       try {
         const real = entry.isSymbolicLink() ? realpathSync(path) : join(inside.at(-1)!, entry.name);
-        if (inside.includes(real)) diagnostics.push(createDiagnostic("symlink-loop", undefined, { link: display(path), target: display(real) || "." }));
+        // Above the walk, not only on it: followed, a link to the project root listed everything in
+        // the project (node_modules included) before it came round to `dir` again.
+        if (inside.some((dir) => isWithin(dir, real))) diagnostics.push(createDiagnostic("symlink-loop", undefined, { link: display(path), target: display(real) || "." }));
         else walk(path, [...inside, real]);
       } catch (error) {
         diagnostics.push(readFailed(display(path), unreadable(error, "directory")));
@@ -57,6 +59,12 @@ export const listContractFiles = (dir: string, display: (path: string) => string
   };
   walk(dir, [realpathSync(dir)]);
   return { paths, diagnostics };
+};
+
+/** Whether `path` is `dir` or under it (both real paths). */
+export const isWithin = (path: string, dir: string): boolean => {
+  const rel = relative(dir, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 };
 
 /** Reads every `*.yaml` under `idlDir`, in a stable order. */

@@ -1,8 +1,9 @@
 // `treaty generate --watch`: one run, then one more each time a saved change could change the output.
 // Runs never overlap: changes that arrive during a run are gathered into the next one.
-import { statSync, watch as watchDir } from "node:fs";
+import { lstatSync, realpathSync, statSync, watch as watchDir } from "node:fs";
 import { basename, dirname, sep } from "node:path";
 import type { FSWatcher } from "chokidar";
+import { isWithin } from "../load/read-sources.js";
 
 export interface WatchOptions {
   /** The contracts directory. */
@@ -32,6 +33,22 @@ const callsForRun = (event: string, path: string, files: ReadonlySet<string>): b
   files.has(path) || (event === "unlink" ? true : (event === "add" || event === "change") && isContract(path));
 
 /**
+ * Whether `path` is a directory link the contracts' listing does not follow (`symlink-loop`): to the
+ * directory it is in or one above it, or to one holding the contracts directory. chokidar follows
+ * links, and through one to the project root it watched the whole project.
+ */
+const loopLink = (path: string, idlDir: string): boolean => {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return false;
+    const target = realpathSync(path);
+    return [realpathSync(idlDir), realpathSync(dirname(path))].some((dir) => isWithin(dir, target));
+  } catch {
+    // leads nowhere: nothing to watch through it
+    return false;
+  }
+};
+
+/**
  * Watches with chokidar (loaded only here: nothing else in treaty needs it). Node's own recursive
  * `fs.watch` is JavaScript on Linux, with known bugs in the Node versions treaty supports: a race
  * between its asynchronous tree walk and the watches it sets up that loses events in new
@@ -46,7 +63,8 @@ export const watch = async (options: WatchOptions): Promise<Watching> => {
   const ignored = (path: string): boolean =>
     ignoredDirs.some((dir) => path === dir || path.startsWith(dir + sep)) ||
     path.split(sep).some((part) => part === "node_modules" || part === ".git") ||
-    basename(path).endsWith(".treaty-tmp");
+    basename(path).endsWith(".treaty-tmp") ||
+    loopLink(path, options.idlDir);
 
   let running: Promise<void> | undefined;
   let pending = false;

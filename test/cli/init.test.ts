@@ -1,6 +1,6 @@
 // `treaty init`: what it scaffolds, that the example contract is clean, that it never overwrites a
 // user's file (package.json is merged, never a script replaced), and that a second run changes nothing.
-import { readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, tempProject } from "../support/temp-project.js";
@@ -94,6 +94,32 @@ describe("treaty init in an existing repo", () => {
       scripts: { codegen: "make codegen", "contracts:check": "treaty check" },
       devDependencies: { vitest: "^3.0.0", typescript: expect.any(String), "@types/node": expect.any(String) },
     });
+  });
+
+  it("edits package.json in place: what it does not add keeps its text (numbers JSON.parse would round, escapes, layout, a byte-order mark)", async () => {
+    const text = '{\n    "name": "x",\n    "type": "commonjs",\n    "description": "caf\\u00e9",\n    "config": { "limit": 1e400, "id": 12345678901234567890123, "zero": -0 },\n    "scripts": {},\n    "devDependencies": {\n        "vitest": "^3.0.0"\n    }\n}\n';
+    const root = project({ "package.json": text });
+    expect((await cli(["init"], root)).status).toBe(0);
+    const { typescript, "@types/node": types } = manifestOf(root)["devDependencies"] as Record<string, string>;
+    expect(readFileSync(join(root, "package.json"), "utf8")).toBe(
+      '{\n    "name": "x",\n    "type": "module",\n    "description": "caf\\u00e9",\n    "config": { "limit": 1e400, "id": 12345678901234567890123, "zero": -0 },\n' +
+        '    "scripts": {\n        "codegen": "treaty generate",\n        "contracts:check": "treaty check"\n    },\n' +
+        `    "devDependencies": {\n        "vitest": "^3.0.0",\n        "typescript": "${typescript}",\n        "@types/node": "${types}"\n    }\n}\n`,
+    );
+    // On one line, with Windows line ends and a byte-order mark: new keys join the object's line; the rest is as it was.
+    const windows = project({ "package.json": '\uFEFF{\r\n  "name": "x",\r\n  "scripts": { "build": "tsc" },\r\n  "devDependencies": { "typescript": "5", "vitest": "3", "@types/node": "20" }\r\n}\r\n' });
+    expect((await cli(["init"], windows)).status).toBe(0);
+    expect(readFileSync(join(windows, "package.json"), "utf8")).toBe(
+      '\uFEFF{\r\n  "name": "x",\r\n  "scripts": { "build": "tsc", "codegen": "treaty generate", "contracts:check": "treaty check" },\r\n  "devDependencies": { "typescript": "5", "vitest": "3", "@types/node": "20" },\r\n  "type": "module"\r\n}\r\n',
+    );
+  });
+
+  it("refuses a package.json that is not UTF-8, at its first bad byte, and writes nothing (it rewrote the byte as U+FFFD)", async () => {
+    const root = project();
+    writeFileSync(join(root, "package.json"), Buffer.from('{"name":"x",\n"description":"caf\xe9"}\n', "latin1"));
+    const { status, stderr } = await cli(["init"], root);
+    expect({ status, stderr }).toEqual({ status: 1, stderr: "package.json:2:19 - error read-failed: cannot read package.json: not UTF-8 text (save the file as UTF-8)\n1 error, 0 warnings\n" });
+    expect(readdirSync(root)).toEqual(["package.json"]);
   });
 
   it("leaves the example out when the idl directory has contracts, and puts it where the config says", async () => {
@@ -239,6 +265,8 @@ describe("treaty init in an existing repo", () => {
       [{ "package.json": '{ "scripts": "x" }\n' }, "package.json:1:14 - error invalid-value: 'scripts' in package.json must be an object\n"],
       [{ "package.json": '{\n  "name": "x",\n  "devDependencies": null\n}\n' }, "package.json:3:22 - error invalid-value: 'devDependencies' in package.json must be an object\n"],
       [{ "package.json": '{ "name": "x", "name": "y" }\n' }, "package.json:1:16 - error duplicate-key: duplicate key 'name'\n"],
+      // JSON, but nested past what the YAML parser reads (at 1,000 levels V8 aborted the process, exit 134).
+      [{ "package.json": `{"name":"x","a":${"[".repeat(1000)}${"]".repeat(1000)}}\n` }, "package.json:1:528 - error limit-exceeded: the nesting of this JSON is more than 512 levels; treaty allows at most 512 levels\n"],
       [{ idl: "a file where idl/ should be\n" }, "error write-failed: cannot write into idl/orders: idl is a file, not a directory; nothing was written\n"],
       [{ ".github": "a file where .github/ should be\n" }, "error write-failed: cannot write into .github/workflows: .github is a file, not a directory; nothing was written\n"],
     ];

@@ -52,3 +52,20 @@ it("a directory link into a directory it is in is symlink-loop, not followed; a 
     stderr: expect.stringContaining("idl/demo/other.thing.yaml:1:1 - error read-failed: cannot read idl/demo/other.thing.yaml: no such file\n"),
   });
 });
+
+it("a directory link to a directory above idl/ (the project root, or past it) is symlink-loop at the link, not followed", async () => {
+  // Followed, the link to the root compiled other/ from outside idl/, and said idl/demo/root/idl was the loop.
+  const root = tempProject("symlinks-above", { "treaty.config.json": `{ "tests": false }\n`, "idl/demo/demo.thing.yaml": contract("demo.thing"), "other/other.thing.yaml": contract("other.thing") });
+  symlinkSync("../..", join(root, "idl/demo/root"));
+  symlinkSync(join(root, ".."), join(root, "idl/demo/past"));
+  expect(await cli(["generate", "--quiet"], root)).toEqual({
+    status: 0,
+    stdout: "",
+    stderr:
+      "warning symlink-loop: idl/demo/past is a symlink to .., a directory it is in: not followed (it would list the same contracts without end)\n" +
+      "warning symlink-loop: idl/demo/root is a symlink to ., a directory it is in: not followed (it would list the same contracts without end)\n" +
+      "0 errors, 2 warnings\n",
+  });
+  expect(existsSync(join(root, "generated/demo.thing/v1_0/types.ts"))).toBe(true);
+  expect(existsSync(join(root, "generated/other.thing"))).toBe(false);
+});

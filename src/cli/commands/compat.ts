@@ -4,9 +4,9 @@ import { compare, verdictOf } from "../../compat/compare.js";
 import { compareDefinitions, hasNoRoot, type DefinitionsReport } from "../../compat/definitions.js";
 import type { Difference } from "../../compat/difference.js";
 import { shapeOfJsonSchema } from "../../compat/shape-of-json-schema.js";
-import { jsonSyntaxError } from "../../load/json-syntax.js";
+import { jsonSyntaxDiagnostic, jsonSyntaxError } from "../../load/json-syntax.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { positionAt, readFailed, sourceText, unreadable } from "../../load/read-sources.js";
+import { readFailed, sourceText, unreadable } from "../../load/read-sources.js";
 import { plural, printDiagnostics, stringOption, type CliIo, type Command } from "../command.js";
 
 const FORMATS = ["text", "json"];
@@ -22,7 +22,7 @@ const load = (io: CliIo, file: string): { document: unknown } | Diagnostic => {
   const text = sourceText(bytes);
   if (typeof text !== "string") return readFailed(file, text);
   const broken = jsonSyntaxError(text);
-  if (broken) return createDiagnostic("json-syntax", { file, ...positionAt(text, broken.offset) }, { detail: broken.detail });
+  if (broken) return jsonSyntaxDiagnostic(file, text, broken);
   return { document: JSON.parse(text) as unknown };
 };
 

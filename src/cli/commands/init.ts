@@ -3,8 +3,9 @@ import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 
 import { isMap, isScalar, type Node } from "yaml";
 import { CONFIG_FILE, loadConfig, type TreatyConfig } from "../../config/config.js";
 import { createDiagnostic, hasErrors, type Diagnostic, type StageResult } from "../../diagnostics/diagnostic.js";
-import { locate, parseJsonSource } from "../../load/load.js";
-import { listContractFiles, readFailed, readOrUndefined, unreadable } from "../../load/read-sources.js";
+import { locate, parseJsonSource, type SourceFile } from "../../load/load.js";
+import { listContractFiles, readFailed, readOrUndefined, sourceText, unreadable } from "../../load/read-sources.js";
+import { editJson } from "../../write/edit-json.js";
 import { realPath } from "../../write/real-path.js";
 import { existingDir, makeDirs, notADirectory } from "../../write/write.js";
 import { printDiagnostics, type CliIo, type Command } from "../command.js";
@@ -121,28 +122,31 @@ const newManifest = (root: string): Manifest => ({
 /** The keys of package.json that init reads or extends, each an object. */
 const MANIFEST_OBJECTS = ["scripts", "dependencies", "devDependencies", "peerDependencies"];
 
-/** package.json as it is: absent, or its text and what it holds. */
+/** package.json as it is: absent, or its text, parsed, and what it holds. */
 interface ExistingManifest {
-  readonly text?: string;
+  readonly source?: { readonly file: SourceFile; readonly bom: boolean };
   readonly manifest: Manifest;
 }
 
 /**
  * package.json, or a new one when there is none; undefined when it is not one init can extend (not
- * JSON, not an object, a key init extends that is no object), each problem at its line:col.
+ * UTF-8, not JSON, not an object, a key init extends that is no object), each problem at its line:col.
  */
 const readManifest = (root: string): StageResult<ExistingManifest | undefined> => {
   const path = join(root, "package.json");
   if (!present(path)) return { value: { manifest: newManifest(root) }, diagnostics: [] };
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch (error) {
     return { value: undefined, diagnostics: [readFailed("package.json", unreadable(error))] };
   }
+  // Not UTF-8 is refused, as a contract is: read as U+FFFD, a byte would be rewritten in silence.
+  const text = sourceText(bytes);
+  if (typeof text !== "string") return { value: undefined, diagnostics: [readFailed("package.json", text)] };
   const parsed = parseJsonSource("package.json", text);
-  if (hasErrors(parsed.diagnostics)) return { value: undefined, diagnostics: parsed.diagnostics };
   const file = parsed.value;
+  if (!file || hasErrors(parsed.diagnostics)) return { value: undefined, diagnostics: parsed.diagnostics };
   const contents = file.doc.contents as Node | null;
   const invalid = (node: Node | null, where: string, expected: string): Diagnostic => createDiagnostic("invalid-value", locate(file, node?.range?.[0] ?? 0), { where, expected });
   if (!isMap(contents)) return { value: undefined, diagnostics: [invalid(contents, "package.json", "a JSON object")] };
@@ -152,8 +156,9 @@ const readManifest = (root: string): StageResult<ExistingManifest | undefined> =
     if (MANIFEST_OBJECTS.includes(name) && !isMap(value)) diagnostics.push(invalid((value as Node | null) ?? (key as Node), `'${name}' in package.json`, "an object"));
   }
   if (diagnostics.length > 0) return { value: undefined, diagnostics };
-  // JSON.parse as npm reads it; a byte-order mark, which JSON allows, is no part of the value.
-  return { value: { text, manifest: JSON.parse(text.replace(/^\uFEFF/, "")) as Manifest }, diagnostics: [] };
+  // The text is without its byte-order mark (which JSON allows, and npm reads); written back with it.
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return { value: { source: { file, bom }, manifest: JSON.parse(text) as Manifest }, diagnostics: [] };
 };
 
 /**
@@ -326,10 +331,10 @@ const tsconfigModuleNote = (text: string | undefined): string | undefined => {
 };
 
 /** Creates or extends package.json, vendoring treaty's tarball when needed; what it cannot fix, it says in `notes`. */
-const updateManifest = (root: string, { text, manifest }: ExistingManifest, outDir: string, notes: string[]): Outcome[] => {
+const updateManifest = (root: string, { source, manifest }: ExistingManifest, outDir: string, notes: string[]): Outcome[] => {
   const path = join(root, "package.json");
   const added = mergeManifest(manifest, notes);
-  setModuleType(root, manifest, text === undefined, added, notes, outDir);
+  setModuleType(root, manifest, source === undefined, added, notes, outDir);
   const vendored = vendorTreaty(root, manifest, added, notes);
   const outcomes = vendored ? [vendored] : [];
   if (![manifest.dependencies, manifest.devDependencies].some((deps) => deps?.["treaty"] !== undefined)) {
@@ -337,11 +342,12 @@ const updateManifest = (root: string, { text, manifest }: ExistingManifest, outD
   }
   const moduleNote = tsconfigModuleNote(readOrUndefined(join(root, "tsconfig.json")));
   if (moduleNote) notes.push(moduleNote);
-  if (text !== undefined && added.length === 0) return [...outcomes, { path: "package.json", action: "skipped", why: "has scripts and devDependencies of those names" }];
-  // Keep the file's own indentation.
-  const indent = /^[ \t]+(?=")/m.exec(text ?? "")?.[0] ?? "  ";
-  const write = (): void => writeFileSync(path, `${JSON.stringify(manifest, null, indent)}\n`);
-  return [...outcomes, { path: "package.json", action: text === undefined ? "created" : "updated", why: added.join(", "), write }];
+  if (source !== undefined && added.length === 0) return [...outcomes, { path: "package.json", action: "skipped", why: "has scripts and devDependencies of those names" }];
+  // Keep the file's own indentation; and every byte of what init does not change ("Existing scripts and dependencies are kept as they are").
+  const indent = /^[ \t]+(?=")/m.exec(source?.file.text ?? "")?.[0] ?? "  ";
+  const contents = source ? `${source.bom ? "\uFEFF" : ""}${editJson(source.file, JSON.parse(source.file.text), manifest, indent)}` : `${JSON.stringify(manifest, null, indent)}\n`;
+  const write = (): void => writeFileSync(path, contents);
+  return [...outcomes, { path: "package.json", action: source === undefined ? "created" : "updated", why: added.join(", "), write }];
 };
 
 /**
@@ -395,7 +401,8 @@ export const initCommand: Command = {
       workflow and a .gitignore; "type": "module" unless package.json shows CommonJS (a stated
       "commonjs" too, as npm init writes it, in a package with no .js file); treaty's tarball copied
       into vendor/ when package.json installs it from outside the repo. Never overwrites a
-      file; running it again changes nothing. Writes nothing when package.json is not JSON it
+      file, and edits package.json in place (what it does not add or set keeps its text);
+      running it again changes nothing. Writes nothing when package.json is not UTF-8 JSON it
       can extend or a file cannot be written (each reported first).`,
   options: {},
   positionals: { min: 0, max: 0 },
