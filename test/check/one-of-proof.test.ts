@@ -33,9 +33,12 @@ const POOL = [
   "{ type: map, of: int }",
 ];
 
+// The providers that write the contract's shape as it is: the proof judged here is the contract's
+// (openai and anthropic write a map as a list of entries: a union of a map and a list is refused there).
 const contractFor = (variants: readonly string[], policy: string): string => `contract: demo.u
 owner: tests
 unknown_fields: ${policy}
+llm: { providers: [gemini, mcp] }
 enums:
   Level: { values: { a: A., b: B. } }
 types:
