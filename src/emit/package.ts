@@ -77,8 +77,10 @@ export const emitPackageTsconfig = (pkg: GeneratedPackage, layout: PackageLayout
       module: "ES2022",
       moduleResolution: "Bundler",
       lib: ["ES2023"],
-      // Only what the generated code imports; a workspace's hoisted @types stay out.
-      types: [],
+      // Every ambient type package installed beside it (the producer's @types/node), as the
+      // producer's own build sees them: the hand-written bodies compiled in use console, fetch and
+      // node: modules; the generated code itself needs none. TypeScript 6 includes none by default.
+      types: ["*"],
       strict: true,
       skipLibCheck: true,
       declaration: true,

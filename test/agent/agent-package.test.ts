@@ -3,7 +3,7 @@
 // imports, and a consumer importing it by name gets agents that run and decode that goes through
 // the custom adapter.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, tempProject } from "../support/temp-project.js";
@@ -25,8 +25,13 @@ describe("a generated package with agents", () => {
     "treaty.config.json": '{ "idl": "contracts", "out": "generated", "package": { "name": "@acme/contracts", "version": "1.0.0" } }\n',
   });
   for (const domain of ["booking", "agents"]) cpSync(join(ROOT, "idl", domain), join(root, "contracts", domain), { recursive: true });
+  // An agent body that uses what real ones do, Node's globals and built-in modules (the producer's
+  // @types/node): the package's own build compiles it as the producer's does.
+  const body = join(root, "contracts/booking/offer_builder.agent.ts");
+  writeFileSync(body, `${readFileSync(body, "utf8")}\nimport { randomUUID } from "node:crypto";\nexport const traced = (): string => {\n  console.debug("traced");\n  return randomUUID();\n};\n`);
   mkdirSync(join(root, "node_modules/@acme"), { recursive: true });
   symlinkSync(ROOT, join(root, "node_modules/treaty"), "dir");
+  symlinkSync(join(ROOT, "node_modules/@types"), join(root, "node_modules/@types"), "dir");
   symlinkSync(join(root, "generated"), join(root, "node_modules/@acme/contracts"), "dir");
 
   it("builds with its own tsconfig, the agents' bodies and the custom adapters compiled in", async () => {
