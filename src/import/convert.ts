@@ -242,7 +242,10 @@ class Converter {
       if (isSchemaObject(part) && typeof part["$ref"] === "string") target = this.resolved(part["$ref"]) ?? part;
       if (!isSchemaObject(target) || seen.has(target)) continue;
       seen.add(target);
-      const kind = typeOf(target) ?? (declared ? undefined : isObjectSchema(target) ? "object" : inferredType(target));
+      // A list of types (`type: [integer, string]`) is about each; it keeps the others out only when it is one.
+      const listed = Array.isArray(target["type"]) ? target["type"].map(String) : undefined;
+      if (listed !== undefined) kinds.push(...(declared && listed.length > 1 ? [] : listed));
+      const kind = listed !== undefined ? undefined : (typeOf(target) ?? (declared ? undefined : isObjectSchema(target) ? "object" : inferredType(target)));
       if (kind !== undefined) kinds.push(kind);
       kinds.push(...this.allOfKinds(target, declared, seen));
     }
@@ -1005,12 +1008,22 @@ const mergedScalar = (schema: Schema): Schema | undefined => {
         continue;
       }
       if (STRUCTURAL.has(key)) return undefined;
-      if (key in merged && !(key === "type" && merged[key] === value)) return undefined;
+      if (key === "type" && key in merged) {
+        // Each part's types, the value's: those in all of them (none, and the allOf cannot be said).
+        const common = commonTypes(typeList(merged[key]), typeList(value));
+        if (common.length === 0) return undefined;
+        merged[key] = common.length === 1 ? common[0] : common;
+        continue;
+      }
+      if (key in merged) return undefined;
       merged[key] = value;
     }
   }
   return merged;
 };
+
+/** `type`'s value as a list. */
+const typeList = (type: unknown): string[] => (Array.isArray(type) ? type.map(String) : [String(type)]);
 
 /** The types `schema` allows (OpenAPI 3.0's `nullable` adding null), or undefined: any. */
 const allowedTypes = (schema: Schema, dialect: SchemaSource["dialect"]): string[] | undefined => {

@@ -262,3 +262,31 @@ describe("roots", () => {
     expect(imported.diagnostics.map(formatDiagnostic)).toEqual(["d.json:1:543 - error limit-exceeded: the nesting depth of the source is more than 512; treaty allows at most 512"]);
   });
 });
+
+describe("a list of types in a part of an allOf", () => {
+  it("is the types all parts allow, with the other parts' keywords: exact; types no value has are reported", async () => {
+    // Was any JSON value (every type, nullable), with no diagnostic.
+    const outcome = await compared(
+      "allof-type-list",
+      {
+        type: "object",
+        required: ["a"],
+        properties: {
+          a: { allOf: [{ type: ["integer", "string"] }] },
+          b: { allOf: [{ type: ["integer", "string"] }, { minimum: 2 }] },
+          c: { allOf: [{ type: ["string", "integer"] }, { type: ["integer", "boolean"] }] },
+          d: { allOf: [{ type: ["string", "null"] }, { type: ["integer", "null"] }] },
+        },
+      },
+      [
+        ...at("a", [1, "x", true, null, 1.5, [], {}]),
+        ...at("b", [1, 2, "x", true, null]),
+        ...at("c", [1, "x", true, null, 1.5]),
+        ...at("d", [null, 1, "x", false]),
+      ],
+    );
+    expect(outcome.diagnostics).toEqual([]);
+    const none = await compared("allof-type-none", { type: "object", properties: { e: { allOf: [{ type: ["string", "null"] }, { type: ["integer", "boolean"] }] } } }, at("e", [null, 1, "x", true]));
+    expect(none.diagnostics.join("\n")).toContain("an allOf whose parts are not all object schemas");
+  }, 60_000);
+});
