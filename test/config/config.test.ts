@@ -89,8 +89,8 @@ describe("loadConfig", () => {
     expect(at('{ "idl": -01 }')).toEqual(["treaty.config.json:1:12 json-syntax"]);
     expect(at("")).toEqual(["treaty.config.json:1:1 json-syntax"]);
     // Nesting deep enough to exhaust a recursive scan, or the YAML parser's stack, is a limit, not a crash.
-    expect(at("[".repeat(100_000))).toEqual(["treaty.config.json:1:513 limit-exceeded"]);
-    expect(at(`{ "idl": "a", "x": ${"[".repeat(1000)}${"]".repeat(1000)} }`)).toEqual(["treaty.config.json:1:531 limit-exceeded"]);
+    expect(at("[".repeat(100_000))).toEqual(["treaty.config.json:1:257 limit-exceeded"]);
+    expect(at(`{ "idl": "a", "x": ${"[".repeat(1000)}${"]".repeat(1000)} }`)).toEqual(["treaty.config.json:1:275 limit-exceeded"]);
     expect(at('{ "idl": "a", "out": "b", "package": { "name": "c", "version": "1.0.0" } }')).toEqual([]);
     // A byte order mark, as some editors on Windows save one, is not a syntax error.
     expect(at('\uFEFF{ "idl": "a" }\n')).toEqual([]);
