@@ -6,7 +6,7 @@ import { createDiagnostic, hasErrors, sortDiagnostics, type Diagnostic, type Par
 import { didYouMean } from "../diagnostics/suggest.js";
 import { LLM_PROVIDERS, type LlmProvider } from "../ir/model.js";
 import { locate, parseJsonSource, type SourceFile } from "../load/load.js";
-import { readFailed, readOrUndefined, unreadable } from "../load/read-sources.js";
+import { readFailed, readOrUndefined, sourceText, unreadable, type Unreadable } from "../load/read-sources.js";
 
 export const CONFIG_FILE = "treaty.config.json";
 
@@ -165,19 +165,35 @@ const treatyKeyOf = (file: SourceFile): Pair | undefined => {
 };
 
 /**
+ * A settings file's text (see `sourceText`), undefined when there is none, or why it cannot be read:
+ * not UTF-8 is refused at its first bad byte, as a contract is (read as U+FFFD, `"idl": "id\xe9"`
+ * named a directory `id\uFFFD`, and what was wrong was said of a path that is not the user's).
+ */
+const settingsText = (path: string): string | Unreadable | undefined => {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? undefined : unreadable(error);
+  }
+  return sourceText(bytes);
+};
+
+/**
  * treaty's settings for the project at `root`: from `treaty.config.json`, or from the `treaty` key
  * of package.json (both at once is an error), else the defaults. The value is undefined when the
  * settings are wrong; every problem is a diagnostic at its file:line:col.
  */
 export const loadConfig = (root: string): StageResult<TreatyConfig | undefined> => {
-  let configText: string | undefined;
-  try {
-    configText = readFileSync(join(root, CONFIG_FILE), "utf8");
-  } catch (error) {
-    // Absent: the defaults, or package.json's. There but unreadable: an error, never the defaults in silence.
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return { value: undefined, diagnostics: [readFailed(CONFIG_FILE, unreadable(error))] };
+  const configText = settingsText(join(root, CONFIG_FILE));
+  // Absent: the defaults, or package.json's. There but unreadable: an error, never the defaults in silence.
+  if (typeof configText === "object") return { value: undefined, diagnostics: [readFailed(CONFIG_FILE, configText)] };
+  const packageRead = settingsText(join(root, "package.json"));
+  // Only a package.json with a `treaty` key holds settings (its key read as U+FFFD would not hide it); without one, it is npm's to report.
+  if (typeof packageRead === "object" && hasTreatyKey(readOrUndefined(join(root, "package.json")))) {
+    return { value: undefined, diagnostics: [readFailed("package.json", packageRead)] };
   }
-  const packageText = readOrUndefined(join(root, "package.json"));
+  const packageText = typeof packageRead === "string" ? packageRead : undefined;
   const configFile = configText === undefined ? undefined : parseJsonSource(CONFIG_FILE, configText);
   // package.json matters only when it holds a `treaty` key; a package.json that does not parse is npm's to report.
   const packageFile = packageText === undefined ? undefined : parseJsonSource("package.json", packageText);

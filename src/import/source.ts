@@ -119,41 +119,11 @@ export const rootSchema = (source: SchemaSource): { pointer: string; schema: unk
   }
 };
 
-/** How deep a source's brackets may nest: far past any schema the IDL can hold (64 levels of types), short of the parser's stack. */
-const MAX_SOURCE_DEPTH = 512;
-
-/**
- * Where the source's `[` and `{` (outside quoted strings and comments) first nest past
- * `MAX_SOURCE_DEPTH`, as a diagnostic; undefined within it. The YAML parser would otherwise
- * run out of stack and report that as a syntax error.
- */
-const nestingPastLimit = (file: string, text: string): Diagnostic | undefined => {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"' || c === "'") {
-      // A quoted string, its escapes (JSON's backslash, YAML's doubled single quote) skipped.
-      for (i++; i < text.length && text[i] !== c; i++) if (c === '"' && text[i] === "\\") i++;
-    } else if (c === "#" && (i === 0 || /\s/.test(text[i - 1]!))) {
-      while (i < text.length && text[i] !== "\n") i++;
-    } else if (c === "[" || c === "{") {
-      if (++depth > MAX_SOURCE_DEPTH) {
-        const line = text.slice(0, i).split("\n").length;
-        const col = i - text.lastIndexOf("\n", i - 1);
-        return createDiagnostic("limit-exceeded", { file, line, col }, { what: "the nesting depth of the source", actual: `more than ${MAX_SOURCE_DEPTH}`, max: `${MAX_SOURCE_DEPTH}` });
-      }
-    } else if (c === "]" || c === "}") depth = Math.max(0, depth - 1);
-  }
-  return undefined;
-};
-
 /**
  * Reads `text` as a schema document; `file` is how diagnostics name it. A `.json` file is JSON (what
  * YAML would also take, a trailing comma or a comment, is a json-syntax error); any other is YAML.
  */
 export const readSchemaSource = (file: string, text: string): StageResult<SchemaSource | undefined> => {
-  const deep = nestingPastLimit(file, text);
-  if (deep) return { value: undefined, diagnostics: [deep] };
   const parsed = (/\.json$/i.test(file) ? parseJsonSource : parseSource)(file, text);
   const source = parsed.value;
   if (!source || parsed.diagnostics.length > 0) return { value: undefined, diagnostics: parsed.diagnostics };

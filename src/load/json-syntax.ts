@@ -3,13 +3,14 @@
 // commas, unquoted keys), so JSON files (the config, package.json, schemas to import or compare) are
 // checked here before YAML reads their nodes.
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { MAX_NESTING } from "./nesting-past-limit.js";
 import { positionAt } from "./read-sources.js";
 
 export interface JsonSyntaxError {
   /** Offset of the first character that cannot be there. */
   readonly offset: number;
   readonly detail: string;
-  /** Brackets nested past `MAX_JSON_DEPTH`: JSON, maybe, but past a limit of treaty's. */
+  /** Brackets nested past `MAX_NESTING`: JSON, maybe, but past a limit of treaty's. */
   readonly tooDeep?: boolean;
 }
 
@@ -21,12 +22,6 @@ class Broken extends Error {
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const LITERAL = /true|false|null/y;
-/**
- * How deep a JSON file's brackets may nest: far past any config, package.json or schema, and short
- * of the stack of this recursive scan and of the YAML parser that reads the file after it (out of
- * stack there, V8 aborted the whole process, exit 134, compiling a regex: no error to catch).
- */
-const MAX_JSON_DEPTH = 512;
 const STRING_PART = /[^"\\\u0000-\u001f]+|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
 
 /** The first syntax error in `text`, or undefined when it is JSON. */
@@ -55,7 +50,7 @@ export const jsonSyntaxError = (text: string): JsonSyntaxError | undefined => {
   let depth = 0;
   /** An object's or array's items from its opening bracket up to and including `close`. */
   const items = (close: string, item: () => void, what: string): void => {
-    if (++depth > MAX_JSON_DEPTH) throw new Broken(at, `nested more than ${MAX_JSON_DEPTH} levels deep`, true);
+    if (++depth > MAX_NESTING) throw new Broken(at, `nested more than ${MAX_NESTING} levels deep`, true);
     at++;
     space();
     if (text[at] !== close) {
@@ -102,6 +97,6 @@ export const jsonSyntaxError = (text: string): JsonSyntaxError | undefined => {
 export const jsonSyntaxDiagnostic = (file: string, text: string, error: JsonSyntaxError): Diagnostic => {
   const loc = { file, ...positionAt(text, error.offset) };
   return error.tooDeep
-    ? createDiagnostic("limit-exceeded", loc, { what: "the nesting of this JSON", actual: `more than ${MAX_JSON_DEPTH} levels`, max: `${MAX_JSON_DEPTH} levels` })
+    ? createDiagnostic("limit-exceeded", loc, { what: "the nesting of this JSON", actual: `more than ${MAX_NESTING} levels`, max: `${MAX_NESTING} levels` })
     : createDiagnostic("json-syntax", loc, { detail: error.detail });
 };

@@ -1,5 +1,6 @@
-import { isAlias, isCollection, isPair, isScalar, LineCounter, parseDocument, Scalar, visit, type Document, type Node, type YAMLError } from "yaml";
+import { Composer, isAlias, isCollection, isPair, isScalar, LineCounter, Parser, Scalar, visit, YAMLParseError, type Document, type Node, type YAMLError } from "yaml";
 import { jsonSyntaxDiagnostic, jsonSyntaxError } from "./json-syntax.js";
+import { MAX_NESTING, nestingPastLimit } from "./nesting-past-limit.js";
 import { createDiagnostic, hasErrors, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
 import { readSources, type RawSource } from "./read-sources.js";
@@ -72,9 +73,9 @@ const MISALIGNED = "All mapping items must start at the same column";
 /** Where `error` is, and what it says, for the file's author. */
 const yamlDiagnostic = (file: SourceFile, error: YAMLError): Diagnostic => {
   const message = error.message.split(/ at line \d/)[0]!;
-  // The parser ran out of stack (thousands of levels; a contract's types nest 64 at most): a limit, not a syntax error.
+  // Out of stack within MAX_NESTING (a caller that left little of it): a limit all the same, not a syntax error.
   if (message.includes("Maximum call stack size exceeded")) {
-    return createDiagnostic("limit-exceeded", locate(file, error.pos[0]), { what: "the nesting of this YAML", actual: "deeper than its parser can read", max: "a few thousand levels (a contract's types nest 64 at most)" });
+    return createDiagnostic("limit-exceeded", locate(file, error.pos[0]), { what: "the nesting of this YAML", actual: "deeper than its parser can read", max: `${MAX_NESTING} levels` });
   }
   if (error.code === "BAD_INDENT" && message === MISALIGNED) {
     // At the key itself, past the indentation yaml points at.
@@ -135,8 +136,21 @@ const aliasExpansion = (source: SourceFile): Diagnostic | undefined => {
 
 export const parseSource = (path: string, text: string): StageResult<SourceFile> => {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, keepSourceTokens: false });
+  // yaml's parseDocument, with the depth checked between parsing and composing: past the limit,
+  // the composer ran out of stack, and its error was JavaScript's, said wherever it ran out.
+  const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+  let deep: number | undefined;
+  for (const token of tokens) deep ??= nestingPastLimit(token);
+  // Too deep, an empty document: nothing else is said of the file. forceDoc: there is always a first.
+  const documents = new Composer({ uniqueKeys: false, keepSourceTokens: false }).compose(deep === undefined ? tokens : [], true, text.length);
+  const doc = documents.next().value as Document.Parsed;
+  const second = documents.next().value;
+  if (second) doc.errors.push(new YAMLParseError([second.range[0], second.range[1]], "MULTIPLE_DOCS", "Source contains multiple documents"));
   const file: SourceFile = { path, text, doc, lineCounter };
+  if (deep !== undefined) {
+    const max = `${MAX_NESTING} levels`;
+    return { value: file, diagnostics: [createDiagnostic("limit-exceeded", locate(file, deep), { what: "the nesting of this YAML", actual: `more than ${max}`, max })] };
+  }
   // After one misaligned key, yaml reads the lines below it in the wrong mapping: their
   // misalignments follow from the first, which is the one reported.
   const first = doc.errors.find((error) => error.code === "BAD_INDENT" && error.message.startsWith(MISALIGNED));
@@ -151,7 +165,7 @@ export const parseSource = (path: string, text: string): StageResult<SourceFile>
  * A JSON file, parsed by YAML for its nodes' positions; what JSON does not allow (YAML's comments,
  * trailing commas, unquoted keys, a missing value) is a `json-syntax` error at the first character
  * JSON does not take, in place of what YAML says of it. Checked first, so a file nested past
- * `MAX_JSON_DEPTH` (`limit-exceeded`) never reaches the recursive YAML parser; no file on an error.
+ * `MAX_NESTING` (`limit-exceeded`) never reaches the YAML parser; no file on an error.
  */
 export const parseJsonSource = (path: string, text: string): StageResult<SourceFile | undefined> => {
   const error = jsonSyntaxError(text);

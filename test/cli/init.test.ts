@@ -266,7 +266,7 @@ describe("treaty init in an existing repo", () => {
       [{ "package.json": '{\n  "name": "x",\n  "devDependencies": null\n}\n' }, "package.json:3:22 - error invalid-value: 'devDependencies' in package.json must be an object\n"],
       [{ "package.json": '{ "name": "x", "name": "y" }\n' }, "package.json:1:16 - error duplicate-key: duplicate key 'name'\n"],
       // JSON, but nested past what the YAML parser reads (at 1,000 levels V8 aborted the process, exit 134).
-      [{ "package.json": `{"name":"x","a":${"[".repeat(1000)}${"]".repeat(1000)}}\n` }, "package.json:1:528 - error limit-exceeded: the nesting of this JSON is more than 512 levels; treaty allows at most 512 levels\n"],
+      [{ "package.json": `{"name":"x","a":${"[".repeat(1000)}${"]".repeat(1000)}}\n` }, "package.json:1:272 - error limit-exceeded: the nesting of this JSON is more than 256 levels; treaty allows at most 256 levels\n"],
       [{ idl: "a file where idl/ should be\n" }, "error write-failed: cannot write into idl/orders: idl is a file, not a directory; nothing was written\n"],
       [{ ".github": "a file where .github/ should be\n" }, "error write-failed: cannot write into .github/workflows: .github is a file, not a directory; nothing was written\n"],
     ];

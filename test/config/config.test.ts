@@ -89,8 +89,8 @@ describe("loadConfig", () => {
     expect(at('{ "idl": -01 }')).toEqual(["treaty.config.json:1:12 json-syntax"]);
     expect(at("")).toEqual(["treaty.config.json:1:1 json-syntax"]);
     // Nesting deep enough to exhaust a recursive scan, or the YAML parser's stack, is a limit, not a crash.
-    expect(at("[".repeat(100_000))).toEqual(["treaty.config.json:1:513 limit-exceeded"]);
-    expect(at(`{ "idl": "a", "x": ${"[".repeat(1000)}${"]".repeat(1000)} }`)).toEqual(["treaty.config.json:1:531 limit-exceeded"]);
+    expect(at("[".repeat(100_000))).toEqual(["treaty.config.json:1:257 limit-exceeded"]);
+    expect(at(`{ "idl": "a", "x": ${"[".repeat(1000)}${"]".repeat(1000)} }`)).toEqual(["treaty.config.json:1:275 limit-exceeded"]);
     expect(at('{ "idl": "a", "out": "b", "package": { "name": "c", "version": "1.0.0" } }')).toEqual([]);
     // A byte order mark, as some editors on Windows save one, is not a syntax error.
     expect(at('\uFEFF{ "idl": "a" }\n')).toEqual([]);
@@ -121,6 +121,30 @@ describe("the CLI reads the config", () => {
       expect(stderr).toBe("treaty.config.json:1:23 - error unknown-key: unknown key 'paackage' in treaty.config.json (did you mean 'package'?)\n1 error, 0 warnings\n");
     }
     expect(existsSync(join(root, "generated"))).toBe(false);
+  });
+
+  it("a config that is not UTF-8 is read-failed at its first bad byte, by every command that reads it (the byte was U+FFFD)", async () => {
+    const latin1 = (text: string): Buffer => Buffer.from(text, "latin1");
+    const commands = [["check"], ["generate"], ["diff", "--against", "HEAD"], ["import", "schema.json"], ["init"]];
+    const config = withContracts({});
+    writeFileSync(join(config, "treaty.config.json"), latin1('{\n  "idl": "contracts",\n  "out": "gen\xe9"\n}\n'));
+    // In package.json's `treaty` key; a bad byte elsewhere in it is read-failed too, for the file holds settings.
+    const manifest = withContracts({});
+    writeFileSync(join(manifest, "package.json"), latin1('{ "name": "x", "description": "caf\xe9",\n  "treaty": { "idl": "contracts" } }\n'));
+    for (const [root, expected] of [
+      [config, "treaty.config.json:3:14 - error read-failed: cannot read treaty.config.json: not UTF-8 text (save the file as UTF-8)\n1 error, 0 warnings\n"],
+      [manifest, "package.json:1:35 - error read-failed: cannot read package.json: not UTF-8 text (save the file as UTF-8)\n1 error, 0 warnings\n"],
+    ] as const) {
+      for (const command of commands) {
+        const { status, stderr } = await cli(command, root);
+        expect({ command, status, stderr }).toEqual({ command, status: 1, stderr: expected });
+      }
+      expect(readdirSync(root).sort()).toEqual(["contracts", root === config ? "treaty.config.json" : "package.json"]);
+    }
+    // A package.json without a `treaty` key holds no settings: its bytes are npm's to judge.
+    const other = withContracts({ "treaty.config.json": '{ "idl": "contracts" }\n' });
+    writeFileSync(join(other, "package.json"), latin1('{ "name": "x", "description": "caf\xe9" }\n'));
+    expect((await cli(["check"], other)).status).toBe(0);
   });
 
   it("a bad config is reported in the --format asked for, as every other diagnostic is", async () => {

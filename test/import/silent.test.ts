@@ -255,11 +255,13 @@ describe("roots", () => {
     expect(outcome.text).toContain("#/definitions/Foo");
   }, 60_000);
 
-  it("a source nested past 512 levels is limit-exceeded, not a parser's stack overflow", () => {
+  it("a source nested past 256 levels, in brackets or in block style, is limit-exceeded, not a parser's stack overflow", () => {
     const dir = tempProject("import-silent-deep", { "package.json": `{ "treaty": {} }\n` });
-    const deep = `{"type": "object", "examples": ${"[".repeat(2000)}${"]".repeat(2000)}}\n`;
-    const imported = importSchema({ root: dir, file: join(dir, "d.json"), text: deep, outDir: join(dir, "idl"), contract: "x.d" });
-    expect(imported.diagnostics.map(formatDiagnostic)).toEqual(["d.json:1:543 - error limit-exceeded: the nesting depth of the source is more than 512; treaty allows at most 512"]);
+    const imported = (file: string, text: string): string[] => importSchema({ root: dir, file: join(dir, file), text, outDir: join(dir, "idl"), contract: "x.d" }).diagnostics.map(formatDiagnostic);
+    expect(imported("d.json", `{"type": "object", "examples": ${"[".repeat(2000)}${"]".repeat(2000)}}\n`)).toEqual(["d.json:1:287 - error limit-exceeded: the nesting of this JSON is more than 256 levels; treaty allows at most 256 levels"]);
+    // No bracket in it: the check on brackets alone let it through to the parser.
+    const block = Array.from({ length: 2000 }, (_, i) => `${" ".repeat(i + 1)}k${i}:`).join("\n");
+    expect(imported("d.yaml", `type: object\nexamples:\n${block} x\n`)).toEqual(["d.yaml:258:257 - error limit-exceeded: the nesting of this YAML is more than 256 levels; treaty allows at most 256 levels"]);
   });
 });
 

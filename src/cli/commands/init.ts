@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, lstatSync, readdirSync, readFileSync
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { isMap, isScalar, type Node } from "yaml";
 import { CONFIG_FILE, loadConfig, type TreatyConfig } from "../../config/config.js";
-import { createDiagnostic, hasErrors, type Diagnostic, type StageResult } from "../../diagnostics/diagnostic.js";
+import { createDiagnostic, formatDiagnostic, hasErrors, type Diagnostic, type StageResult } from "../../diagnostics/diagnostic.js";
 import { locate, parseJsonSource, type SourceFile } from "../../load/load.js";
 import { listContractFiles, readFailed, readOrUndefined, sourceText, unreadable } from "../../load/read-sources.js";
 import { editJson } from "../../write/edit-json.js";
@@ -410,7 +410,8 @@ export const initCommand: Command = {
     const loaded = loadConfig(io.cwd);
     const existing = readManifest(io.cwd);
     if (!loaded.value || !existing.value) {
-      printDiagnostics(io, [...loaded.diagnostics, ...existing.diagnostics]);
+      // A package.json that is not UTF-8 is refused by both, at the same byte: said once.
+      printDiagnostics(io, [...new Map([...loaded.diagnostics, ...existing.diagnostics].map((d) => [formatDiagnostic(d), d])).values()]);
       return 1;
     }
     const notes: string[] = [];
