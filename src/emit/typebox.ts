@@ -22,6 +22,9 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 export const printKey = (key: string): string =>
   key === "__proto__" ? `["__proto__"]` : IDENTIFIER.test(key) ? key : JSON.stringify(key);
 
+/** The builders of `treaty/typebox` generated schemas call beside TypeBox's `Type`. */
+type TypeBoxHelper = "tupleOf" | "mapOf" | "jsonOf";
+
 /** An object literal of `[key, code]` entries, on one line (prettier lays it out). */
 export const printObject = (entries: readonly (readonly [string, string])[]): string =>
   entries.length === 0 ? "{}" : `{ ${entries.map(([key, code]) => `${printKey(key)}: ${code}`).join(", ")} }`;
@@ -34,7 +37,12 @@ const call = (builder: string, ...args: readonly (string | undefined)[]): string
  * each builder takes its structural keywords as arguments and every other keyword verbatim as an
  * option. `reference` prints the code for a `$ref` to a def.
  */
-export const printTypeBox = (schema: JsonSchema, reference: (name: string) => string): string => {
+export const printTypeBox = (schema: JsonSchema, reference: (name: string) => string, use: (helper: TypeBoxHelper) => void = () => {}): string => {
+  /** A builder of treaty/typebox: the schema as emitted, typed as the generated types say (`Static`). */
+  const helper = (name: TypeBoxHelper, ...args: readonly (string | undefined)[]): string => {
+    use(name);
+    return `${name}(${args.filter((arg) => arg !== undefined).join(", ")})`;
+  };
   const options = (rest: JsonSchema): string | undefined => {
     const entries = Object.entries(rest).map(
       ([key, value]) =>
@@ -66,7 +74,7 @@ export const printTypeBox = (schema: JsonSchema, reference: (name: string) => st
       const members = ((anyOf ?? oneOf) as JsonSchema[]).map(print);
       return call("Union", `[${members.join(", ")}]`, options(rest));
     }
-    if ("x-treaty-json" in node) return call("Unknown", options(node));
+    if ("x-treaty-json" in node) return helper("jsonOf", options(node));
     const { type, ...rest } = node;
     switch (type) {
       case "string":
@@ -84,8 +92,7 @@ export const printTypeBox = (schema: JsonSchema, reference: (name: string) => st
         if (Array.isArray(rest.prefixItems)) {
           const { prefixItems, ...tupleRest } = rest;
           const items = (prefixItems as JsonSchema[]).map(print).join(", ");
-          const keywords = Object.entries(tupleRest).map(([key, value]) => [key, JSON.stringify(value)] as const);
-          return call("Unsafe", printObject([["type", JSON.stringify("array")], ["prefixItems", `[${items}]`], ...keywords]));
+          return helper("tupleOf", `[${items}]`, options(tupleRest));
         }
         const { items, ...arrayRest } = rest;
         return call("Array", print(items as JsonSchema), options(arrayRest));
@@ -99,6 +106,9 @@ export const printTypeBox = (schema: JsonSchema, reference: (name: string) => st
           properties?: Record<string, JsonSchema>;
           required?: readonly string[];
         };
+        const { additionalProperties: additional, ...mapRest } = objectRest as JsonSchema;
+        // A map: any keys, each value of one schema.
+        if (Object.keys(properties).length === 0 && required.length === 0 && isSchema(additional)) return helper("mapOf", print(additional), options(mapRest));
         const requires = new Set(required); // a wide object's fields asked of a list were quadratic
         const members = Object.entries(properties).map(
           ([key, property]) =>
@@ -142,18 +152,20 @@ export const emitTypeBox = (project: Project, contract: Contract, version: Resol
         return schemaConstName(name);
       }
       case "contract":
-        return printTypeBox(def.schema, reference);
+        return printTypeBox(def.schema, reference, use);
       default:
         throw new Error(`treaty bug: '${name}' is not reachable from ${contract.name}@${version.version}`);
     }
   };
   const { $comment: _comment, $schema: _schema, ...root } = document.root;
+  const helpers = new Set<TypeBoxHelper>();
+  const use = (name: TypeBoxHelper): void => void helpers.add(name);
   const declare = (name: string, schema: JsonSchema): string =>
-    `export const ${schemaConstName(name)} = ${printTypeBox(schema, reference)};`;
+    `export const ${schemaConstName(name)} = ${printTypeBox(schema, reference, use)};`;
   /** Recursive types: one `$defs` object whose members refer to each other by name, and an export per type selecting it. */
   const declareCyclic = (names: readonly string[]): string[] => {
     inCyclic = true;
-    const defs = printObject(names.map((name) => [name, printTypeBox(document.defs.get(name)!.schema, reference)]));
+    const defs = printObject(names.map((name) => [name, printTypeBox(document.defs.get(name)!.schema, reference, use)]));
     inCyclic = false;
     const group = `${rootTypeName(contract.name, version.version)}Recursive`;
     return [`const ${group} = ${defs};`, ...names.map((name) => `export const ${schemaConstName(name)} = Type.Cyclic(${group}, ${JSON.stringify(name)});`)];
@@ -167,5 +179,6 @@ export const emitTypeBox = (project: Project, contract: Contract, version: Resol
     declare(rootTypeName(contract.name, version.version), root),
   ];
   file.importValue("treaty/typebox", "Type");
+  for (const name of [...helpers].sort()) file.importValue("treaty/typebox", name);
   return file.render("schema", { declarations });
 };
