@@ -283,7 +283,19 @@ export const applyChange = (report: ReportChange, version: string, model: Versio
       }
       if (values.length === 0) report("empty-enum", { name: def.name });
       const next = new Map(enums);
-      const fallback = change.fallback ?? def.fallback;
+      // A fallback the change renames (`map: { OLD: NEW }`) is the new name.
+      const carried = def.fallback !== undefined && change.remove.includes(def.fallback) && Object.hasOwn(change.map, def.fallback) ? change.map[def.fallback] : def.fallback;
+      const fallback = change.fallback ?? carried;
+      // The value read in place of an unknown one must be one the version has: a removed fallback
+      // left a reader mapping old values to a value its own validator rejects.
+      if (fallback !== undefined && values.length > 0 && !values.some((v) => v.name === fallback)) {
+        const removed = change.fallback === undefined && change.remove.includes(fallback);
+        report("unknown-enum-value", {
+          name: def.name,
+          value: fallback,
+          suggestion: removed ? "; the change removes the enum's fallback: give it another with `fallback:`" : didYouMean(fallback, values.map((v) => v.name)),
+        });
+      }
       next.set(def.name, fallback === undefined ? { ...def, values } : { ...def, values, fallback });
       return { fields, enums: next };
     }
