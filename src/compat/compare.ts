@@ -665,22 +665,24 @@ const objectDiffs = (ctx: Context, at: At, o: ObjectShape, n: ObjectShape): Diff
   const renames = new Map<string, { from: Property; loc: SourceLocation }>();
   if (at.dotted !== undefined) {
     for (const p of n.properties) {
-      if (oldByName.has(p.name)) continue;
-      const former = ctx.declared.formerNames(at.dotted, p.name).find((f) => oldByName.has(f.name) && !newByName.has(f.name));
+      // A former name may be taken again (`rename: a → c`, then `add: a`; or a swap): the old field
+      // is still the one renamed, and the new one of its name is another field.
+      const former = ctx.declared.formerNames(at.dotted, p.name).find((f) => f.name !== p.name && oldByName.has(f.name));
       if (former) renames.set(p.name, { from: oldByName.get(former.name)!, loc: former.loc });
     }
   }
   const renamedAway = new Set([...renames.values()].map((r) => r.from.name));
   const out: Difference[] = [];
   for (const p of o.properties) {
-    const kept = newByName.get(p.name);
+    // The field of its name in the new version is not it when it was renamed away, or when the new one was renamed into its name.
+    const kept = renamedAway.has(p.name) || renames.has(p.name) ? undefined : newByName.get(p.name);
     if (kept) {
       const here = childAt(ctx, at, p.name, kept.shape);
       out.push(...requirednessDiffs(ctx, here, p, kept), ...compareAt(ctx, here, p.shape, kept.shape));
     } else if (!renamedAway.has(p.name)) out.push(...oldPropertyDiffs(ctx, at, n, p));
   }
   for (const p of n.properties) {
-    if (oldByName.has(p.name)) continue;
+    if (oldByName.has(p.name) && !renamedAway.has(p.name)) continue;
     const rename = renames.get(p.name);
     if (!rename) {
       out.push(...newPropertyDiffs(ctx, at, o, p));

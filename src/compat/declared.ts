@@ -4,7 +4,7 @@
 import type { Change, JsonValue, SourceLocation } from "../ir/model.js";
 
 export interface Declared {
-  /** Names the field `name` of the object at `parent` had before, most recent first. */
+  /** Names the field `name` of the object at `parent` had before, most recent first; none when it was added since. */
   formerNames(parent: string, name: string): readonly { readonly name: string; readonly loc: SourceLocation }[];
   /** The default a `require` of the field at `path` declares, unless relaxed again since. */
   requireDefault(path: string): { readonly value: JsonValue; readonly loc: SourceLocation } | undefined;
@@ -68,6 +68,8 @@ export const createDeclared = (changes: readonly Change[]): Declared => {
       const names: { name: string; loc: SourceLocation }[] = [];
       let current = name;
       for (const change of newestFirst) {
+        // Added under this name since: a new field, whatever had the name before it.
+        if (change.op === "add" && change.path === (parent === "" ? current : `${parent}.${current}`)) return [];
         if (change.op !== "rename") continue;
         const rename = renameOf(change);
         if (rename.parent === parent && rename.to === current) {
