@@ -72,7 +72,12 @@ const adaptContract = (contract: Contract, options: AdaptOptions): ContractAdapt
     for (const direction of ["up", "down"] as const) {
       const planned = planStep({ contract, edge, parent, replayed, direction });
       (direction === "up" ? up : down).set(edge.version, planned.step);
-      for (const stub of planned.stubs) stubs.set(stub.name, stub);
+      for (const stub of planned.stubs) {
+        // A custom change's stub serves both directions: what either leaves unconverted.
+        const known = stubs.get(stub.name);
+        if (known?.kind === "custom" && stub.kind === "custom") stubs.set(stub.name, { ...stub, unconverted: [...new Set([...known.unconverted, ...stub.unconverted])].sort() });
+        else stubs.set(stub.name, stub);
+      }
     }
   }
   const canonical = contract.versions.find((v) => v.version === contract.canonical)!;

@@ -18,7 +18,12 @@ export type Stub =
   /** Carries over enum values that have no mapping and no fallback: `(value) => value`. */
   | (StubBase & { readonly kind: "enum"; readonly enum: string; readonly values: readonly string[] })
   /** A `custom` change: `{ upgrade(source, draft), downgrade(source, draft) }` for the whole step. */
-  | (StubBase & { readonly kind: "custom"; readonly descriptions: readonly string[] });
+  | (StubBase & {
+      readonly kind: "custom";
+      readonly descriptions: readonly string[];
+      /** Fields `draft` holds as the source version has them, unconverted (a `retype` beside the custom change, say), dotted. */
+      readonly unconverted: readonly string[];
+    });
 
 interface StubBase {
   /** The exported name in the hand-written file: `upgradeV2_0$quality`, `customV3_0`, ... */

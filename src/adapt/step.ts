@@ -212,6 +212,7 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
           target: edge.version,
           summary: `${contract.name} ${parent.version} ⇄ ${edge.version}: ${customChanges.map((c) => c.description.trim()).join(" ")}`,
           descriptions: customChanges.map((c) => c.description.trim()),
+          unconverted: [],
           loc: customChanges[0]!.loc,
         };
   const stubs: Stub[] = [];
@@ -376,6 +377,8 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
   };
 
   const fields = planFields(slots.root, target.fields, []);
+  // Next to a custom change treaty writes no stub for a value it cannot convert: the draft holds it as the source has it, and the custom code is told so.
+  const withUnconverted = custom && { ...custom, unconverted: uncheckedPaths(fields, []) };
   const kept = keptKeysOf(contract, { fields: rootFields(contract, source) }, { fields: rootFields(contract, target) }, [], { source, target });
   // What a custom step carries over is up to its code, so treaty names no drops for it.
   const dropped = custom ? [] : uncovered(source.fields, fields);
@@ -388,12 +391,20 @@ export const planStep = ({ contract, edge, parent, replayed, direction }: StepIn
     dropped,
     ...(kept ? { kept } : {}),
     defaults,
-    ...(custom ? { custom } : {}),
+    ...(withUnconverted ? { custom: withUnconverted } : {}),
     exact: !custom && !enumsLossy && dropped.length === 0 && !kept?.claimed.length && fields.every((f) => isExact(f.value)),
     unchecked: custom !== undefined || stubs.length > 0 || kept?.unchecked === true || fields.some((f) => hasUnchecked(f.value)),
   };
-  return { step, stubs: custom ? [custom, ...stubs] : stubs };
+  return { step, stubs: withUnconverted ? [withUnconverted, ...stubs] : stubs };
 };
+
+/** Dotted paths of the fields whose planned value is unchecked, the innermost object field that is. */
+const uncheckedPaths = (plans: readonly FieldPlan[], prefix: FieldPath): string[] =>
+  plans.flatMap((plan) => {
+    const path = [...prefix, plan.name];
+    if (plan.value.kind === "object" && !plan.value.kept?.unchecked) return uncheckedPaths(plan.value.fields, path);
+    return hasUnchecked(plan.value) ? [path.join(".")] : [];
+  });
 
 /** The unknown keys an object rebuilt field by field carries over: when both sides keep them. */
 const keptKeysOf = (

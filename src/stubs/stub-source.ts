@@ -58,6 +58,9 @@ export const stubSource = (adapters: ContractAdapters, stub: Stub): string => {
           ...stub.descriptions.map((d) => `- ${d}`),
           "",
           "`draft` is what treaty derived from the version's other changes; return the finished value.",
+          ...(stub.unconverted.length > 0
+            ? [`It holds ${stub.unconverted.map((p) => `\`${p}\``).join(", ")} as the source version has ${stub.unconverted.length > 1 ? "them" : "it"}, unconverted: convert ${stub.unconverted.length > 1 ? "them" : "it"} in both directions.`]
+            : []),
           "treaty names no dropped fields for this step (this code decides what carries over): push into",
           "`log.dropped` each value it does not carry over, such as a removed field it leaves behind.",
         ]),
