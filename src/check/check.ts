@@ -3,7 +3,7 @@
 import { basename } from "node:path";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
-import type { Contract, Field, JsonValue, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
+import { locAt, type Contract, type Field, type JsonValue, type Project, type ResolvedVersion, type Rule, type TypeNode } from "../ir/model.js";
 import { contractTypeName } from "../ir/names.js";
 import { unaddressableAt } from "../resolve/changes.js";
 import { cycleThrough, infiniteCycles, recursiveTypes, recursiveVariants } from "../ir/recursion.js";
@@ -174,12 +174,12 @@ const checkVersion = (project: Project, contract: Contract, version: ResolvedVer
     if (field.default !== undefined) {
       const problem = mismatch(field.default, field.type, version);
       if (problem && !(field.default === null && field.nullable !== undefined)) {
-        diagnostics.push(createDiagnostic("default-type-mismatch", field.loc, { field: field.name, detail: problem }));
+        diagnostics.push(createDiagnostic("default-type-mismatch", locAt(field, "default"), { field: field.name, detail: problem }));
       }
     }
     if (field.deprecated?.use !== undefined && !siblings.some((f) => f.name === field.deprecated!.use)) {
       diagnostics.push(
-        createDiagnostic("unknown-field", field.loc, {
+        createDiagnostic("unknown-field", locAt(field, "deprecated.use"), {
           path: field.deprecated.use,
           version: version.version,
           suggestion: didYouMean(field.deprecated.use, siblings.map((f) => f.name)),
@@ -195,9 +195,9 @@ const checkVersion = (project: Project, contract: Contract, version: ResolvedVer
       if (type.kind !== "contract") continue;
       const target = project.contracts.find((c) => c.name === type.contract);
       if (!target) {
-        diagnostics.push(createDiagnostic("unknown-contract", field.loc, { name: type.contract, suggestion: didYouMean(type.contract, project.contracts.map((c) => c.name)) }));
+        diagnostics.push(createDiagnostic("unknown-contract", locAt(field, "type"), { name: type.contract, suggestion: didYouMean(type.contract, project.contracts.map((c) => c.name)) }));
       } else if (!target.versions.some((v) => v.major === type.major)) {
-        diagnostics.push(createDiagnostic("unknown-version", field.loc, { version: `${type.major}.x`, contract: type.contract, suggestion: "" }));
+        diagnostics.push(createDiagnostic("unknown-version", locAt(field, "type"), { version: `${type.major}.x`, contract: type.contract, suggestion: "" }));
       }
     }
   }

@@ -10,6 +10,17 @@ export interface SourceLocation {
   readonly col: number;
 }
 
+/**
+ * Where the tokens inside an item stand, by key (`type`, `default`, `deprecated.use`, `paths.1`,
+ * `add.A`): `loc` is the item (a field's name, a change, a rule), which in block style is another
+ * line than the value a diagnostic names. Filled where the resolver reads the key; see `locAt`.
+ */
+export type KeyLocations = Readonly<Record<string, SourceLocation>>;
+
+/** The location of `key` inside `item`, or the item's own where that key was not recorded. */
+export const locAt = (item: { readonly loc: SourceLocation; readonly locs?: KeyLocations }, key: string): SourceLocation =>
+  (item.locs !== undefined && Object.hasOwn(item.locs, key) ? item.locs[key] : undefined) ?? item.loc;
+
 export type StringFormat =
   | "date-time"
   | "date"
@@ -207,6 +218,7 @@ export interface Field {
   /** Lint rules turned off for this field, each with the reason a reviewer reads. */
   readonly lintIgnore?: LintIgnores;
   readonly loc: SourceLocation;
+  readonly locs?: KeyLocations;
 }
 
 /** Lint rule code → why it does not apply here. */

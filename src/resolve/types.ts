@@ -6,6 +6,7 @@ import {
   type Field,
   type OneOfType,
   type Sensitivity,
+  type SourceLocation,
   type TypeNode,
   type UnionVariant,
 } from "../ir/model.js";
@@ -397,7 +398,7 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     const loc = r.loc(nameNode);
     if (!isMap(node)) {
       const type = build(node, [], nameNode);
-      return type && { name, type, optional: false, loc };
+      return type && { name, type, optional: false, loc, locs: { type: r.loc(node, nameNode) } };
     }
     const entries = r.entries(node, `field '${name}'`, [...FIELD_KEYS, ...ALL_CONSTRAINTS, ...extraKeys]);
     if (!entries) return undefined;
@@ -409,7 +410,10 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     }
     const constraints = entries.filter((e) => !FIELD_KEYS.includes(e.key) && !extraKeys.includes(e.key));
     const type = build(typeEntry.value, constraints, nameNode);
-    const field: { -readonly [K in keyof Field]: Field[K] } = { name, type: type!, optional: false, loc };
+    // The values diagnostics name, found later against the version (a default of the wrong type, an
+    // unknown contract, a `use` of no field): each points at its value, not at the field's name.
+    const locs: Record<string, SourceLocation> = { type: r.loc(typeEntry.value, typeEntry.keyNode) };
+    const field: { -readonly [K in keyof Field]: Field[K] } = { name, type: type!, optional: false, loc, locs };
     const optional = byKey.get("optional");
     if (optional) field.optional = r.bool(optional.value, `'optional' of '${name}'`) ?? false;
     const nullable = byKey.get("nullable");
@@ -422,6 +426,7 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     if (defaultEntry) {
       if (!field.optional) r.report("default-on-required", defaultEntry.keyNode, { field: name });
       field.default = r.json(defaultEntry.value);
+      locs["default"] = r.loc(defaultEntry.value, defaultEntry.keyNode);
     }
     const description = byKey.get("description");
     if (description) field.description = r.string(description.value, `'description' of '${name}'`);
@@ -441,6 +446,7 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
         const sinceText = isScalar(since.value) ? ((since.value as { source?: string }).source ?? String(since.value.value)) : undefined;
         const useName = use && r.string(use.value, "'use'");
         if (sinceText !== undefined) field.deprecated = useName === undefined ? { since: sinceText } : { since: sinceText, use: useName };
+        if (useName !== undefined) locs["deprecated.use"] = r.loc(use!.value, use!.keyNode);
       }
     }
     for (const key of Object.keys(field) as (keyof Field)[]) if (field[key] === undefined) delete field[key];
