@@ -142,7 +142,7 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
       case "string":
       case "int":
       case "number":
-        return checkBounds({ kind, ...readConstraints(kind, given) } as TypeNode, owner);
+        return checkBounds({ kind, ...readConstraints(kind, given) } as TypeNode, given, owner);
       case "bool":
       case "timestamp":
         return { kind };
@@ -150,7 +150,7 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
         const of = need("of");
         const item = of && parseTypeSpec(of.value, "a list's items");
         if (!item) return undefined;
-        return checkBounds({ kind, of: item, ...readConstraints(kind, given) } as TypeNode, owner);
+        return checkBounds({ kind, of: item, ...readConstraints(kind, given) } as TypeNode, given, owner);
       }
       case "map": {
         const of = need("of");
@@ -307,12 +307,13 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     return parsed.every((t) => t !== undefined) ? { kind: "tuple", items: parsed as TypeNode[] } : undefined;
   };
 
-  const checkBounds = (type: TypeNode, owner: Node): TypeNode => {
+  /** Bounds that no value meets, reported at the lower one's value (`given` holds the entries read). */
+  const checkBounds = (type: TypeNode, given: ReadonlyMap<string, Entry>, owner: Node): TypeNode => {
     const t = type as unknown as Record<string, number | undefined>;
     for (const [min, max] of BOUND_PAIRS) {
       const low = t[min];
       const high = t[max];
-      if (low !== undefined && high !== undefined && !boundsMeet(min, low, max, high)) r.report("min-above-max", owner, { min, minValue: low, max, maxValue: high });
+      if (low !== undefined && high !== undefined && !boundsMeet(min, low, max, high)) r.report("min-above-max", given.get(min)?.value, { min, minValue: low, max, maxValue: high }, owner);
     }
     return type;
   };
