@@ -147,17 +147,18 @@ export const checkRules = (version: ResolvedVersion, rules: readonly Rule[]): Di
   const diagnostics: Diagnostic[] = [];
   for (const rule of rules) {
     const paths = rule.kind === "before" ? [rule.first, rule.second] : rule.kind === "exclusive" ? rule.fields : [rule.if, ...rule.then];
-    for (const path of paths) {
+    for (const [at, path] of paths.entries()) {
+      const loc = locAt(rule, `paths.${at}`);
       const field = fieldAtPath(version, path);
       const unaddressable = field ? undefined : unaddressableAt(version.fields, path);
       if (unaddressable !== undefined) {
-        diagnostics.push(createDiagnostic("unaddressable-field", rule.loc, { path, name: unaddressable }));
+        diagnostics.push(createDiagnostic("unaddressable-field", loc, { path, name: unaddressable }));
       } else if (!field) {
         const siblings = fieldAtPath(version, path.split(".").slice(0, -1).join("."));
         const names = path.includes(".") ? (siblings?.type.kind === "object" ? siblings.type.fields.map((f) => f.name) : []) : version.fields.map((f) => f.name);
-        diagnostics.push(createDiagnostic("unknown-field", rule.loc, { path, version: version.version, suggestion: didYouMean(path.split(".").pop()!, names) }));
+        diagnostics.push(createDiagnostic("unknown-field", loc, { path, version: version.version, suggestion: didYouMean(path.split(".").pop()!, names) }));
       } else if (rule.kind === "before" && !isTimeLike(field.type)) {
-        diagnostics.push(createDiagnostic("rule-type-mismatch", rule.loc, { rule: "before", path, expected: "a timestamp or a date string" }));
+        diagnostics.push(createDiagnostic("rule-type-mismatch", loc, { rule: "before", path, expected: "a timestamp or a date string" }));
       }
     }
   }

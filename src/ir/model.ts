@@ -251,11 +251,15 @@ export interface NamedType extends OpenObject {
   readonly loc: SourceLocation;
 }
 
-/** Semantic rules JSON Schema cannot express; field paths are dotted, from the payload root. */
-export type Rule =
-  | { readonly kind: "before"; readonly first: string; readonly second: string; readonly loc: SourceLocation }
-  | { readonly kind: "exclusive"; readonly fields: readonly string[]; readonly loc: SourceLocation }
-  | { readonly kind: "requires"; readonly if: string; readonly then: readonly string[]; readonly loc: SourceLocation };
+/**
+ * Semantic rules JSON Schema cannot express; field paths are dotted, from the payload root.
+ * `locs` holds `paths.<i>`: where the i-th path stands, in the order first, second / fields / if, then.
+ */
+export type Rule = (
+  | { readonly kind: "before"; readonly first: string; readonly second: string }
+  | { readonly kind: "exclusive"; readonly fields: readonly string[] }
+  | { readonly kind: "requires"; readonly if: string; readonly then: readonly string[] }
+) & { readonly loc: SourceLocation; readonly locs?: KeyLocations };
 
 export interface Example {
   readonly version: string;

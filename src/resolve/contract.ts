@@ -16,6 +16,7 @@ import {
   type NamedType,
   type ResolvedVersion,
   type Rule,
+  type SourceLocation,
 } from "../ir/model.js";
 import { compareVersions, CONTRACT_NAME, CONTRACT_NAME_RULE, RESERVED_CONTRACT_NAMES } from "../ir/names.js";
 import type { SourceFile } from "../load/load.js";
@@ -256,27 +257,33 @@ export const parseRule = (r: Reader, item: Node): Rule | undefined => {
     return undefined;
   }
   const { key, value } = kinds[0]!;
-  const paths = (n: Node | null, where: string): string[] | undefined => {
+  // Where each path stands (`paths.<i>`), so that a rule naming no field points at that name.
+  const locs: Record<string, SourceLocation> = {};
+  const located = (n: Node | null, at: number, where: string): string | undefined => {
+    locs[`paths.${at}`] = r.loc(n, item);
+    return parsePathValue(r, n, where);
+  };
+  const paths = (n: Node | null, where: string, from = 0): string[] | undefined => {
     const seq = r.seq(n, where);
     if (!seq) return undefined;
-    const out = seq.items.map((i) => parsePathValue(r, i as Node, where));
+    const out = seq.items.map((i, at) => located(i as Node, from + at, where));
     return out.every((p) => p !== undefined) ? (out as string[]) : undefined;
   };
   if (key === "before") {
     const fields = paths(value, "before");
     if (fields && fields.length !== 2) r.report("invalid-value", value, { where: "before", expected: "a list of two fields [earlier, later]" });
-    else if (fields) return { kind: "before", first: fields[0]!, second: fields[1]!, loc };
+    else if (fields) return { kind: "before", first: fields[0]!, second: fields[1]!, loc, locs };
   } else if (key === "exclusive") {
     const fields = paths(value, "exclusive");
     if (fields && fields.length < 2) r.report("invalid-value", value, { where: "exclusive", expected: "a list of at least two fields" });
-    else if (fields) return { kind: "exclusive", fields, loc };
+    else if (fields) return { kind: "exclusive", fields, loc, locs };
   } else {
     const body = byKey(r.entries(value, "requires", ["if", "then"]) ?? []);
     for (const k of ["if", "then"]) if (!body.has(k) && isMap(value)) r.report("missing-key", value, { where: "requires", key: k });
-    const ifPath = body.get("if") && parsePathValue(r, body.get("if")!.value, "requires' 'if'");
+    const ifPath = body.get("if") && located(body.get("if")!.value, 0, "requires' 'if'");
     const thenNode = body.get("then")?.value ?? null;
-    const then = isScalar(thenNode) ? [parsePathValue(r, thenNode, "requires' 'then'")] : (paths(thenNode, "requires' 'then'") ?? [undefined]);
-    if (ifPath && then.every((p) => p !== undefined)) return { kind: "requires", if: ifPath, then: then as string[], loc };
+    const then = isScalar(thenNode) ? [located(thenNode, 1, "requires' 'then'")] : (paths(thenNode, "requires' 'then'", 1) ?? [undefined]);
+    if (ifPath && then.every((p) => p !== undefined)) return { kind: "requires", if: ifPath, then: then as string[], loc, locs };
   }
   return undefined;
 };
