@@ -272,8 +272,12 @@ export interface Example {
   readonly loc: SourceLocation;
 }
 
-/** A change as declared in `changes:` (kept for the compatibility checker and adapters). */
-export type Change =
+/**
+ * A change as declared in `changes:` (kept for the compatibility checker and adapters). `locs`:
+ * `path` (the operation's value), `from`, `to`, `name`, `fallback`, and an enum change's `add.<V>`,
+ * `remove.<V>`, `map.<V>` (the key) and `map.<V>.to` (its value).
+ */
+export type Change = (
   | { readonly op: "add"; readonly path: string; readonly field: Field; readonly loc: SourceLocation }
   | { readonly op: "remove"; readonly path: string; readonly default?: JsonValue; readonly loc: SourceLocation }
   | { readonly op: "rename"; readonly from: string; readonly to: string; readonly loc: SourceLocation }
@@ -312,7 +316,8 @@ export type Change =
       readonly loc: SourceLocation;
     }
   /** A list field becomes its first item; `default` is the value when the list is empty. */
-  | { readonly op: "head"; readonly path: string; readonly default?: JsonValue; readonly loc: SourceLocation };
+  | { readonly op: "head"; readonly path: string; readonly default?: JsonValue; readonly loc: SourceLocation }
+) & { readonly locs?: KeyLocations };
 
 export interface ResolvedVersion {
   /** "MAJOR.MINOR" */
