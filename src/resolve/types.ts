@@ -344,8 +344,10 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
         else if (resolved) r.report("invalid-value", entry.value, { where: `variant '${entry.key}'`, expected: "a named type or { fields }" });
       }
       if (!type) continue;
-      if (type.kind === "object" && type.fields.some((f) => f.name === tagName)) {
-        r.report("union-tag-conflict", entry.keyNode, { variant: entry.key, tag: tagName });
+      const tagField = type.kind === "object" ? type.fields.find((f) => f.name === tagName) : undefined;
+      if (tagField) {
+        // At the field the variant declares, the one to remove or rename.
+        r.reportAt("union-tag-conflict", tagField.loc, { variant: entry.key, tag: tagName });
         continue;
       }
       out.push({ value: entry.key, type, loc });
