@@ -270,6 +270,8 @@ export interface Example {
   /** What the example shows; generated tests are named after it. */
   readonly description?: string;
   readonly loc: SourceLocation;
+  /** `value<pointer>` (`value/x`): where each scalar of `value` is written (not those an alias expands). */
+  readonly locs?: KeyLocations;
 }
 
 /**

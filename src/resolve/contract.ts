@@ -1,5 +1,5 @@
 // One contract file → one `Contract`: names, enums, types, and a full model per version.
-import { isMap, isScalar, type Node } from "yaml";
+import { isMap, isScalar, isSeq, type Node } from "yaml";
 import { didYouMean } from "../diagnostics/suggest.js";
 import {
   COMMAND_EFFECTS,
@@ -19,6 +19,7 @@ import {
   type Rule,
   type SourceLocation,
 } from "../ir/model.js";
+import { escapePointer } from "../runtime/issue.js";
 import { compareVersions, CONTRACT_NAME, CONTRACT_NAME_RULE, RESERVED_CONTRACT_NAMES } from "../ir/names.js";
 import type { SourceFile } from "../load/load.js";
 import { applyChange, carryRules, type VersionModel } from "./changes.js";
@@ -308,6 +309,16 @@ export const parseRule = (r: Reader, item: Node): Rule | undefined => {
 const parseRules = (r: Reader, node: Node | null): Rule[] =>
   (r.seq(node, "rules")?.items ?? []).flatMap((item) => parseRule(r, item as Node) ?? []);
 
+/** Where each scalar under `node` stands, by JSON pointer after `prefix`: what a finding in an example's value names. */
+const scalarLocs = (r: Reader, node: Node | null, prefix: string, out: Record<string, SourceLocation> = {}): Record<string, SourceLocation> => {
+  if (isScalar(node)) out[prefix] = r.loc(node);
+  else if (isSeq(node)) node.items.forEach((item, i) => scalarLocs(r, item as Node, `${prefix}/${i}`, out));
+  else if (isMap(node)) {
+    for (const pair of node.items) if (isScalar(pair.key)) scalarLocs(r, pair.value as Node, `${prefix}/${escapePointer(String(pair.key.value))}`, out);
+  }
+  return out;
+};
+
 const parseExamples = (r: Reader, node: Node | null, versions: readonly string[], contract: string): Example[] => {
   const examples: Example[] = [];
   for (const item of r.seq(node, "examples")?.items ?? []) {
@@ -333,7 +344,7 @@ const parseExamples = (r: Reader, node: Node | null, versions: readonly string[]
       continue;
     }
     if (valid) {
-      examples.push({ version, valid: true, value: r.json(valid.value), ...described, loc });
+      examples.push({ version, valid: true, value: r.json(valid.value), ...described, loc, locs: scalarLocs(r, valid.value, "value") });
       continue;
     }
     const expectEntry = keys.get("expect");
@@ -349,7 +360,9 @@ const parseExamples = (r: Reader, node: Node | null, versions: readonly string[]
       r.report("invalid-value", expect.get("path")!.value, { where: "expect's path", expected: "a JSON pointer (\"\" or starting with /)" });
       continue;
     }
-    if (path !== undefined && code !== undefined) examples.push({ version, valid: false, value: r.json(invalid!.value), expect: { path, code }, ...described, loc });
+    if (path !== undefined && code !== undefined) {
+      examples.push({ version, valid: false, value: r.json(invalid!.value), expect: { path, code }, ...described, loc, locs: scalarLocs(r, invalid!.value, "value") });
+    }
   }
   return examples;
 };
