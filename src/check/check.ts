@@ -139,7 +139,7 @@ const notRecursiveWithMaxDepth = (version: ResolvedVersion): Diagnostic[] => {
   const recursive = recursiveTypes(version);
   return [...version.types.values()]
     .filter((t) => t.maxDepth !== undefined && !recursive.has(t.name))
-    .map((t) => createDiagnostic("max-depth-not-recursive", t.loc, { name: t.name }));
+    .map((t) => createDiagnostic("max-depth-not-recursive", locAt(t, "maxDepth"), { name: t.name }));
 };
 
 /** Rules against the fields they name at `version`: a contract's own rules, or an agent's on its input. */

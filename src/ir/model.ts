@@ -249,6 +249,8 @@ export interface NamedType extends OpenObject {
    */
   readonly maxDepth?: number;
   readonly loc: SourceLocation;
+  /** `maxDepth`: where that key is written. */
+  readonly locs?: KeyLocations;
 }
 
 /**

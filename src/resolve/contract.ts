@@ -110,7 +110,7 @@ const parseTypes = (r: Reader, entries: readonly Entry[], parser: TypeParser): M
       ...(descriptionText === undefined ? {} : { description: descriptionText }),
       fields,
       ...open,
-      ...(maxDepth === undefined ? {} : { maxDepth }),
+      ...(maxDepth === undefined ? {} : { maxDepth, locs: { maxDepth: r.loc(maxDepthEntry!.keyNode) } }),
       loc,
     });
   }
