@@ -467,4 +467,6 @@ export interface Agent {
   readonly intent?: AgentIntent;
   readonly rules: readonly AgentRule[];
   readonly loc: SourceLocation;
+  /** `tool`: where its value is written. */
+  readonly locs?: KeyLocations;
 }
