@@ -95,7 +95,7 @@ export const checkAgents = (project: Project): Diagnostic[] => {
     }
     if (input) {
       // Rule forms of contracts take plain dotted paths, so the contract checker's reading applies as is.
-      diagnostics.push(...checkRules(input.version, agent.rules.filter((rule): rule is Rule => rule.kind !== "custom")));
+      diagnostics.push(...checkRules(input.version, agent.rules.filter((rule): rule is Rule => rule.kind !== "custom"), payloadLabel(input)));
       for (const consumed of agent.consumes) {
         const mine = typeAt(input, consumed.path);
         const producer = byName.get(consumed.from);

@@ -142,8 +142,11 @@ const notRecursiveWithMaxDepth = (version: ResolvedVersion): Diagnostic[] => {
     .map((t) => createDiagnostic("max-depth-not-recursive", locAt(t, "maxDepth"), { name: t.name }));
 };
 
-/** Rules against the fields they name at `version`: a contract's own rules, or an agent's on its input. */
-export const checkRules = (version: ResolvedVersion, rules: readonly Rule[]): Diagnostic[] => {
+/**
+ * Rules against the fields they name at `version`: a contract's own rules, or an agent's on its input.
+ * `label` names the version in messages: an agent's names its input contract too, as its other checks do.
+ */
+export const checkRules = (version: ResolvedVersion, rules: readonly Rule[], label = version.version): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
   for (const rule of rules) {
     const paths = rule.kind === "before" ? [rule.first, rule.second] : rule.kind === "exclusive" ? rule.fields : [rule.if, ...rule.then];
@@ -156,7 +159,7 @@ export const checkRules = (version: ResolvedVersion, rules: readonly Rule[]): Di
       } else if (!field) {
         const siblings = fieldAtPath(version, path.split(".").slice(0, -1).join("."));
         const names = path.includes(".") ? (siblings?.type.kind === "object" ? siblings.type.fields.map((f) => f.name) : []) : version.fields.map((f) => f.name);
-        diagnostics.push(createDiagnostic("unknown-field", loc, { path, version: version.version, suggestion: didYouMean(path.split(".").pop()!, names) }));
+        diagnostics.push(createDiagnostic("unknown-field", loc, { path, version: label, suggestion: didYouMean(path.split(".").pop()!, names) }));
       } else if (rule.kind === "before" && !isTimeLike(field.type)) {
         diagnostics.push(createDiagnostic("rule-type-mismatch", loc, { rule: "before", path, expected: "a timestamp or a date string" }));
       }
