@@ -97,6 +97,7 @@ it("each usage mistake is a coded error with what was meant, exit 2, before anyt
     [["check", "--format", "--idl", "idl"], ["flag-needs-value"]],
     // Empty: `--idl=` read the whole project directory (node_modules included), `--defs ""` imported nothing and said nothing.
     [["check", "--idl="], ["flag-needs-value"]],
+    [["check", "--format="], ["flag-needs-value"]],
     [["import", "s.json", "--contract", "a.b", "--defs", ""], ["flag-needs-value"]],
     [["check", "--against", ""], ["flag-needs-value"]],
     [["generate", "--check=yes"], ["flag-takes-no-value"]],
