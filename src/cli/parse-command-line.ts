@@ -44,6 +44,9 @@ export const parseCommandLine = (command: Command, args: readonly string[]): Sta
       diagnostics.push(createDiagnostic("flag-takes-no-value", undefined, { flag, value: token.value }));
     } else if (option.choices && token.value !== undefined && !option.choices.includes(token.value)) {
       diagnostics.push(createDiagnostic("flag-value-not-allowed", undefined, { flag, value: token.value, suggestion: didYouMean(token.value, option.choices), allowed: option.choices.join(", ") }));
+    } else if (option.validate && token.value !== undefined) {
+      const wrong = option.validate(token.value);
+      if (wrong) diagnostics.push(wrong);
     }
   }
   if (values["help"] !== true) {
