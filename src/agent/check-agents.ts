@@ -3,7 +3,7 @@
 import { cycleThrough, checkRules } from "../check/check.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
-import type { Agent, AgentAction, AgentContractRef, AgentPath, Project, Rule } from "../ir/model.js";
+import { locAt, type Agent, type AgentAction, type AgentContractRef, type AgentPath, type Project, type Rule } from "../ir/model.js";
 import { describeType, payloadLabel, payloadOf, resolvePath, sameType, type Located, type Payload } from "./paths.js";
 
 /** The lowest confidence an action may be trusted with (OTAIP's floors). */
@@ -36,7 +36,7 @@ export const checkAgents = (project: Project): Diagnostic[] => {
     if (other) report("duplicate-agent", agent.loc, { name: agent.name, other: other.file });
     else byName.set(agent.name, agent);
     const sameTool = byTool.get(agent.tool);
-    if (sameTool) report("duplicate-tool", agent.loc, { name: agent.tool, other: sameTool.name, file: sameTool.file });
+    if (sameTool) report("duplicate-tool", locAt(agent, "tool"), { name: agent.tool, other: sameTool.name, file: sameTool.file });
     else byTool.set(agent.tool, agent);
   }
 
@@ -95,7 +95,7 @@ export const checkAgents = (project: Project): Diagnostic[] => {
     }
     if (input) {
       // Rule forms of contracts take plain dotted paths, so the contract checker's reading applies as is.
-      diagnostics.push(...checkRules(input.version, agent.rules.filter((rule): rule is Rule => rule.kind !== "custom")));
+      diagnostics.push(...checkRules(input.version, agent.rules.filter((rule): rule is Rule => rule.kind !== "custom"), payloadLabel(input)));
       for (const consumed of agent.consumes) {
         const mine = typeAt(input, consumed.path);
         const producer = byName.get(consumed.from);

@@ -157,6 +157,7 @@ export const resolveAgent = (file: SourceFile): { agent: Agent | undefined; read
           consumes: top.has("consumes") ? parseConsumes(r, top.get("consumes")!.value) : [],
           rules: top.has("rules") ? parseAgentRules(r, top.get("rules")!.value) : [],
           loc: r.loc(top.get("agent")!.keyNode),
+          locs: { tool: r.loc(top.get("tool")!.value, top.get("tool")!.keyNode) },
         }
       : undefined;
   if (!agent) return { agent, reader: r };

@@ -3,7 +3,7 @@
 import { basename } from "node:path";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
-import type { Contract, Field, JsonValue, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
+import { locAt, type Contract, type Field, type JsonValue, type Project, type ResolvedVersion, type Rule, type TypeNode } from "../ir/model.js";
 import { contractTypeName } from "../ir/names.js";
 import { unaddressableAt } from "../resolve/changes.js";
 import { cycleThrough, infiniteCycles, recursiveTypes, recursiveVariants } from "../ir/recursion.js";
@@ -139,25 +139,29 @@ const notRecursiveWithMaxDepth = (version: ResolvedVersion): Diagnostic[] => {
   const recursive = recursiveTypes(version);
   return [...version.types.values()]
     .filter((t) => t.maxDepth !== undefined && !recursive.has(t.name))
-    .map((t) => createDiagnostic("max-depth-not-recursive", t.loc, { name: t.name }));
+    .map((t) => createDiagnostic("max-depth-not-recursive", locAt(t, "maxDepth"), { name: t.name }));
 };
 
-/** Rules against the fields they name at `version`: a contract's own rules, or an agent's on its input. */
-export const checkRules = (version: ResolvedVersion, rules: readonly Rule[]): Diagnostic[] => {
+/**
+ * Rules against the fields they name at `version`: a contract's own rules, or an agent's on its input.
+ * `label` names the version in messages: an agent's names its input contract too, as its other checks do.
+ */
+export const checkRules = (version: ResolvedVersion, rules: readonly Rule[], label = version.version): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
   for (const rule of rules) {
     const paths = rule.kind === "before" ? [rule.first, rule.second] : rule.kind === "exclusive" ? rule.fields : [rule.if, ...rule.then];
-    for (const path of paths) {
+    for (const [at, path] of paths.entries()) {
+      const loc = locAt(rule, `paths.${at}`);
       const field = fieldAtPath(version, path);
       const unaddressable = field ? undefined : unaddressableAt(version.fields, path);
       if (unaddressable !== undefined) {
-        diagnostics.push(createDiagnostic("unaddressable-field", rule.loc, { path, name: unaddressable }));
+        diagnostics.push(createDiagnostic("unaddressable-field", loc, { path, name: unaddressable }));
       } else if (!field) {
         const siblings = fieldAtPath(version, path.split(".").slice(0, -1).join("."));
         const names = path.includes(".") ? (siblings?.type.kind === "object" ? siblings.type.fields.map((f) => f.name) : []) : version.fields.map((f) => f.name);
-        diagnostics.push(createDiagnostic("unknown-field", rule.loc, { path, version: version.version, suggestion: didYouMean(path.split(".").pop()!, names) }));
+        diagnostics.push(createDiagnostic("unknown-field", loc, { path, version: label, suggestion: didYouMean(path.split(".").pop()!, names) }));
       } else if (rule.kind === "before" && !isTimeLike(field.type)) {
-        diagnostics.push(createDiagnostic("rule-type-mismatch", rule.loc, { rule: "before", path, expected: "a timestamp or a date string" }));
+        diagnostics.push(createDiagnostic("rule-type-mismatch", loc, { rule: "before", path, expected: "a timestamp or a date string" }));
       }
     }
   }
@@ -174,12 +178,12 @@ const checkVersion = (project: Project, contract: Contract, version: ResolvedVer
     if (field.default !== undefined) {
       const problem = mismatch(field.default, field.type, version);
       if (problem && !(field.default === null && field.nullable !== undefined)) {
-        diagnostics.push(createDiagnostic("default-type-mismatch", field.loc, { field: field.name, detail: problem }));
+        diagnostics.push(createDiagnostic("default-type-mismatch", locAt(field, "default"), { field: field.name, detail: problem }));
       }
     }
     if (field.deprecated?.use !== undefined && !siblings.some((f) => f.name === field.deprecated!.use)) {
       diagnostics.push(
-        createDiagnostic("unknown-field", field.loc, {
+        createDiagnostic("unknown-field", locAt(field, "deprecated.use"), {
           path: field.deprecated.use,
           version: version.version,
           suggestion: didYouMean(field.deprecated.use, siblings.map((f) => f.name)),
@@ -195,9 +199,9 @@ const checkVersion = (project: Project, contract: Contract, version: ResolvedVer
       if (type.kind !== "contract") continue;
       const target = project.contracts.find((c) => c.name === type.contract);
       if (!target) {
-        diagnostics.push(createDiagnostic("unknown-contract", field.loc, { name: type.contract, suggestion: didYouMean(type.contract, project.contracts.map((c) => c.name)) }));
+        diagnostics.push(createDiagnostic("unknown-contract", locAt(field, "type"), { name: type.contract, suggestion: didYouMean(type.contract, project.contracts.map((c) => c.name)) }));
       } else if (!target.versions.some((v) => v.major === type.major)) {
-        diagnostics.push(createDiagnostic("unknown-version", field.loc, { version: `${type.major}.x`, contract: type.contract, suggestion: "" }));
+        diagnostics.push(createDiagnostic("unknown-version", locAt(field, "type"), { version: `${type.major}.x`, contract: type.contract, suggestion: "" }));
       }
     }
   }

@@ -20,11 +20,12 @@ export interface ParsedArgs {
 
 /**
  * A flag as parseArgs takes it, plus what treaty checks before the command runs: the values a
- * string flag allows (`choices`), whether the command needs it (`required`), and the flags it
- * cannot be given with (`conflicts`, with why).
+ * string flag allows (`choices`, or `validate`: what is wrong with a value, if anything), whether
+ * the command needs it (`required`), and the flags it cannot be given with (`conflicts`, with why).
  */
 export type FlagSpec = NonNullable<ParseArgsConfig["options"]>[string] & {
   readonly choices?: readonly string[];
+  readonly validate?: (value: string) => Diagnostic | undefined;
   readonly required?: boolean;
   readonly conflicts?: { readonly [flag: string]: string };
 };

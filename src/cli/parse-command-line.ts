@@ -37,13 +37,16 @@ export const parseCommandLine = (command: Command, args: readonly string[]): Sta
     seen.add(token.name);
     // A value that looks like a flag is taken for a forgotten one (`--format --idl x`); `--format=-x` says it is meant.
     // An empty one (`--idl=`, `--defs ""`) names nothing: no flag takes it (`--idl=` read the whole directory).
+    // One mistake, one line: a missing value is not also a value the flag does not take (`--format=`).
     if (option.type === "string" && (token.value === undefined || token.value === "" || (!token.inlineValue && token.value.startsWith("-")))) {
       diagnostics.push(createDiagnostic("flag-needs-value", undefined, { flag }));
-    }
-    if (option.type === "boolean" && token.value !== undefined) diagnostics.push(createDiagnostic("flag-takes-no-value", undefined, { flag, value: token.value }));
-    // (A separate `-x` was reported as a forgotten value above; `--format=-x` is a value.)
-    else if (option.choices && token.value !== undefined && (token.inlineValue || !token.value.startsWith("-")) && !option.choices.includes(token.value)) {
+    } else if (option.type === "boolean" && token.value !== undefined) {
+      diagnostics.push(createDiagnostic("flag-takes-no-value", undefined, { flag, value: token.value }));
+    } else if (option.choices && token.value !== undefined && !option.choices.includes(token.value)) {
       diagnostics.push(createDiagnostic("flag-value-not-allowed", undefined, { flag, value: token.value, suggestion: didYouMean(token.value, option.choices), allowed: option.choices.join(", ") }));
+    } else if (option.validate && token.value !== undefined) {
+      const wrong = option.validate(token.value);
+      if (wrong) diagnostics.push(wrong);
     }
   }
   if (values["help"] !== true) {

@@ -10,6 +10,17 @@ export interface SourceLocation {
   readonly col: number;
 }
 
+/**
+ * Where the tokens inside an item stand, by key (`type`, `default`, `deprecated.use`, `paths.1`,
+ * `add.A`): `loc` is the item (a field's name, a change, a rule), which in block style is another
+ * line than the value a diagnostic names. Filled where the resolver reads the key; see `locAt`.
+ */
+export type KeyLocations = Readonly<Record<string, SourceLocation>>;
+
+/** The location of `key` inside `item`, or the item's own where that key was not recorded. */
+export const locAt = (item: { readonly loc: SourceLocation; readonly locs?: KeyLocations }, key: string): SourceLocation =>
+  (item.locs !== undefined && Object.hasOwn(item.locs, key) ? item.locs[key] : undefined) ?? item.loc;
+
 export type StringFormat =
   | "date-time"
   | "date"
@@ -207,6 +218,7 @@ export interface Field {
   /** Lint rules turned off for this field, each with the reason a reviewer reads. */
   readonly lintIgnore?: LintIgnores;
   readonly loc: SourceLocation;
+  readonly locs?: KeyLocations;
 }
 
 /** Lint rule code → why it does not apply here. */
@@ -237,13 +249,19 @@ export interface NamedType extends OpenObject {
    */
   readonly maxDepth?: number;
   readonly loc: SourceLocation;
+  /** `maxDepth`: where that key is written. */
+  readonly locs?: KeyLocations;
 }
 
-/** Semantic rules JSON Schema cannot express; field paths are dotted, from the payload root. */
-export type Rule =
-  | { readonly kind: "before"; readonly first: string; readonly second: string; readonly loc: SourceLocation }
-  | { readonly kind: "exclusive"; readonly fields: readonly string[]; readonly loc: SourceLocation }
-  | { readonly kind: "requires"; readonly if: string; readonly then: readonly string[]; readonly loc: SourceLocation };
+/**
+ * Semantic rules JSON Schema cannot express; field paths are dotted, from the payload root.
+ * `locs` holds `paths.<i>`: where the i-th path stands, in the order first, second / fields / if, then.
+ */
+export type Rule = (
+  | { readonly kind: "before"; readonly first: string; readonly second: string }
+  | { readonly kind: "exclusive"; readonly fields: readonly string[] }
+  | { readonly kind: "requires"; readonly if: string; readonly then: readonly string[] }
+) & { readonly loc: SourceLocation; readonly locs?: KeyLocations };
 
 export interface Example {
   readonly version: string;
@@ -254,10 +272,16 @@ export interface Example {
   /** What the example shows; generated tests are named after it. */
   readonly description?: string;
   readonly loc: SourceLocation;
+  /** `value<pointer>` (`value/x`): where each scalar of `value` is written (not those an alias expands). */
+  readonly locs?: KeyLocations;
 }
 
-/** A change as declared in `changes:` (kept for the compatibility checker and adapters). */
-export type Change =
+/**
+ * A change as declared in `changes:` (kept for the compatibility checker and adapters). `locs`:
+ * `path` (the operation's value), `from`, `to`, `name`, `fallback`, and an enum change's `add.<V>`,
+ * `remove.<V>`, `map.<V>` (the key) and `map.<V>.to` (its value).
+ */
+export type Change = (
   | { readonly op: "add"; readonly path: string; readonly field: Field; readonly loc: SourceLocation }
   | { readonly op: "remove"; readonly path: string; readonly default?: JsonValue; readonly loc: SourceLocation }
   | { readonly op: "rename"; readonly from: string; readonly to: string; readonly loc: SourceLocation }
@@ -296,7 +320,8 @@ export type Change =
       readonly loc: SourceLocation;
     }
   /** A list field becomes its first item; `default` is the value when the list is empty. */
-  | { readonly op: "head"; readonly path: string; readonly default?: JsonValue; readonly loc: SourceLocation };
+  | { readonly op: "head"; readonly path: string; readonly default?: JsonValue; readonly loc: SourceLocation }
+) & { readonly locs?: KeyLocations };
 
 export interface ResolvedVersion {
   /** "MAJOR.MINOR" */
@@ -442,4 +467,6 @@ export interface Agent {
   readonly intent?: AgentIntent;
   readonly rules: readonly AgentRule[];
   readonly loc: SourceLocation;
+  /** `tool`: where its value is written. */
+  readonly locs?: KeyLocations;
 }

@@ -2,7 +2,8 @@
 // contract it concerns; `lint: { rule: reason }` on the contract or the field turns a rule off.
 import type { LintRule } from "../diagnostics/codes.js";
 import { createDiagnostic, type Diagnostic, type Params, type StageResult } from "../diagnostics/diagnostic.js";
-import type { Contract, Field, JsonValue, NumericType, Project, ResolvedVersion, SourceLocation, TypeNode } from "../ir/model.js";
+import { locAt, type Contract, type Field, type JsonValue, type NumericType, type Project, type ResolvedVersion, type SourceLocation, type TypeNode } from "../ir/model.js";
+import { escapePointer } from "../runtime/issue.js";
 import { isMultipleOf } from "../runtime/multiple-of.js";
 import { PLACEHOLDER_MEANING } from "../ir/names.js";
 
@@ -35,8 +36,15 @@ const sensitiveIn = (text: string): string | undefined =>
   SENSITIVE.find(([pattern, , holds]) => (holds === undefined ? pattern.test(text) : [...text.matchAll(pattern)].some(([match]) => holds(match))))?.[1];
 
 /** Every string inside a JSON value. */
-const strings = (value: JsonValue): string[] =>
-  typeof value === "string" ? [value] : Array.isArray(value) ? value.flatMap(strings) : value !== null && typeof value === "object" ? Object.values(value).flatMap(strings) : [];
+/** The strings in `value`, each with its JSON pointer (after `at`). */
+const strings = (value: JsonValue, at = ""): [text: string, pointer: string][] =>
+  typeof value === "string"
+    ? [[value, at]]
+    : Array.isArray(value)
+      ? value.flatMap((item, i) => strings(item, `${at}/${i}`))
+      : value !== null && typeof value === "object"
+        ? Object.entries(value).flatMap(([key, item]) => strings(item, `${at}/${escapePointer(key)}`))
+        : [];
 
 interface Finding {
   readonly rule: LintRule;
@@ -116,7 +124,7 @@ const fieldFindings = (field: Field, path: string, contract: Contract, version: 
   const texts: [string, string][] = [];
   if (type.kind === "string" && type.pattern !== undefined) texts.push([type.pattern, `the pattern of '${path}'`]);
   if (type.kind === "const" && typeof type.value === "string") texts.push([type.value, `the constant of '${path}'`]);
-  if (field.default !== undefined) for (const text of strings(field.default)) texts.push([text, `the default of '${path}'`]);
+  if (field.default !== undefined) for (const [text] of strings(field.default)) texts.push([text, `the default of '${path}'`]);
   if (type.kind === "enum") {
     for (const value of version.enums.get(type.name)?.values ?? []) texts.push([value.name, `a value of enum '${type.name}'`]);
   }
@@ -153,9 +161,9 @@ const versionFindings = (contract: Contract, version: ResolvedVersion): Finding[
   }
   for (const [field, path] of walk(version.fields, version)) findings.push(...fieldFindings(field, path, contract, version));
   for (const example of version.examples) {
-    for (const text of strings(example.value)) {
+    for (const [text, pointer] of strings(example.value, "value")) {
       const what = sensitiveIn(text);
-      if (what) findings.push({ rule: "sensitive-value-in-schema", loc: example.loc, params: { where: `an example of ${version.version}`, what } });
+      if (what) findings.push({ rule: "sensitive-value-in-schema", loc: locAt(example, pointer), params: { where: `an example of ${version.version}`, what } });
     }
   }
   for (const def of version.enums.values()) {

@@ -11,8 +11,11 @@ export interface VersionModel {
 
 type Edit = (siblings: readonly Field[], name: string) => readonly Field[] | undefined;
 
-/** Reports a diagnostic at the change being applied. */
-export type ReportChange = (code: DiagnosticCode, params?: Params) => void;
+/** Reports a diagnostic at the change being applied, or at the value of it `at` names (a key of `Change.locs`). */
+export type ReportChange = (code: DiagnosticCode, params?: Params, at?: string) => void;
+
+/** `report` pointed at one value of the change, for the helpers that report about that value only. */
+const reportingAt = (report: ReportChange, at: string): ReportChange => (code, params, key) => report(code, params, key ?? at);
 
 const describeState = (field: Field): string => (field.optional ? "optional" : "required");
 
@@ -143,7 +146,8 @@ const moveField = (report: ReportChange, version: string, fields: readonly Field
   const moved = fieldAt(fields, from);
   if (!moved) {
     // Reports where the path stops leading anywhere.
-    editAt(report, version, fields, from, (siblings, name) => void existing(report, version, from)(siblings, name));
+    const atFrom = reportingAt(report, "from");
+    editAt(atFrom, version, fields, from, (siblings, name) => void existing(atFrom, version, from)(siblings, name));
     return undefined;
   }
   const [upper, lower] = op === "nest" ? [fromParent, toParent] : [toParent, fromParent];
@@ -169,7 +173,7 @@ const moveField = (report: ReportChange, version: string, fields: readonly Field
   }
   next = ensureObjectsAt(next, toParent, change.loc);
   if (fieldAt(next, to)) {
-    report("field-exists", { path: to, version });
+    report("field-exists", { path: to, version }, "to");
     return undefined;
   }
   const name = toPath[toPath.length - 1]!;
@@ -180,12 +184,14 @@ const moveField = (report: ReportChange, version: string, fields: readonly Field
 export const applyChange = (report: ReportChange, version: string, model: VersionModel, change: Change): VersionModel | undefined => {
   const { fields, enums } = model;
   const withFields = (next: readonly Field[] | undefined): VersionModel | undefined => next && { fields: next, enums };
+  // What goes wrong with a change's path is said at the path.
+  const atPath = reportingAt(report, "path");
   switch (change.op) {
     case "add":
       return withFields(
-        editAt(report, version, fields, change.path, (siblings, name) => {
+        editAt(atPath, version, fields, change.path, (siblings, name) => {
           if (siblings.some((f) => f.name === name)) {
-            report("field-exists", { path: change.path, version });
+            atPath("field-exists", { path: change.path, version });
             return undefined;
           }
           return [...siblings, { ...change.field, name }];
@@ -193,8 +199,8 @@ export const applyChange = (report: ReportChange, version: string, model: Versio
       );
     case "remove":
       return withFields(
-        editAt(report, version, fields, change.path, (siblings, name) => {
-          const index = existing(report, version, change.path)(siblings, name);
+        editAt(atPath, version, fields, change.path, (siblings, name) => {
+          const index = existing(atPath, version, change.path)(siblings, name);
           return index === undefined ? undefined : siblings.filter((_, i) => i !== index);
         }),
       );
@@ -202,16 +208,17 @@ export const applyChange = (report: ReportChange, version: string, model: Versio
       const fromParent = change.from.split(".").slice(0, -1).join(".");
       const toParts = change.to.split(".");
       if (toParts.length > 1 && toParts.slice(0, -1).join(".") !== fromParent) {
-        report("rename-across-objects", { from: change.from, to: change.to });
+        report("rename-across-objects", { from: change.from, to: change.to }, "to");
         return undefined;
       }
       const newName = toParts[toParts.length - 1]!;
+      const atFrom = reportingAt(report, "from");
       return withFields(
-        editAt(report, version, fields, change.from, (siblings, name) => {
-          const index = existing(report, version, change.from)(siblings, name);
+        editAt(atFrom, version, fields, change.from, (siblings, name) => {
+          const index = existing(atFrom, version, change.from)(siblings, name);
           if (index === undefined) return undefined;
           if (siblings.some((f) => f.name === newName)) {
-            report("rename-target-exists", { from: change.from, to: change.to, version });
+            report("rename-target-exists", { from: change.from, to: change.to, version }, "to");
             return undefined;
           }
           return replaceAt(siblings, index, { ...siblings[index]!, name: newName });
@@ -222,12 +229,12 @@ export const applyChange = (report: ReportChange, version: string, model: Versio
     case "relax": {
       const optional = change.op === "relax";
       return withFields(
-        editAt(report, version, fields, change.path, (siblings, name) => {
-          const index = existing(report, version, change.path)(siblings, name);
+        editAt(atPath, version, fields, change.path, (siblings, name) => {
+          const index = existing(atPath, version, change.path)(siblings, name);
           if (index === undefined) return undefined;
           const field = siblings[index]!;
           if (field.optional === optional) {
-            report("change-no-effect", { op: change.op, path: change.path, state: describeState(field) });
+            atPath("change-no-effect", { op: change.op, path: change.path, state: describeState(field) });
             return undefined;
           }
           const { default: _dropped, ...rest } = field;
@@ -237,15 +244,15 @@ export const applyChange = (report: ReportChange, version: string, model: Versio
     }
     case "retype":
       return withFields(
-        editAt(report, version, fields, change.path, (siblings, name) => {
-          const index = existing(report, version, change.path)(siblings, name);
+        editAt(atPath, version, fields, change.path, (siblings, name) => {
+          const index = existing(atPath, version, change.path)(siblings, name);
           return index === undefined ? undefined : replaceAt(siblings, index, { ...siblings[index]!, type: change.type });
         }),
       );
     case "constrain":
       return withFields(
-        editAt(report, version, fields, change.path, (siblings, name) => {
-          const index = existing(report, version, change.path)(siblings, name);
+        editAt(atPath, version, fields, change.path, (siblings, name) => {
+          const index = existing(atPath, version, change.path)(siblings, name);
           if (index === undefined) return undefined;
           const field = siblings[index]!;
           const type = { ...field.type } as Record<string, unknown>;
@@ -259,26 +266,26 @@ export const applyChange = (report: ReportChange, version: string, model: Versio
     case "enum": {
       const def = enums.get(change.name);
       if (!def) {
-        report("unknown-enum", { name: change.name, suggestion: didYouMean(change.name, enums.keys()) });
+        report("unknown-enum", { name: change.name, suggestion: didYouMean(change.name, enums.keys()) }, "name");
         return undefined;
       }
       let values = [...def.values];
       for (const value of change.add) {
-        if (values.some((v) => v.name === value.name)) report("duplicate-enum-value", { name: def.name, value: value.name });
+        if (values.some((v) => v.name === value.name)) report("duplicate-enum-value", { name: def.name, value: value.name }, `add.${value.name}`);
         else values.push(value);
       }
       for (const name of change.remove) {
         if (!values.some((v) => v.name === name)) {
-          report("unknown-enum-value", { name: def.name, value: name, suggestion: didYouMean(name, values.map((v) => v.name)) });
+          report("unknown-enum-value", { name: def.name, value: name, suggestion: didYouMean(name, values.map((v) => v.name)) }, `remove.${name}`);
         }
         values = values.filter((v) => v.name !== name);
       }
       for (const [from, to] of Object.entries(change.map)) {
         if (!def.values.some((v) => v.name === from) && !change.add.some((v) => v.name === from)) {
-          report("unknown-enum-value", { name: def.name, value: from, suggestion: didYouMean(from, def.values.map((v) => v.name)) });
+          report("unknown-enum-value", { name: def.name, value: from, suggestion: didYouMean(from, def.values.map((v) => v.name)) }, `map.${from}`);
         }
         if (!values.some((v) => v.name === to)) {
-          report("unknown-enum-value", { name: def.name, value: to, suggestion: didYouMean(to, values.map((v) => v.name)) });
+          report("unknown-enum-value", { name: def.name, value: to, suggestion: didYouMean(to, values.map((v) => v.name)) }, `map.${from}.to`);
         }
       }
       if (values.length === 0) report("empty-enum", { name: def.name });
@@ -290,11 +297,15 @@ export const applyChange = (report: ReportChange, version: string, model: Versio
       // left a reader mapping old values to a value its own validator rejects.
       if (fallback !== undefined && values.length > 0 && !values.some((v) => v.name === fallback)) {
         const removed = change.fallback === undefined && change.remove.includes(fallback);
-        report("unknown-enum-value", {
-          name: def.name,
-          value: fallback,
-          suggestion: removed ? "; the change removes the enum's fallback: give it another with `fallback:`" : didYouMean(fallback, values.map((v) => v.name)),
-        });
+        report(
+          "unknown-enum-value",
+          {
+            name: def.name,
+            value: fallback,
+            suggestion: removed ? "; the change removes the enum's fallback: give it another with `fallback:`" : didYouMean(fallback, values.map((v) => v.name)),
+          },
+          removed ? `remove.${fallback}` : change.fallback !== undefined ? "fallback" : undefined,
+        );
       }
       next.set(def.name, fallback === undefined ? { ...def, values } : { ...def, values, fallback });
       return { fields, enums: next };
@@ -305,17 +316,17 @@ export const applyChange = (report: ReportChange, version: string, model: Versio
     case "wrap":
     case "head":
       return withFields(
-        editAt(report, version, fields, change.path, (siblings, name) => {
-          const index = existing(report, version, change.path)(siblings, name);
+        editAt(atPath, version, fields, change.path, (siblings, name) => {
+          const index = existing(atPath, version, change.path)(siblings, name);
           if (index === undefined) return undefined;
           // A default of the old type does not fit the new one; the change's own default is for adapters.
           const { default: _dropped, ...field } = siblings[index]!;
           if (change.op === "head") {
             if (field.type.kind === "list") return replaceAt(siblings, index, { ...field, type: field.type.of });
-            report("invalid-value", { where: `head '${change.path}'`, expected: "a list field" });
+            atPath("invalid-value", { where: `head '${change.path}'`, expected: "a list field" });
             return undefined;
           }
-          const { op: _op, path: _path, default: _default, loc: _loc, ...constraints } = change;
+          const { op: _op, path: _path, default: _default, loc: _loc, locs: _locs, ...constraints } = change;
           return replaceAt(siblings, index, { ...field, type: { kind: "list", of: field.type, ...constraints } });
         }),
       );

@@ -1,5 +1,5 @@
 // One contract file → one `Contract`: names, enums, types, and a full model per version.
-import { isMap, isScalar, type Node } from "yaml";
+import { isMap, isScalar, isSeq, type Node } from "yaml";
 import { didYouMean } from "../diagnostics/suggest.js";
 import {
   COMMAND_EFFECTS,
@@ -7,6 +7,7 @@ import {
   CONTRACT_KINDS,
   LLM_PROVIDERS,
   UNKNOWN_FIELDS,
+  locAt,
   type LlmProvider,
   type Change,
   type Contract,
@@ -16,7 +17,9 @@ import {
   type NamedType,
   type ResolvedVersion,
   type Rule,
+  type SourceLocation,
 } from "../ir/model.js";
+import { escapePointer } from "../runtime/issue.js";
 import { compareVersions, CONTRACT_NAME, CONTRACT_NAME_RULE, RESERVED_CONTRACT_NAMES } from "../ir/names.js";
 import type { SourceFile } from "../load/load.js";
 import { applyChange, carryRules, type VersionModel } from "./changes.js";
@@ -107,7 +110,7 @@ const parseTypes = (r: Reader, entries: readonly Entry[], parser: TypeParser): M
       ...(descriptionText === undefined ? {} : { description: descriptionText }),
       fields,
       ...open,
-      ...(maxDepth === undefined ? {} : { maxDepth }),
+      ...(maxDepth === undefined ? {} : { maxDepth, locs: { maxDepth: r.loc(maxDepthEntry!.keyNode) } }),
       loc,
     });
   }
@@ -149,6 +152,9 @@ const parseChange = (r: Reader, node: Node | null, parser: TypeParser): Change |
   }
   const op = ops[0]!;
   const loc = r.loc(node);
+  // Where the values a change names stand, so that applying it reports each at its own (`Change`).
+  const locs: Record<string, SourceLocation> = {};
+  const at = (key: string, value: Node | null, fallback: Node): void => void (locs[key] = r.loc(value, fallback));
   const where = `change '${op}'`;
   const withKeys = (extra: readonly string[]) => {
     const entries = r.entries(node, where, [op, "description", ...extra]);
@@ -160,8 +166,9 @@ const parseChange = (r: Reader, node: Node | null, parser: TypeParser): Change |
       const opNode = node.items.find((p) => sourceText(p.key as Node) === op)!.value as Node | null;
       const path = parsePathValue(r, opNode, where);
       if (!path) return undefined;
+      at("path", opNode, node);
       const field = parser.parseField(path.split(".").pop()!, opNode!, node, [op]);
-      return field && { op, path, field, loc };
+      return field && { op, path, field, loc, locs };
     }
     case "remove":
     case "require":
@@ -170,17 +177,19 @@ const parseChange = (r: Reader, node: Node | null, parser: TypeParser): Change |
       const keys = withKeys(["default"]);
       const path = keys && parsePathValue(r, keys.get(op)!.value, where);
       if (!path) return undefined;
+      at("path", keys.get(op)!.value, node);
       const defaultEntry = keys.get("default");
-      return defaultEntry ? { op, path, default: r.json(defaultEntry.value), loc } : { op, path, loc };
+      return defaultEntry ? { op, path, default: r.json(defaultEntry.value), loc, locs } : { op, path, loc, locs };
     }
     case "wrap": {
       const keys = withKeys(["default", "minItems", "maxItems", "unique"]);
       const path = keys && parsePathValue(r, keys.get(op)!.value, where);
       if (!path) return undefined;
+      at("path", keys.get(op)!.value, node);
       const given = parser.readConstraints("list", new Map([...keys].filter(([key]) => key !== op && key !== "default")));
       const list = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as { minItems?: number; maxItems?: number; unique?: boolean };
       const defaultEntry = keys.get("default");
-      return { op, path, ...list, ...(defaultEntry ? { default: r.json(defaultEntry.value) } : {}), loc };
+      return { op, path, ...list, ...(defaultEntry ? { default: r.json(defaultEntry.value) } : {}), loc, locs };
     }
     case "rename":
     case "nest":
@@ -191,7 +200,8 @@ const parseChange = (r: Reader, node: Node | null, parser: TypeParser): Change |
       for (const key of ["from", "to"]) if (!body.has(key)) r.report("missing-key", keys.get(op)!.value, { where, key });
       const from = body.get("from") && parsePathValue(r, body.get("from")!.value, "rename's 'from'");
       const to = body.get("to") && parsePathValue(r, body.get("to")!.value, "rename's 'to'");
-      return from && to ? { op, from, to, loc } : undefined;
+      for (const key of ["from", "to"]) if (body.has(key)) at(key, body.get(key)!.value, node);
+      return from && to ? { op, from, to, loc, locs } : undefined;
     }
     case "retype": {
       const entries = r.entries(node, where, [op, "description", "type", ...ALL_CONSTRAINTS]);
@@ -200,46 +210,55 @@ const parseChange = (r: Reader, node: Node | null, parser: TypeParser): Change |
       const typeEntry = entries?.find((e) => e.key === "type");
       if (entries && !typeEntry) r.report("missing-key", node, { where, key: "type" });
       if (!path || !typeEntry) return undefined;
+      at("path", opEntry.value, node);
       const constraints = entries!.filter((e) => e.key !== op && e.key !== "type" && e.key !== "description");
       const type = parser.build(typeEntry.value, constraints, node);
-      return type && { op, path, type, loc };
+      return type && { op, path, type, loc, locs };
     }
     case "constrain": {
       const entries = r.entries(node, where, [op, "description", ...REPLACEABLE_CONSTRAINTS]);
       const opEntry = entries?.find((e) => e.key === op);
       const path = opEntry && parsePathValue(r, opEntry.value, where);
       if (!path || !entries) return undefined;
+      at("path", opEntry!.value, node);
       const given = entries.filter((e) => REPLACEABLE_CONSTRAINTS.includes(e.key));
       const cleared = given.filter((e) => isScalar(e.value) && e.value.value === null);
       const constraints: Record<string, string | number | boolean | null> = {};
       for (const e of cleared) constraints[e.key] = null;
       const kind = given.some((e) => ["min", "max", "exclusiveMin", "exclusiveMax", "multipleOf"].includes(e.key)) ? "number" : "string";
       Object.assign(constraints, parser.readConstraints(kind, new Map(given.filter((e) => !cleared.includes(e)).map((e) => [e.key, e]))));
-      return { op, path, constraints, loc };
+      return { op, path, constraints, loc, locs };
     }
     case "enum": {
       const keys = withKeys(["add", "remove", "map", "fallback"]);
       if (!keys) return undefined;
       const name = r.string(keys.get(op)!.value, where);
       if (name === undefined) return undefined;
+      at("name", keys.get(op)!.value, node);
       const add = keys.has("add") ? parseEnumValues(r, keys.get("add")!.value, name) : [];
+      for (const value of add) locs[`add.${value.name}`] = value.loc;
       const removeSeq = keys.has("remove") ? r.seq(keys.get("remove")!.value, "'remove' of an enum change") : undefined;
       const remove = (removeSeq?.items ?? []).flatMap((item) => {
         const value = r.string(item as Node, "an enum value");
+        if (value !== undefined) at(`remove.${value}`, item as Node, node);
         return value === undefined ? [] : [value];
       });
       const map: Record<string, string> = {};
       for (const entry of keys.has("map") ? (r.entries(keys.get("map")!.value, "'map' of an enum change") ?? []) : []) {
         const to = r.string(entry.value, `'map' of ${entry.key}`);
-        if (to !== undefined) map[entry.key] = to;
+        if (to === undefined) continue;
+        map[entry.key] = to;
+        at(`map.${entry.key}`, entry.keyNode, node);
+        at(`map.${entry.key}.to`, entry.value, entry.keyNode);
       }
       const fallback = keys.has("fallback") ? r.string(keys.get("fallback")!.value, "'fallback'") : undefined;
-      return fallback === undefined ? { op, name, add, remove, map, loc } : { op, name, add, remove, map, fallback, loc };
+      if (fallback !== undefined) at("fallback", keys.get("fallback")!.value, node);
+      return fallback === undefined ? { op, name, add, remove, map, loc, locs } : { op, name, add, remove, map, fallback, loc, locs };
     }
     case "custom": {
       const keys = withKeys([]);
       const description = keys && r.string(keys.get(op)!.value, "a custom change");
-      return description === undefined ? undefined : { op, description, loc };
+      return description === undefined ? undefined : { op, description, loc, locs };
     }
   }
   return undefined;
@@ -256,33 +275,49 @@ export const parseRule = (r: Reader, item: Node): Rule | undefined => {
     return undefined;
   }
   const { key, value } = kinds[0]!;
-  const paths = (n: Node | null, where: string): string[] | undefined => {
+  // Where each path stands (`paths.<i>`), so that a rule naming no field points at that name.
+  const locs: Record<string, SourceLocation> = {};
+  const located = (n: Node | null, at: number, where: string): string | undefined => {
+    locs[`paths.${at}`] = r.loc(n, item);
+    return parsePathValue(r, n, where);
+  };
+  const paths = (n: Node | null, where: string, from = 0): string[] | undefined => {
     const seq = r.seq(n, where);
     if (!seq) return undefined;
-    const out = seq.items.map((i) => parsePathValue(r, i as Node, where));
+    const out = seq.items.map((i, at) => located(i as Node, from + at, where));
     return out.every((p) => p !== undefined) ? (out as string[]) : undefined;
   };
   if (key === "before") {
     const fields = paths(value, "before");
     if (fields && fields.length !== 2) r.report("invalid-value", value, { where: "before", expected: "a list of two fields [earlier, later]" });
-    else if (fields) return { kind: "before", first: fields[0]!, second: fields[1]!, loc };
+    else if (fields) return { kind: "before", first: fields[0]!, second: fields[1]!, loc, locs };
   } else if (key === "exclusive") {
     const fields = paths(value, "exclusive");
     if (fields && fields.length < 2) r.report("invalid-value", value, { where: "exclusive", expected: "a list of at least two fields" });
-    else if (fields) return { kind: "exclusive", fields, loc };
+    else if (fields) return { kind: "exclusive", fields, loc, locs };
   } else {
     const body = byKey(r.entries(value, "requires", ["if", "then"]) ?? []);
     for (const k of ["if", "then"]) if (!body.has(k) && isMap(value)) r.report("missing-key", value, { where: "requires", key: k });
-    const ifPath = body.get("if") && parsePathValue(r, body.get("if")!.value, "requires' 'if'");
+    const ifPath = body.get("if") && located(body.get("if")!.value, 0, "requires' 'if'");
     const thenNode = body.get("then")?.value ?? null;
-    const then = isScalar(thenNode) ? [parsePathValue(r, thenNode, "requires' 'then'")] : (paths(thenNode, "requires' 'then'") ?? [undefined]);
-    if (ifPath && then.every((p) => p !== undefined)) return { kind: "requires", if: ifPath, then: then as string[], loc };
+    const then = isScalar(thenNode) ? [located(thenNode, 1, "requires' 'then'")] : (paths(thenNode, "requires' 'then'", 1) ?? [undefined]);
+    if (ifPath && then.every((p) => p !== undefined)) return { kind: "requires", if: ifPath, then: then as string[], loc, locs };
   }
   return undefined;
 };
 
 const parseRules = (r: Reader, node: Node | null): Rule[] =>
   (r.seq(node, "rules")?.items ?? []).flatMap((item) => parseRule(r, item as Node) ?? []);
+
+/** Where each scalar under `node` stands, by JSON pointer after `prefix`: what a finding in an example's value names. */
+const scalarLocs = (r: Reader, node: Node | null, prefix: string, out: Record<string, SourceLocation> = {}): Record<string, SourceLocation> => {
+  if (isScalar(node)) out[prefix] = r.loc(node);
+  else if (isSeq(node)) node.items.forEach((item, i) => scalarLocs(r, item as Node, `${prefix}/${i}`, out));
+  else if (isMap(node)) {
+    for (const pair of node.items) if (isScalar(pair.key)) scalarLocs(r, pair.value as Node, `${prefix}/${escapePointer(String(pair.key.value))}`, out);
+  }
+  return out;
+};
 
 const parseExamples = (r: Reader, node: Node | null, versions: readonly string[], contract: string): Example[] => {
   const examples: Example[] = [];
@@ -309,7 +344,7 @@ const parseExamples = (r: Reader, node: Node | null, versions: readonly string[]
       continue;
     }
     if (valid) {
-      examples.push({ version, valid: true, value: r.json(valid.value), ...described, loc });
+      examples.push({ version, valid: true, value: r.json(valid.value), ...described, loc, locs: scalarLocs(r, valid.value, "value") });
       continue;
     }
     const expectEntry = keys.get("expect");
@@ -325,7 +360,9 @@ const parseExamples = (r: Reader, node: Node | null, versions: readonly string[]
       r.report("invalid-value", expect.get("path")!.value, { where: "expect's path", expected: "a JSON pointer (\"\" or starting with /)" });
       continue;
     }
-    if (path !== undefined && code !== undefined) examples.push({ version, valid: false, value: r.json(invalid!.value), expect: { path, code }, ...described, loc });
+    if (path !== undefined && code !== undefined) {
+      examples.push({ version, valid: false, value: r.json(invalid!.value), expect: { path, code }, ...described, loc, locs: scalarLocs(r, invalid!.value, "value") });
+    }
   }
   return examples;
 };
@@ -445,7 +482,7 @@ export const resolveContract = (file: SourceFile, llm: Contract["llm"]): { contr
         continue;
       }
       changes.push(change);
-      if (model) model = applyChange((code, params) => r.report(code, item as Node, params), version, model, change);
+      if (model) model = applyChange((code, params, at) => r.reportAt(code, at === undefined ? change.loc : locAt(change, at), params), version, model, change);
     }
     if (model) {
       versions.push({ ...base, fields: model.fields, enums: model.enums, rules: carryRules(start.rules, changes, rules), from: start.version, changes });

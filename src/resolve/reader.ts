@@ -18,6 +18,8 @@ export interface Reader {
   readonly diagnostics: Diagnostic[];
   loc(node: Node | null | undefined, fallback?: Node): SourceLocation;
   report(code: DiagnosticCode, node: Node | null | undefined, params?: Params, fallback?: Node): void;
+  /** Reports at a location kept from an earlier read (an IR object's `loc` or `locs`). */
+  reportAt(code: DiagnosticCode, loc: SourceLocation, params?: Params): void;
   /** The entries of a mapping, reporting unknown keys (with the closest known one). */
   entries(node: Node | null, where: string, known?: readonly string[]): Entry[] | undefined;
   map(node: Node | null, where: string): YAMLMap | undefined;
@@ -62,6 +64,7 @@ export const createReader = (file: SourceFile): Reader => {
     diagnostics,
     loc,
     report,
+    reportAt: (code, at, params = {}) => void diagnostics.push(createDiagnostic(code, at, params)),
     map: (node, where) => (isMap(node) ? node : invalid(node, where, "a mapping")),
     seq: (node, where) => (isSeq(node) ? node : invalid(node, where, "a list")),
     entries: (node, where, known) => {

@@ -6,6 +6,7 @@ import {
   type Field,
   type OneOfType,
   type Sensitivity,
+  type SourceLocation,
   type TypeNode,
   type UnionVariant,
 } from "../ir/model.js";
@@ -141,7 +142,7 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
       case "string":
       case "int":
       case "number":
-        return checkBounds({ kind, ...readConstraints(kind, given) } as TypeNode, owner);
+        return checkBounds({ kind, ...readConstraints(kind, given) } as TypeNode, given, owner);
       case "bool":
       case "timestamp":
         return { kind };
@@ -149,7 +150,7 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
         const of = need("of");
         const item = of && parseTypeSpec(of.value, "a list's items");
         if (!item) return undefined;
-        return checkBounds({ kind, of: item, ...readConstraints(kind, given) } as TypeNode, owner);
+        return checkBounds({ kind, of: item, ...readConstraints(kind, given) } as TypeNode, given, owner);
       }
       case "map": {
         const of = need("of");
@@ -306,12 +307,13 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     return parsed.every((t) => t !== undefined) ? { kind: "tuple", items: parsed as TypeNode[] } : undefined;
   };
 
-  const checkBounds = (type: TypeNode, owner: Node): TypeNode => {
+  /** Bounds that no value meets, reported at the lower one's value (`given` holds the entries read). */
+  const checkBounds = (type: TypeNode, given: ReadonlyMap<string, Entry>, owner: Node): TypeNode => {
     const t = type as unknown as Record<string, number | undefined>;
     for (const [min, max] of BOUND_PAIRS) {
       const low = t[min];
       const high = t[max];
-      if (low !== undefined && high !== undefined && !boundsMeet(min, low, max, high)) r.report("min-above-max", owner, { min, minValue: low, max, maxValue: high });
+      if (low !== undefined && high !== undefined && !boundsMeet(min, low, max, high)) r.report("min-above-max", given.get(min)?.value, { min, minValue: low, max, maxValue: high }, owner);
     }
     return type;
   };
@@ -342,8 +344,10 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
         else if (resolved) r.report("invalid-value", entry.value, { where: `variant '${entry.key}'`, expected: "a named type or { fields }" });
       }
       if (!type) continue;
-      if (type.kind === "object" && type.fields.some((f) => f.name === tagName)) {
-        r.report("union-tag-conflict", entry.keyNode, { variant: entry.key, tag: tagName });
+      const tagField = type.kind === "object" ? type.fields.find((f) => f.name === tagName) : undefined;
+      if (tagField) {
+        // At the field the variant declares, the one to remove or rename.
+        r.reportAt("union-tag-conflict", tagField.loc, { variant: entry.key, tag: tagName });
         continue;
       }
       out.push({ value: entry.key, type, loc });
@@ -397,7 +401,7 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     const loc = r.loc(nameNode);
     if (!isMap(node)) {
       const type = build(node, [], nameNode);
-      return type && { name, type, optional: false, loc };
+      return type && { name, type, optional: false, loc, locs: { type: r.loc(node, nameNode) } };
     }
     const entries = r.entries(node, `field '${name}'`, [...FIELD_KEYS, ...ALL_CONSTRAINTS, ...extraKeys]);
     if (!entries) return undefined;
@@ -409,7 +413,10 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     }
     const constraints = entries.filter((e) => !FIELD_KEYS.includes(e.key) && !extraKeys.includes(e.key));
     const type = build(typeEntry.value, constraints, nameNode);
-    const field: { -readonly [K in keyof Field]: Field[K] } = { name, type: type!, optional: false, loc };
+    // The values diagnostics name, found later against the version (a default of the wrong type, an
+    // unknown contract, a `use` of no field): each points at its value, not at the field's name.
+    const locs: Record<string, SourceLocation> = { type: r.loc(typeEntry.value, typeEntry.keyNode) };
+    const field: { -readonly [K in keyof Field]: Field[K] } = { name, type: type!, optional: false, loc, locs };
     const optional = byKey.get("optional");
     if (optional) field.optional = r.bool(optional.value, `'optional' of '${name}'`) ?? false;
     const nullable = byKey.get("nullable");
@@ -422,6 +429,7 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
     if (defaultEntry) {
       if (!field.optional) r.report("default-on-required", defaultEntry.keyNode, { field: name });
       field.default = r.json(defaultEntry.value);
+      locs["default"] = r.loc(defaultEntry.value, defaultEntry.keyNode);
     }
     const description = byKey.get("description");
     if (description) field.description = r.string(description.value, `'description' of '${name}'`);
@@ -441,6 +449,7 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
         const sinceText = isScalar(since.value) ? ((since.value as { source?: string }).source ?? String(since.value.value)) : undefined;
         const useName = use && r.string(use.value, "'use'");
         if (sinceText !== undefined) field.deprecated = useName === undefined ? { since: sinceText } : { since: sinceText, use: useName };
+        if (useName !== undefined) locs["deprecated.use"] = r.loc(use!.value, use!.keyNode);
       }
     }
     for (const key of Object.keys(field) as (keyof Field)[]) if (field[key] === undefined) delete field[key];

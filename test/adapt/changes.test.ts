@@ -78,8 +78,8 @@ describe("nest and hoist", () => {
   });
 
   it("rejects a move onto an existing field and one from a field that does not exist", () => {
-    expect(errors("      - nest: { from: tag, to: box.inner }\n")).toEqual(["idl/demo/demo.thing.yaml:24:9 - error field-exists: field 'box.inner' already exists at 2.0"]);
-    expect(errors("      - nest: { from: tga, to: box.tag }\n")).toEqual(["idl/demo/demo.thing.yaml:24:9 - error unknown-field: field 'tga' does not exist at 2.0 (did you mean 'tag'?)"]);
+    expect(errors("      - nest: { from: tag, to: box.inner }\n")).toEqual(["idl/demo/demo.thing.yaml:24:32 - error field-exists: field 'box.inner' already exists at 2.0"]);
+    expect(errors("      - nest: { from: tga, to: box.tag }\n")).toEqual(["idl/demo/demo.thing.yaml:24:23 - error unknown-field: field 'tga' does not exist at 2.0 (did you mean 'tag'?)"]);
   });
 });
 
@@ -95,7 +95,7 @@ describe("wrap and head", () => {
   });
 
   it("head needs a list", () => {
-    expect(errors("      - head: tag\n")).toEqual(["idl/demo/demo.thing.yaml:24:9 - error invalid-value: head 'tag' must be a list field"]);
+    expect(errors("      - head: tag\n")).toEqual(["idl/demo/demo.thing.yaml:24:15 - error invalid-value: head 'tag' must be a list field"]);
   });
 });
 

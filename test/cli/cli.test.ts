@@ -97,6 +97,7 @@ it("each usage mistake is a coded error with what was meant, exit 2, before anyt
     [["check", "--format", "--idl", "idl"], ["flag-needs-value"]],
     // Empty: `--idl=` read the whole project directory (node_modules included), `--defs ""` imported nothing and said nothing.
     [["check", "--idl="], ["flag-needs-value"]],
+    [["check", "--format="], ["flag-needs-value"]],
     [["import", "s.json", "--contract", "a.b", "--defs", ""], ["flag-needs-value"]],
     [["check", "--against", ""], ["flag-needs-value"]],
     [["generate", "--check=yes"], ["flag-takes-no-value"]],
@@ -111,6 +112,9 @@ it("each usage mistake is a coded error with what was meant, exit 2, before anyt
     [["diff"], ["flag-required"]],
     [["diff", "--format", "json"], ["flag-required"]],
     [["generate", "--check", "--watch"], ["flags-conflict"]],
+    // A value the flag cannot take is a usage mistake among the others, not one found after them.
+    [["import", "s.json", "--contract", "Bad"], ["invalid-name"]],
+    [["import", "s.json", "--contract", "Bad", "--formt"], ["invalid-name", "unknown-flag"]],
   ];
   for (const [args, codes] of cases) {
     const { status, found } = await usage(args);
@@ -120,6 +124,7 @@ it("each usage mistake is a coded error with what was meant, exit 2, before anyt
   const { stderr } = await usage(["check", "--formt", "json"]);
   expect(stderr).toContain("check takes --against, --format, --projections, --idl, --help");
   expect(stderr).toContain("Run 'treaty check --help' for usage.");
+  expect((await usage(["import", "s.json", "--contract", "Bad"])).stderr).toContain("Run 'treaty import --help' for usage.");
   expect((await usage(["generat"])).stderr).toContain("init, generate, check, diff, compat");
   // A flag's allowed values are listed from its declaration.
   expect((await usage(["diff", "--against", "HEAD", "--format", "github"])).stderr).toContain("--format does not take 'github'; it takes markdown, json");

@@ -185,7 +185,7 @@ describe("--contract", () => {
       expect(run.status).toBe(2);
       expect(run.stderr).toMatch(
         // (An empty one is a flag without a value.)
-        /^treaty: error (invalid-name|limit-exceeded): [^\n]*\n$|^treaty: error flag-needs-value: --contract needs a value/,
+        /^treaty: error (invalid-name|limit-exceeded): [^\n]*\nRun 'treaty import --help' for usage\.\n$|^treaty: error flag-needs-value: --contract needs a value/,
       );
       expect(existsSync(join(root, "idl/s"))).toBe(false);
       expect(existsSync(join(root, "escaped.yaml"))).toBe(false);

@@ -85,8 +85,20 @@ examples:
     valid: { contract: demo.lint, version: "1.0", email: ann.real@gmail.com }
 `;
     expect(diagnose(yaml)).toEqual([
-      "idl/demo.lint.yaml:13:5 - warning sensitive-value-in-schema: an example of 1.0 holds what looks like an e-mail address; schemas and examples are sent to LLM providers",
+      "idl/demo.lint.yaml:14:58 - warning sensitive-value-in-schema: an example of 1.0 holds what looks like an e-mail address; schemas and examples are sent to LLM providers",
     ]);
+  });
+
+  it("points at the value it finds in an example, in block style too", () => {
+    const yaml = `${HEAD}      email: { type: string, format: email, sensitivity: pii }
+examples:
+  - version: "1.0"
+    valid:
+      contract: demo.lint
+      version: "1.0"
+      email: ann.real@gmail.com
+`;
+    expect(diagnose(yaml).map((d) => d.split(" - ")[0])).toEqual(["idl/demo.lint.yaml:15:14"]);
   });
 
   it("takes a run of digits for a card number only when it passes the Luhn check (an ISBN-13 does not)", () => {
@@ -97,7 +109,7 @@ examples:
 `;
     expect(diagnose(yaml("ISBN 9780306406157"))).toEqual([]);
     expect(diagnose(yaml("card 4111 1111 1111 1111"))).toEqual([
-      "idl/demo.lint.yaml:11:5 - warning sensitive-value-in-schema: an example of 1.0 holds what looks like a card number; schemas and examples are sent to LLM providers",
+      "idl/demo.lint.yaml:12:56 - warning sensitive-value-in-schema: an example of 1.0 holds what looks like a card number; schemas and examples are sent to LLM providers",
     ]);
   });
 

@@ -36,7 +36,7 @@ it("rules follow renamed and moved fields, go with removed ones, and count once 
   const root = tempProject("rules-carried", { "idl/demo.rules.yaml": CONTRACT });
   const { value, diagnostics } = compile({ root, idlDir: `${root}/idl` });
   expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-  const rules = value!.contracts[0]!.versions.find((v) => v.version === "2.0")!.rules.map(({ loc: _, ...rule }) => rule);
+  const rules = value!.contracts[0]!.versions.find((v) => v.version === "2.0")!.rules.map(({ loc: _, locs: _locs, ...rule }) => rule);
   expect(rules).toEqual([
     { kind: "before", first: "opened_at", second: "ended_at" },
     { kind: "exclusive", fields: ["email", "phone"] },

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { createDiagnostic, formatDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { CONTRACT_NAME, CONTRACT_NAME_RULE, RESERVED_CONTRACT_NAMES } from "../../ir/names.js";
 import { IDL_LIMITS } from "../../resolve/limits.js";
 import { readFailed, sourceText, unreadable } from "../../load/read-sources.js";
@@ -15,7 +15,10 @@ const editorSchemaFrom = (root: string, dir: string): string | undefined => {
   return undefined;
 };
 
-/** What is wrong with `--contract <name>`, which `check` must take as a contract's name (it also names the file written). */
+/**
+ * What is wrong with `--contract <name>`, which `check` must take as a contract's name (it also names
+ * the file written): a usage mistake, reported with the others before anything is read.
+ */
 const contractNameError = (name: string): Diagnostic | undefined => {
   if (!CONTRACT_NAME.test(name)) return createDiagnostic("invalid-name", undefined, { what: "--contract", name, rule: CONTRACT_NAME_RULE });
   if (RESERVED_CONTRACT_NAMES.has(name)) return createDiagnostic("reserved-name", undefined, { name, why: RESERVED_CONTRACT_NAMES.get(name)! });
@@ -36,15 +39,10 @@ export const importCommand: Command = {
       IDL cannot express is reported with its JSON pointer and left out, always so that the
       contract accepts more rather than less. Never overwrites a file; writes nothing on an
       error.`,
-  options: { defs: { type: "string" }, contract: { type: "string" }, out: { type: "string" } },
+  options: { defs: { type: "string" }, contract: { type: "string", validate: contractNameError }, out: { type: "string" } },
   positionals: { min: 1, max: 1 },
   run: async (args, io) => {
     const contract = stringOption(args, "contract");
-    const badName = contract === undefined ? undefined : contractNameError(contract);
-    if (badName) {
-      io.stderr(`treaty: ${formatDiagnostic(badName)}\n`);
-      return 2;
-    }
     // The project's contracts directory; this command's --out is where the imported files go.
     const config = readConfig({ values: {}, positionals: [] }, io);
     if (!config) return 1;
