@@ -88,10 +88,15 @@ export const emitShape = (project: Project, contract: Contract, version: Resolve
   const fields = (list: readonly Field[]): string => printObject(list.map(field));
 
   file.importType("treaty/runtime", "VersionShape");
+  const withFallbacks = (v: ResolvedVersion): [string, string][] => {
+    const fallbacks = [...v.enums.values()].flatMap((e) => (e.fallback === undefined ? [] : [[e.name, lit(e.fallback)] as [string, string]]));
+    return fallbacks.length > 0 ? [["fallbacks", printObject(fallbacks)]] : [];
+  };
   const shape = printObject([
     ["root", fields(rootFields(contract, version))],
     ["types", printObject([...version.types.values()].map((t) => [t.name, fields(t.fields)]))],
     ["enums", printObject([...version.enums.values()].map((e) => [e.name, printObject(e.values.map((v) => [v.name, lit(v.meaning)]))]))],
+    ...withFallbacks(version),
     ...(isPlain(contract, version) ? [["plain", "true"] as [string, string]] : []),
   ]);
   return file.render("shape", {

@@ -6,6 +6,7 @@ import { createFailure, createStamp, type Failure, type FailureFacts, type Failu
 import type { Issue } from "./issue.js";
 import type { VersionShape } from "./redact.js";
 import { isRecord } from "./is-record.js";
+import { readFallbacks } from "./fallbacks.js";
 import { readValue, UNREADABLE, UNREADABLE_ISSUE } from "./snapshot.js";
 
 /** One version as generated code registers it. */
@@ -77,7 +78,10 @@ export interface Decoded<T> {
   readonly canonical: string;
   /** The adapter path: versions from `readAs` to `canonical`. */
   readonly path: readonly string[];
-  /** Keys removed because `readAs` does not declare them (`unknown_fields: strip`), as JSON pointers. */
+  /**
+   * What `readAs` did not know, as JSON pointers: the values of a newer minor it read as their
+   * enum's fallback, and the keys it removed because it does not declare them (`unknown_fields: strip`).
+   */
   readonly stripped: readonly string[];
   /** Values no version on the path had a place for. */
   readonly dropped: readonly Located[];
@@ -178,6 +182,8 @@ export interface Enveloped {
   readonly registration: VersionRegistration<unknown, unknown>;
   /** The payload, its envelope naming `readAs`. */
   readonly value: unknown;
+  /** Pointers of the values a newer minor's payload held that `readAs` reads as their enum's fallback. */
+  readonly fellBack?: readonly string[];
 }
 
 /** The registration of `name`, or an `unknown-contract` fault listing the contracts `contracts` knows. */
@@ -210,9 +216,21 @@ export const readEnvelope = (entry: ContractRegistration, input: unknown, given?
   if (typeof version !== "string") return version;
   const readAs = readableAs(entry, version);
   if (readAs === undefined) return unsupported(entry);
-  // A newer minor read as an older one: its envelope says which version it now is.
-  const value = readAs !== version && isRecord(input) ? { ...input, version: readAs } : input;
-  return { ok: true, entry, version, readAs, registration: entry.versions[readAs]!, value };
+  const registration = entry.versions[readAs]!;
+  if (readAs === version || !isRecord(input)) return { ok: true, entry, version, readAs, registration, value: input };
+  // A newer minor read as an older one: its envelope says which version it now is, and a value of
+  // an enum with a fallback the older one does not know is read as the fallback, as the fallback promises.
+  const renamed = { ...input, version: readAs };
+  const fellBack: string[] = [];
+  let value: unknown = renamed;
+  if (registration.shape?.fallbacks !== undefined) {
+    try {
+      value = readFallbacks(renamed, registration.shape, fellBack);
+    } catch {
+      fellBack.length = 0; // too deep for the stack, or a getter threw: the validator judges it as sent
+    }
+  }
+  return fellBack.length > 0 ? { ok: true, entry, version, readAs, registration, value, fellBack } : { ok: true, entry, version, readAs, registration, value: renamed };
 };
 
 const AS_SENT: ReadOptions = Object.freeze({});
@@ -336,7 +354,9 @@ export function toCanonical(read: Enveloped): Decoded<unknown> | Fault;
 /** The same, with the runtime's `repairs` in the result (one object, not a copy of it). */
 export function toCanonical<R>(read: Enveloped, repairs: R): (Decoded<unknown> & { readonly repairs: R }) | Fault;
 export function toCanonical(read: Enveloped, repairs?: unknown): Decoded<unknown> | Fault {
-  return adaptRead(read.entry, read.registration, read.version, read.readAs, read.value, repairs);
+  const decoded = adaptRead(read.entry, read.registration, read.version, read.readAs, read.value, repairs);
+  // What the older minor did not know: the values it read as the fallback, with the keys it stripped.
+  return read.fellBack === undefined || !decoded.ok ? decoded : { ...decoded, stripped: [...read.fellBack, ...decoded.stripped] };
 }
 
 type Registered = VersionRegistration<unknown, unknown>;

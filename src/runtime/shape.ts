@@ -48,6 +48,8 @@ export interface VersionShape {
   readonly types: { readonly [name: string]: ShapeFields };
   /** Enums by name: each value and its meaning, in declaration order. */
   readonly enums: { readonly [name: string]: { readonly [value: string]: string } };
+  /** The `fallback` of each enum that has one: what a reader of this version reads a value it does not know as (a newer minor's). */
+  readonly fallbacks?: { readonly [name: string]: string };
   /**
    * Set by treaty when every path the version's validator reports is made of declared fields and
    * list items but for the key of an `unknown` issue (its last segment): the runtime then masks
