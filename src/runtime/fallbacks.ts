@@ -6,6 +6,7 @@
 import type { ShapeFields, ShapeNode, VersionShape } from "./shape.js";
 import { escapePointer } from "./issue.js";
 import { isRecord } from "./is-record.js";
+import { rebuildRecord } from "./rebuild-record.js";
 
 /**
  * `value` with each unknown value of an enum that has a fallback read as the fallback, its pointer
@@ -36,16 +37,8 @@ const node = (value: unknown, at: ShapeNode, shape: VersionShape, path: string, 
     }
     case "tuple":
       return Array.isArray(value) ? items(value, (item, i) => (i < at.items.length ? node(item, at.items[i]!, shape, `${path}/${i}`, read) : item)) : value;
-    case "map": {
-      if (!isRecord(value)) return value;
-      let copy: Record<string, unknown> | undefined;
-      for (const key of Object.keys(value)) {
-        const was = value[key];
-        const now = node(was, at.of, shape, `${path}/${escapePointer(key)}`, read);
-        if (now !== was) Object.defineProperty((copy ??= { ...value }), key, { value: now, enumerable: true, writable: true, configurable: true });
-      }
-      return copy ?? value;
-    }
+    case "map":
+      return isRecord(value) ? replaced(value, Object.keys(value), () => at.of, shape, path, read) : value;
     case "union": {
       if (!isRecord(value)) return value;
       const tag = value[at.tag];
@@ -71,16 +64,18 @@ const nested = (value: unknown, shape: VersionShape, path: string, read: string[
   return result;
 };
 
-const fields = (value: unknown, declared: ShapeFields, shape: VersionShape, path: string, read: string[]): unknown => {
-  if (!isRecord(value)) return value;
-  let copy: Record<string, unknown> | undefined;
-  for (const name of Object.keys(declared)) {
-    if (!Object.hasOwn(value, name)) continue;
-    const was = value[name];
-    const now = node(was, declared[name]!, shape, `${path}/${escapePointer(name)}`, read);
-    if (now !== was) Object.defineProperty((copy ??= { ...value }), name, { value: now, enumerable: true, writable: true, configurable: true });
+const fields = (value: unknown, declared: ShapeFields, shape: VersionShape, path: string, read: string[]): unknown =>
+  isRecord(value) ? replaced(value, Object.keys(declared).filter((name) => Object.hasOwn(value, name)), (name) => declared[name]!, shape, path, read) : value;
+
+/** `record` with the values at `keys` read along their nodes: itself when none changes, else a copy (`rebuildRecord`). */
+const replaced = (record: Record<string, unknown>, keys: readonly string[], nodeOf: (key: string) => ShapeNode, shape: VersionShape, path: string, read: string[]): unknown => {
+  const changed: [string, unknown][] = [];
+  for (const key of keys) {
+    const was = record[key];
+    const now = node(was, nodeOf(key), shape, `${path}/${escapePointer(key)}`, read);
+    if (now !== was) changed.push([key, now]);
   }
-  return copy ?? value;
+  return changed.length === 0 ? record : rebuildRecord(record, [], changed);
 };
 
 const items = (list: readonly unknown[], each: (item: unknown, i: number) => unknown): unknown => {

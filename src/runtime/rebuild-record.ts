@@ -10,10 +10,13 @@ export const rebuildRecord = (
   replace: readonly (readonly [string, unknown])[],
 ): Record<string, unknown> => {
   const copy: Record<string, unknown> = {};
+  // Many replacements (each value of a large map) looked up by key, not searched for each key.
+  const byKey = replace.length > 8 ? new Map(replace) : undefined;
   for (const key of Object.keys(record)) {
     let value = record[key];
     if (value === null && dropNull.includes(key)) continue;
-    for (const [name, replaced] of replace) if (name === key) value = replaced;
+    if (byKey !== undefined) value = byKey.has(key) ? byKey.get(key) : value;
+    else for (const [name, replaced] of replace) if (name === key) value = replaced;
     if (key === "__proto__") Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
     else copy[key] = value;
   }

@@ -69,6 +69,11 @@ it("reads a newer minor's unknown values of an enum with a fallback as the fallb
   expect(decoded.stripped).toEqual(["/level", "/readings/1/level", "/by_sensor/b~1c", "/event/level"]);
   // The payload given is not changed.
   expect(newer.level).toBe("EXTREME");
+  // A map whose every value is new: each read as the fallback, its keys in order.
+  const many = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`s${i}`, i % 2 === 0 ? "EXTREME" : "LOW"]));
+  const wide = decode("demo.level", { ...newer, by_sensor: many }) as { value: { by_sensor: Record<string, string> }; stripped: string[] };
+  expect(Object.entries(wide.value.by_sensor)).toEqual(Object.entries(many).map(([k, v]) => [k, v === "EXTREME" ? "OTHER" : v]));
+  expect(wide.stripped.filter((p) => p.startsWith("/by_sensor/"))).toHaveLength(10);
   // An enum without a fallback: the older reader cannot read the new value.
   expect(decode("demo.level", { ...newer, strict: "MAYBE" })).toMatchObject({ ok: false, error: { code: "SCHEMA_INVALID" } });
   // Its own version: an unknown value is the validator's, as ever.
