@@ -6,7 +6,8 @@
 import { createDiagnostic, type Diagnostic, type Params } from "../diagnostics/diagnostic.js";
 import type { DiagnosticCode } from "../diagnostics/codes.js";
 import { distinguishDescribed } from "../ir/one-of-variants.js";
-import { describeBranch, describeConverted } from "./one-of.js";
+import { describeBranch } from "../ir/one-of-json-schema.js";
+import { describeConverted } from "./one-of.js";
 import { STRING_FORMATS, type UnknownFields } from "../ir/model.js";
 import { FIELD_NAME, FIELD_NAME_RULE, PLACEHOLDER_MEANING as PLACEHOLDER } from "../ir/names.js";
 import { BOUND_PAIRS, boundsMeet, IDL_LIMITS } from "../resolve/limits.js";

@@ -9,7 +9,7 @@ import { objectPolicy } from "../ir/open-objects.js";
 import { versionsOfMajor } from "../ir/names.js";
 import { maxDepthOf, recursiveTypes } from "../ir/recursion.js";
 import { refPattern } from "../ir/ref-pattern.js";
-import { describeBranch } from "../import/one-of.js";
+import { describeBranch } from "../ir/one-of-json-schema.js";
 import { escapePointer } from "../runtime/issue.js";
 import { checkRequestBudget, type BudgetBreach } from "./budget.js";
 import { ANTHROPIC_LIMITS } from "./limits/anthropic.js";
