@@ -361,6 +361,27 @@ export function toCanonical(read: Enveloped, repairs?: unknown): Decoded<unknown
 
 type Registered = VersionRegistration<unknown, unknown>;
 
+/**
+ * `adaptRead` of one version read as itself, its constants taken once: what the runtime's quick
+ * path keeps per lane, so a decode reads no registration property beyond the call.
+ */
+export const adaptLane = <R>(entry: ContractRegistration, registration: Registered, readAs: string, repairs: R): ((read: unknown) => (Decoded<unknown> & { readonly repairs: R }) | Fault) => {
+  const { name: contract, canonical } = entry;
+  const { path, toCanonical, strip, revalidate } = registration;
+  if (strip !== undefined || revalidate) return (read) => adaptRead(entry, registration, readAs, readAs, read, repairs);
+  return (read) => {
+    const log = takeLog();
+    let value: unknown;
+    try {
+      value = toCanonical(read, log);
+    } catch (error) {
+      return notImplemented(error, readAs);
+    }
+    const { dropped, filled } = giveBack(log);
+    return { ok: true, value, contract, version: readAs, readAs, canonical, path, stripped: NOTHING, dropped, filled, repairs };
+  };
+};
+
 /** `toCanonical` of an `Enveloped` held as its parts (the runtime's quick path allocates none). */
 export function adaptRead(entry: ContractRegistration, registration: Registered, version: string, readAs: string, read: unknown): Decoded<unknown> | Fault;
 export function adaptRead<R>(entry: ContractRegistration, registration: Registered, version: string, readAs: string, read: unknown, repairs: R): (Decoded<unknown> & { readonly repairs: R }) | Fault;

@@ -9,7 +9,7 @@ import { redact, type VersionShape } from "./redact.js";
 import {
   invalid,
   lookupContract,
-  adaptRead,
+  adaptLane,
   declaredVersion,
   refusedFault,
   type ReadAs,
@@ -394,15 +394,15 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
   // The quick path's lanes, by contract then by the version a payload names: each known version
   // with a generated `read` that this runtime accepts. A payload naming any other (a newer minor read
   // as an older one, a version not accepted, an unknown one) goes through the full pipeline.
-  const lanes = new Map<string, { readonly entry: ContractRegistration; readonly versions: ReadonlyMap<string, Lane> }>();
+  const lanes = new Map<string, { readonly entry: ContractRegistration; readonly embedded: boolean; readonly versions: ReadonlyMap<string, Lane> }>();
   for (const [name, entry] of Object.entries(registry.contracts)) {
     const accepted = opts.accept?.[name];
     const versions = new Map<string, Lane>();
     for (const [version, registration] of Object.entries(entry.versions)) {
       const { read } = registration;
-      if (read !== undefined && (accepted === undefined || accepted.includes(version))) versions.set(version, { entry, readAs: version, registration, read, traffic: undefined, failures: undefined });
+      if (read !== undefined && (accepted === undefined || accepted.includes(version))) versions.set(version, { entry, readAs: version, registration, read, adapt: adaptLane(entry, registration, version, NO_REPAIRS), traffic: undefined, failures: undefined });
     }
-    lanes.set(name, { entry, versions });
+    lanes.set(name, { entry, embedded: entry.envelope === "embedded", versions });
   }
 
   /** Nothing to trace, persist or ask a hook: the stages can run without a `Run` to record them in. */
@@ -413,7 +413,13 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
    * counted as `finish` counts it; nothing observes the decode, so no `Run` records it. Undefined
    * sends it through the full pipeline.
    */
-  const refused = (contract: string, lane: Lane, value: unknown, options: DecodeOptions): RuntimeFailure | undefined => {
+  const refused = (contract: string, lane: Lane, input: unknown, value: unknown, options: DecodeOptions): RuntimeFailure | undefined => {
+    try {
+      // A payload of another contract, or one whose envelope reads differently the second time, is not the lane's to fail.
+      if (declaredVersion(lane.entry, input, options.version) !== lane.readAs) return undefined;
+    } catch {
+      return undefined;
+    }
     const failed = refusedFault(lane, value);
     if (failed === undefined) return undefined;
     (lane.traffic ??= metrics.counter("traffic", contract, lane.readAs))();
@@ -430,29 +436,38 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
    * mapped back first (`mappedBack`), and what `read` checks and copies is the mapped value.
    */
   const quick = (contract: string, input: unknown, options: DecodeOptions): Outcome<unknown> | undefined => {
-    if (typeof input === "string" || options.traceId !== undefined) return undefined;
     const byVersion = lanes.get(contract);
     if (byVersion === undefined) return undefined;
     let lane: Lane | undefined;
     let given: unknown = input;
     let value: unknown;
     try {
-      const named = declaredVersion(byVersion.entry, input, options.version);
-      lane = typeof named === "string" ? byVersion.versions.get(named) : undefined;
-      if (lane === undefined || (options.accept !== undefined && !options.accept.includes(lane.readAs))) return undefined;
-      if (options.from !== undefined) {
-        given = mappedBack(lane.registration, input, options.from);
-        if (given === NOT_MAPPED) return undefined;
+      if (options === NO_OPTIONS && byVersion.embedded) {
+        // The common call, a payload and nothing else: its lane is the version it names. Its
+        // contract's name is checked on the copy `read` makes (a refused payload's envelope is read in full).
+        if (typeof input !== "object" || input === null) return undefined;
+        lane = byVersion.versions.get((input as { version?: unknown }).version as string);
+        if (lane === undefined) return undefined;
+        value = lane.read(input);
+        if (value !== undefined && (value as { contract?: unknown }).contract !== byVersion.entry.name) return undefined;
+      } else {
+        if (typeof input === "string" || options.traceId !== undefined) return undefined;
+        const named = declaredVersion(byVersion.entry, input, options.version);
+        lane = typeof named === "string" ? byVersion.versions.get(named) : undefined;
+        if (lane === undefined || (options.accept !== undefined && !options.accept.includes(lane.readAs))) return undefined;
+        if (options.from !== undefined) {
+          given = mappedBack(lane.registration, input, options.from);
+          if (given === NOT_MAPPED) return undefined;
+        }
+        value = lane.read(given);
       }
-      value = lane.read(given);
     } catch {
       return undefined; // a getter or Proxy trap threw reading the envelope (or the mapping did)
     }
-    if (value === undefined) return refused(contract, lane, given, options);
-    const { entry, readAs, registration } = lane;
-    const decoded = adaptRead(entry, registration, readAs, readAs, value, NO_REPAIRS);
+    if (value === undefined) return refused(contract, lane, input, given, options);
+    const decoded = lane.adapt(value);
     if (!decoded.ok) return undefined;
-    (lane.traffic ??= metrics.counter("traffic", contract, readAs))();
+    (lane.traffic ??= metrics.counter("traffic", contract, lane.readAs))();
     return decoded;
   };
 
@@ -490,6 +505,8 @@ interface Lane extends ReadAs {
   readonly entry: ContractRegistration;
   /** The generated `read`: `check` and the snapshot in one pass. */
   readonly read: (value: unknown) => unknown;
+  /** `adaptRead` of this version read as itself. */
+  readonly adapt: (read: unknown) => Outcome<unknown> | Fault;
   /** The version's counters of traffic and of validation failures, each made at its first use. */
   traffic: (() => void) | undefined;
   failures: (() => void) | undefined;

@@ -70,6 +70,28 @@ describe("runtime fast path", () => {
   });
 });
 
+describe("the fast path's envelope", () => {
+  const example = (contract: string, version: string) =>
+    structuredClone(sources.find((s) => s.contract === contract)!.examples!.find((e) => e.version === version && e.valid)!.valid) as Record<string, unknown>;
+
+  it("fails a payload of another contract at a version this one has as WRONG_CONTRACT, as the observed pipeline does", () => {
+    const other = { ...example("task.result", "2.0"), contract: "agent.task" };
+    same("task.result", other);
+    const result = createRuntime(registry).decode("task.result", other);
+    expect(result).toMatchObject({ ok: false, kind: "wrong-contract", error: { code: "WRONG_CONTRACT" } });
+  });
+
+  it("checks the contract's name itself, not only through the `const` of a generated read", () => {
+    // A hand-written registration whose `read` copies without checking the envelope.
+    const base = registry.contracts["task.result"];
+    const v2_0 = base.versions["2.0"];
+    const lax = { ...base, versions: { ...base.versions, "2.0": { ...v2_0, read: (value: unknown) => ({ ...(value as object) }) as never } } };
+    const runtime = createRuntime({ ...registry, contracts: { ...registry.contracts, "task.result": lax } } as typeof registry);
+    const result = runtime.decode("task.result", { ...example("task.result", "2.0"), contract: "agent.task" });
+    expect(result).toMatchObject({ ok: false, kind: "wrong-contract" });
+  });
+});
+
 describe("the adapters' log", () => {
   const example = (contract: string, version: string) =>
     structuredClone(sources.find((s) => s.contract === contract)!.examples!.find((e) => e.version === version && e.valid)!.valid) as Record<string, unknown>;
