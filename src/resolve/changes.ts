@@ -136,8 +136,10 @@ const moveField = (report: ReportChange, version: string, fields: readonly Field
   const toPath = to.split(".");
   const fromParent = fromPath.slice(0, -1);
   const toParent = toPath.slice(0, -1);
-  const invalid = (reason: string): undefined => {
-    report("invalid-move", { op, from, to, reason });
+  // What is wrong with a move is where it goes, or (a hoist) the objects it leaves: the diagnostic points there.
+  const lowerKey = op === "nest" ? "to" : "from";
+  const invalid = (reason: string, at = "to"): undefined => {
+    report("invalid-move", { op, from, to, reason }, at);
     return undefined;
   };
   if (op === "nest" && !isAbove(fromParent, toParent)) return invalid("must move the field into an object inside its parent");
@@ -156,11 +158,11 @@ const moveField = (report: ReportChange, version: string, fields: readonly Field
     const object = fieldAt(fields, here);
     if (!object) break; // nest creates it
     if (object.type.kind !== "object") {
-      report("not-an-object", { path: here, field: lower[depth] ?? toPath[toPath.length - 1]! });
+      report("not-an-object", { path: here, field: lower[depth] ?? toPath[toPath.length - 1]! }, lowerKey);
       return undefined;
     }
     if (object.optional || object.nullable !== undefined) {
-      return invalid(`passes through '${here}', which is optional or nullable; fields move only between required objects`);
+      return invalid(`passes through '${here}', which is optional or nullable; fields move only between required objects`, lowerKey);
     }
   }
   let next = mapObjectAt(fields, fromParent, (siblings) => siblings.filter((f) => f.name !== moved.name));
@@ -288,7 +290,8 @@ export const applyChange = (report: ReportChange, version: string, model: Versio
           report("unknown-enum-value", { name: def.name, value: to, suggestion: didYouMean(to, values.map((v) => v.name)) }, `map.${from}.to`);
         }
       }
-      if (values.length === 0) report("empty-enum", { name: def.name });
+      // Only a removal empties an enum: the diagnostic points at its `remove`.
+      if (values.length === 0) report("empty-enum", { name: def.name }, "remove");
       const next = new Map(enums);
       // A fallback the change renames (`map: { OLD: NEW }`) is the new name.
       const carried = def.fallback !== undefined && change.remove.includes(def.fallback) && Object.hasOwn(change.map, def.fallback) ? change.map[def.fallback] : def.fallback;

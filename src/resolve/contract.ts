@@ -237,6 +237,7 @@ const parseChange = (r: Reader, node: Node | null, parser: TypeParser): Change |
       at("name", keys.get(op)!.value, node);
       const add = keys.has("add") ? parseEnumValues(r, keys.get("add")!.value, name) : [];
       for (const value of add) locs[`add.${value.name}`] = value.loc;
+      if (keys.has("remove")) at("remove", keys.get("remove")!.keyNode, node);
       const removeSeq = keys.has("remove") ? r.seq(keys.get("remove")!.value, "'remove' of an enum change") : undefined;
       const remove = (removeSeq?.items ?? []).flatMap((item) => {
         const value = r.string(item as Node, "an enum value");

@@ -73,8 +73,21 @@ describe("nest and hoist", () => {
     ["a hoist that does not go above the parent", "      - hoist: { from: tag, to: box.tag }\n", "hoist 'tag' → 'box.tag' must move the field out to an object that encloses it"],
     ["a move through an optional object", "      - nest: { from: tag, to: maybe.tag }\n", "nest 'tag' → 'maybe.tag' passes through 'maybe', which is optional or nullable; fields move only between required objects"],
     ["a move into the field itself", "      - nest: { from: box, to: box.box }\n", "nest 'box' → 'box.box' cannot move a field into itself"],
-  ])("rejects %s", (_what, changes, message) => {
-    expect(errors(changes)).toEqual([`idl/demo/demo.thing.yaml:24:9 - error invalid-move: ${message}`]);
+  ])("rejects %s, at where the field would go", (_what, changes, message) => {
+    // The column of the `to:` value.
+    expect(errors(changes)).toEqual([`idl/demo/demo.thing.yaml:24:${changes.indexOf(" to: ") + 6} - error invalid-move: ${message}`]);
+  });
+
+  it("rejects a nest into a field that is not an object at where it would go", () => {
+    const changes = "      - nest: { from: tag, to: score.tag }\n";
+    expect(errors(changes)).toEqual([`idl/demo/demo.thing.yaml:24:${changes.indexOf(" to: ") + 6} - error not-an-object: 'score' is not an inline object, so it has no field 'tag'`]);
+  });
+
+  it("rejects a hoist out of an optional object at the field it moves", () => {
+    const changes = "      - hoist: { from: maybe.x, to: x }\n";
+    expect(errors(changes)).toEqual([
+      `idl/demo/demo.thing.yaml:24:${changes.indexOf(" from: ") + 8} - error invalid-move: hoist 'maybe.x' → 'x' passes through 'maybe', which is optional or nullable; fields move only between required objects`,
+    ]);
   });
 
   it("rejects a move onto an existing field and one from a field that does not exist", () => {
@@ -111,5 +124,33 @@ describe("defaults on changes", () => {
     ["head", "      - head: phones\n        default: [x]\n", "phones", "expected a string"],
   ])("a %s default must fit the field it fills", (_op, changes, field, detail) => {
     expect(errors(changes)).toEqual([`idl/demo/demo.thing.yaml:24:9 - error default-type-mismatch: default of '${field}' does not match its type: ${detail}`]);
+  });
+});
+
+describe("enum changes", () => {
+  it("an enum emptied by its removals is reported at the change's `remove`", () => {
+    const head = `contract: demo.kinds
+owner: test
+kind: event
+enums:
+  Kind:
+    values:
+      A: The first.
+      B: The second.
+versions:
+  "1.0":
+    fields:
+      kind: Kind
+  "2.0":
+    changes:
+      - enum: Kind
+        remove: [A, B]
+`;
+    const project = createProject({ "idl/demo/demo.kinds.yaml": head });
+    projects.push(project);
+    const found = compile({ root: project.root, idlDir: `${project.root}/idl` })
+      .diagnostics.filter((d) => d.code === "empty-enum")
+      .map(formatDiagnostic);
+    expect(found).toEqual(["idl/demo/demo.kinds.yaml:16:9 - error empty-enum: enum 'Kind' has no values"]);
   });
 });
