@@ -198,10 +198,13 @@ const checkVersion = (project: Project, contract: Contract, version: ResolvedVer
       if (type.kind === "tuple") refs.push(...type.items);
       if (type.kind !== "contract") continue;
       const target = project.contracts.find((c) => c.name === type.contract);
+      // At the reference itself (in a list's `of`, a variant...), else at the field's type.
+      const at = locAt(field, `ref.${type.contract}@${type.major}`);
+      const loc = at === field.loc ? locAt(field, "type") : at;
       if (!target) {
-        diagnostics.push(createDiagnostic("unknown-contract", locAt(field, "type"), { name: type.contract, suggestion: didYouMean(type.contract, project.contracts.map((c) => c.name)) }));
+        diagnostics.push(createDiagnostic("unknown-contract", loc, { name: type.contract, suggestion: didYouMean(type.contract, project.contracts.map((c) => c.name)) }));
       } else if (!target.versions.some((v) => v.major === type.major)) {
-        diagnostics.push(createDiagnostic("unknown-version", locAt(field, "type"), { version: `${type.major}.x`, contract: type.contract, suggestion: "" }));
+        diagnostics.push(createDiagnostic("unknown-version", loc, { version: `${type.major}.x`, contract: type.contract, suggestion: "" }));
       }
     }
   }

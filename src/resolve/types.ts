@@ -77,13 +77,22 @@ const CONTRACT_REF = /^([a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)@(\d+)$/;
 export const createTypeParser = (r: Reader, scope: TypeScope) => {
   /** How many types `build` is inside: every nested list, map, object or union passes through it. */
   let depth = 0;
+  /**
+   * Where the field being parsed names each contract it references (`other@1`, in a list's `of`, a
+   * union's variant...), by `ref.<name>@<major>`: the first of each, for the diagnostics about it.
+   */
+  let refLocs: Record<string, SourceLocation> | undefined;
 
   const kindOfExpression = (expr: string, node: Node): TypeNode | string | undefined => {
     if ((BUILTIN_TYPES as readonly string[]).includes(expr)) return expr;
     const ref = REF.exec(expr);
     if (ref) return { kind: "ref", scheme: ref[1]! };
     const contract = CONTRACT_REF.exec(expr);
-    if (contract) return { kind: "contract", contract: contract[1]!, major: Number(contract[2]) };
+    if (contract) {
+      const key = `ref.${contract[1]}@${contract[2]}`;
+      if (refLocs !== undefined && !Object.hasOwn(refLocs, key)) refLocs[key] = r.loc(node);
+      return { kind: "contract", contract: contract[1]!, major: Number(contract[2]) };
+    }
     if (scope.enums.has(expr)) return { kind: "enum", name: expr };
     if (scope.types.has(expr)) return { kind: "named", name: expr };
     if (expr.startsWith("ref<")) {
@@ -412,10 +421,17 @@ export const createTypeParser = (r: Reader, scope: TypeScope) => {
       return undefined;
     }
     const constraints = entries.filter((e) => !FIELD_KEYS.includes(e.key) && !extraKeys.includes(e.key));
-    const type = build(typeEntry.value, constraints, nameNode);
     // The values diagnostics name, found later against the version (a default of the wrong type, an
     // unknown contract, a `use` of no field): each points at its value, not at the field's name.
     const locs: Record<string, SourceLocation> = { type: r.loc(typeEntry.value, typeEntry.keyNode) };
+    const outer = refLocs;
+    refLocs = locs;
+    let type: TypeNode | undefined;
+    try {
+      type = build(typeEntry.value, constraints, nameNode);
+    } finally {
+      refLocs = outer;
+    }
     const field: { -readonly [K in keyof Field]: Field[K] } = { name, type: type!, optional: false, loc, locs };
     const optional = byKey.get("optional");
     if (optional) field.optional = r.bool(optional.value, `'optional' of '${name}'`) ?? false;
