@@ -472,7 +472,7 @@ const explain = (head: string, checks: readonly Check[], otherwise: string): Exp
 };
 
 /** `adapted`: why the new version's adapters make old data fit, when a declared change does. */
-const addedDiff = (ctx: Context, at: At, o: ObjectShape, p: Property, given?: string): Difference => {
+const addedDiff = (ctx: Context, at: At, o: ObjectShape, p: Property, given?: string, loc?: SourceLocation): Difference => {
   const here = childAt(ctx, at, p.name, p.shape);
   const oldWriter = writerOf(o, p.name);
   const oldReader = readerOf(o, p.name);
@@ -490,10 +490,10 @@ const addedDiff = (ctx: Context, at: At, o: ObjectShape, p: Property, given?: st
       : { direction: "forward", ok: fits(ctx, p.shape, oldReader), why: "readers of the old version accept the key only with other values" };
   const otherwise = o.extra.kind === "strip" ? "readers of the old version ignore unknown keys" : "";
   const head = `${p.required ? "required" : "optional"} field "${p.name}" added${adapted ? `; ${adapted}` : ""}`;
-  return report(here, "field-added", backward.ok, forward.ok, explain(head, [backward, forward], otherwise));
+  return report(here, "field-added", backward.ok, forward.ok, explain(head, [backward, forward], otherwise), loc);
 };
 
-const removedDiff = (ctx: Context, at: At, n: ObjectShape, p: Property, adapted?: string): Difference => {
+const removedDiff = (ctx: Context, at: At, n: ObjectShape, p: Property, adapted?: string, loc?: SourceLocation): Difference => {
   const here = childAt(ctx, at, p.name, undefined);
   const newReader = readerOf(n, p.name);
   const newWriter = writerOf(n, p.name);
@@ -507,7 +507,7 @@ const removedDiff = (ctx: Context, at: At, n: ObjectShape, p: Property, adapted?
     : { direction: "forward", ok: newWriter === undefined || fits(ctx, newWriter, p.shape), why: "new data may carry it as an undeclared key with values the old type rejects" };
   const otherwise = n.extra.kind === "strip" ? "readers of the new version ignore unknown keys" : "";
   const head = `${p.required ? "required" : "optional"} field "${p.name}" removed${adapted ? `; ${adapted}` : ""}`;
-  return report(here, "field-removed", backward.ok, forward.ok, explain(head, [backward, forward], otherwise));
+  return report(here, "field-removed", backward.ok, forward.ok, explain(head, [backward, forward], otherwise), loc);
 };
 
 const requirednessDiffs = (ctx: Context, here: At, from: Property, to: Property): Difference[] => {
@@ -568,9 +568,10 @@ const newPropertyDiffs = (ctx: Context, at: At, o: ObjectShape, p: Property): Di
       const head = `field "${from.path}" moved to "${here.dotted}" (declared); the new version's adapters move it`;
       return relocatedDiffs(ctx, at, o, propertyAt(ctx.oldRoot, from.path)!, p, { kind: "field-moved", head, loc: from.loc, from: from.path });
     }
-    if (ctx.declared.movesUnder(here.dotted, "to")) {
+    const move = ctx.declared.movesUnder(here.dotted, "to");
+    if (move) {
       return [
-        addedDiff(ctx, at, o, p, "the new version's adapters create it for the fields moved into it (declared)"),
+        addedDiff(ctx, at, o, p, "the new version's adapters create it for the fields moved into it (declared)", move),
         ...compareAt(ctx, here, emptyLike(o.extra), p.shape),
       ];
     }
@@ -583,9 +584,11 @@ const oldPropertyDiffs = (ctx: Context, at: At, n: ObjectShape, p: Property): Di
   const here = childAt(ctx, at, p.name, undefined);
   if (here.dotted !== undefined) {
     if (ctx.declared.movedAway(here.dotted)) return [];
-    if (ctx.declared.movesUnder(here.dotted, "from")) {
+    // An object a declared move empties: reported at the move, which is where it goes.
+    const move = ctx.declared.movesUnder(here.dotted, "from");
+    if (move) {
       return [
-        removedDiff(ctx, at, n, p, "the new version's adapters move its fields out (declared)"),
+        removedDiff(ctx, at, n, p, "the new version's adapters move its fields out (declared)", move),
         ...compareAt(ctx, here, p.shape, emptyLike(n.extra)),
       ];
     }

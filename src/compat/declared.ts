@@ -18,8 +18,8 @@ export interface Declared {
   movedFrom(path: string): readonly { readonly path: string; readonly loc: SourceLocation }[];
   /** Whether a declared move takes the field at `path` elsewhere (renamed first or not). */
   movedAway(path: string): boolean;
-  /** Whether a declared move puts a field under the object at `path` (`under: "to"`) or takes one out of it. */
-  movesUnder(path: string, under: "from" | "to"): boolean;
+  /** Where a declared move that puts a field under the object at `path` (`under: "to"`) or takes one out of it is written; undefined without one. */
+  movesUnder(path: string, under: "from" | "to"): SourceLocation | undefined;
   /** The declared `wrap` (T → list of T) or `head` (list of T → T) of the field at `path`. */
   reshape(path: string): Extract<Change, { op: "wrap" | "head" }> | undefined;
 }
@@ -121,7 +121,7 @@ export const createDeclared = (changes: readonly Change[]): Declared => {
       }
       return false;
     },
-    movesUnder: (path, under) => moves.some((m) => m[under].startsWith(`${path}.`)),
+    movesUnder: (path, under) => moves.find((m) => m[under].startsWith(`${path}.`))?.loc,
     reshape: (path) =>
       newestFirst.find((c): c is Extract<Change, { op: "wrap" | "head" }> => (c.op === "wrap" || c.op === "head") && c.path === path),
   };

@@ -154,3 +154,32 @@ versions:
     expect(found).toEqual(["idl/demo/demo.kinds.yaml:16:9 - error empty-enum: enum 'Kind' has no values"]);
   });
 });
+
+describe("the breaks of a move", () => {
+  it("are located at the move, the object it empties or creates included", () => {
+    const text = `contract: demo.moves
+owner: test
+kind: event
+compatibility: full
+versions:
+  "1.0":
+    fields:
+      o: { type: object, fields: { x: { type: int, min: 0 } } }
+      y: int
+  "1.1":
+    changes:
+      - hoist: { from: o.x, to: x }
+      - nest: { from: y, to: p.y }
+`;
+    const project = createProject({ "idl/demo/demo.moves.yaml": text });
+    projects.push(project);
+    const breaks = compile({ root: project.root, idlDir: `${project.root}/idl` }).diagnostics.filter((d) => d.code === "bump-too-small");
+    // o removed and o.x moved, at the hoist; p created and y moved, at the nest.
+    expect(breaks.map((d) => `${formatDiagnostic(d).split(" - ")[0]} ${/field "[^"]+" (?:removed|added|moved)/.exec(d.message)?.[0]}`).sort()).toEqual([
+      'idl/demo/demo.moves.yaml:12:9 field "o" removed',
+      'idl/demo/demo.moves.yaml:12:9 field "o.x" moved',
+      'idl/demo/demo.moves.yaml:13:9 field "p" added',
+      'idl/demo/demo.moves.yaml:13:9 field "y" moved',
+    ]);
+  });
+});
