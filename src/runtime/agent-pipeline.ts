@@ -87,7 +87,7 @@ export interface Session<Agents extends { readonly [name: string]: AnyAgent }> {
   readonly id: string;
   /**
    * Runs `agent` on `input` through every gate; a refused call resolves to a `GateFailure`. What
-   * `execute` or a custom rule throws is rethrown (after an EXECUTE_FAILED event, for `execute`).
+   * `execute` or a custom rule throws is rethrown, after an EXECUTE_FAILED or RULE_FAILED event.
    */
   run<N extends keyof Agents & string>(agent: N, input: unknown, options?: RunOptions): Promise<AgentRun<OutputOf<Agents[N]>>>;
 }
@@ -139,6 +139,22 @@ const present = (input: unknown, path: AgentPathData): boolean => path.read(inpu
 const pointerOf = (path: AgentPathData): string => path.segments.map((segment) => `/${escapePointer(segment)}`).join("");
 
 /** The agent's rules, in the order declared; custom ones through the hand-written functions the generated module wires in. */
+/** What a hand-written custom rule must return: `{ ok: true }`, or `{ ok: false, path, message, suggestion? }` (a path that is not a pointer is masked). */
+const isRuleResult = (result: unknown): result is { ok: true } | { ok: false; path: string; message: string; suggestion?: string } => {
+  if (typeof result !== "object" || result === null) return false;
+  const r = result as { ok?: unknown; path?: unknown; message?: unknown; suggestion?: unknown };
+  if (r.ok === true) return true;
+  return r.ok === false && typeof r.path === "string" && typeof r.message === "string" && (r.suggestion === undefined || typeof r.suggestion === "string");
+};
+
+const describeResult = (result: unknown): string => {
+  try {
+    return JSON.stringify(result) ?? String(result);
+  } catch {
+    return "a value that cannot be written as JSON";
+  }
+};
+
 const ruleIssues = async (agent: AnyAgent, input: unknown): Promise<GateIssue[]> => {
   const issues: GateIssue[] = [];
   for (const rule of agent.rules) {
@@ -159,6 +175,7 @@ const ruleIssues = async (agent: AnyAgent, input: unknown): Promise<GateIssue[]>
         break;
       case "custom": {
         const result = await rule.check(input as never);
+        if (!isRuleResult(result)) throw new TypeError(`custom rule ${rule.name} of ${agent.name} returned ${describeResult(result)}, not { ok: true } or { ok: false, path, message }`);
         if (!result.ok) issues.push({ path: result.path, code: `rule.${rule.name}`, message: result.message, expected: result.message, ...(result.suggestion !== undefined && { suggestion: result.suggestion }) });
       }
     }
@@ -207,6 +224,28 @@ const keep = (provided: Provided, agent: AnyAgent, output: unknown): void => {
     for (const { value } of path.read(output)) if (!known.some((k) => jsonEqual(k, value))) known.push(value);
     byPath.set(path.path, known);
   }
+};
+
+/**
+ * The idempotency keys whose run is between its lookup and its recorded result, per store, in this
+ * process: a run with the same key waits for that one, then finds its result (replayed) or its
+ * conflict, so concurrent calls (an MCP client's retry, parallel tool calls) execute once.
+ */
+const inFlight = new WeakMap<EventStore, Map<string, Promise<void>>>();
+
+/** Holds `ref`'s key in `store` once no other run holds it; the release lets the next one go. */
+const holdKey = async (store: EventStore, ref: IdempotencyRef): Promise<() => void> => {
+  let held = inFlight.get(store);
+  if (held === undefined) inFlight.set(store, (held = new Map()));
+  const id = JSON.stringify([ref.agent, ref.key]);
+  for (let running = held.get(id); running !== undefined; running = held.get(id)) await running;
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => (release = resolve));
+  held.set(id, done);
+  return () => {
+    held.delete(id);
+    release();
+  };
 };
 
 /** A session of agent calls locked to one intent: the gates, the approvals they check and the store they write to. */
@@ -287,7 +326,14 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
     pass("schema_in");
     if (ruled) return refuse("semantic_in", { kind: "semantic", issues: schema, contract: inContract, shape: agent.input.shape });
 
-    const rules = await ruleIssues(agent, input);
+    let rules: GateIssue[];
+    try {
+      rules = await ruleIssues(agent, input);
+    } catch (error) {
+      // A custom rule that throws (its lookup service down, say) is appended like any refusal, and the host gets its own error.
+      refuse("semantic_in", { kind: "rule-failed", issues: [], contract: inContract });
+      throw error;
+    }
     if (rules.length > 0) return refuse("semantic_in", { kind: "semantic", issues: rules, contract: inContract, shape: agent.input.shape });
     pass("semantic_in");
 
@@ -307,26 +353,33 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
     // A mutation with an idempotency key that already succeeded returns that result: the side effect happens once.
     const keyAt = agent.action === "query" || agent.idempotencyKey === undefined ? undefined : agent.idempotencyKey.read(input)[0];
     const ref: IdempotencyRef | undefined = keyAt && { agent: agent.name, key: String(keyAt.value), inputHash };
-    const earlier = ref && store.lookup(ref);
     const conflict = (): GateFailure =>
       refuse("execute", { kind: "idempotency-conflict", issues: [issue(keyAt!.pointer, "idempotency.conflict", "a key not used before with another input")], contract: inContract, shape: agent.input.shape });
-    if (earlier && !earlier.ok) return conflict();
-    const replayed = earlier?.found === true;
-    if (earlier?.found) output = earlier.result;
-    else {
-      try {
-        output = await agent.execute(input);
-      } catch (error) {
-        // The side effect may have happened: the run goes into the store, and the host gets its own error.
-        refuse("execute", { kind: "execute-failed", issues: [], contract: inContract });
-        throw error;
+    // From the lookup to the recorded result the key is held: a concurrent run with it waits here.
+    const release = ref && (await holdKey(store, ref));
+    let replayed: boolean;
+    try {
+      const earlier = ref && store.lookup(ref);
+      if (earlier && !earlier.ok) return conflict();
+      replayed = earlier?.found === true;
+      if (earlier?.found) output = earlier.result;
+      else {
+        try {
+          output = await agent.execute(input);
+        } catch (error) {
+          // The side effect may have happened: the run goes into the store, and the host gets its own error.
+          refuse("execute", { kind: "execute-failed", issues: [], contract: inContract });
+          throw error;
+        }
       }
-    }
-    // Recorded as soon as the side effect is known to have produced a valid result, before the
-    // confidence gate may withhold it: a retry must not run the side effect again either way.
-    if (ref && !replayed && agent.output.check(output)) {
-      const recorded = store.recordResult(ref, output as JsonValue);
-      if (!recorded.ok) return conflict();
+      // Recorded as soon as the side effect is known to have produced a valid result, before the
+      // confidence gate may withhold it: a retry must not run the side effect again either way.
+      if (ref && !replayed && agent.output.check(output)) {
+        const recorded = store.recordResult(ref, output as JsonValue);
+        if (!recorded.ok) return conflict();
+      }
+    } finally {
+      release?.();
     }
     pass("execute");
 

@@ -191,6 +191,36 @@ describe("createPipeline: the gates", () => {
   });
 });
 
+describe("createPipeline: a custom rule that throws or answers out of shape", () => {
+  const withRule = (check: () => Promise<unknown>) => {
+    const { agents: wrapped, calls } = spied();
+    const rule = { kind: "custom", name: "known", check } as unknown as AgentContract["rules"][number];
+    const search = { ...wrapped["booking.availability_search"], rules: [rule] };
+    const store = STORE_KINDS[0]!.open();
+    return { session: createPipeline({ agents: { search }, intent: INTENT, store }), store, calls };
+  };
+
+  it("appends a RULE_FAILED event, does not execute, and rethrows the host's own error", async () => {
+    const boom = new Error("lookup service down");
+    const { session, store, calls } = withRule(() => Promise.reject(boom));
+    await expect(session.run("search", SEARCH)).rejects.toBe(boom);
+    expect(store.query().map((e) => [e.outcome, e.code, e.gates.at(-2)])).toEqual([["TRANSIENT", "RULE_FAILED", { gate: "semantic_in", outcome: "fail", codes: ["RULE_FAILED"] }]]);
+    expect(calls).toEqual([]);
+  });
+
+  it.each([
+    ["no path", { ok: false, message: "no" }],
+    ["a path that is not a string", { ok: false, path: 3, message: "no" }],
+    ["no ok", { fine: true }],
+    ["nothing", undefined],
+  ])("names the rule in a TypeError for a result with %s, and appends RULE_FAILED", async (_what, result) => {
+    const { session, store, calls } = withRule(async () => result);
+    await expect(session.run("search", SEARCH)).rejects.toThrow(/^custom rule known of booking\.availability_search returned .*, not \{ ok: true \}/);
+    expect(store.query().map((e) => e.code)).toEqual(["RULE_FAILED"]);
+    expect(calls).toEqual([]);
+  });
+});
+
 describe("createPipeline: an execute that throws", () => {
   it("appends an EXECUTE_FAILED event and rethrows the host's own error", async () => {
     const store = STORE_KINDS[0]!.open();
@@ -307,6 +337,29 @@ describe("createPipeline: idempotency", () => {
     expect([conflict.gate, conflict.error.code, conflict.error.class, conflict.issues.map((i) => i.path)]).toEqual(["execute", "IDEMPOTENCY_CONFLICT", "CONFLICT", ["/request_id"]]);
     expect((await run(ticketRequest(second.output.order_id, "TR-2"))).ok).toBe(true);
     expect(ticketCalls(calls)).toBe(2);
+  });
+});
+
+describe.each(STORE_KINDS)("createPipeline: concurrent calls with one idempotency key, in the $name store", (kind) => {
+  it("executes once: the others wait, then replay its result or are refused as CONFLICT", async () => {
+    const store = kind.open();
+    // An execute that takes a while, so the calls overlap.
+    const slow = (o: Record<string, unknown>) => new Promise((resolve) => setTimeout(() => resolve(o), 20));
+    let built = 0;
+    const { session, approvals, calls } = setup({ store, outputs: { "booking.ticket_issuance": slow, "booking.offer_builder": (o) => ({ ...o, order_id: `OR-ABC1230${built++}` }) } });
+    const order = await upToOrder(session);
+    const run = (input: ReturnType<typeof ticketRequest>) =>
+      session.run("booking.ticket_issuance", input, { approval: approvals.issue({ session: session.id, agent: "booking.ticket_issuance", input, ttl: 60_000 }) });
+    const same = ticketRequest(order);
+    const other = ticketRequest(await (async () => {
+      const second = await session.run("booking.offer_builder", SELECTION);
+      return second.ok ? second.output.order_id : expect.fail("offer_builder refused");
+    })());
+    const runs = await Promise.all([run(same), run(same), run({ ...other, request_id: same.request_id }), run(same)]);
+    expect(ticketCalls(calls)).toBe(1);
+    expect(runs.map((r) => (r.ok ? (r.replayed ? "replayed" : "ran") : r.error.code))).toEqual(["ran", "replayed", "IDEMPOTENCY_CONFLICT", "replayed"]);
+    // Every run, the refused one included, is in the store.
+    expect(store.query({ agent: "booking.ticket_issuance" }).map((e) => e.code ?? e.outcome)).toEqual(["ok", "ok", "IDEMPOTENCY_CONFLICT", "ok"]);
   });
 });
 
