@@ -7,6 +7,7 @@ import {
   codePointLength,
   escapePointer,
   ownView,
+  polluted,
   truncated,
 } from "treaty/runtime";
 
@@ -78,7 +79,7 @@ export function take_root_quality_unresolved_items(v: any): any {
 
 export function is_root_usage(v: any): boolean {
   const f0 = v.model_calls;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root_usage(ownView(v));
   if (!(f0 !== undefined && Number.isInteger(f0) && f0 >= 0)) return false;
   const f1 = v.tool_calls;
@@ -135,7 +136,7 @@ export function err_root_usage(v: any, p: string, out: Issue[]): void {
 
 export function take_root_usage(v: any): any {
   const f0 = v.model_calls;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root_usage(ownView(v));
   if (!(f0 !== undefined && Number.isInteger(f0) && f0 >= 0)) return undefined;
   const f1 = v.tool_calls;

@@ -88,7 +88,7 @@ export interface ValidatorCode {
   readonly read: string;
   /** The body of `errors(value)`: statements pushing into `out`. */
   readonly errors: readonly string[];
-  /** A statement each of check, read and errors runs first: the count of recursive-type values set back to zero. */
+  /** What each of check, read and errors runs first: `checkPolluted()`, and the count of recursive-type values set back to zero. */
   readonly reset?: string;
 }
 
@@ -441,12 +441,12 @@ export const compileValidator = (
   const ownFields = (): string => `v = ${runtime("ownView")}(v);`;
 
   /**
-   * In `is_<base>`, right after its first read of `v`: an object of another prototype is checked as
-   * its own view instead. After a read V8 knows `v`'s map and folds the prototype test into it,
+   * In `is_<base>`, right after its first read of `v`: an object of another prototype (or any
+   * object, while Object.prototype is `polluted`) is checked as its own view instead. After a read V8 knows `v`'s map and folds the prototype test into it,
    * so a plain object pays nothing (a call to ownView up front cost check 40%).
    */
   const ownFieldsAfterRead = (base: string, fn: "is" | "take" = "is", rest = ""): string =>
-    `if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return ${fn}_${base}(${runtime("ownView")}(v)${rest});`;
+    `if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : ${runtime("polluted")}) return ${fn}_${base}(${runtime("ownView")}(v)${rest});`;
 
   /** `errors` stops a loop over payload entries once it holds MAX_ISSUES issues. */
   const stopAtCap = (): string => `if (out.length >= ${runtime("MAX_ISSUES")}) return;`;
@@ -899,7 +899,8 @@ export const compileValidator = (
   const read = `${isObject("value")} && ${entry.take("value", "t")}`;
   const visits = hoister.known(VISITS);
   return {
-    ...(visits !== undefined && { reset: `${visits} = 0;` }),
+    // Each call first asks whether Object.prototype lends objects fields (see `polluted`).
+    reset: [`${runtime("checkPolluted")}();`, ...(visits !== undefined ? [`${visits} = 0;`] : [])].join("\n    "),
     declarations: withoutUnusedTakes(hoister.declarations(), read),
     check: `${isObject("value")} && ${entry.check("value")}`,
     read,

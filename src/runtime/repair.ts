@@ -133,6 +133,8 @@ const keysIn = (value: JsonValue): number => {
       continue;
     }
     for (const key in next) {
+      // Only own keys: a key Object.prototype lends every object (a polluted process) is not one the text named.
+      if (!Object.hasOwn(next, key)) continue;
       keys++;
       const item = next[key]!;
       if (typeof item === "object" && item !== null) pending.push(item);

@@ -138,14 +138,36 @@ export const UNREADABLE_ISSUE = Object.freeze({
 });
 
 /**
+ * Whether Object.prototype holds an enumerable key (left by a prototype-pollution bug elsewhere in
+ * the process): a plain object then inherits fields a payload never had. Each generated `check`,
+ * `read` and `errors` asks once (`checkPolluted`), and its validators then read every object as
+ * its own view.
+ */
+export let polluted = false;
+
+/** Sets `polluted` for the call about to read a payload: a `for in` over Object.prototype, a few nanoseconds. */
+export const checkPolluted = (): void => {
+  for (const _ in Object.prototype) {
+    polluted = true;
+    return;
+  }
+  polluted = false;
+};
+
+/**
  * `value` (an object) as generated validators read it: itself when it is a plain object (its
  * prototype Object.prototype or null, so a field read is an own one, the members of Object.prototype
- * aside, which the validator reads with Object.hasOwn); otherwise a copy of its own enumerable
- * properties, so a field it only inherits counts as absent, as in Ajv with `ownProperties`.
+ * aside, which the validator reads with Object.hasOwn); otherwise, or when Object.prototype is
+ * `polluted`, a copy of its own enumerable properties without a prototype, so a field it only
+ * inherits counts as absent, as in Ajv with `ownProperties`.
  */
 export const ownView = (value: object): object => {
   const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null ? value : Object.fromEntries(Object.entries(value));
+  if (proto === null || (proto === Object.prototype && !polluted)) return value;
+  const own = Object.create(null) as Record<string, unknown>;
+  // On an object without a prototype, `__proto__` is an own key like any other.
+  for (const [key, item] of Object.entries(value)) own[key] = item;
+  return own;
 };
 
 /**

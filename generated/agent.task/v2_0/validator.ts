@@ -11,10 +11,12 @@ import {
   type Issue,
   MAX_ISSUES,
   capIssues,
+  checkPolluted,
   codePointLength,
   escapePointer,
   hasDuplicates,
   ownView,
+  polluted,
   truncated,
 } from "treaty/runtime";
 
@@ -24,7 +26,7 @@ function issue(path: string, code: string, problem: string, expected: string): I
 
 function is_root(v: any): boolean {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root(ownView(v));
   if (!(f0 !== undefined && f0 === "agent.task")) return false;
   const f1 = v.version;
@@ -257,7 +259,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
 
 function take_root(v: any): any {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root(ownView(v));
   if (!(f0 !== undefined && f0 === "agent.task")) return undefined;
   const f1 = v.version;
@@ -356,7 +358,7 @@ function take_root(v: any): any {
 
 function is_root_inputs(v: any): boolean {
   const f0 = v.artifact_refs;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root_inputs(ownView(v));
   if (!(
     f0 !== undefined &&
@@ -445,7 +447,7 @@ function err_root_inputs(v: any, p: string, out: Issue[]): void {
 
 function take_root_inputs(v: any): any {
   const f0 = v.artifact_refs;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root_inputs(ownView(v));
   let t0: any = f0;
   if (!(
@@ -580,7 +582,7 @@ function take_root_constraints(v: any): any {
 
 function is_root_budget(v: any): boolean {
   const f0 = v.deadline_ms;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root_budget(ownView(v));
   if (!(f0 !== undefined && Number.isInteger(f0) && f0 >= 1 && f0 <= 86400000)) return false;
   for (const k in v) {
@@ -629,7 +631,7 @@ function err_root_budget(v: any, p: string, out: Issue[]): void {
 
 function take_root_budget(v: any): any {
   const f0 = v.deadline_ms;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root_budget(ownView(v));
   if (!(f0 !== undefined && Number.isInteger(f0) && f0 >= 1 && f0 <= 86400000)) return undefined;
   const o: any = { deadline_ms: f0 };
@@ -648,6 +650,7 @@ function take_root_budget(v: any): any {
 export function check(value: unknown): value is AgentTaskV2_0 {
   // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
   try {
+    checkPolluted();
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
@@ -661,6 +664,7 @@ export function check(value: unknown): value is AgentTaskV2_0 {
  */
 export function read(value: unknown): AgentTaskV2_0 | undefined {
   try {
+    checkPolluted();
     let t: any = value;
     if (
       typeof value === "object" &&
@@ -679,6 +683,7 @@ export function read(value: unknown): AgentTaskV2_0 | undefined {
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
+    checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
       out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);

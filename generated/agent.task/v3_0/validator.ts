@@ -13,10 +13,12 @@ import {
   type Issue,
   MAX_ISSUES,
   capIssues,
+  checkPolluted,
   codePointLength,
   escapePointer,
   hasDuplicates,
   ownView,
+  polluted,
   truncated,
 } from "treaty/runtime";
 
@@ -26,7 +28,7 @@ function issue(path: string, code: string, problem: string, expected: string): I
 
 function is_root(v: any): boolean {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root(ownView(v));
   if (!(f0 !== undefined && f0 === "agent.task")) return false;
   const f1 = v.version;
@@ -273,7 +275,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
 
 function take_root(v: any): any {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root(ownView(v));
   if (!(f0 !== undefined && f0 === "agent.task")) return undefined;
   const f1 = v.version;
@@ -384,7 +386,7 @@ function take_root(v: any): any {
 
 function is_root_inputs(v: any): boolean {
   const f0 = v.artifact_refs;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root_inputs(ownView(v));
   if (!(
     f0 !== undefined &&
@@ -473,7 +475,7 @@ function err_root_inputs(v: any, p: string, out: Issue[]): void {
 
 function take_root_inputs(v: any): any {
   const f0 = v.artifact_refs;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root_inputs(ownView(v));
   let t0: any = f0;
   if (!(
@@ -608,7 +610,7 @@ function take_root_constraints(v: any): any {
 
 function is_root_budget(v: any): boolean {
   const f0 = v.max_model_calls;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root_budget(ownView(v));
   if (!(f0 === undefined || (Number.isInteger(f0) && f0 >= 0 && f0 <= 1000))) return false;
   const f1 = v.deadline_s;
@@ -673,7 +675,7 @@ function err_root_budget(v: any, p: string, out: Issue[]): void {
 
 function take_root_budget(v: any): any {
   const f0 = v.max_model_calls;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root_budget(ownView(v));
   if (!(f0 === undefined || (Number.isInteger(f0) && f0 >= 0 && f0 <= 1000))) return undefined;
   const f1 = v.deadline_s;
@@ -695,7 +697,7 @@ function take_root_budget(v: any): any {
 
 function is_root_callback(v: any): boolean {
   const f0 = v.mode;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root_callback(ownView(v));
   if (!(f0 !== undefined && is_CallbackMode(f0))) return false;
   for (const k in v) {
@@ -733,7 +735,7 @@ function err_root_callback(v: any, p: string, out: Issue[]): void {
 
 function take_root_callback(v: any): any {
   const f0 = v.mode;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root_callback(ownView(v));
   if (!(f0 !== undefined && is_CallbackMode(f0))) return undefined;
   const o: any = { mode: f0 };
@@ -773,6 +775,7 @@ function err_rules(v: any, p: string, out: Issue[]): void {
 export function check(value: unknown): value is AgentTaskV3_0 {
   // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
   try {
+    checkPolluted();
     return (
       typeof value === "object" &&
       value !== null &&
@@ -792,6 +795,7 @@ export function check(value: unknown): value is AgentTaskV3_0 {
  */
 export function read(value: unknown): AgentTaskV3_0 | undefined {
   try {
+    checkPolluted();
     let t: any = value;
     if (
       typeof value === "object" &&
@@ -811,6 +815,7 @@ export function read(value: unknown): AgentTaskV3_0 | undefined {
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
+    checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
       out.push(issue("", "type", "wrong type", "object"));
     else {

@@ -4,8 +4,10 @@ import {
   type Issue,
   MAX_ISSUES,
   capIssues,
+  checkPolluted,
   escapePointer,
   ownView,
+  polluted,
   truncated,
 } from "treaty/runtime";
 
@@ -15,7 +17,7 @@ function issue(path: string, code: string, problem: string, expected: string): I
 
 function is_root(v: any): boolean {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root(ownView(v));
   if (!(f0 !== undefined && f0 === "booking.offers")) return false;
   const f1 = v.version;
@@ -101,7 +103,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
 
 function take_root(v: any): any {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root(ownView(v));
   if (!(f0 !== undefined && f0 === "booking.offers")) return undefined;
   const f1 = v.version;
@@ -173,7 +175,7 @@ function take_root_offers(v: any): any {
 
 function is_Offer(v: any): boolean {
   const f0 = v.offer_id;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_Offer(ownView(v));
   if (!(f0 !== undefined && typeof f0 === "string" && re_Offer_offer_id.test(f0))) return false;
   const f1 = v.cabin;
@@ -261,7 +263,7 @@ function err_Offer(v: any, p: string, out: Issue[]): void {
 
 function take_Offer(v: any): any {
   const f0 = v.offer_id;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_Offer(ownView(v));
   if (!(f0 !== undefined && typeof f0 === "string" && re_Offer_offer_id.test(f0))) return undefined;
   const f1 = v.cabin;
@@ -299,6 +301,7 @@ const re_Offer_currency = new RegExp("^[A-Z]{3}$", "u");
 export function check(value: unknown): value is BookingOffersV1_0 {
   // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
   try {
+    checkPolluted();
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
@@ -312,6 +315,7 @@ export function check(value: unknown): value is BookingOffersV1_0 {
  */
 export function read(value: unknown): BookingOffersV1_0 | undefined {
   try {
+    checkPolluted();
     let t: any = value;
     if (
       typeof value === "object" &&
@@ -330,6 +334,7 @@ export function read(value: unknown): BookingOffersV1_0 | undefined {
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
+    checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
       out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);

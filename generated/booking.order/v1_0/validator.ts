@@ -3,9 +3,11 @@ import type { BookingOrderV1_0 } from "./types.js";
 import {
   type Issue,
   capIssues,
+  checkPolluted,
   escapePointer,
   isDateTime,
   ownView,
+  polluted,
   truncated,
 } from "treaty/runtime";
 
@@ -15,7 +17,7 @@ function issue(path: string, code: string, problem: string, expected: string): I
 
 function is_root(v: any): boolean {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root(ownView(v));
   if (!(f0 !== undefined && f0 === "booking.order")) return false;
   const f1 = v.version;
@@ -125,7 +127,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
 
 function take_root(v: any): any {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root(ownView(v));
   if (!(f0 !== undefined && f0 === "booking.order")) return undefined;
   const f1 = v.version;
@@ -170,6 +172,7 @@ const re_root_offer_id = new RegExp("^OF-[A-Z0-9]{6}$", "u");
 export function check(value: unknown): value is BookingOrderV1_0 {
   // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
   try {
+    checkPolluted();
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
@@ -183,6 +186,7 @@ export function check(value: unknown): value is BookingOrderV1_0 {
  */
 export function read(value: unknown): BookingOrderV1_0 | undefined {
   try {
+    checkPolluted();
     let t: any = value;
     if (
       typeof value === "object" &&
@@ -201,6 +205,7 @@ export function read(value: unknown): BookingOrderV1_0 | undefined {
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
+    checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
       out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);

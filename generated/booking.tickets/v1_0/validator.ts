@@ -4,8 +4,10 @@ import {
   type Issue,
   MAX_ISSUES,
   capIssues,
+  checkPolluted,
   escapePointer,
   ownView,
+  polluted,
   truncated,
 } from "treaty/runtime";
 
@@ -15,7 +17,7 @@ function issue(path: string, code: string, problem: string, expected: string): I
 
 function is_root(v: any): boolean {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root(ownView(v));
   if (!(f0 !== undefined && f0 === "booking.tickets")) return false;
   const f1 = v.version;
@@ -128,7 +130,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
 
 function take_root(v: any): any {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root(ownView(v));
   if (!(f0 !== undefined && f0 === "booking.tickets")) return undefined;
   const f1 = v.version;
@@ -203,6 +205,7 @@ const re_root_ticket_numbers_item = new RegExp("^TK-[0-9]{10}$", "u");
 export function check(value: unknown): value is BookingTicketsV1_0 {
   // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
   try {
+    checkPolluted();
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
@@ -216,6 +219,7 @@ export function check(value: unknown): value is BookingTicketsV1_0 {
  */
 export function read(value: unknown): BookingTicketsV1_0 | undefined {
   try {
+    checkPolluted();
     let t: any = value;
     if (
       typeof value === "object" &&
@@ -234,6 +238,7 @@ export function read(value: unknown): BookingTicketsV1_0 | undefined {
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
+    checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
       out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);

@@ -4,9 +4,11 @@ import {
   type Issue,
   MAX_ISSUES,
   capIssues,
+  checkPolluted,
   codePointLength,
   escapePointer,
   ownView,
+  polluted,
   takeChecked,
   truncated,
 } from "treaty/runtime";
@@ -17,7 +19,7 @@ function issue(path: string, code: string, problem: string, expected: string): I
 
 function is_root(v: any): boolean {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root(ownView(v));
   if (!(f0 !== undefined && f0 === "operation.error")) return false;
   const f1 = v.version;
@@ -261,7 +263,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
 
 function take_root(v: any): any {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root(ownView(v));
   if (!(f0 !== undefined && f0 === "operation.error")) return undefined;
   const f1 = v.version;
@@ -409,6 +411,7 @@ const re_root_trace_id = new RegExp("^TRACE-[A-Za-z0-9-]+$", "u");
 export function check(value: unknown): value is OperationErrorV1_0 {
   // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
   try {
+    checkPolluted();
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
@@ -422,6 +425,7 @@ export function check(value: unknown): value is OperationErrorV1_0 {
  */
 export function read(value: unknown): OperationErrorV1_0 | undefined {
   try {
+    checkPolluted();
     let t: any = value;
     if (
       typeof value === "object" &&
@@ -440,6 +444,7 @@ export function read(value: unknown): OperationErrorV1_0 | undefined {
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
+    checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
       out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);

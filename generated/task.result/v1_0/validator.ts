@@ -11,9 +11,11 @@ import {
   type Issue,
   MAX_ISSUES,
   capIssues,
+  checkPolluted,
   codePointLength,
   escapePointer,
   ownView,
+  polluted,
   truncated,
 } from "treaty/runtime";
 
@@ -23,7 +25,7 @@ function issue(path: string, code: string, problem: string, expected: string): I
 
 function is_root(v: any): boolean {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root(ownView(v));
   if (!(f0 !== undefined && f0 === "task.result")) return false;
   const f1 = v.version;
@@ -131,7 +133,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
 
 function take_root(v: any): any {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root(ownView(v));
   if (!(f0 !== undefined && f0 === "task.result")) return undefined;
   const f1 = v.version;
@@ -174,7 +176,7 @@ function take_root(v: any): any {
 
 function is_root_result(v: any): boolean {
   const f0 = v.artifact_ref;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root_result(ownView(v));
   if (!(f0 !== undefined && typeof f0 === "string" && re_root_result_artifact_ref.test(f0)))
     return false;
@@ -264,7 +266,7 @@ function err_root_result(v: any, p: string, out: Issue[]): void {
 
 function take_root_result(v: any): any {
   const f0 = v.artifact_ref;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root_result(ownView(v));
   if (!(f0 !== undefined && typeof f0 === "string" && re_root_result_artifact_ref.test(f0)))
     return undefined;
@@ -339,7 +341,7 @@ function take_root_result_claims(v: any): any {
 
 function is_Claim(v: any): boolean {
   const f0 = v.claim_id;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_Claim(ownView(v));
   if (!(
     f0 !== undefined &&
@@ -455,7 +457,7 @@ function err_Claim(v: any, p: string, out: Issue[]): void {
 
 function take_Claim(v: any): any {
   const f0 = v.claim_id;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_Claim(ownView(v));
   if (!(
     f0 !== undefined &&
@@ -533,6 +535,7 @@ function take_Claim_evidence_refs(v: any): any {
 export function check(value: unknown): value is TaskResultV1_0 {
   // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
   try {
+    checkPolluted();
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
@@ -546,6 +549,7 @@ export function check(value: unknown): value is TaskResultV1_0 {
  */
 export function read(value: unknown): TaskResultV1_0 | undefined {
   try {
+    checkPolluted();
     let t: any = value;
     if (
       typeof value === "object" &&
@@ -564,6 +568,7 @@ export function read(value: unknown): TaskResultV1_0 | undefined {
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
+    checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
       out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);

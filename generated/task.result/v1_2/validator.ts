@@ -18,9 +18,11 @@ import {
   type Issue,
   MAX_ISSUES,
   capIssues,
+  checkPolluted,
   codePointLength,
   escapePointer,
   ownView,
+  polluted,
   truncated,
 } from "treaty/runtime";
 
@@ -30,7 +32,7 @@ function issue(path: string, code: string, problem: string, expected: string): I
 
 function is_root(v: any): boolean {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root(ownView(v));
   if (!(f0 !== undefined && f0 === "task.result")) return false;
   const f1 = v.version;
@@ -166,7 +168,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
 
 function take_root(v: any): any {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root(ownView(v));
   if (!(f0 !== undefined && f0 === "task.result")) return undefined;
   const f1 = v.version;
@@ -233,7 +235,7 @@ function take_root(v: any): any {
 
 function is_root_result(v: any): boolean {
   const f0 = v.artifact_ref;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root_result(ownView(v));
   if (!(f0 !== undefined && typeof f0 === "string" && re_root_result_artifact_ref.test(f0)))
     return false;
@@ -323,7 +325,7 @@ function err_root_result(v: any, p: string, out: Issue[]): void {
 
 function take_root_result(v: any): any {
   const f0 = v.artifact_ref;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root_result(ownView(v));
   if (!(f0 !== undefined && typeof f0 === "string" && re_root_result_artifact_ref.test(f0)))
     return undefined;
@@ -398,7 +400,7 @@ function take_root_result_claims(v: any): any {
 
 function is_Claim(v: any): boolean {
   const f0 = v.claim_id;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_Claim(ownView(v));
   if (!(
     f0 !== undefined &&
@@ -514,7 +516,7 @@ function err_Claim(v: any, p: string, out: Issue[]): void {
 
 function take_Claim(v: any): any {
   const f0 = v.claim_id;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_Claim(ownView(v));
   if (!(
     f0 !== undefined &&
@@ -590,7 +592,7 @@ function take_Claim_evidence_refs(v: any): any {
 
 function is_root_quality(v: any): boolean {
   const f0 = v.verification;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root_quality(ownView(v));
   if (!(f0 !== undefined && is_Verification(f0))) return false;
   const f1 = v.unresolved_items;
@@ -670,7 +672,7 @@ function err_root_quality(v: any, p: string, out: Issue[]): void {
 
 function take_root_quality(v: any): any {
   const f0 = v.verification;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root_quality(ownView(v));
   if (!(f0 !== undefined && is_Verification(f0))) return undefined;
   const f1 = v.unresolved_items;
@@ -699,6 +701,7 @@ function take_root_quality(v: any): any {
 export function check(value: unknown): value is TaskResultV1_2 {
   // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
   try {
+    checkPolluted();
     return typeof value === "object" && value !== null && !Array.isArray(value) && is_root(value);
   } catch {
     return false;
@@ -712,6 +715,7 @@ export function check(value: unknown): value is TaskResultV1_2 {
  */
 export function read(value: unknown): TaskResultV1_2 | undefined {
   try {
+    checkPolluted();
     let t: any = value;
     if (
       typeof value === "object" &&
@@ -730,6 +734,7 @@ export function read(value: unknown): TaskResultV1_2 | undefined {
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
+    checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
       out.push(issue("", "type", "wrong type", "object"));
     else err_root(value, "", out);

@@ -3,11 +3,13 @@ import type { ToolPublishPostCommandV1_0 } from "./types.js";
 import {
   type Issue,
   capIssues,
+  checkPolluted,
   codePointLength,
   escapePointer,
   isBefore,
   isDateTime,
   ownView,
+  polluted,
   truncated,
 } from "treaty/runtime";
 
@@ -17,7 +19,7 @@ function issue(path: string, code: string, problem: string, expected: string): I
 
 function is_root(v: any): boolean {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root(ownView(v));
   if (!(f0 !== undefined && f0 === "tool.publish_post.command")) return false;
   const f1 = v.version;
@@ -189,7 +191,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
 
 function take_root(v: any): any {
   const f0 = v.contract;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root(ownView(v));
   if (!(f0 !== undefined && f0 === "tool.publish_post.command")) return undefined;
   const f1 = v.version;
@@ -265,7 +267,7 @@ const re_root_operation_id = new RegExp("^OP-[A-Za-z0-9-]+$", "u");
 
 function is_root_resource(v: any): boolean {
   const f0 = v.channel_id;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root_resource(ownView(v));
   if (!(
     f0 !== undefined &&
@@ -331,7 +333,7 @@ function err_root_resource(v: any, p: string, out: Issue[]): void {
 
 function take_root_resource(v: any): any {
   const f0 = v.channel_id;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root_resource(ownView(v));
   if (!(
     f0 !== undefined &&
@@ -362,7 +364,7 @@ function is_PublishMode(v: unknown): boolean {
 
 function is_root_expected_state(v: any): boolean {
   const f0 = v.draft_version;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return is_root_expected_state(ownView(v));
   if (!(f0 !== undefined && Number.isInteger(f0) && f0 >= 1)) return false;
   for (const k in v) {
@@ -409,7 +411,7 @@ function err_root_expected_state(v: any, p: string, out: Issue[]): void {
 
 function take_root_expected_state(v: any): any {
   const f0 = v.draft_version;
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
     return take_root_expected_state(ownView(v));
   if (!(f0 !== undefined && Number.isInteger(f0) && f0 >= 1)) return undefined;
   const o: any = { draft_version: f0 };
@@ -455,6 +457,7 @@ function err_rules(v: any, p: string, out: Issue[]): void {
 export function check(value: unknown): value is ToolPublishPostCommandV1_0 {
   // A getter or Proxy trap of a JS value may throw: the value is then not a valid payload.
   try {
+    checkPolluted();
     return (
       typeof value === "object" &&
       value !== null &&
@@ -474,6 +477,7 @@ export function check(value: unknown): value is ToolPublishPostCommandV1_0 {
  */
 export function read(value: unknown): ToolPublishPostCommandV1_0 | undefined {
   try {
+    checkPolluted();
     let t: any = value;
     if (
       typeof value === "object" &&
@@ -493,6 +497,7 @@ export function read(value: unknown): ToolPublishPostCommandV1_0 | undefined {
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
   try {
+    checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
       out.push(issue("", "type", "wrong type", "object"));
     else {
