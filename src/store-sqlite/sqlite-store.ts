@@ -8,7 +8,8 @@
 import { createRequire } from "node:module";
 import type BetterSqlite3 from "better-sqlite3";
 import { canonicalJson } from "../runtime/canonical-json.js";
-import type { AgentEvent } from "../store/event.js";
+import type { Issue } from "../runtime/issue.js";
+import { issue, type AgentEvent } from "../store/event.js";
 import {
   PERCENTILES,
   checkIdempotency,
@@ -121,12 +122,23 @@ const parameters = (query: AggregateQuery): Record<string, string> =>
   Object.fromEntries(FILTERS.flatMap(([name]) => (query[name] === undefined ? [] : [[name, query[name]]])));
 
 /**
+ * Why `path` names no file, or undefined. SQLite reads a path up to its first NUL (`a\0.sqlite`
+ * would open `a`), and for "" and ":memory:" opens a temporary database that is kept nowhere.
+ */
+const pathIssue = (path: unknown): Issue | undefined => {
+  if (typeof path !== "string" || path === "") return issue("", "type", "a file path");
+  if (path.includes("\0")) return issue("", "pattern", "a file path without NUL characters");
+  if (path === ":memory:") return issue("", "pattern", "a file path, not :memory: (./:memory: names a file)");
+  return undefined;
+};
+
+/**
  * Opens (or creates) the store at `path`: a file, with `-wal` and `-shm` files beside it while
  * open. Several stores, in one process or many, may open the same file.
  */
 export const openSqliteStore = (path: string): EventStore => {
-  if (typeof path !== "string" || path === "")
-    throw new StoreError("INVALID_ARGUMENT", "the SQLite store needs a file path", [{ path: "", code: "type", message: "expected a file path", expected: "a file path" }]);
+  const malformed = pathIssue(path);
+  if (malformed !== undefined) throw new StoreError("INVALID_ARGUMENT", "the SQLite store needs a file path", [malformed]);
   const Driver = loadDriver();
   let db: Database;
   try {

@@ -1,6 +1,6 @@
 // What only the SQLite store has: a file that outlives the store object, shared by connections,
 // checked when opened.
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -85,6 +85,16 @@ describe("the SQLite event store", () => {
 
     it("an empty path", () => {
       expect(openError("")).toBe("INVALID_ARGUMENT");
+    });
+
+    it("a path with a NUL character, creating nothing (SQLite would open the path before it)", () => {
+      const path = freshPath();
+      expect(openError(`${path}\0.sqlite`)).toBe("INVALID_ARGUMENT");
+      expect(existsSync(path)).toBe(false);
+    });
+
+    it(":memory:, which SQLite keeps in memory, not in a file", () => {
+      expect(openError(":memory:")).toBe("INVALID_ARGUMENT");
     });
 
     it("a file that is not SQLite", () => {
