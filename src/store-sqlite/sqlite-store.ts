@@ -8,7 +8,8 @@
 import { createRequire } from "node:module";
 import type BetterSqlite3 from "better-sqlite3";
 import { canonicalJson } from "../runtime/canonical-json.js";
-import type { AgentEvent } from "../store/event.js";
+import type { Issue } from "../runtime/issue.js";
+import { checkEvent, issue, type AgentEvent } from "../store/event.js";
 import {
   PERCENTILES,
   checkIdempotency,
@@ -71,11 +72,22 @@ const SQLITE_CODES: { readonly [code: string]: StoreErrorCode } = {
   SQLITE_READONLY: "STORE_IO",
 };
 
-/** A better-sqlite3 error as a StoreError with a stable code; anything else (a bug) as it is. */
+/** SQLite's words for a statement naming a table or column the file lacks: treaty's own SQL on a damaged treaty file. */
+const MISSING_SCHEMA = /^no such (table|column):/;
+
+/**
+ * A better-sqlite3 error as a StoreError with a stable code, and so is the SyntaxError of parsing
+ * an idempotency result the file holds (the only JSON.parse a call makes outside `readEvent`);
+ * anything else (a bug) as it is.
+ */
 const translate = (error: unknown, path: string): unknown => {
   if (error instanceof StoreError || !(error instanceof Error)) return error;
+  if (error instanceof SyntaxError) return new StoreError("NOT_A_STORE", `${path} is damaged: a stored result is not JSON`, [], { cause: error });
   const sqliteCode = (error as { code?: unknown }).code;
-  const code = typeof sqliteCode === "string" ? SQLITE_CODES[sqliteCode.split("_").slice(0, 2).join("_")] : undefined;
+  const code =
+    typeof sqliteCode !== "string" ? undefined
+    : sqliteCode === "SQLITE_ERROR" && MISSING_SCHEMA.test(error.message) ? "NOT_A_STORE"
+    : SQLITE_CODES[sqliteCode.split("_").slice(0, 2).join("_")];
   return code === undefined ? error : new StoreError(code, `${path}: ${error.message}`, [], { cause: error });
 };
 
@@ -102,6 +114,37 @@ const prepareFile = (db: Database, path: string): void => {
   }).immediate();
 };
 
+/**
+ * The statements every call runs, prepared once when the store opens: on a treaty file that lacks
+ * a table or column of treaty's, preparing them fails, and the file is refused there.
+ */
+const prepareStatements = (db: Database) => ({
+  insertEvent: db.prepare(
+    "INSERT INTO events (id, session, agent, type, at, duration_us, body) VALUES (@id, @session, @agent, @type, @at, @durationUs, @body) ON CONFLICT (id) DO NOTHING",
+  ),
+  bodyOf: db.prepare<[string], string>("SELECT body FROM events WHERE id = ?").pluck(),
+  insertToken: db.prepare<[string]>("INSERT INTO consumed_tokens (id) VALUES (?) ON CONFLICT (id) DO NOTHING"),
+  recordedOf: db.prepare<[string, string], RecordedResult>("SELECT input_hash AS inputHash, result FROM idempotency WHERE agent = ? AND key = ?"),
+  insertResult: db.prepare("INSERT INTO idempotency (agent, key, input_hash, result) VALUES (?, ?, ?, ?) ON CONFLICT (agent, key) DO NOTHING"),
+});
+
+/**
+ * A row's body as the event it must be. A body that is not JSON, or not an event as `append`
+ * checks one, was not written by a store: the file is damaged, and no caller is handed it as an
+ * AgentEvent. The check builds no strings on a well-formed event.
+ */
+const readEvent = (body: string, path: string): AgentEvent => {
+  let event: unknown;
+  try {
+    event = JSON.parse(body);
+  } catch (error) {
+    throw new StoreError("NOT_A_STORE", `${path} is damaged: a stored event is not JSON`, [], { cause: error });
+  }
+  const issues = checkEvent(event);
+  if (issues.length > 0) throw new StoreError("NOT_A_STORE", `${path} is damaged: a stored event is not an event`, issues);
+  return event as AgentEvent;
+};
+
 const FILTERS = [
   ["session", "session = @session"],
   ["agent", "agent = @agent"],
@@ -121,12 +164,23 @@ const parameters = (query: AggregateQuery): Record<string, string> =>
   Object.fromEntries(FILTERS.flatMap(([name]) => (query[name] === undefined ? [] : [[name, query[name]]])));
 
 /**
+ * Why `path` names no file, or undefined. SQLite reads a path up to its first NUL (`a\0.sqlite`
+ * would open `a`), and for "" and ":memory:" opens a temporary database that is kept nowhere.
+ */
+const pathIssue = (path: unknown): Issue | undefined => {
+  if (typeof path !== "string" || path === "") return issue("", "type", "a file path");
+  if (path.includes("\0")) return issue("", "pattern", "a file path without NUL characters");
+  if (path === ":memory:") return issue("", "pattern", "a file path, not :memory: (./:memory: names a file)");
+  return undefined;
+};
+
+/**
  * Opens (or creates) the store at `path`: a file, with `-wal` and `-shm` files beside it while
  * open. Several stores, in one process or many, may open the same file.
  */
 export const openSqliteStore = (path: string): EventStore => {
-  if (typeof path !== "string" || path === "")
-    throw new StoreError("INVALID_ARGUMENT", "the SQLite store needs a file path", [{ path: "", code: "type", message: "expected a file path", expected: "a file path" }]);
+  const malformed = pathIssue(path);
+  if (malformed !== undefined) throw new StoreError("INVALID_ARGUMENT", "the SQLite store needs a file path", [malformed]);
   const Driver = loadDriver();
   let db: Database;
   try {
@@ -136,21 +190,16 @@ export const openSqliteStore = (path: string): EventStore => {
     const known = translate(error, path);
     throw known instanceof StoreError ? known : new StoreError("CANNOT_OPEN", `${path}: ${(error as Error).message}`, [], { cause: error });
   }
+  let prepared: ReturnType<typeof prepareStatements>;
   try {
     db.pragma("journal_mode = WAL");
     prepareFile(db, path);
+    prepared = prepareStatements(db);
   } catch (error) {
     db.close();
     throw translate(error, path);
   }
-
-  const insertEvent = db.prepare(
-    "INSERT INTO events (id, session, agent, type, at, duration_us, body) VALUES (@id, @session, @agent, @type, @at, @durationUs, @body) ON CONFLICT (id) DO NOTHING",
-  );
-  const bodyOf = db.prepare<[string], string>("SELECT body FROM events WHERE id = ?").pluck();
-  const insertToken = db.prepare<[string]>("INSERT INTO consumed_tokens (id) VALUES (?) ON CONFLICT (id) DO NOTHING");
-  const recordedOf = db.prepare<[string, string], RecordedResult>("SELECT input_hash AS inputHash, result FROM idempotency WHERE agent = ? AND key = ?");
-  const insertResult = db.prepare("INSERT INTO idempotency (agent, key, input_hash, result) VALUES (?, ?, ?, ?) ON CONFLICT (agent, key) DO NOTHING");
+  const { insertEvent, bodyOf, insertToken, recordedOf, insertResult } = prepared;
 
   // One prepared statement (of one column) per combination of filters, made the first time it is asked for.
   const statements = new Map<string, BetterSqlite3.Statement>();
@@ -201,7 +250,7 @@ export const openSqliteStore = (path: string): EventStore => {
         const limited = limit === undefined ? "" : " LIMIT @limit";
         const select = statement(`query:${filter.key}${limited}`, () => `SELECT body FROM events ${filter.sql} ORDER BY at, id${limited}`);
         const rows = select.all({ ...parameters(filters), ...(limit !== undefined && { limit }) }) as string[];
-        return rows.map((body) => JSON.parse(body) as AgentEvent);
+        return rows.map((body) => readEvent(body, path));
       }),
 
     aggregate: (query) => guard(() => aggregate.deferred(checkQuery(query, false))),

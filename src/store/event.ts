@@ -92,39 +92,80 @@ const isPlain = (value: object): boolean => {
   return proto === Object.prototype || proto === null;
 };
 
-/** Whether `value` is JSON, as `checkJson` decides it, building no path: the usual case costs no strings. */
-const isJson = (value: unknown, ancestors: Set<object>): boolean => {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
-  if (typeof value === "number") return Number.isFinite(value);
-  if (typeof value !== "object" || !isPlain(value) || ancestors.has(value)) return false;
-  ancestors.add(value);
+/**
+ * How deep arrays and objects may nest in a payload or an idempotency result. Twice what `redact`
+ * keeps (1,024 levels), so a redacted value fits under whatever wraps it (the pipeline's
+ * `{ input, output }`); half of where JSON.stringify, which stores and reads back every event, runs
+ * out of stack on Node 20's default stack (about 4,100 levels).
+ */
+export const STORE_JSON_DEPTH = 2_048;
+
+/** Stands on the walk's stack after a container's items: reached, the container is no longer an ancestor. */
+const LEAVE = Symbol("leave");
+
+/**
+ * Whether `value` is JSON within STORE_JSON_DEPTH levels, walked with a stack of its own (nesting
+ * cannot exhaust the call stack). With `issues`, every fault is listed at its path (a container
+ * too deep is not walked below); without, the walk stops at the first and builds no path: the
+ * usual case costs no strings.
+ */
+const walkJson = (value: unknown, path: string, issues?: Issue[]): boolean => {
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  const paths: string[] = [path];
+  const ancestors = new Set<object>();
+  const open: object[] = [];
   let json = true;
-  if (Array.isArray(value)) for (let i = 0; json && i < value.length; i++) json = isJson(value[i], ancestors);
-  else for (const key of Object.keys(value)) if (!(json = isJson((value as Record<string, unknown>)[key], ancestors))) break;
-  ancestors.delete(value);
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop()!;
+    const at = issues === undefined ? path : paths.pop()!;
+    if (v === LEAVE) {
+      ancestors.delete(open.pop()!);
+      continue;
+    }
+    if (v === null || typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v))) continue;
+    let fault: Issue;
+    if (typeof v === "number") fault = issue(at, "json", "a finite number");
+    else if (typeof v !== "object" || !isPlain(v) || ancestors.has(v)) fault = issue(at, "json", "a JSON value");
+    else if (depth >= STORE_JSON_DEPTH) fault = issue(at, "depth", `at most ${STORE_JSON_DEPTH} levels of arrays and objects`);
+    else {
+      ancestors.add(v);
+      open.push(v);
+      values.push(LEAVE);
+      depths.push(depth);
+      if (issues !== undefined) paths.push(at);
+      // Last first, so issues come in the value's order. An index loop, not forEach: a hole
+      // (`[1, , 2]`) is no JSON value and must be reported.
+      if (Array.isArray(v))
+        for (let i = v.length - 1; i >= 0; i--) {
+          values.push(v[i]);
+          depths.push(depth + 1);
+          if (issues !== undefined) paths.push(`${at}/${i}`);
+        }
+      else {
+        const keys = Object.keys(v);
+        for (let i = keys.length - 1; i >= 0; i--) {
+          values.push((v as Record<string, unknown>)[keys[i]!]);
+          depths.push(depth + 1);
+          if (issues !== undefined) paths.push(`${at}/${escapePointer(keys[i]!)}`);
+        }
+      }
+      continue;
+    }
+    if (issues === undefined) return false;
+    issues.push(fault);
+    json = false;
+  }
   return json;
 };
 
-/** Issues where `value` is not JSON: only null, booleans, finite numbers, strings, arrays and plain objects, no cycles. */
+/**
+ * Issues where `value` is not JSON (only null, booleans, finite numbers, strings, arrays and plain
+ * objects, no cycles) or nests arrays and objects more than STORE_JSON_DEPTH levels.
+ */
 export const checkJson = (value: unknown, path: string, issues: Issue[]): void => {
-  if (!isJson(value, new Set())) jsonIssues(value, path, issues, new Set());
-};
-
-const jsonIssues = (value: unknown, path: string, issues: Issue[], ancestors: Set<object>): void => {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return;
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) issues.push(issue(path, "json", "a finite number"));
-    return;
-  }
-  if (typeof value !== "object" || !isPlain(value) || ancestors.has(value)) {
-    issues.push(issue(path, "json", "a JSON value"));
-    return;
-  }
-  ancestors.add(value);
-  // An index loop, not forEach: a hole (`[1, , 2]`) is no JSON value and must be reported.
-  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) jsonIssues(value[i], `${path}/${i}`, issues, ancestors);
-  else for (const key of Object.keys(value)) jsonIssues((value as Record<string, unknown>)[key], `${path}/${escapePointer(key)}`, issues, ancestors);
-  ancestors.delete(value);
+  if (!walkJson(value, path)) walkJson(value, path, issues);
 };
 
 const checkGates = (gates: unknown, issues: Issue[]): void => {

@@ -1,6 +1,6 @@
 // "treaty/store": the event store interface and the in-memory store. Dependency-free like the
 // runtime; the SQLite store is "treaty/store-sqlite".
-export { EVENT_FIELDS, checkEvent, type AgentEvent, type GateResult } from "./event.js";
+export { EVENT_FIELDS, STORE_JSON_DEPTH, checkEvent, type AgentEvent, type GateResult } from "./event.js";
 export {
   PERCENTILES,
   nearestRank,

@@ -1,7 +1,7 @@
 // The behaviour every EventStore has, run against the in-memory and the SQLite store alike.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { canonicalHash } from "../../src/runtime/index.js";
-import { StoreError, type AgentEvent, type EventStore, type StoreErrorCode } from "../../src/store/index.js";
+import { canonicalHash, type JsonValue } from "../../src/runtime/index.js";
+import { STORE_JSON_DEPTH, StoreError, type AgentEvent, type EventStore, type StoreErrorCode } from "../../src/store/index.js";
 import { HASH, agentEvent } from "../support/agent-events.js";
 import { STORE_KINDS } from "../support/stores.js";
 
@@ -13,6 +13,13 @@ const codeOf = (work: () => unknown): { code: StoreErrorCode; paths: string[] } 
     throw error;
   }
   return undefined;
+};
+
+/** A JSON value of `levels` arrays, one in the other. */
+const nested = (levels: number): JsonValue => {
+  let value: JsonValue = 1;
+  for (let i = 0; i < levels; i++) value = [value];
+  return value;
 };
 
 const ids = (events: readonly AgentEvent[]) => events.map((e) => e.id);
@@ -77,6 +84,16 @@ describe.each(STORE_KINDS)("$name event store", (kind) => {
 
     it("refuses a value that is not an object", () => {
       expect(codeOf(() => store.append(null as never))).toEqual({ code: "INVALID_EVENT", paths: [""] });
+    });
+
+    // 10,000 levels is 20 kB of JSON: it overflowed the call stack of the check (RangeError).
+    it(`keeps a payload nested ${STORE_JSON_DEPTH} levels deep, and refuses one nested deeper with INVALID_EVENT at the first level past it`, () => {
+      const deepest = nested(STORE_JSON_DEPTH);
+      expect(store.append(agentEvent(1, { payload: deepest }))).toEqual({ ok: true, duplicate: false });
+      expect(store.query()[0]!.payload).toEqual(deepest);
+      expect(codeOf(() => store.append(agentEvent(2, { payload: nested(STORE_JSON_DEPTH + 1) })))).toEqual({ code: "INVALID_EVENT", paths: [`/payload${"/0".repeat(STORE_JSON_DEPTH)}`] });
+      expect(codeOf(() => store.append(agentEvent(3, { payload: nested(10_000) })))).toEqual({ code: "INVALID_EVENT", paths: [`/payload${"/0".repeat(STORE_JSON_DEPTH)}`] });
+      expect(ids(store.query())).toEqual(["EV-0001"]);
     });
   });
 
@@ -189,6 +206,7 @@ describe.each(STORE_KINDS)("$name event store", (kind) => {
     it("refuses a malformed reference or a result that is not JSON", () => {
       expect(codeOf(() => store.lookup({ ...ref, inputHash: "x" }))).toEqual({ code: "INVALID_ARGUMENT", paths: ["/inputHash"] });
       expect(codeOf(() => store.recordResult(ref, { n: Number.NaN }))).toEqual({ code: "INVALID_ARGUMENT", paths: ["/result/n"] });
+      expect(codeOf(() => store.recordResult(ref, nested(10_000)))).toEqual({ code: "INVALID_ARGUMENT", paths: [`/result${"/0".repeat(STORE_JSON_DEPTH)}`] });
       expect(store.lookup(ref)).toEqual({ ok: true, found: false });
     });
   });

@@ -1,10 +1,10 @@
 // What only the SQLite store has: a file that outlives the store object, shared by connections,
 // checked when opened.
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { StoreError, type StoreErrorCode } from "../../src/store/index.js";
+import { StoreError, type EventStore, type StoreErrorCode } from "../../src/store/index.js";
 import { SQLITE_SCHEMA_VERSION, openSqliteStore } from "../../src/store-sqlite/index.js";
 import { HASH, agentEvent } from "../support/agent-events.js";
 import { scratchDir } from "../support/stores.js";
@@ -87,6 +87,16 @@ describe("the SQLite event store", () => {
       expect(openError("")).toBe("INVALID_ARGUMENT");
     });
 
+    it("a path with a NUL character, creating nothing (SQLite would open the path before it)", () => {
+      const path = freshPath();
+      expect(openError(`${path}\0.sqlite`)).toBe("INVALID_ARGUMENT");
+      expect(existsSync(path)).toBe(false);
+    });
+
+    it(":memory:, which SQLite keeps in memory, not in a file", () => {
+      expect(openError(":memory:")).toBe("INVALID_ARGUMENT");
+    });
+
     it("a file that is not SQLite", () => {
       const path = freshPath();
       writeFileSync(path, "This is a text file, not a database. ".repeat(40));
@@ -111,6 +121,73 @@ describe("the SQLite event store", () => {
       raw.pragma(`user_version = ${SQLITE_SCHEMA_VERSION + 1}`);
       raw.close();
       expect(openError(path)).toBe("SCHEMA_TOO_NEW");
+    });
+  });
+
+  describe("refuses a damaged store as NOT_A_STORE, not with a parser's or SQLite's error", () => {
+    /** A store holding two events and a result, then changed by `sql` as another program could. */
+    const damaged = (sql: string): string => {
+      const path = freshPath();
+      const store = openSqliteStore(path);
+      store.append(agentEvent(1));
+      store.append(agentEvent(2));
+      store.recordResult(ref, { ticket: "TK-1" });
+      store.close();
+      const raw = new Database(path);
+      raw.exec(sql);
+      raw.close();
+      return path;
+    };
+    const codeOf = (path: string, work: (store: EventStore) => unknown): StoreErrorCode | undefined => {
+      const store = openSqliteStore(path);
+      try {
+        work(store);
+      } catch (error) {
+        if (error instanceof StoreError) return error.code;
+        throw error;
+      } finally {
+        store.close();
+      }
+      return undefined;
+    };
+
+    it("an event's body that is not JSON", () => {
+      expect(codeOf(damaged("UPDATE events SET body = '{not json' WHERE id = 'EV-0001'"), (store) => store.query())).toBe("NOT_A_STORE");
+    });
+
+    it("an event's body that is JSON but no event", () => {
+      const path = damaged(`UPDATE events SET body = '{"x":1}' WHERE id = 'EV-0001'`);
+      expect(codeOf(path, (store) => store.query())).toBe("NOT_A_STORE");
+      expect(codeOf(path, (store) => store.query({ session: "S-2" }))).toBeUndefined();
+    });
+
+    it("a table missing when the store opens", () => {
+      expect(openError(damaged("DROP TABLE events"))).toBe("NOT_A_STORE");
+      expect(openError(damaged("DROP TABLE idempotency"))).toBe("NOT_A_STORE");
+    });
+
+    it("a table dropped while the store is open", () => {
+      const path = damaged("");
+      const store = openSqliteStore(path);
+      const raw = new Database(path);
+      raw.exec("DROP TABLE events");
+      raw.close();
+      const errorOf = (work: () => unknown): StoreErrorCode | undefined => {
+        try {
+          work();
+        } catch (error) {
+          if (error instanceof StoreError) return error.code;
+          throw error;
+        }
+        return undefined;
+      };
+      expect(errorOf(() => store.query())).toBe("NOT_A_STORE");
+      expect(errorOf(() => store.append(agentEvent(3)))).toBe("NOT_A_STORE");
+      store.close();
+    });
+
+    it("an idempotency result that is not JSON", () => {
+      expect(codeOf(damaged("UPDATE idempotency SET result = '{not json'"), (store) => store.lookup(ref))).toBe("NOT_A_STORE");
     });
   });
 });
