@@ -28,11 +28,11 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((client) => client.close()));
 });
 
-/** A server over the booking agents (every execute recording its calls) and an SDK client connected to it. */
-const connect = async () => {
+/** A server over the booking agents (every execute recording its calls; `edit` changes them first) and an SDK client connected to it. */
+const connect = async (edit: (all: typeof agents) => typeof agents = (all) => all) => {
   const calls: Name[] = [];
   const wrapped = Object.fromEntries(
-    (Object.entries(agents) as [Name, AgentContract][]).map(([name, agent]) => [name, { ...agent, execute: (input: unknown) => (calls.push(name), agent.execute(input)) }]),
+    (Object.entries(edit(agents)) as [Name, AgentContract][]).map(([name, agent]) => [name, { ...agent, execute: (input: unknown) => (calls.push(name), agent.execute(input)) }]),
   ) as unknown as typeof agents;
   const approvals = createApprovals({ secret: "a host secret of at least thirty-two bytes", now: NOW });
   const session = createPipeline({ agents: wrapped, intent: INTENT, store: STORE_KINDS[0]!.open(), approvals, now: NOW });
@@ -99,6 +99,18 @@ describe("createMcpServer", () => {
     const result = await client.callTool({ name: "availability_search", arguments: { ...SEARCH, passengers: JSON.parse("1e999") as number } });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ ok: false, gate: "schema_in", code: "SCHEMA_INVALID", issues: [{ path: "/passengers" }] });
+    expect(calls).toEqual([]);
+  });
+
+  it("neither lists nor runs an agent whose input contract is not projected to MCP, and answers its tool as unknown", async () => {
+    const resolver = agents["booking.airport_code_resolver"];
+    const { client, calls } = await connect((all) => ({ ...all, "booking.airport_code_resolver": { ...resolver, tools: { anthropic: resolver.tools.anthropic, openai: resolver.tools.openai } } }) as unknown as typeof agents);
+    const { tools } = await client.listTools();
+    const others = Object.values(agents).filter((agent) => agent !== resolver).map((agent) => agent.tool);
+    expect(tools.map((tool) => tool.name)).toEqual(others);
+    const result = await client.callTool({ name: resolver.tool, arguments: { contract: "booking.airport_query", version: "1.0", query: "London" } });
+    expect(result.isError).toBe(true);
+    expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toMatchObject({ ok: false, code: "UNKNOWN_TOOL", tools: others });
     expect(calls).toEqual([]);
   });
 
