@@ -10,6 +10,7 @@ import {
   type AgentPath,
   type AgentRule,
 } from "../ir/model.js";
+import { reservedAgentName } from "../ir/names.js";
 import type { SourceFile } from "../load/load.js";
 import { parseRule } from "../resolve/contract.js";
 import { checkNameLength } from "../resolve/limits.js";
@@ -132,8 +133,11 @@ export const resolveAgent = (file: SourceFile): { agent: Agent | undefined; read
   for (const key of ["agent", "tool", "input", "output", "action"]) if (!top.has(key)) r.report("missing-key", rootNode, { where: "an agent", key });
 
   const name = text("agent");
+  const reserved = name === undefined ? undefined : reservedAgentName(name);
   if (name !== undefined && !AGENT_NAME.test(name)) {
     r.report("invalid-name", top.get("agent")!.value, { what: "agent name", name, rule: "dotted lower-case words (booking.offer_builder)" });
+  } else if (name !== undefined && reserved !== undefined) {
+    r.report("reserved-name", top.get("agent")!.value, { what: "agent", name, output: `file agents/${name}.ts`, why: reserved });
   } else if (name !== undefined) checkNameLength(r, top.get("agent")!.value, "agent name", name);
   const tool = text("tool");
   if (tool !== undefined && !TOOL_NAME.test(tool)) r.report("invalid-name", top.get("tool")!.value, { what: "tool name", name: tool, rule: String(TOOL_NAME) });

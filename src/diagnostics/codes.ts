@@ -24,7 +24,7 @@ export const DIAGNOSTIC_CODES = {
   "missing-key": { severity: "error", message: "{where} needs '{key}'" },
   "invalid-value": { severity: "error", message: "{where} must be {expected}" },
   "invalid-name": { severity: "error", message: "{what} '{name}' must match {rule}" },
-  "reserved-name": { severity: "error", message: "contract name '{name}' is reserved: its output directory {name}/ is {why}; rename the contract" },
+  "reserved-name": { severity: "error", message: "{what} name '{name}' is reserved: its output {output} is {why}; rename the {what}" },
   "file-name-mismatch": { severity: "warning", message: "contract '{name}' is in {file}; name the file {expected}" },
   // types
   "unknown-type": { severity: "error", message: "type '{name}' is not defined{suggestion}" },

@@ -74,6 +74,18 @@ export const RESERVED_CONTRACT_NAMES: ReadonlyMap<string, string> = new Map([
   ["tsconfig.json", "where the package setting writes the package's tsconfig"],
 ]);
 
+/**
+ * Why an agent cannot take `name`, if it cannot: its module `agents/<name>.ts` (emit/agent.ts)
+ * would be the agents' index, or a file TypeScript or vitest reads as another kind of file.
+ */
+export const reservedAgentName = (name: string): string | undefined => {
+  if (name === "index") return "where the agents' index is written";
+  const last = name.slice(name.lastIndexOf(".") + 1);
+  if (name !== last && last === "d") return "a declaration file to TypeScript, which compiles no code from it";
+  if (name !== last && (last === "test" || last === "spec")) return "a test file to vitest, which runs it and fails it for holding no tests";
+  return undefined;
+};
+
 // Any name a protocol uses (`$schema`, `io.example/x`); control, format (bidi, zero-width) and
 // separator characters are refused, since a reader could not see them in the source.
 export const FIELD_NAME = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]+$/u;

@@ -1,7 +1,7 @@
 // The session's agents as an MCP server: `tools/list` answers with each agent's MCP projection,
 // `tools/call` runs the call through the gates (createAgentTools, as the agent loop does). A
-// refusal is a tool result the model reads (`isError: true`, the structured failure as
-// `structuredContent` and as text), not a protocol error: the model can act on it.
+// refusal is a tool result the model reads (`isError: true`, the structured failure as JSON text),
+// not a protocol error: the model can act on it.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentContract } from "../runtime/agents.js";
@@ -23,9 +23,12 @@ export const createMcpServer = <Agents extends { readonly [name: string]: AnyAge
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.definitions("mcp") as Tool[] }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const result = await tools.call({ name: request.params.name, input: request.params.arguments, provider: "mcp" });
-    const structured = (result.ok ? result.output : result) as Record<string, unknown>;
+    // A refusal is text alone: structuredContent should conform to the tool's outputSchema, and
+    // the SDK's callTool throws on one that does not (as the refusal would), so the model never saw it.
+    if (!result.ok) return { content: [{ type: "text", text: JSON.stringify(result) }], isError: true };
+    const structured = result.output as Record<string, unknown>;
     // The text block repeats the structured content for clients that show only text (the spec's advice).
-    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured, ...(!result.ok && { isError: true }) };
+    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
   });
   return server;
 };

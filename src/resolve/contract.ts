@@ -394,7 +394,7 @@ export const resolveContract = (file: SourceFile, llm: Contract["llm"]): { contr
   if (name !== undefined && !CONTRACT_NAME.test(name)) {
     r.report("invalid-name", top.get("contract")!.value, { what: "contract name", name, rule: CONTRACT_NAME_RULE });
   } else if (name !== undefined && RESERVED_CONTRACT_NAMES.has(name)) {
-    r.report("reserved-name", top.get("contract")!.value, { name, why: RESERVED_CONTRACT_NAMES.get(name)! });
+    r.report("reserved-name", top.get("contract")!.value, { what: "contract", name, output: `directory ${name}/`, why: RESERVED_CONTRACT_NAMES.get(name)! });
   } else if (name !== undefined) checkNameLength(r, top.get("contract")!.value, "contract name", name);
   const kind = top.has("kind") ? r.oneOf(top.get("kind")!.value, "'kind'", CONTRACT_KINDS) : undefined;
   const effect = top.has("effect") ? r.oneOf(top.get("effect")!.value, "'effect'", COMMAND_EFFECTS) : undefined;

@@ -1,7 +1,7 @@
 // Agents as tools (DESIGN.md §8): a model's tool call runs through the session's gates, and what
 // comes back is what the model can act on, a refusal included, as JSON. One mechanism for every
 // way a model calls tools: the Anthropic-shaped loop, the OpenAI adapter and the MCP server.
-import type { AgentContract, AgentToolProvider } from "./agents.js";
+import { agentToTool, type AgentContract, type AgentToolProvider } from "./agents.js";
 import { GATES, type Gate, type GateFailure, type Session } from "./agent-pipeline.js";
 import type { ApprovalToken } from "./approvals.js";
 import type { ErrorClass } from "./errors.js";
@@ -71,9 +71,13 @@ export interface AgentToolsOptions<Agents extends { readonly [name: string]: Any
 }
 
 export interface AgentTools {
-  /** Each agent's tool definition for `provider`, from its LLM projections. */
+  /** The tool definition for `provider` of each agent whose input contract is projected to it, from its LLM projections. */
   definitions(provider: AgentToolProvider): object[];
-  /** Runs the agent whose tool `call.name` is through the session's gates. What `execute` throws is rethrown, as `session.run` does. */
+  /**
+   * Runs the agent whose tool `call.name` is through the session's gates; a tool not offered to
+   * `call.provider` (see `definitions`) is an UNKNOWN_TOOL refusal. What `execute` throws is
+   * rethrown, as `session.run` does.
+   */
   call(call: ToolCall): Promise<ToolCallResult>;
 }
 
@@ -121,11 +125,16 @@ export const createAgentTools = <Agents extends { readonly [name: string]: AnyAg
     if (byTool.has(agent.tool)) throw new TypeError(`createAgentTools: two agents have the tool name ${agent.tool}`);
     byTool.set(agent.tool, name);
   }
+  // A call for `provider` reaches only the agents offered to it: those whose input contract is projected to it.
+  const offered = (name: string, provider: AgentToolProvider | undefined): boolean => provider === undefined || agentToTool(agents[name]!, provider) !== undefined;
   return {
-    definitions: (provider) => Object.values(agents).map((agent) => agent.tools[provider] as object),
+    definitions: (provider) => Object.values(agents).flatMap((agent) => agentToTool(agent, provider) ?? []),
     call: async ({ name: tool, input: sent, provider }) => {
       const name = byTool.get(tool);
-      if (name === undefined) return callError("UNKNOWN_TOOL", `There is no tool ${JSON.stringify(tool)}; call one of the tools listed.`, [...byTool.keys()]);
+      if (name === undefined || !offered(name, provider)) {
+        const tools = [...byTool].filter(([, agent]) => offered(agent, provider)).map(([listed]) => listed);
+        return callError("UNKNOWN_TOOL", `There is no tool ${JSON.stringify(tool)}; call one of the tools listed.`, tools);
+      }
       const input = fromProvider(agents[name]!, sent, provider);
       const approval = await approve?.({ session: session.id, agent: name, input });
       const run = await session.run(name, input, approval ? { approval } : {});

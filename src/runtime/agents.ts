@@ -80,9 +80,17 @@ export interface AgentContract<I = unknown, O = unknown> {
   readonly tools: { readonly [P in AgentToolProvider]?: object };
 }
 
-/** The agent as one provider's tool definition: Anthropic `tools[]`, OpenAI strict `tools[]`, or an MCP `Tool`. */
-export function agentToTool<A extends AgentContract, P extends AgentToolProvider & keyof A["tools"]>(agent: A, provider: P): A["tools"][P] {
-  return agent.tools[provider] as A["tools"][P];
+/** What `agentToTool(agent, provider)` returns: the agent's tool for `provider`, or undefined where it has none. */
+export type AgentTool<A extends AgentContract, P extends AgentToolProvider> = A extends AgentContract ? (P extends keyof A["tools"] ? A["tools"][P] : undefined) : never;
+
+/**
+ * The agent as one provider's tool definition: Anthropic `tools[]`, OpenAI strict `tools[]`, or an
+ * MCP `Tool`. Undefined when the agent's input contract is not projected to `provider` (its
+ * `llm.providers` leave it out, as a recursive type makes them), or for any other provider name.
+ */
+export function agentToTool<A extends AgentContract, P extends AgentToolProvider>(agent: A, provider: P): AgentTool<A, P> {
+  // Own properties only: a name such as `constructor` is no provider.
+  return (Object.hasOwn(agent.tools, provider) ? agent.tools[provider] : undefined) as AgentTool<A, P>;
 }
 
 /** What a custom rule of an agent returns: pass, or where and why the input fails. */

@@ -23,6 +23,7 @@ export {
   type AgentPayload,
   type AgentRuleData,
   type AgentRuleResult,
+  type AgentTool,
   type AgentToolProvider,
 } from "./agents.js";
 export { AdapterNotImplemented, createAdaptLog, filled, unchecked, type AdaptLog, type CustomStep, type FieldAt, type Located } from "./adapters.js";

@@ -1,10 +1,12 @@
 // The agent loop on idl/booking: scripted models that send a bad call, read the structured error
 // the gates return and fix the call from it on their next turn, in the Anthropic and the OpenAI
-// dialect; unknown tools and unparseable arguments are error results; maxTurns bounds the loop.
+// dialect; unknown tools and unparseable arguments are error results; maxTurns bounds the loop; an agent
+// with no projection for the loop's provider is not offered, and a call to it is an unknown tool.
 import { describe, expect, it } from "vitest";
 import { agents } from "../../generated/agents/index.js";
 import * as taskResult from "../../generated/task.result/v2_0/index.js";
 import {
+  agentToTool,
   createAgentTools,
   createApprovals,
   createPipeline,
@@ -267,6 +269,65 @@ describe("runOpenAIAgentLoop (OpenAI chat tool calls)", () => {
       ["x", "ARGUMENTS_NOT_JSON"],
       ["y", "UNKNOWN_TOOL"],
     ]);
+    expect(calls).toEqual([]);
+  });
+});
+
+describe("an agent whose input contract is projected to MCP only (a recursive type leaves anthropic and openai out)", () => {
+  /** The booking agents with the airport resolver's tools as such a contract generates them: MCP's alone. */
+  const mcpOnly = () => {
+    const { agents: wrapped, calls } = spied();
+    const resolver = wrapped["booking.airport_code_resolver"];
+    const own = { ...wrapped, "booking.airport_code_resolver": { ...resolver, tools: { mcp: resolver.tools.mcp } } };
+    const approvals = createApprovals({ secret: "a host secret of at least thirty-two bytes", now: NOW });
+    return { session: createPipeline({ agents: own, intent: INTENT, store: STORE_KINDS[0]!.open(), approvals, now: NOW }), agents: own, calls };
+  };
+  const OFFERED = ["availability_search", "offer_builder", "ticket_issuance"];
+
+  it("has no Anthropic or OpenAI tool, and agentToTool answers undefined for it, for gemini and for a name that is no provider", () => {
+    const resolver = mcpOnly().agents["booking.airport_code_resolver"];
+    expect(agentToTool(resolver, "anthropic")).toBeUndefined();
+    expect(agentToTool(resolver, "openai")).toBeUndefined();
+    expect(agentToTool(resolver, "mcp")).toMatchObject({ name: "airport_code_resolver" });
+    for (const provider of ["gemini", "constructor", "toString"]) expect(agentToTool(agents["booking.availability_search"], provider as "mcp")).toBeUndefined();
+  });
+
+  it("runAgentLoop offers the model only the other tools, and answers a call to it UNKNOWN_TOOL without running it", async () => {
+    const { session, agents: own, calls } = mcpOnly();
+    const offered: unknown[][] = [];
+    const outcome = await runAgentLoop({
+      session,
+      agents: own,
+      maxTurns: 2,
+      messages: [{ role: "user", content: "Which airport is London?" }],
+      model: async (messages, tools) => {
+        offered.push([...tools]);
+        return lastResults(messages).size === 0 ? [use("a1", "airport_code_resolver", { contract: "booking.airport_query", version: "1.0", query: "London" })] : [text("Sorry.")];
+      },
+    });
+    expect(offered[0]!.map((t) => (t as { name: string }).name)).toEqual(OFFERED);
+    const result = lastResults(outcome.messages.slice(0, -1)).get("a1")!;
+    expect(result.is_error).toBe(true);
+    expect(JSON.parse(result.content)).toMatchObject({ ok: false, code: "UNKNOWN_TOOL", tools: OFFERED });
+    expect(calls).toEqual([]);
+  });
+
+  it("runOpenAIAgentLoop offers the model only the other tools, and answers a call to it UNKNOWN_TOOL without running it", async () => {
+    const { session, agents: own, calls } = mcpOnly();
+    const offered: unknown[][] = [];
+    const outcome = await runOpenAIAgentLoop({
+      session,
+      agents: own,
+      maxTurns: 1,
+      messages: [{ role: "user", content: "Which airport is London?" }],
+      model: async (_, tools) => {
+        offered.push([...tools]);
+        return { role: "assistant", content: null, tool_calls: [{ id: "o1", type: "function", function: { name: "airport_code_resolver", arguments: "{}" } }] };
+      },
+    });
+    expect(offered[0]!.map((t) => (t as { function: { name: string } }).function.name)).toEqual(OFFERED);
+    const answer = outcome.messages.at(-1) as Extract<OpenAIMessage, { role: "tool" }>;
+    expect(JSON.parse(answer.content)).toMatchObject({ ok: false, code: "UNKNOWN_TOOL", tools: OFFERED });
     expect(calls).toEqual([]);
   });
 });

@@ -21,7 +21,7 @@ const editorSchemaFrom = (root: string, dir: string): string | undefined => {
  */
 const contractNameError = (name: string): Diagnostic | undefined => {
   if (!CONTRACT_NAME.test(name)) return createDiagnostic("invalid-name", undefined, { what: "--contract", name, rule: CONTRACT_NAME_RULE });
-  if (RESERVED_CONTRACT_NAMES.has(name)) return createDiagnostic("reserved-name", undefined, { name, why: RESERVED_CONTRACT_NAMES.get(name)! });
+  if (RESERVED_CONTRACT_NAMES.has(name)) return createDiagnostic("reserved-name", undefined, { what: "contract", name, output: `directory ${name}/`, why: RESERVED_CONTRACT_NAMES.get(name)! });
   if (name.length > IDL_LIMITS.nameLength) return createDiagnostic("limit-exceeded", undefined, { what: "the --contract name's length", actual: `${name.length} characters`, max: `${IDL_LIMITS.nameLength}` });
   return undefined;
 };
