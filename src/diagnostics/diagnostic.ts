@@ -1,4 +1,5 @@
 import type { SourceLocation } from "../ir/model.js";
+import { printable } from "../runtime/printable.js";
 import { DIAGNOSTIC_CODES, type DiagnosticCode, type Severity } from "./codes.js";
 
 export interface Diagnostic {
@@ -17,23 +18,10 @@ export interface StageResult<T> {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-const SHORT_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-// Controls (C0, DEL, C1 such as U+0085), format characters (bidi overrides such as U+202E, U+FEFF,
-// zero-width ones) and the line and paragraph separators U+2028, U+2029.
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
-
 /**
- * User text as a diagnostic echoes it: on one line and shown as written, every control or
- * bidirectional character spelled as an escape (`\n`, `\u202e`), so a key cannot break the
- * one-line `file:line:col - error code: message` format or reorder what a reader sees.
+ * Every diagnostic is made here, so every echoed name, key, path and detail passes `printable`:
+ * user text on one line and shown as written, a key unable to break the one-line format.
  */
-export const printable = (text: string): string =>
-  text.replace(UNPRINTABLE, (c) => {
-    const hex = c.codePointAt(0)!.toString(16);
-    return SHORT_ESCAPES[c] ?? (hex.length > 4 ? `\\u{${hex}}` : `\\u${hex.padStart(4, "0")}`);
-  });
-
-/** Every diagnostic is made here, so every echoed name, key, path and detail passes `printable`. */
 export const createDiagnostic = (code: DiagnosticCode, loc: SourceLocation | undefined, params: Params = {}): Diagnostic => {
   const spec = DIAGNOSTIC_CODES[code];
   const message = spec.message.replace(/\{(\w+)\}/g, (_, name: string) => printable(String(params[name] ?? "")));

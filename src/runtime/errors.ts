@@ -5,6 +5,7 @@
 // follows the class. Messages and details name the contract, stages, paths and codes, never a
 // value of the payload.
 import type { Issue } from "./issue.js";
+import { printable } from "./printable.js";
 import { maskIssuePath, maskPointer } from "./reask.js";
 import type { VersionShape } from "./shape.js";
 
@@ -247,12 +248,16 @@ const distinct = (issues: readonly Issue[], pick: (issue: Issue) => string): str
   return [...new Set(issues.map(pick))].join(", ");
 };
 
-/** The wire's flat strings (operation.error 1.0 allows no nesting): lists joined, each clipped to 500 characters. */
+/**
+ * The wire's flat strings (operation.error 1.0 allows no nesting): lists joined, each clipped to
+ * 500 characters. Paths are shown there, as text: each on one line (`printable`), where `issues`
+ * keeps the pointers as data.
+ */
 const errorDetails = (stage: Stage, facts: FailureFacts, issues: readonly Issue[]): { [k: string]: string } => {
   const details: { [k: string]: string } = { stage, contract: clip(facts.contract) };
   if (facts.version !== undefined) details["version"] = facts.version;
   if (issues.length > 0) {
-    details["paths"] = clip(distinct(issues, (i) => i.path || "/"));
+    details["paths"] = clip(distinct(issues, (i) => (i.path === "" ? "/" : printable(i.path))));
     details["issue_codes"] = clip(distinct(issues, (i) => i.code));
   }
   if (facts.known) details["known"] = clip(facts.known.join(", "));

@@ -1,8 +1,10 @@
 // The message that asks a producer (an LLM) to try again. It is built from issue codes, `expected`
 // and the shape only, never from the payload: a path segment the shape does not name (an undeclared
 // key, a map's key unless the map declares its keys names, any key under a sensitive field) prints
-// as `*`, since such a key may itself be data.
+// as `*`, since such a key may itself be data. A key it does print (a map's declared names) is
+// printed on one line: a control, line separator or bidirectional character in it is escaped.
 import type { Issue } from "./issue.js";
+import { printable } from "./printable.js";
 import { own, objectFields, type ShapeFields, type ShapeNode, type VersionShape } from "./shape.js";
 
 /** A position a pointer may lead to; `sensitive` once it passed a field with a sensitivity tag. */
@@ -173,7 +175,8 @@ export const allowedValues = (pointer: string, shape: VersionShape | undefined):
 const describe = (issue: Issue, shape: VersionShape | undefined): { readonly text: string; readonly masked: boolean } => {
   const { printed, masked, at } = locate(issue.path, shape);
   const values = enumValues(at);
-  const line = `- ${printed} (${issue.code}): expected ${issue.expected}`;
+  // The pointer is data; as text it is one line, whatever a key the shape lets it show holds.
+  const line = `- ${printable(printed)} (${issue.code}): expected ${issue.expected}`;
   const lines = values.length === 0 ? [line] : [`${line}. Allowed values:`, ...values.map(([value, meaning]) => `  - ${value}: ${meaning}`)];
   return { text: lines.join("\n"), masked };
 };
@@ -181,7 +184,8 @@ const describe = (issue: Issue, shape: VersionShape | undefined): { readonly tex
 /**
  * The message that asks a producer (an LLM) to try again: each failing path, what was expected,
  * and the allowed values with their meanings where the path is an enum. It never quotes the
- * payload: paths print only segments the shape names (others as `*`). Same input, same text.
+ * payload: paths print only segments the shape names (others as `*`), each issue's on one line
+ * (`printable`: a newline in a map's declared key prints as `\n`). Same input, same text.
  */
 export const reaskMessage = (contract: string, version: string, issues: readonly Issue[], shape: VersionShape | undefined): string => {
   const described = issues.map((issue) => describe(issue, shape));

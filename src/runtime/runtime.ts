@@ -14,6 +14,7 @@ import {
   refusedFault,
   type ReadAs,
   readEnvelope,
+  readChecked,
   readFrom,
   mappedBack,
   NOT_MAPPED,
@@ -55,7 +56,10 @@ export interface DecodeRecord {
   readonly contract: string;
   /** The known version read; absent when the envelope named none this host reads. */
   readonly version?: string;
-  /** The parsed payload after `redact`; absent when the input did not parse. */
+  /**
+   * The parsed payload after `redact`; absent when the input did not parse, or when a JS value the
+   * schema refused (judged where it stands, see `readFirst`) could not be copied for the record.
+   */
   readonly payload?: unknown;
   readonly outcome: "ok" | ErrorClass;
   readonly code?: string;
@@ -287,19 +291,22 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     return pass(run, "parse", value);
   };
 
-  /** What the request is: a valid trace id, a known contract, a version the host accepts. */
-  const envelope = (run: Run, value: unknown, options: DecodeOptions): Step<Enveloped> => {
+  /**
+   * What the request is: a valid trace id, a known contract, a version the host accepts. `taken`
+   * is a value `readFirst` took: its envelope is read already, and a provider's reply mapped back.
+   */
+  const envelope = (run: Run, value: unknown, options: DecodeOptions, taken?: Enveloped): Step<Enveloped> => {
     if (run.traceIdInvalid) return fail(run, "trace-id");
     const entry = lookupContract(registry.contracts, run.contract);
     if ("ok" in entry) return faulted(run, entry);
     const accepted = readable(entry, options.accept);
-    const enveloped = readEnvelope(entry, value, options.version);
+    const enveloped = taken ?? readEnvelope(entry, value, options.version);
     // The host reads fewer versions than the build knows: those are what the producer may send.
     const unread = (kind: "unsupported-version" | "not-accepted"): RuntimeFailure => fail(run, kind, { issues: [versionIssue(accepted)], known: accepted });
     if (!enveloped.ok) return enveloped.kind === "unsupported-version" ? unread(enveloped.kind) : faulted(run, enveloped);
     if (!accepted.includes(enveloped.readAs)) return unread("not-accepted");
     // After the version is known: the mapping undoing the projection is that version's.
-    const read = readFrom(enveloped, options.from);
+    const read = taken ?? readFrom(enveloped, options.from);
     if (!read.ok) return faulted(run, read);
     run.version = read.readAs;
     run.shape = read.registration.shape;
@@ -314,7 +321,11 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
       emit(run, "schema");
       return pass(run, "semantic", read);
     }
-    const failed = invalid(read, read.registration.errors(read.value));
+    return judged(run, invalid(read, read.registration.errors(read.value)));
+  };
+
+  /** The schema or semantic stage failed as `failed` says; a semantic failure passed the schema. */
+  const judged = (run: Run, failed: Fault): RuntimeFailure => {
     if (failed.kind === "semantic") emit(run, "schema");
     return faulted(run, failed);
   };
@@ -378,10 +389,53 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
 
   /** parse → envelope → schema → semantic: the stages that need no user code. */
   const front = (run: Run, input: unknown, options: DecodeOptions): Step<Enveloped> => {
+    if (typeof input !== "string") {
+      const taken = readFirst(run, input, options);
+      if (taken !== undefined) return taken;
+    }
     const value = parse(run, input);
     if (!value.ok) return value;
     const read = envelope(run, value.value, options);
     return read.ok ? validate(run, read.value) : read;
+  };
+
+  /**
+   * A JS value read as the quick path and the registry's `decode` read it (`readChecked`): by the
+   * generated `read` of the version it names (of a provider's reply, the reply mapped back), which
+   * checks and copies it in one pass and never judges the value of a key the contract strips (one
+   * it cannot copy is dropped all the same); a value `read` refuses is judged where it stands
+   * (`refusedFault`). So whether a value is accepted never depends on whether anything observes
+   * the decode. Each stage is traced and recorded as for a copied value. Undefined where this does
+   * not apply or does not decide (no `read`, an envelope that fails, a newer minor, a mapping that
+   * finds fault, a getter that throws, a refusal errors() finds no issue for): `parse` then copies
+   * the whole value first and every stage judges the copy.
+   */
+  const readFirst = (run: Run, input: unknown, options: DecodeOptions): Step<Enveloped> | undefined => {
+    const entry = lookupContract(registry.contracts, run.contract);
+    if ("ok" in entry) return undefined;
+    const taken = readChecked(entry, input, options.version, options.from);
+    if (taken === undefined) return undefined;
+    if (!("refused" in taken)) {
+      // `read`'s copy is what every later stage, the result and the record see.
+      parsed(run, taken.value);
+      const read = envelope(run, taken.value, options, taken);
+      if (!read.ok) return read;
+      emit(run, "schema");
+      return pass(run, "semantic", read.value);
+    }
+    const failed = refusedFault(taken.refused, taken.refused.value);
+    if (failed === undefined) return undefined;
+    // Nothing of a refused value is handed over; a record holds a copy of it, if it can be copied.
+    if (persist) {
+      const copy = readValue(taken.refused.value);
+      if (copy !== UNREADABLE) {
+        run.parsed = true;
+        run.payload = copy;
+      }
+    }
+    emit(run, "parse");
+    const read = envelope(run, taken.refused.value, options, taken.refused);
+    return read.ok ? judged(run, failed) : read;
   };
 
   const decodeHooked = async (run: Run, read: Enveloped): Promise<Outcome<unknown>> => {

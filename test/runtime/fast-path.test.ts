@@ -7,7 +7,8 @@ import fc from "fast-check";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { registry } from "../../generated/index.js";
-import { createRuntime, type DecodeOptions } from "../../src/runtime/index.js";
+import { createRuntime, STAGES, type DecodeOptions, type DecodeRecord, type TracerLike } from "../../src/runtime/index.js";
+import { registry as stripRegistry } from "../fixtures/good-refs-strip/expected/index.js";
 
 const IDL = join(import.meta.dirname, "../../idl");
 
@@ -176,5 +177,91 @@ describe("the order of a decoded value's keys", () => {
     const foreign = Object.assign(Object.create({ inherited: true }) as object, value.shape);
     const outcome = runtime.decode("demo.kitchen", { ...structuredClone(value), shape: foreign });
     expect(outcome.ok && JSON.stringify(outcome.value)).toBe(written[0]);
+  });
+});
+
+describe("a JS value's acceptance, whatever observes the decode", () => {
+  // Logging must never change whether a payload is accepted: the observed pipeline reads a value
+  // by the generated `read` first, as the quick path and the registry do, and copies the whole
+  // value only where `read` cannot decide. demo.order strips keys it does not declare.
+  const order = (fields: Record<string, unknown> = {}): Record<string, unknown> => ({
+    contract: "demo.order",
+    version: "1.1",
+    order_id: "O-1",
+    placed_at: "2026-11-29T10:00:00+01:00",
+    items: [{ sku: "A1", quantity: 2, note: null }],
+    ...fields,
+  });
+  const cycle = (): Record<string, unknown> => {
+    const c: Record<string, unknown> = {};
+    c["self"] = c;
+    return c;
+  };
+  const dag = (levels: number): unknown[] => {
+    let a: unknown[] = [0];
+    for (let i = 0; i < levels; i++) a = [a, a];
+    return a;
+  };
+  const throwingAt = (value: Record<string, unknown>, key: string): Record<string, unknown> =>
+    Object.defineProperty(value, key, {
+      enumerable: true,
+      get: () => {
+        throw new Error("getter");
+      },
+    });
+  const cyclicList = (): unknown[] => {
+    const a: unknown[] = [];
+    a.push(a);
+    return a;
+  };
+
+  // The name, the value, the outcome, whether the persisted record holds a payload (a refused value
+  // is copied for it only if it can be).
+  const payloads: [string, () => unknown, string, boolean][] = [
+    ["a valid order", () => order(), "ok", true],
+    ["a cycle under a stripped key", () => order({ extra: cycle() }), "ok", true],
+    ["a 2^26 shared DAG under a stripped key", () => order({ extra: dag(26) }), "ok", true],
+    ["a cycle under a stripped key of a list's object", () => order({ items: [{ sku: "A1", quantity: 2, extra: cycle() }] }), "ok", true],
+    // `read` reads a stripped key's value to report it; a getter that throws there fails the read,
+    // errors() finds nothing, and the copy of the whole value fails: UNPARSEABLE, everywhere alike.
+    ["a throwing getter as a stripped key", () => throwingAt(order(), "extra"), "unparseable UNPARSEABLE", false],
+    ["a throwing getter inside a stripped key's value", () => order({ extra: throwingAt({}, "x") }), "ok", true],
+    ["a cycle in a declared field", () => order({ items: cyclicList() }), "schema SCHEMA_INVALID", false],
+    ["a throwing getter in a declared field", () => throwingAt(order(), "order_id"), "unparseable UNPARSEABLE", false],
+    ["an invalid order", () => order({ order_id: "nope" }), "schema SCHEMA_INVALID", true],
+    ["an invalid order with a cycle under a stripped key", () => order({ order_id: "nope", extra: cycle() }), "schema SCHEMA_INVALID", false],
+    ["a newer minor with a cycle under a stripped key (copied first everywhere)", () => order({ version: "1.5", extra: cycle() }), "unparseable UNPARSEABLE", false],
+  ];
+
+  const outcome = (d: { ok: boolean; kind?: string; error?: { code: string }; issues?: readonly { path: string; code: string }[] }) =>
+    d.ok ? "ok" : `${d.kind} ${d.error!.code} ${JSON.stringify(d.issues!.map((i) => [i.path, i.code]))}`;
+
+  it.each(payloads)("%s: the runtime with no observer, with onTrace, a tracer, persist or a trace id, and the registry agree", (_, make, expected, recorded) => {
+    const records: DecodeRecord[] = [];
+    const events: string[] = [];
+    const tracer = { startSpan: () => ({ addEvent: () => {}, setAttribute: () => {}, setAttributes: () => {}, setStatus: () => {}, end: () => {} }) } as unknown as TracerLike;
+    const runtimes = [
+      createRuntime(stripRegistry),
+      createRuntime(stripRegistry, { onTrace: (e) => events.push(`${e.stage} ${e.outcome}`) }),
+      createRuntime(stripRegistry, { tracer }),
+      createRuntime(stripRegistry, { persist: { write: (r) => records.push(r) } }),
+    ];
+    const outcomes = [
+      ...runtimes.map((r) => outcome(r.decode("demo.order", make()))),
+      outcome(createRuntime(stripRegistry).decode("demo.order", make(), { traceId: "TRACE-1" })),
+      outcome(stripRegistry.decode("demo.order", make())),
+    ];
+    expect(new Set(outcomes).size, outcomes.join("\n")).toBe(1);
+    expect(outcomes[0]!.startsWith(expected)).toBe(true);
+    // Every stage is still traced and the decode recorded.
+    expect(events.length).toBeGreaterThan(0);
+    expect(records).toHaveLength(1);
+    expect(records[0]!.outcome).toBe(expected === "ok" ? "ok" : "INVALID_INPUT");
+    expect(Object.hasOwn(records[0]!, "payload")).toBe(recorded);
+    if (expected === "ok") {
+      expect(events).toEqual(STAGES.map((s) => `${s} ok`));
+      expect(records[0]!.payload).toMatchObject({ order_id: "O-1" });
+      expect(records[0]!.payload).not.toHaveProperty("extra");
+    }
   });
 });
