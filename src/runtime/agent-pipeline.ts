@@ -75,6 +75,11 @@ export interface PipelineOptions<Agents extends { readonly [name: string]: AnyAg
   readonly now?: () => number;
   /** Keys pii hashes in stored payloads (see `RedactOptions.piiKey`). */
   readonly piiKey?: string | Uint8Array;
+  /**
+   * How long a run holds its mutation's idempotency key in the store (`EventStore.claim`), in
+   * milliseconds: longer than any `execute` takes. A run that died frees its key after it. 10 minutes unless given.
+   */
+  readonly claimMs?: number;
   readonly source?: string;
 }
 
@@ -258,6 +263,8 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
   }
   const session = options.session ?? randomId("SES");
   const now = options.now ?? Date.now;
+  const claimMs = options.claimMs ?? 10 * 60_000;
+  if (!(Number.isSafeInteger(claimMs) && claimMs > 0)) throw new TypeError("createPipeline: claimMs must be a whole number of milliseconds above 0");
   const stamp = createStamp("createPipeline", options.source ?? "treaty.runtime", undefined);
   const provided: Provided = new Map();
 
@@ -355,11 +362,23 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
     const ref: IdempotencyRef | undefined = keyAt && { agent: agent.name, key: String(keyAt.value), inputHash };
     const conflict = (): GateFailure =>
       refuse("execute", { kind: "idempotency-conflict", issues: [issue(keyAt!.pointer, "idempotency.conflict", "a key not used before with another input")], contract: inContract, shape: agent.input.shape });
-    // From the lookup to the recorded result the key is held: a concurrent run with it waits here.
+    // From the lookup to the recorded result the key is held: a concurrent run with it in this
+    // process waits here; one in another process sharing the store's file is refused by its claim.
     const release = ref && (await holdKey(store, ref));
+    let claimed: string | undefined;
     let replayed: boolean;
     try {
-      const earlier = ref && store.lookup(ref);
+      let earlier = ref && store.lookup(ref);
+      if (ref && earlier?.ok && !earlier.found && store.claim !== undefined) {
+        const holder = randomId("RUN");
+        const at = now();
+        if (!store.claim(ref, holder, at, at + claimMs).ok) {
+          return refuse("execute", { kind: "idempotency-in-progress", issues: [issue(keyAt!.pointer, "idempotency.in_progress", "a key no other run is executing")], contract: inContract, shape: agent.input.shape });
+        }
+        claimed = holder;
+        // The run that held the key before may have recorded its result and released it since the lookup.
+        earlier = store.lookup(ref);
+      }
       if (earlier && !earlier.ok) return conflict();
       replayed = earlier?.found === true;
       if (earlier?.found) output = earlier.result;
@@ -379,6 +398,7 @@ export const createPipeline = <Agents extends { readonly [name: string]: AnyAgen
         if (!recorded.ok) return conflict();
       }
     } finally {
+      if (claimed !== undefined) store.release?.(ref!, claimed);
       release?.();
     }
     pass("execute");

@@ -94,6 +94,7 @@ export const GATE_FAILURES = {
   "approval-other-input": { stage: "policy", class: "PERMISSION_DENIED", code: "APPROVAL_WRONG_INPUT", message: (c: string) => `The approval given with this ${c} is for another input.` },
   "approval-replayed": { stage: "policy", class: "PERMISSION_DENIED", code: "APPROVAL_REPLAYED", message: (c: string) => `The approval given with this ${c} was already used.` },
   "idempotency-conflict": { stage: "state", class: "CONFLICT", code: "IDEMPOTENCY_CONFLICT", message: (c: string) => `A ${c} with this idempotency key already ran with another input.` },
+  "idempotency-in-progress": { stage: "state", class: "TRANSIENT", code: "IDEMPOTENCY_IN_PROGRESS", message: (c: string) => `A ${c} with this idempotency key is running elsewhere; retry to get its result.` },
   "rule-failed": { stage: "semantic", class: "TRANSIENT", code: "RULE_FAILED", message: (c: string) => `A custom rule checking this ${c} threw; the call did not run.` },
   "execute-failed": { stage: "state", class: "TRANSIENT", code: "EXECUTE_FAILED", message: (c: string) => `The agent taking this ${c} threw while it ran; whether it took effect is unknown.` },
   "output-invalid": { stage: "schema", class: "INVALID_INPUT", code: "OUTPUT_INVALID", message: (c: string) => `The ${c} an agent returned does not match its schema.` },

@@ -12,6 +12,7 @@ import type { Issue } from "../runtime/issue.js";
 import { checkEvent, issue, type AgentEvent } from "../store/event.js";
 import {
   PERCENTILES,
+  checkClaim,
   checkIdempotency,
   checkQuery,
   checkTokenId,
@@ -28,7 +29,7 @@ import {
 import { StoreError, type StoreErrorCode } from "../store/store-error.js";
 
 /** The version of the file's tables, in `PRAGMA user_version`; a file with a higher one is refused. */
-export const SQLITE_SCHEMA_VERSION = 1;
+export const SQLITE_SCHEMA_VERSION = 2;
 
 /** `PRAGMA application_id` of treaty's files ("trty"): another SQLite database is refused, not written into. */
 const APPLICATION_ID = 0x74727479;
@@ -54,8 +55,27 @@ CREATE TABLE idempotency (
   result TEXT NOT NULL,
   PRIMARY KEY (agent, key)
 ) STRICT, WITHOUT ROWID;
+CREATE TABLE idempotency_claims (
+  agent TEXT NOT NULL,
+  key TEXT NOT NULL,
+  holder TEXT NOT NULL,
+  until INTEGER NOT NULL,
+  PRIMARY KEY (agent, key)
+) STRICT, WITHOUT ROWID;
 PRAGMA application_id = ${APPLICATION_ID};
 PRAGMA user_version = ${SQLITE_SCHEMA_VERSION};
+`;
+
+/** What a file of schema version 1 gains to become version 2: the claims that hold a mutation's key while it executes. */
+const TO_VERSION_2 = `
+CREATE TABLE idempotency_claims (
+  agent TEXT NOT NULL,
+  key TEXT NOT NULL,
+  holder TEXT NOT NULL,
+  until INTEGER NOT NULL,
+  PRIMARY KEY (agent, key)
+) STRICT, WITHOUT ROWID;
+PRAGMA user_version = 2;
 `;
 
 /** The SQLite result codes (primary, before `_`) and what they mean to a caller. */
@@ -111,6 +131,7 @@ const prepareFile = (db: Database, path: string): void => {
     else if (id !== APPLICATION_ID) throw new StoreError("NOT_A_STORE", `${path} is a SQLite database, but not a treaty event store`);
     else if (version > SQLITE_SCHEMA_VERSION)
       throw new StoreError("SCHEMA_TOO_NEW", `${path} has schema version ${version}; this treaty reads up to ${SQLITE_SCHEMA_VERSION}`);
+    else if (version === 1) db.exec(TO_VERSION_2);
   }).immediate();
 };
 
@@ -126,6 +147,11 @@ const prepareStatements = (db: Database) => ({
   insertToken: db.prepare<[string]>("INSERT INTO consumed_tokens (id) VALUES (?) ON CONFLICT (id) DO NOTHING"),
   recordedOf: db.prepare<[string, string], RecordedResult>("SELECT input_hash AS inputHash, result FROM idempotency WHERE agent = ? AND key = ?"),
   insertResult: db.prepare("INSERT INTO idempotency (agent, key, input_hash, result) VALUES (?, ?, ?, ?) ON CONFLICT (agent, key) DO NOTHING"),
+  // A claim is taken when none stands for the key, its holder's own or one past its `until` aside.
+  insertClaim: db.prepare(
+    "INSERT INTO idempotency_claims (agent, key, holder, until) VALUES (@agent, @key, @holder, @until) ON CONFLICT (agent, key) DO UPDATE SET holder = @holder, until = @until WHERE holder = @holder OR until <= @now",
+  ),
+  deleteClaim: db.prepare("DELETE FROM idempotency_claims WHERE agent = ? AND key = ? AND holder = ?"),
 });
 
 /**
@@ -199,7 +225,7 @@ export const openSqliteStore = (path: string): EventStore => {
     db.close();
     throw translate(error, path);
   }
-  const { insertEvent, bodyOf, insertToken, recordedOf, insertResult } = prepared;
+  const { insertEvent, bodyOf, insertToken, recordedOf, insertResult, insertClaim, deleteClaim } = prepared;
 
   // One prepared statement (of one column) per combination of filters, made the first time it is asked for.
   const statements = new Map<string, BetterSqlite3.Statement>();
@@ -272,6 +298,22 @@ export const openSqliteStore = (path: string): EventStore => {
       guard(() => {
         checkIdempotency(ref, { value: result });
         return recordResult.immediate(ref.agent, ref.key, { inputHash: ref.inputHash, result: canonicalJson(result) });
+      }),
+
+    claim: (ref, holder, now, until) =>
+      guard(() => {
+        checkIdempotency(ref);
+        checkClaim(holder, now, until);
+        // One statement: SQLite's write lock makes it atomic across every connection to the file.
+        const taken = insertClaim.run({ agent: ref.agent, key: ref.key, holder, until, now }).changes === 1;
+        return taken ? { ok: true } : { ok: false, code: "IDEMPOTENCY_IN_PROGRESS" };
+      }),
+
+    release: (ref, holder) =>
+      guard(() => {
+        checkIdempotency(ref);
+        checkClaim(holder);
+        deleteClaim.run(ref.agent, ref.key, holder);
       }),
 
     close: () => {

@@ -57,6 +57,9 @@ export type IdempotencyConflict = { readonly ok: false; readonly code: "IDEMPOTE
 
 export type LookupResult = { readonly ok: true; readonly found: false } | { readonly ok: true; readonly found: true; readonly result: JsonValue } | IdempotencyConflict;
 
+/** `IDEMPOTENCY_IN_PROGRESS`: another run holds the key (through this store or another connection to its file) and has not released it. */
+export type ClaimResult = { readonly ok: true } | { readonly ok: false; readonly code: "IDEMPOTENCY_IN_PROGRESS" };
+
 /** `recorded: false` when the key already had a result for this input: `result` is that first one, which stays. */
 export type RecordResult = { readonly ok: true; readonly recorded: boolean; readonly result: JsonValue } | IdempotencyConflict;
 
@@ -80,6 +83,16 @@ export interface EventStore {
   lookup(ref: IdempotencyRef): LookupResult;
   /** Records the result of a mutation that succeeded (JSON only; redact it first if it holds sensitive fields). */
   recordResult(ref: IdempotencyRef, result: JsonValue): RecordResult;
+  /**
+   * Holds a mutation's key for the run (`holder`, an id) about to execute it: `ok` when no other
+   * holder's claim stands, atomically, even across connections to one SQLite file. A claim stands
+   * until its holder `release`s it or until `until` (milliseconds since the epoch, compared with
+   * `now`): a run that died frees its key then. Optional: without it, the pipeline holds calls
+   * with one key apart within its own process only.
+   */
+  claim?(ref: IdempotencyRef, holder: string, now: number, until: number): ClaimResult;
+  /** Ends `holder`'s claim on the key, if it stands. */
+  release?(ref: IdempotencyRef, holder: string): void;
   /** Releases the store; any later call throws `STORE_CLOSED`. Closing twice does nothing. */
   close(): void;
 }
@@ -174,4 +187,13 @@ export const checkIdempotency = (ref: IdempotencyRef, result?: { readonly value:
 /** Throws INVALID_ARGUMENT unless `tokenId` is an id (1 to 256 printable ASCII characters). */
 export const checkTokenId = (tokenId: string): void => {
   if (!isIdent(tokenId)) refuse("INVALID_ARGUMENT", "the token id", [issue("", "pattern", "1 to 256 printable ASCII characters")]);
+};
+
+/** Throws INVALID_ARGUMENT unless `claim`'s holder and instants are usable: an id, and whole milliseconds with `until` after `now`. */
+export const checkClaim = (holder: string, now?: number, until?: number): void => {
+  const issues: Issue[] = [];
+  if (!isIdent(holder)) issues.push(issue("/holder", "pattern", "1 to 256 printable ASCII characters"));
+  if (now !== undefined && !Number.isSafeInteger(now)) issues.push(issue("/now", "type", "milliseconds since the epoch"));
+  if (until !== undefined && !(Number.isSafeInteger(until) && now !== undefined && until > now)) issues.push(issue("/until", "type", "milliseconds since the epoch, after now"));
+  refuse("INVALID_ARGUMENT", "the claim", issues);
 };

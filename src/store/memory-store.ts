@@ -6,6 +6,7 @@ import { canonicalJson } from "../runtime/canonical-json.js";
 import type { AgentEvent } from "./event.js";
 import {
   PERCENTILES,
+  checkClaim,
   checkIdempotency,
   checkQuery,
   checkTokenId,
@@ -32,6 +33,8 @@ export const createMemoryStore = (): EventStore => {
   const tokens = new Set<string>();
   // Per agent, then per key: no separator to escape between the two.
   const results = new Map<string, Map<string, RecordedResult>>();
+  // Claims by agent and key (JSON of the pair: no separator to escape).
+  const claims = new Map<string, { readonly holder: string; readonly until: number }>();
   let open = true;
 
   const ensureOpen = (): void => {
@@ -88,6 +91,25 @@ export const createMemoryStore = (): EventStore => {
       return recordOutcome(results.get(ref.agent)?.get(ref.key), record, () =>
         results.set(ref.agent, (results.get(ref.agent) ?? new Map<string, RecordedResult>()).set(ref.key, record)),
       );
+    },
+
+    claim(ref, holder, now, until) {
+      ensureOpen();
+      checkIdempotency(ref);
+      checkClaim(holder, now, until);
+      const id = JSON.stringify([ref.agent, ref.key]);
+      const standing = claims.get(id);
+      if (standing !== undefined && standing.holder !== holder && standing.until > now) return { ok: false, code: "IDEMPOTENCY_IN_PROGRESS" };
+      claims.set(id, { holder, until });
+      return { ok: true };
+    },
+
+    release(ref, holder) {
+      ensureOpen();
+      checkIdempotency(ref);
+      checkClaim(holder);
+      const id = JSON.stringify([ref.agent, ref.key]);
+      if (claims.get(id)?.holder === holder) claims.delete(id);
     },
 
     close() {

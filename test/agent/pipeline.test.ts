@@ -9,7 +9,8 @@ import { agents } from "../../generated/agents/index.js";
 import * as publishPost from "../../generated/tool.publish_post.command/v1_0/index.js";
 import { GATES, canonicalHash, createApprovals, createPipeline, type AgentContract, type AgentRun, type ApprovalToken, type GateFailure } from "../../src/runtime/index.js";
 import type { EventStore } from "../../src/store/index.js";
-import { STORE_KINDS } from "../support/stores.js";
+import { openSqliteStore } from "../../src/store-sqlite/index.js";
+import { STORE_KINDS, scratchDir } from "../support/stores.js";
 import { agentPath } from "../support/agent-paths.js";
 
 const SECRET = "a host secret of at least thirty-two bytes";
@@ -359,7 +360,54 @@ describe.each(STORE_KINDS)("createPipeline: concurrent calls with one idempotenc
     expect(ticketCalls(calls)).toBe(1);
     expect(runs.map((r) => (r.ok ? (r.replayed ? "replayed" : "ran") : r.error.code))).toEqual(["ran", "replayed", "IDEMPOTENCY_CONFLICT", "replayed"]);
     // Every run, the refused one included, is in the store.
-    expect(store.query({ agent: "booking.ticket_issuance" }).map((e) => e.code ?? e.outcome)).toEqual(["ok", "ok", "IDEMPOTENCY_CONFLICT", "ok"]);
+    expect(store.query({ agent: "booking.ticket_issuance" }).map((e) => e.code ?? e.outcome).sort()).toEqual(["IDEMPOTENCY_CONFLICT", "ok", "ok", "ok"]);
+  });
+});
+
+describe("createPipeline: one idempotency key across connections to one SQLite file (as across processes)", () => {
+  const sqlite = STORE_KINDS.find((k) => k.name === "sqlite")!;
+
+  it("executes once: a run through another connection is IDEMPOTENCY_IN_PROGRESS (retryable) and replays once the first recorded", async () => {
+    const path = join(scratchDir(), "shared.sqlite");
+    // Two pipelines, each with its own connection to one file: nothing in this process holds them apart but the file.
+    const slow = (o: Record<string, unknown>) => new Promise((resolve) => setTimeout(() => resolve(o), 40));
+    const a = setup({ store: openSqliteStore(path), outputs: { "booking.ticket_issuance": slow } });
+    const b = setup({ store: openSqliteStore(path), session: "SES-other" });
+    const input = ticketRequest(await upToOrder(a.session));
+    expect(await upToOrder(b.session)).toBe(input.order_id);
+    const run = (side: typeof a) => side.session.run("booking.ticket_issuance", input, { approval: side.approvals.issue({ session: side.session.id, agent: "booking.ticket_issuance", input, ttl: 60_000 }) });
+    const running = run(a);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const other = refused(await run(b));
+    expect([other.error.code, other.error.retryable]).toEqual(["IDEMPOTENCY_IN_PROGRESS", true]);
+    expect((await running).ok).toBe(true);
+    const retry = await run(b);
+    expect(retry.ok && retry.replayed).toBe(true);
+    expect(ticketCalls(a.calls) + ticketCalls(b.calls)).toBe(1);
+  });
+
+  it("refuses a run while another holds the key, and runs once that claim has run out", async () => {
+    const store = sqlite.open();
+    const { session, approvals, calls, clock } = setup({ store });
+    const order = await upToOrder(session);
+    const input = ticketRequest(order);
+    const ref = { agent: "booking.ticket_issuance", key: input.request_id, inputHash: canonicalHash(input) };
+    // A run in another process that claimed the key, then died.
+    expect(store.claim!(ref, "RUN-dead", clock.t, clock.t + 60_000)).toEqual({ ok: true });
+    const approval = () => approvals.issue({ session: session.id, agent: "booking.ticket_issuance", input, ttl: 600_000 });
+    const refusedRun = refused(await session.run("booking.ticket_issuance", input, { approval: approval() }));
+    expect([refusedRun.gate, refusedRun.error.code, refusedRun.error.class, refusedRun.error.retryable, refusedRun.issues.map((i) => [i.path, i.code])]).toEqual([
+      "execute",
+      "IDEMPOTENCY_IN_PROGRESS",
+      "TRANSIENT",
+      true,
+      [["/request_id", "idempotency.in_progress"]],
+    ]);
+    expect(ticketCalls(calls)).toBe(0);
+    clock.t += 60_000;
+    const run = await session.run("booking.ticket_issuance", input, { approval: approval() });
+    expect(run.ok && !run.replayed).toBe(true);
+    expect(ticketCalls(calls)).toBe(1);
   });
 });
 

@@ -176,6 +176,33 @@ describe.each(STORE_KINDS)("$name event store", (kind) => {
     });
   });
 
+  describe("idempotency claims", () => {
+    const ref = { agent: "booking.ticket_issuance", key: "IDEM-7", inputHash: HASH };
+    const T = 1_900_000_000_000;
+
+    it("holds a key for one holder until it releases it or its claim runs out", () => {
+      expect(store.claim!(ref, "RUN-a", T, T + 1000)).toEqual({ ok: true });
+      expect(store.claim!(ref, "RUN-b", T + 10, T + 2000)).toEqual({ ok: false, code: "IDEMPOTENCY_IN_PROGRESS" });
+      // The holder may renew its own claim; another's release ends nothing.
+      expect(store.claim!(ref, "RUN-a", T + 20, T + 1500)).toEqual({ ok: true });
+      store.release!(ref, "RUN-b");
+      expect(store.claim!(ref, "RUN-b", T + 30, T + 2000)).toEqual({ ok: false, code: "IDEMPOTENCY_IN_PROGRESS" });
+      store.release!(ref, "RUN-a");
+      expect(store.claim!(ref, "RUN-b", T + 40, T + 2000)).toEqual({ ok: true });
+      // A claim past its until (its run died) no longer stands.
+      expect(store.claim!(ref, "RUN-c", T + 2000, T + 3000)).toEqual({ ok: true });
+      // Scoped to the agent, like the records.
+      expect(store.claim!({ ...ref, agent: "booking.offer_builder" }, "RUN-d", T, T + 1)).toEqual({ ok: true });
+    });
+
+    it("refuses a malformed holder or instants as INVALID_ARGUMENT", () => {
+      expect(codeOf(() => store.claim!(ref, "", T, T + 1))?.code).toBe("INVALID_ARGUMENT");
+      expect(codeOf(() => store.claim!(ref, "RUN-a", T, T))?.code).toBe("INVALID_ARGUMENT");
+      expect(codeOf(() => store.claim!(ref, "RUN-a", Number.NaN, T))?.code).toBe("INVALID_ARGUMENT");
+      expect(codeOf(() => store.release!(ref, "x".repeat(300)))?.code).toBe("INVALID_ARGUMENT");
+    });
+  });
+
   describe("idempotency records", () => {
     const ref = { agent: "booking.ticket_issuance", key: "IDEM-42", inputHash: HASH };
     const result = { ticket: "TK-1", amount: 412.5 };

@@ -27,6 +27,37 @@ const openError = (path: string): StoreErrorCode | undefined => {
 const ref = { agent: "booking.ticket_issuance", key: "IDEM-1", inputHash: HASH };
 
 describe("the SQLite event store", () => {
+  it("adds the claims table to a file of schema version 1, keeping what it holds", () => {
+    const path = freshPath();
+    const first = openSqliteStore(path);
+    first.append(agentEvent(1));
+    first.recordResult(ref, { ticket: "TK-1" });
+    first.close();
+    // The file as treaty's schema version 1 left it.
+    const raw = new Database(path);
+    raw.exec("DROP TABLE idempotency_claims; PRAGMA user_version = 1;");
+    raw.close();
+    const again = openSqliteStore(path);
+    expect(again.query().map((e) => e.id)).toEqual([agentEvent(1).id]);
+    expect(again.lookup(ref)).toEqual({ ok: true, found: true, result: { ticket: "TK-1" } });
+    expect(again.claim!(ref, "RUN-a", 1, 2)).toEqual({ ok: true });
+    again.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.pragma("user_version", { simple: true })).toBe(2);
+    check.close();
+  });
+
+  it("holds a claim across connections to one file", () => {
+    const path = freshPath();
+    const [a, b] = [openSqliteStore(path), openSqliteStore(path)];
+    expect(a.claim!(ref, "RUN-a", 1, 1000)).toEqual({ ok: true });
+    expect(b.claim!(ref, "RUN-b", 2, 1000)).toEqual({ ok: false, code: "IDEMPOTENCY_IN_PROGRESS" });
+    a.release!(ref, "RUN-a");
+    expect(b.claim!(ref, "RUN-b", 3, 1000)).toEqual({ ok: true });
+    a.close();
+    b.close();
+  });
+
   it("creates its tables in WAL mode with a schema version, and keeps everything across a reopen", () => {
     const path = freshPath();
     const first = openSqliteStore(path);
