@@ -728,7 +728,7 @@ export const compileValidator = (
         const test = policy.additional ? takeExpr(kept, "x", "t", false) : `(t = ${runtime("takeChecked")}(x, ${runtime("isJsonData")})) !== undefined`;
         return ["const x = v[k];", "let t: any = x;", `if (!(${test})) return undefined;`, `${runtime("putKey")}(o, k, t);`];
       };
-      const unknownTake = checked ? unknownKeys(keptTake()) : unknownKeys([`${runtime("putKey")}(o, k, ${runtime("strippedCopy")}(v[k]));`], true);
+      const unknownTake = checked ? unknownKeys(keptTake()) : unknownKeys([`${runtime("putKey")}(o, k, ${runtime("strippedEntry")}(v, k));`], true);
       return [
         `function is_${base}(v: any): boolean {`,
         ...indent([

@@ -194,6 +194,21 @@ export const strippedCopy = (value: unknown): unknown => {
   }
 };
 
+/**
+ * `strippedCopy` of `owner[key]`, read inside the guard: a getter on the undeclared key itself
+ * that throws is dropped like a value that cannot be copied, as `check`, which never reads it,
+ * passes the payload.
+ */
+export const strippedEntry = (owner: Record<string, unknown>, key: string): unknown => {
+  let value: unknown;
+  try {
+    value = owner[key];
+  } catch {
+    return null;
+  }
+  return strippedCopy(value);
+};
+
 /** Sets `key` of the fresh object `target` as a data property: `__proto__` too, as JSON.parse makes it. */
 export const putKey = (target: Record<string, unknown>, key: string, value: unknown): void => {
   if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
