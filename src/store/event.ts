@@ -5,6 +5,7 @@ import { escapePointer, type Issue } from "../runtime/issue.js";
 import type { JsonValue } from "../runtime/repair.js";
 import { ERROR_CLASSES } from "../runtime/errors.js";
 import { isRecord } from "../runtime/is-record.js";
+import { MAX_NODES } from "../runtime/max-nodes.js";
 
 /** What one gate decided: its name, pass or fail, and the issue codes it reported (empty on a pass). */
 export interface GateResult {
@@ -104,7 +105,7 @@ export const STORE_JSON_DEPTH = 2_048;
 const LEAVE = Symbol("leave");
 
 /**
- * Whether `value` is JSON within STORE_JSON_DEPTH levels, walked with a stack of its own (nesting
+ * Whether `value` is JSON within STORE_JSON_DEPTH levels and MAX_NODES values, walked with a stack of its own (nesting
  * cannot exhaust the call stack). With `issues`, every fault is listed at its path (a container
  * too deep is not walked below); without, the walk stops at the first and builds no path: the
  * usual case costs no strings.
@@ -116,6 +117,7 @@ const walkJson = (value: unknown, path: string, issues?: Issue[]): boolean => {
   const ancestors = new Set<object>();
   const open: object[] = [];
   let json = true;
+  let visited = 0;
   while (values.length > 0) {
     const v = values.pop();
     const depth = depths.pop()!;
@@ -123,6 +125,11 @@ const walkJson = (value: unknown, path: string, issues?: Issue[]): boolean => {
     if (v === LEAVE) {
       ancestors.delete(open.pop()!);
       continue;
+    }
+    // Shared objects count each time they are reached: a value of a few arrays may be 2^26 values as JSON.
+    if (++visited > MAX_NODES) {
+      issues?.push(issue(path, "size", `at most ${MAX_NODES.toLocaleString("en-US")} values (a shared object counts each time it is reached)`));
+      return false;
     }
     if (v === null || typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v))) continue;
     let fault: Issue;

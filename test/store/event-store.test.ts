@@ -95,6 +95,17 @@ describe.each(STORE_KINDS)("$name event store", (kind) => {
       expect(codeOf(() => store.append(agentEvent(3, { payload: nested(10_000) })))).toEqual({ code: "INVALID_EVENT", paths: [`/payload${"/0".repeat(STORE_JSON_DEPTH)}`] });
       expect(ids(store.query())).toEqual(["EV-0001"]);
     });
+
+    // [a, a] 21 times over is 2^21 values as JSON though it holds 22 arrays: canonical JSON of it threw RangeError.
+    it("refuses a payload of more than a million values, shared objects counted each time, with INVALID_EVENT", () => {
+      let shared: unknown[] = [0];
+      for (let i = 0; i < 21; i++) shared = [shared, shared];
+      expect(codeOf(() => store.append(agentEvent(1, { payload: shared as never })))).toEqual({ code: "INVALID_EVENT", paths: ["/payload"] });
+      let fits: unknown[] = [0];
+      for (let i = 0; i < 18; i++) fits = [fits, fits];
+      expect(store.append(agentEvent(2, { payload: fits as never }))).toEqual({ ok: true, duplicate: false });
+      expect(ids(store.query())).toEqual(["EV-0002"]);
+    });
   });
 
   describe("query", () => {
