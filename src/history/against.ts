@@ -6,7 +6,7 @@ import type { Difference } from "../compat/difference.js";
 import { shapeOfVersion } from "../compat/shape-of-version.js";
 import { baseOf, versionDifferences } from "../compat/version-differences.js";
 import { createDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
-import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
+import { locAt, type Contract, type Project, type ResolvedVersion } from "../ir/model.js";
 import { loadAtRef } from "../load/git.js";
 import { resolve } from "../resolve/resolve.js";
 
@@ -98,8 +98,16 @@ const immutability = (now: Project, then: Project, ref: string): Diagnostic[] =>
     // An inherited change is reported at the version whose edit brings it, unless that one was a draft.
     const from = change.inherited && change.before.contract.versions.find((v) => v.version === change.inherited!.from);
     const inherited = from?.status === "draft" ? change.inherited!.differences : [];
+    // An edit of the contract's own `unknown_fields` changes every object that follows it: one
+    // finding per reason, at the edit, rather than one at each object.
+    const policyEdited = change.contract.unknownFields !== change.before.contract.unknownFields;
+    const seen = new Set<string>();
     for (const d of schemaDifferences([...change.differences, ...inherited])) {
-      diagnostics.push(createDiagnostic("published-version-changed", d.loc ?? change.version.loc, { version: change.version.version, ref, reason: d.reason }));
+      const atPolicy = policyEdited && (d.kind === "unknown-fields-opened" || d.kind === "unknown-fields-closed");
+      const loc = atPolicy ? locAt(change.contract, "unknown_fields") : (d.loc ?? change.version.loc);
+      if (atPolicy && seen.has(d.reason)) continue;
+      if (atPolicy) seen.add(d.reason);
+      diagnostics.push(createDiagnostic("published-version-changed", loc, { version: change.version.version, ref, reason: d.reason }));
     }
   }
   for (const old of then.contracts) {

@@ -391,6 +391,8 @@ export interface Contract {
   /** Sorted by (major, minor). */
   readonly versions: readonly ResolvedVersion[];
   readonly loc: SourceLocation;
+  /** `unknown_fields`: where the contract sets it, for a diagnostic about changing it. */
+  readonly locs?: KeyLocations;
 }
 
 export interface Project {

@@ -522,5 +522,6 @@ export const resolveContract = (file: SourceFile, llm: Contract["llm"]): { contr
   if (kind !== undefined) contract.kind = kind;
   if (effect !== undefined && kind === "command") contract.effect = effect;
   if (top.has("lint")) contract.lintIgnore = r.lintIgnores(top.get("lint")!.value);
+  if (top.has("unknown_fields")) contract.locs = { unknown_fields: r.loc(top.get("unknown_fields")!.value, top.get("unknown_fields")!.keyNode) };
   return { contract, reader: r };
 };
