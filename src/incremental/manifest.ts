@@ -1,7 +1,8 @@
 // What the last run produced, kept in the cache directory so that a rerun regenerates only what
 // changed: per source file its hash, the contracts it reaches, its hand-written stub files, its
 // outputs and diagnostics; per output file (beside it, as one tuple: a rerun reads every one, so
-// the file is kept small) a hash of its contents and the size and time it was written with.
+// the file is kept small) a hash of its contents and the size and status change time it was
+// written with (the change time, not the modification time, which `touch -r` or `cp -p` set back).
 // Only an accelerator: a missing, stale, corrupt or truncated manifest means a full run, and every
 // entry is checked against the disk before it is trusted.
 import { readFileSync, statSync } from "node:fs";
@@ -10,13 +11,13 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { contentHash, type FileStamp } from "../write/write.js";
 import { writeCacheFile } from "./cache-file.js";
 
-const FORMAT = 2;
+const FORMAT = 3;
 
 /**
  * An output file (its path relative to the output directory) and what it held when written: the
- * first 32 hex digits of its contents' SHA-256 (`stampHash`), its size and modification time.
+ * first 32 hex digits of its contents' SHA-256 (`stampHash`), its size and status change time.
  */
-export type OutputStamp = readonly [path: string, hash: string, size: number, mtimeMs: number];
+export type OutputStamp = readonly [path: string, hash: string, size: number, ctimeMs: number];
 
 /** The part of a contents hash an output stamp holds: enough to tell a file from the one written, at half the size. */
 const shortened = (hash: string): string => hash.slice(0, 32);
@@ -53,7 +54,7 @@ export interface Manifest {
   /** Files of the project as a whole (the root index, agents, package files), and diagnostics located nowhere else. */
   readonly project: { readonly outputs: readonly OutputStamp[]; readonly diagnostics: readonly Diagnostic[] };
   /**
-   * The modification time of every directory holding an output ("." the output directory): one
+   * The status change time of every directory holding an output ("." the output directory): one
    * that changed may hold a file no run produced, which only a full run finds (and removes).
    */
   readonly dirs: Readonly<Record<string, number>>;
@@ -137,7 +138,7 @@ export const writeManifest = (cacheDir: string | undefined, outDir: string, draf
       }
       const stamp = draft.stamps.get(output);
       if (stamp === undefined) return undefined;
-      stamps.push([output, shortened(stamp.hash), stamp.size, stamp.mtimeMs]);
+      stamps.push([output, shortened(stamp.hash), stamp.size, stamp.ctimeMs]);
     }
     return stamps;
   };
@@ -155,7 +156,7 @@ export const writeManifest = (cacheDir: string | undefined, outDir: string, draf
 };
 
 /**
- * The modification time of every directory holding an output, and of their parents up to the
+ * The status change time of every directory holding an output, and of their parents up to the
  * output directory ("."); undefined when one that must exist does not (the tree changed under the
  * run). Carried-over times stand for the directories no file of this run is in.
  */
@@ -166,7 +167,7 @@ const directoryTimes = (outDir: string, draft: ManifestDraft): Record<string, nu
     for (let dir = dirname(path); !seen.has(dir); dir = dirname(dir)) {
       seen.add(dir);
       try {
-        dirs[dir] = statSync(join(outDir, dir)).mtimeMs;
+        dirs[dir] = statSync(join(outDir, dir)).ctimeMs;
       } catch {
         if (mustExist) return false;
         delete dirs[dir]; // emptied and removed by this run
@@ -182,17 +183,17 @@ const directoryTimes = (outDir: string, draft: ManifestDraft): Record<string, nu
 
 /**
  * Whether the output directory (`base`, ending in a separator) still holds the file `stamp`
- * describes: by size and modification time when those match and the file was not touched at or
+ * describes: by size and status change time when those match and the file was not changed at or
  * after the manifest was written (it could have changed within the clock's tick), else by hashing
  * it. `base` is joined by concatenation: a rerun asks this of every output, and `join` normalizing
  * each path cost a third as much as the stat itself.
  */
-export const holds = (base: string, [path, hash, size, mtimeMs]: OutputStamp, writtenAt: number): boolean => {
+export const holds = (base: string, [path, hash, size, ctimeMs]: OutputStamp, writtenAt: number): boolean => {
   try {
     const file = base + path;
     const stat = statSync(file);
     if (stat.size !== size) return false;
-    if (stat.mtimeMs === mtimeMs && stat.mtimeMs < writtenAt) return true;
+    if (stat.ctimeMs === ctimeMs && stat.ctimeMs < writtenAt) return true;
     return stampHash(readFileSync(file)) === hash;
   } catch {
     return false;
@@ -201,10 +202,10 @@ export const holds = (base: string, [path, hash, size, mtimeMs]: OutputStamp, wr
 
 /** Whether every directory of the tree is as the manifest saw it: no file appeared in or left it since. */
 export const dirsHold = (outDir: string, manifest: Manifest): boolean =>
-  Object.entries(manifest.dirs).every(([dir, mtimeMs]) => {
+  Object.entries(manifest.dirs).every(([dir, ctimeMs]) => {
     try {
-      const now = statSync(join(outDir, dir)).mtimeMs;
-      return now === mtimeMs && now < manifest.writtenAt;
+      const now = statSync(join(outDir, dir)).ctimeMs;
+      return now === ctimeMs && now < manifest.writtenAt;
     } catch {
       return false;
     }

@@ -23,7 +23,8 @@ export interface WriteReport {
 export interface FileStamp {
   readonly hash: string;
   readonly size: number;
-  readonly mtimeMs: number;
+  /** The status change time: unlike the modification time, no tool can set it back (`touch -r`, `cp -p`, `tar x`). */
+  readonly ctimeMs: number;
 }
 
 export const contentHash = (contents: string | Buffer): string => createHash("sha256").update(contents).digest("hex");
@@ -396,7 +397,7 @@ export const createTreeWriter = (outDir: string, options: WriteOptions): TreeWri
         for (const [path, hash] of toStamp) {
           try {
             const stat = statSync(join(outDir, path));
-            stamps.set(path, { hash, size: stat.size, mtimeMs: stat.mtimeMs });
+            stamps.set(path, { hash, size: stat.size, ctimeMs: stat.ctimeMs });
           } catch {
             // gone already (someone else removed it): the next run finds it missing
           }
