@@ -134,13 +134,51 @@ const aliasExpansion = (source: SourceFile): Diagnostic | undefined => {
   return typeof result === "number" ? undefined : result;
 };
 
+/**
+ * Where a text whose block collections nest thousands deep goes deepest: the line with the most
+ * indentation and `- ` markers, at its marker past `MAX_NESTING` if it has that many. For the one
+ * text yaml's parser itself cannot read (it runs out of stack), so the diagnostic has a place.
+ */
+const deepestBlock = (text: string): number => {
+  let best = 0;
+  let bestScore = -1;
+  for (let start = 0; start <= text.length; ) {
+    const end = text.indexOf("\n", start) === -1 ? text.length : text.indexOf("\n", start);
+    let at = start;
+    while (at < end && text[at] === " ") at++;
+    let markers = 0;
+    let past: number | undefined;
+    while (at < end && text[at] === "-" && (at + 1 === end || text[at + 1] === " ")) {
+      if (++markers > MAX_NESTING && past === undefined) past = at;
+      at += 2;
+      while (at < end && text[at] === " ") at++;
+    }
+    const score = at - start + markers;
+    if (score > bestScore) [best, bestScore] = [past ?? at, score];
+    start = end + 1;
+  }
+  return Math.min(best, text.length);
+};
+
 export const parseSource = (path: string, text: string): StageResult<SourceFile> => {
-  const lineCounter = new LineCounter();
+  let lineCounter = new LineCounter();
   // yaml's parseDocument, with the depth checked between parsing and composing: past the limit,
   // the composer ran out of stack, and its error was JavaScript's, said wherever it ran out.
-  const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+  let tokens: ReturnType<Parser["parse"]> extends Generator<infer T> ? T[] : never;
   let deep: number | undefined;
-  for (const token of tokens) deep ??= nestingPastLimit(token);
+  try {
+    tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+    for (const token of tokens) deep ??= nestingPastLimit(token);
+  } catch (error) {
+    // yaml's parser itself runs out of stack on some block collections thousands deep (a sequence
+    // of 2,200 `- ` with an item after it): that text is past the limit too.
+    if (!(error instanceof RangeError)) throw error;
+    tokens = [];
+    deep = deepestBlock(text);
+    lineCounter = new LineCounter();
+    lineCounter.addNewLine(0);
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lineCounter.addNewLine(at + 1);
+  }
   // Too deep, an empty document: nothing else is said of the file. forceDoc: there is always a first.
   const documents = new Composer({ uniqueKeys: false, keepSourceTokens: false }).compose(deep === undefined ? tokens : [], true, text.length);
   const doc = documents.next().value as Document.Parsed;

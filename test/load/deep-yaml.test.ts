@@ -34,3 +34,14 @@ it("256 levels are read, 257 are not, in either style", () => {
   // Keys count as values do: a flow mapping as a key (`? [...]`) nests what is in it.
   expect(deep(`? ${"[".repeat(256)}${"]".repeat(256)}\n: x\n`)).toEqual(["1:258"]);
 });
+
+// yaml's own parser (before the syntax tree exists) runs out of stack on a block sequence a few
+// thousand deep with an item after it: check, generate and import exited 70 (found by a fuzzing helper).
+it.each([
+  ["a sequence of 3,000 `- ` with an item after it", `${"- ".repeat(3000)}a\n- b\n`, "1:513"],
+  ["a key 2,300 mappings deep with a key after it", `contract: a.b\nowner: x\nother:\n${Array.from({ length: 2300 }, (_, i) => `${"  ".repeat(i + 1)}k:`).join("\n")}\nversions: {}\n`, "2303:4601"],
+])("%s: limit-exceeded, at the deepest line, no stack", (_, text, at) => {
+  const root = tempProject("deep-yaml-parser", { "idl/d.deep.yaml": text });
+  const errors = compile({ root, idlDir: `${root}/idl` }).diagnostics.filter((d) => d.severity === "error");
+  expect(errors.map((d) => `${d.loc?.line}:${d.loc?.col} ${d.code}`)).toEqual([`${at} limit-exceeded`]);
+});
