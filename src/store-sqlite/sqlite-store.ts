@@ -34,6 +34,17 @@ export const SQLITE_SCHEMA_VERSION = 2;
 /** `PRAGMA application_id` of treaty's files ("trty"): another SQLite database is refused, not written into. */
 const APPLICATION_ID = 0x74727479;
 
+/** The claims that hold a mutation's key while its run executes (schema version 2). */
+const CLAIMS_TABLE = `
+CREATE TABLE idempotency_claims (
+  agent TEXT NOT NULL,
+  key TEXT NOT NULL,
+  holder TEXT NOT NULL,
+  until INTEGER NOT NULL,
+  PRIMARY KEY (agent, key)
+) STRICT, WITHOUT ROWID;
+`;
+
 const SCHEMA = `
 CREATE TABLE events (
   id TEXT PRIMARY KEY NOT NULL,
@@ -55,26 +66,14 @@ CREATE TABLE idempotency (
   result TEXT NOT NULL,
   PRIMARY KEY (agent, key)
 ) STRICT, WITHOUT ROWID;
-CREATE TABLE idempotency_claims (
-  agent TEXT NOT NULL,
-  key TEXT NOT NULL,
-  holder TEXT NOT NULL,
-  until INTEGER NOT NULL,
-  PRIMARY KEY (agent, key)
-) STRICT, WITHOUT ROWID;
+${CLAIMS_TABLE}
 PRAGMA application_id = ${APPLICATION_ID};
 PRAGMA user_version = ${SQLITE_SCHEMA_VERSION};
 `;
 
 /** What a file of schema version 1 gains to become version 2: the claims that hold a mutation's key while it executes. */
 const TO_VERSION_2 = `
-CREATE TABLE idempotency_claims (
-  agent TEXT NOT NULL,
-  key TEXT NOT NULL,
-  holder TEXT NOT NULL,
-  until INTEGER NOT NULL,
-  PRIMARY KEY (agent, key)
-) STRICT, WITHOUT ROWID;
+${CLAIMS_TABLE}
 PRAGMA user_version = 2;
 `;
 
