@@ -143,7 +143,8 @@ const deepestBlock = (text: string): number => {
   let best = 0;
   let bestScore = -1;
   for (let start = 0; start <= text.length; ) {
-    const end = text.indexOf("\n", start) === -1 ? text.length : text.indexOf("\n", start);
+    const newline = text.indexOf("\n", start);
+    const end = newline === -1 ? text.length : newline;
     let at = start;
     while (at < end && text[at] === " ") at++;
     let markers = 0;

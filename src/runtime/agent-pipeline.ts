@@ -143,7 +143,6 @@ const intentVerdict = (agent: AnyAgent, intent: unknown, input: unknown): Verdic
 const present = (input: unknown, path: AgentPathData): boolean => path.read(input).some((found) => found.value !== undefined);
 const pointerOf = (path: AgentPathData): string => path.segments.map((segment) => `/${escapePointer(segment)}`).join("");
 
-/** The agent's rules, in the order declared; custom ones through the hand-written functions the generated module wires in. */
 /** What a hand-written custom rule must return: `{ ok: true }`, or `{ ok: false, path, message, suggestion? }` (a path that is not a pointer is masked). */
 const isRuleResult = (result: unknown): result is { ok: true } | { ok: false; path: string; message: string; suggestion?: string } => {
   if (typeof result !== "object" || result === null) return false;
@@ -160,6 +159,7 @@ const describeResult = (result: unknown): string => {
   }
 };
 
+/** The agent's rules, in the order declared; custom ones through the hand-written functions the generated module wires in. */
 const ruleIssues = async (agent: AnyAgent, input: unknown): Promise<GateIssue[]> => {
   const issues: GateIssue[] = [];
   for (const rule of agent.rules) {
