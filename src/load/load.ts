@@ -1,6 +1,6 @@
 import { Composer, isAlias, isCollection, isPair, isScalar, LineCounter, Parser, Scalar, visit, YAMLParseError, type Document, type Node, type YAMLError } from "yaml";
 import { jsonSyntaxDiagnostic, jsonSyntaxError } from "./json-syntax.js";
-import { MAX_NESTING, nestingPastLimit } from "./nesting-past-limit.js";
+import { MAX_BLOCK_ESTIMATE, MAX_NESTING, blockNesting, nestingPastLimit } from "./nesting-past-limit.js";
 import { createDiagnostic, hasErrors, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import type { SourceLocation } from "../ir/model.js";
 import { readSources, type RawSource } from "./read-sources.js";
@@ -134,48 +134,29 @@ const aliasExpansion = (source: SourceFile): Diagnostic | undefined => {
   return typeof result === "number" ? undefined : result;
 };
 
-/**
- * Where a text whose block collections nest thousands deep goes deepest: the line with the most
- * indentation and `- ` markers, at its marker past `MAX_NESTING` if it has that many. For the one
- * text yaml's parser itself cannot read (it runs out of stack), so the diagnostic has a place.
- */
-const deepestBlock = (text: string): number => {
-  let best = 0;
-  let bestScore = -1;
-  for (let start = 0; start <= text.length; ) {
-    const newline = text.indexOf("\n", start);
-    const end = newline === -1 ? text.length : newline;
-    let at = start;
-    while (at < end && text[at] === " ") at++;
-    let markers = 0;
-    let past: number | undefined;
-    while (at < end && text[at] === "-" && (at + 1 === end || text[at + 1] === " ")) {
-      if (++markers > MAX_NESTING && past === undefined) past = at;
-      at += 2;
-      while (at < end && text[at] === " ") at++;
-    }
-    const score = at - start + markers;
-    if (score > bestScore) [best, bestScore] = [past ?? at, score];
-    start = end + 1;
-  }
-  return Math.min(best, text.length);
-};
-
 export const parseSource = (path: string, text: string): StageResult<SourceFile> => {
   let lineCounter = new LineCounter();
   // yaml's parseDocument, with the depth checked between parsing and composing: past the limit,
   // the composer ran out of stack, and its error was JavaScript's, said wherever it ran out.
-  let tokens: ReturnType<Parser["parse"]> extends Generator<infer T> ? T[] : never;
-  let deep: number | undefined;
-  try {
-    tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
-    for (const token of tokens) deep ??= nestingPastLimit(token);
-  } catch (error) {
-    // yaml's parser itself runs out of stack on some block collections thousands deep (a sequence
-    // of 2,200 `- ` with an item after it): that text is past the limit too.
-    if (!(error instanceof RangeError)) throw error;
-    tokens = [];
-    deep = deepestBlock(text);
+  let tokens: ReturnType<Parser["parse"]> extends Generator<infer T> ? T[] : never = [];
+  let parsed = false;
+  // yaml's parser closes the block collections a line leaves by recursion: a text whose indentation
+  // says it nests past MAX_BLOCK_ESTIMATE is past the limit by that estimate, and not parsed.
+  const estimate = blockNesting(text);
+  let deep = estimate.depth > MAX_BLOCK_ESTIMATE ? estimate.past : undefined;
+  if (deep === undefined) {
+    try {
+      tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+      parsed = true;
+      for (const token of tokens) deep ??= nestingPastLimit(token);
+    } catch (error) {
+      // Out of stack all the same (a caller that left little of it): past the limit, where the estimate says.
+      if (!(error instanceof RangeError)) throw error;
+      deep = estimate.past ?? 0;
+    }
+  }
+  if (!parsed) {
+    // Lines counted here, for the diagnostic's place, as the parser would have.
     lineCounter = new LineCounter();
     lineCounter.addNewLine(0);
     for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lineCounter.addNewLine(at + 1);

@@ -6,11 +6,10 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
-import { parseDocument } from "yaml";
 import type { Diagnostic } from "../../src/diagnostics/diagnostic.js";
 import { formatReport } from "../../src/diagnostics/report.js";
 import { compile, generate } from "../../src/pipeline.js";
-import { mutateContract } from "./contract-mutants.js";
+import { mutateContract, parseSeed } from "./contract-mutants.js";
 import { createRandom } from "./random.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -110,7 +109,7 @@ const runCliGenerate = (project: string, out: string, slow: () => void): string 
 export const fuzzContracts = async (options: ContractFuzzOptions): Promise<ContractFuzzReport> => {
   const random = createRandom(options.seed);
   const seeds = contractSeeds();
-  const donors = seeds.map((s) => parseDocument(s.text, { uniqueKeys: false }));
+  const donors = seeds.map((s) => parseSeed(s.text)).filter((doc) => doc !== undefined);
   const scratch = mkdtempSync(join(tmpdir(), "treaty-fuzz-"));
   const report = { mutants: 0, compiled: 0, generated: 0, spawned: 0, slowestMs: 0, slowCli: 0, findings: [] as Finding[] };
   const deadline = performance.now() + options.seconds * 1000;

@@ -3,7 +3,9 @@
 // stack at about 780 levels in `treaty check`, a `yaml-syntax` error whose detail was JavaScript's
 // "Maximum call stack size exceeded", then one said as a limit of "a few thousand levels".
 import { expect, it } from "vitest";
+import { Parser } from "yaml";
 import { parseSource } from "../../src/load/load.js";
+import { MAX_BLOCK_ESTIMATE, blockNesting, nestingPastLimit } from "../../src/load/nesting-past-limit.js";
 import { compile } from "../../src/pipeline.js";
 import { tempProject } from "../support/temp-project.js";
 
@@ -35,13 +37,36 @@ it("256 levels are read, 257 are not, in either style", () => {
   expect(deep(`? ${"[".repeat(256)}${"]".repeat(256)}\n: x\n`)).toEqual(["1:258"]);
 });
 
-// yaml's own parser (before the syntax tree exists) runs out of stack on a block sequence a few
-// thousand deep with an item after it: check, generate and import exited 70 (found by a fuzzing helper).
+// yaml's own parser (before the syntax tree exists) runs out of stack closing block collections a
+// few thousand deep at once (found by a fuzzing helper: check, generate and import exited 70), at a
+// depth that moves with how much of the stack the caller used and whether its code was optimised:
+// such a text is judged by its indentation instead, never parsed, and said at the same place.
 it.each([
   ["a sequence of 3,000 `- ` with an item after it", `${"- ".repeat(3000)}a\n- b\n`, "1:513"],
-  ["a key 2,300 mappings deep with a key after it", `contract: a.b\nowner: x\nother:\n${Array.from({ length: 2300 }, (_, i) => `${"  ".repeat(i + 1)}k:`).join("\n")}\nversions: {}\n`, "2303:4601"],
-])("%s: limit-exceeded, at the deepest line, no stack", (_, text, at) => {
+  ["a key 2,300 mappings deep with a key after it", `contract: a.b\nowner: x\nother:\n${Array.from({ length: 2300 }, (_, i) => `${"  ".repeat(i + 1)}k:`).join("\n")}\nversions: {}\n`, "259:513"],
+  ["1,400 lists of mappings with a key after them", `${Array.from({ length: 1400 }, (_, i) => `${"  ".repeat(i)}- k:`).join("\n")}\nv: 1\n`, "129:257"],
+])("%s: limit-exceeded, at the collection past 256 levels, no stack", (_, text, at) => {
   const root = tempProject("deep-yaml-parser", { "idl/d.deep.yaml": text });
   const errors = compile({ root, idlDir: `${root}/idl` }).diagnostics.filter((d) => d.severity === "error");
   expect(errors.map((d) => `${d.loc?.line}:${d.loc?.col} ${d.code}`)).toEqual([`${at} limit-exceeded`]);
+  expect(blockNesting(text).depth).toBeGreaterThan(MAX_BLOCK_ESTIMATE);
+});
+
+// The estimate agrees with the syntax tree where both are made: the same text, below the estimate's
+// limit or above it, is said at the same place.
+const example = 'contract: d.deep\nowner: tests\nversions: {}\nexamples:\n  - version: "1.0"\n    valid:\n';
+const shapes: [string, (n: number) => string][] = [
+  ["`- ` on one line", (n) => `${"- ".repeat(n)}a\n- b\n`],
+  ["mappings", (n) => `${example}${Array.from({ length: n }, (_, i) => `${" ".repeat(6 + i)}k${i}:`).join("\n")} x\n`],
+  ["lists of mappings", (n) => `${example}${Array.from({ length: n }, (_, i) => `${" ".repeat(6 + 2 * i)}- k${i}:`).join("\n")} x\n`],
+  ["mappings whose values are lists at their column", (n) => `${Array.from({ length: n }, (_, i) => `${"  ".repeat(i)}k${i}:\n${"  ".repeat(i)}- "a"\n${"  ".repeat(i)}-`).join("\n")} z\n`],
+  ["lists of lists", (n) => `${Array.from({ length: n }, (_, i) => `${"  ".repeat(i)}- - a\n${"  ".repeat(i)}  -`).join("\n")} z\n`],
+  ["a block scalar's indented lines", (n) => `d: |\n${Array.from({ length: n }, (_, i) => `${" ".repeat(i + 2)}- k${i}:`).join("\n")}\ne: 1\n`],
+];
+it.each(shapes)("%s: the estimate and the syntax tree find the same place past 256 levels", (_, make) => {
+  for (const n of [200, 255, 256, 257, 300, 400]) {
+    const text = make(n);
+    const tree = [...new Parser().parse(text)].map(nestingPastLimit).find((at) => at !== undefined);
+    expect({ n, at: blockNesting(text).past }).toEqual({ n, at: tree });
+  }
 });
