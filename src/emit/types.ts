@@ -156,8 +156,16 @@ const compileOnce = (name: string, schema: JsonSchema): TypeDeclaration | Promis
  * and every reference here, uses treaty's. References are `tsType`s, so the declaration is the one
  * place its name appears.
  */
-const declaredAs = (name: string, text: string): string =>
-  text.replace(/^(export (?:interface|type) )([A-Za-z_$][\w$]*)/m, (whole, head: string, declared: string) => (declared === name ? whole : `${head}${name}`));
+const declaredAs = (name: string, text: string): string => {
+  let found = false;
+  const renamed = text.replace(/^(export (?:interface|type) )([A-Za-z_$][\w$]*)/m, (whole, head: string, declared: string) => {
+    found = true;
+    return declared === name ? whole : `${head}${name}`;
+  });
+  // Never kept, nor written: a process whose Object.prototype had lost its `__proto__` accessor made it declare nothing.
+  if (!found) throw new Error(`treaty bug: json-schema-to-typescript declared no type for ${name}`);
+  return renamed;
+};
 
 /** `schema` with every property `from` (in `properties` and `required`) named `to`. */
 const renameKey = (schema: JsonSchema, from: string, to: string): JsonSchema => {
