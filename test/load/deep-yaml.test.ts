@@ -3,7 +3,8 @@
 // stack at about 780 levels in `treaty check`, a `yaml-syntax` error whose detail was JavaScript's
 // "Maximum call stack size exceeded", then one said as a limit of "a few thousand levels".
 import { expect, it } from "vitest";
-import { Parser } from "yaml";
+import fc from "fast-check";
+import { Document, Parser, visit } from "yaml";
 import { parseSource } from "../../src/load/load.js";
 import { MAX_BLOCK_ESTIMATE, blockNesting, nestingPastLimit } from "../../src/load/nesting-past-limit.js";
 import { compile } from "../../src/pipeline.js";
@@ -69,4 +70,42 @@ it.each(shapes)("%s: the estimate and the syntax tree find the same place past 2
     const tree = [...new Parser().parse(text)].map(nestingPastLimit).find((at) => at !== undefined);
     expect({ n, at: blockNesting(text).past }).toEqual({ n, at: tree });
   }
+});
+
+// No valid text is judged too deep by the estimate: random values nested up to 250 levels, printed
+// by yaml in block style (lists indented or not, any indent, multi-line strings as block scalars,
+// long ones folded, keys that need quotes) and in flow style inside block, estimate at most
+// `MAX_BLOCK_ESTIMATE`, so they are parsed and judged on the tree.
+const nested = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", maxDepth: 250 },
+    fc.oneof(fc.string(), fc.constantFrom("a\nb\n  c", "key: value", "- x", "| y", "> z", "#c", "   ", "x ".repeat(60)), fc.integer(), fc.constant(null)),
+    fc.array(tie("value"), { maxLength: 3 }),
+    fc.dictionary(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("a: b", "- c", "? d", "#", "k")), tie("value"), { maxKeys: 3 }),
+  ),
+}));
+const chain = (depth: number, leaf: unknown, keys: boolean[]): unknown => {
+  let value = leaf;
+  for (let i = 0; i < depth; i++) value = keys[i % keys.length] ? { [`k${i}`]: value, s: i } : [i, value];
+  return value;
+};
+it("valid texts nested up to 250 levels are never past the estimate's limit", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 248 }),
+      nested.value,
+      fc.array(fc.boolean(), { minLength: 1, maxLength: 5 }),
+      fc.record({ indent: fc.integer({ min: 1, max: 8 }), indentSeq: fc.boolean(), lineWidth: fc.integer({ min: 0, max: 80 }), flowLeaf: fc.boolean() }),
+      (depth, leaf, keys, { indent, indentSeq, lineWidth, flowLeaf }) => {
+        const doc = new Document(chain(depth, "LEAF", keys));
+        // The leaf in flow style, where it is a collection: `[...]` and `{...}` inside block ones.
+        visit(doc, { Scalar: (_, node) => (node.value === "LEAF" ? doc.createNode(leaf, { flow: flowLeaf }) : undefined) });
+        const text = doc.toString({ indent, indentSeq, lineWidth });
+        const tree = [...new Parser().parse(text)].map(nestingPastLimit).find((at) => at !== undefined);
+        fc.pre(tree === undefined);
+        expect(blockNesting(text).depth).toBeLessThanOrEqual(MAX_BLOCK_ESTIMATE);
+      },
+    ),
+    { numRuns: 60 },
+  );
 });
