@@ -139,7 +139,8 @@ export const blockNesting = (text: string): { depth: number; past: number | unde
     }
     const content = text.slice(at, text[end - 1] === "\r" ? end - 1 : end);
     if (isKey(content)) open(col, true, at);
-    if (BLOCK_SCALAR.test(content)) scalarAbove = indent;
+    // Most lines hold neither header character: the expression only where one is.
+    if ((content.includes("|") || content.includes(">")) && BLOCK_SCALAR.test(content)) scalarAbove = indent;
     start = next;
   }
   return { depth: deepest, past };
