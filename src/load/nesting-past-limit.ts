@@ -131,16 +131,20 @@ export const blockNesting = (text: string): { depth: number; past: number | unde
     }
     while (columns.length > 0 && columns.at(-1)!.col > indent) depth -= columns.pop()!.depth;
     let col = indent;
+    let marker = indent;
     while (at < end && text[at] === "-" && (at + 1 === end || text[at + 1] === " ")) {
       open(col, false, at);
+      marker = col;
       at += 1;
       while (at < end && text[at] === " ") at++;
       col = at - start;
     }
     const content = text.slice(at, text[end - 1] === "\r" ? end - 1 : end);
-    if (isKey(content)) open(col, true, at);
+    const key = isKey(content);
+    if (key) open(col, true, at);
+    // A block scalar's lines are those indented past the node that holds it: the key, or the `- `.
     // Most lines hold neither header character: the expression only where one is.
-    if ((content.includes("|") || content.includes(">")) && BLOCK_SCALAR.test(content)) scalarAbove = indent;
+    if ((content.includes("|") || content.includes(">")) && BLOCK_SCALAR.test(content)) scalarAbove = key ? col : marker;
     start = next;
   }
   return { depth: deepest, past };

@@ -62,6 +62,7 @@ const shapes: [string, (n: number) => string][] = [
   ["lists of mappings", (n) => `${example}${Array.from({ length: n }, (_, i) => `${" ".repeat(6 + 2 * i)}- k${i}:`).join("\n")} x\n`],
   ["mappings whose values are lists at their column", (n) => `${Array.from({ length: n }, (_, i) => `${"  ".repeat(i)}k${i}:\n${"  ".repeat(i)}- "a"\n${"  ".repeat(i)}-`).join("\n")} z\n`],
   ["lists of lists", (n) => `${Array.from({ length: n }, (_, i) => `${"  ".repeat(i)}- - a\n${"  ".repeat(i)}  -`).join("\n")} z\n`],
+  ["lists of mappings each with a block scalar before the key that nests", (n) => `${Array.from({ length: n }, (_, i) => `${" ".repeat(4 * i)}- t: |\n${" ".repeat(4 * i + 4)}text\n${" ".repeat(4 * i + 2)}k:`).join("\n")} z\n`],
   ["a block scalar's indented lines", (n) => `d: |\n${Array.from({ length: n }, (_, i) => `${" ".repeat(i + 2)}- k${i}:`).join("\n")}\ne: 1\n`],
 ];
 it.each(shapes)("%s: the estimate and the syntax tree find the same place past 256 levels", (_, make) => {
