@@ -5,6 +5,7 @@ import {
   type Issue,
   MAX_ISSUES,
   codePointLength,
+  countTaken,
   escapePointer,
   ownView,
   polluted,
@@ -63,6 +64,7 @@ export function err_root_quality_unresolved_items(v: any, p: string, out: Issue[
 export function take_root_quality_unresolved_items(v: any): any {
   const n = v.length;
   if (n > 100) return undefined;
+  countTaken(n);
   const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];

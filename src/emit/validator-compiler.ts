@@ -90,6 +90,8 @@ export interface ValidatorCode {
   readonly errors: readonly string[];
   /** What each of check, read and errors runs first: `checkPolluted()`, and the count of recursive-type values set back to zero. */
   readonly reset?: string;
+  /** What `read` runs first besides `reset`: the count of the values it copies set back to zero (`startReading()`). */
+  readonly readReset: string;
 }
 
 const FORMAT_CHECKS: Readonly<Record<StringFormat, string>> = {
@@ -488,6 +490,8 @@ export const compileValidator = (
         `function take_${base}(v: any): any {`,
         "  const n = v.length;",
         ...(max === undefined ? [] : [`  if (n > ${max}) return undefined;`]),
+        // Counted against MAX_NODES: items shared by reference are copied each time they are reached.
+        `  ${runtime("countTaken")}(n);`,
         "  const o: any[] = new Array(n >>> 0);",
         "  for (let i = 0; i < n; i++) {",
         "    const x = v[i];",
@@ -901,6 +905,7 @@ export const compileValidator = (
   return {
     // Each call first asks whether Object.prototype lends objects fields (see `polluted`).
     reset: [`${runtime("checkPolluted")}();`, ...(visits !== undefined ? [`${visits} = 0;`] : [])].join("\n    "),
+    readReset: `${runtime("startReading")}();`,
     declarations: withoutUnusedTakes(hoister.declarations(), read),
     check: `${isObject("value")} && ${entry.check("value")}`,
     read,

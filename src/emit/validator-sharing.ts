@@ -186,7 +186,7 @@ export const compileContractValidators = (project: Project, contract: Contract):
     const { declarations, shared } = sharing.versions[i]!;
     const used = new Set<string>();
     const wanted = { has: (name: string) => shared.has(name) || runtime.has(name) };
-    for (const text of [...declarations, code.check, code.read, ...code.errors, code.reset ?? ""]) namesIn(text, wanted, (name) => used.add(name));
+    for (const text of [...declarations, code.check, code.readReset, code.read, ...code.errors, code.reset ?? ""]) namesIn(text, wanted, (name) => used.add(name));
     versions.set(version, {
       ...code,
       declarations,

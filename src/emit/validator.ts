@@ -25,6 +25,7 @@ export const emitValidator = (project: Project, contract: Contract, version: Res
     rootType,
     declarations: [ISSUE_FUNCTION, ...code.declarations],
     reset: code.reset,
+    readReset: code.readReset,
     check: code.check,
     read: code.read,
     errors: indent(indent(code.errors)).join("\n"),

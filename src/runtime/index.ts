@@ -6,7 +6,7 @@ export { codePointLength } from "./code-point-length.js";
 export { isMultipleOf } from "./multiple-of.js";
 export { JSON_DEPTH_LIMIT, jsonFault, type JsonFault } from "./json-value.js";
 export { hasDuplicates, jsonEqual } from "./unique.js";
-export { checkPolluted, ownView, polluted, putKey, snapshot, strippedCopy, strippedEntry, takeChecked } from "./snapshot.js";
+export { checkPolluted, countTaken, ownView, polluted, putKey, readPastMaxNodes, snapshot, startReading, strippedCopy, strippedEntry, takeChecked } from "./snapshot.js";
 export { canonicalHash, canonicalJson } from "./canonical-json.js";
 export { rebuildRecord } from "./rebuild-record.js";
 export { recordOfEntries } from "./record-of-entries.js";

@@ -7,7 +7,7 @@ import type { Issue } from "./issue.js";
 import type { VersionShape } from "./redact.js";
 import { isRecord } from "./is-record.js";
 import { readFallbacks } from "./fallbacks.js";
-import { readValue, UNREADABLE, UNREADABLE_ISSUE } from "./snapshot.js";
+import { readPastMaxNodes, readValue, UNREADABLE, UNREADABLE_ISSUE } from "./snapshot.js";
 
 /** One version as generated code registers it. */
 export interface VersionRegistration<T, C> {
@@ -277,8 +277,8 @@ export interface Refused {
  * `input`, then the generated `read` of the version it is read as (of the reply mapped back, for a
  * provider's `from`), which checks and copies in one pass. `Refused` when the value does not pass
  * (or cannot be read); undefined when this path does not apply (a registration without `read`, an
- * envelope that fails, a reply its mapping finds fault with): the caller then copies the value
- * first and judges the copy.
+ * envelope that fails, a reply its mapping finds fault with, a copy past MAX_NODES values): the
+ * caller then copies the value first and judges the copy.
  */
 export const readChecked = (entry: ContractRegistration, input: unknown, given: string | undefined, from: string | undefined): Enveloped | Refused | undefined => {
   try {
@@ -293,6 +293,8 @@ export const readChecked = (entry: ContractRegistration, input: unknown, given: 
     const mapped = from === undefined ? input : mappedBack(registration, input, from);
     if (mapped === NOT_MAPPED) return undefined;
     const value = registration.read(mapped);
+    // Refused unjudged, its copy past MAX_NODES values: copied (and refused) by the caller instead.
+    if (value === undefined && readPastMaxNodes()) return undefined;
     if (value === undefined) return { refused: { ok: true, entry, version, readAs, registration, value: mapped } };
     return { ok: true, entry, version, readAs, registration, value };
   } catch {

@@ -30,7 +30,7 @@ import {
   type Registry,
 } from "./registry.js";
 import { repairJson, type RepairFlag } from "./repair.js";
-import { readValue, UNREADABLE, UNREADABLE_ISSUE } from "./snapshot.js";
+import { readPastMaxNodes, readValue, UNREADABLE, UNREADABLE_ISSUE } from "./snapshot.js";
 import { TREATY_VERSION } from "./version.js";
 import { endDecodeSpan, spanEvent, startDecodeSpan, wireTraceId, type SpanLike, type TraceEvent, type TracerLike } from "./trace.js";
 import { withRepair, type Attempted, type RepairDeps, type RepairLoop } from "./with-repair.js";
@@ -518,7 +518,8 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
     } catch {
       return undefined; // a getter or Proxy trap threw reading the envelope (or the mapping did)
     }
-    if (value === undefined) return refused(contract, lane, input, given, options);
+    // A copy past MAX_NODES values is not judged where it stands (see `readChecked`).
+    if (value === undefined) return readPastMaxNodes() ? undefined : refused(contract, lane, input, given, options);
     const decoded = lane.adapt(value);
     if (!decoded.ok) return undefined;
     (lane.traffic ??= metrics.counter("traffic", contract, lane.readAs))();

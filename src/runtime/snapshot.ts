@@ -31,9 +31,39 @@ export const snapshot = (value: unknown): unknown => {
     copied = 1;
     return copyIteratively(value);
   } finally {
+    lastCopied = copied;
     copied = outer;
   }
 };
+
+/** Values the last `snapshot` to end took, for `takeChecked` to count into the `read` in progress. */
+let lastCopied = 0;
+
+/**
+ * Values the generated `read` in progress has copied: the items of its lists and the snapshots it
+ * takes (`takeChecked`). A value that shares objects (`a = [a0, a0]` nested 30 times) is copied
+ * each time it is reached, so without this bound `read` built a copy as large as the value's JSON
+ * (2^30 items, an out-of-memory abort), where `snapshot` refuses it past MAX_NODES.
+ */
+let taken = 0;
+
+/** Starts the count of the generated `read` about to run (its first statement). */
+export const startReading = (): void => {
+  taken = 0;
+};
+
+/** Counts `n` more values into the copy `read` makes; past MAX_NODES the read is refused (the generated `read` catches the RangeError). */
+export const countTaken = (n: number): void => {
+  if ((taken += n) > MAX_NODES) throw new RangeError(`read: more than ${MAX_NODES} values`);
+};
+
+/**
+ * Whether the last generated `read` stopped because its copy passed MAX_NODES values: it refused
+ * the value without judging it, and judging it where it stands (`errors` on a value sharing
+ * objects) could take as long as its JSON is large, so decode copies it instead (`snapshot`,
+ * which refuses it as UNPARSEABLE past the same bound).
+ */
+export const readPastMaxNodes = (): boolean => taken > MAX_NODES;
 
 /** Values the copy in progress has taken so far. */
 let copied = 0;
@@ -174,10 +204,19 @@ export const ownView = (value: object): object => {
  * For a generated `read`: the snapshot of `value` when `check` accepts it, else undefined. Where a
  * validator has no reader of its own for a type (a map, a tuple, a union, a `json` value), the
  * value is copied first and the copy checked, so what passed is what is returned. Throws what
- * `snapshot` throws (the generated `read` catches it).
+ * `snapshot` throws, and past MAX_NODES values copied by the `read` in progress (`countTaken`); the
+ * generated `read` catches both.
  */
 export const takeChecked = (value: unknown, check: (copy: unknown) => boolean): unknown => {
-  const copy = snapshot(value);
+  if (typeof value !== "object" || value === null) return check(value) ? value : undefined;
+  let copy: unknown;
+  try {
+    copy = snapshot(value);
+  } finally {
+    // Counted when the snapshot is refused too: one refused for its size leaves the count past MAX_NODES.
+    taken += lastCopied;
+  }
+  countTaken(0);
   return check(copy) ? copy : undefined;
 };
 
@@ -187,8 +226,13 @@ export const takeChecked = (value: unknown, check: (copy: unknown) => boolean): 
  * is kept as null, since it is dropped all the same, rather than failing a payload `check` passes.
  */
 export const strippedCopy = (value: unknown): unknown => {
+  // Past MAX_NODES copied by the `read` in progress, the rest is dropped uncopied: keys without
+  // number may each hold a large value (or the same one, shared), and none of it is handed over.
+  if (taken > MAX_NODES) return null;
   try {
-    return snapshot(value);
+    const copy = snapshot(value);
+    taken += lastCopied;
+    return copy;
   } catch {
     return null;
   }

@@ -12,6 +12,7 @@ import { demoToolCall, registry as jsonRegistry } from "../fixtures/good-json/ex
 import { registry as tupleRegistry } from "../fixtures/good-tuple/expected/index.js";
 import { demoOrder as stripOrder, registry as stripRegistry } from "../fixtures/good-refs-strip/expected/index.js";
 import { demoTree as recursiveTree, registry as recursiveRegistry } from "../fixtures/good-recursive/expected/index.js";
+import { demoProfile, registry as sensitiveRegistry } from "../fixtures/good-sensitive/expected/index.js";
 import { agentTask as task } from "../support/agent-task.js";
 
 /** `[a, a]` nested `levels` times over one array: `levels + 1` arrays, 2^levels leaves as JSON. */
@@ -231,6 +232,64 @@ describe("an unknown key of a strip object, which decode drops", () => {
         expect(decoded.value).not.toHaveProperty("extra");
         expect(decoded.stripped).toEqual(["/extra"]);
       }
+    }
+  });
+});
+
+describe("a value whose copy by `read` passes MAX_NODES (history: 10 maps of lists, one map shared)", () => {
+  // demo.profile's history is a list (maxItems 10) of maps of lists (maxItems 10) of Reference. One
+  // map of 12,000 keys, each the same list of 10 shared References, is about 612,000 values: each
+  // snapshot of it passes, but `read` took one per item and copied 6 million values for a valid
+  // payload (a list of lists without maxItems, reached the same way, aborted Node out of memory).
+  const contact = { channel: "EMAIL", email: "user@example.com" };
+  let sinceReads = 0;
+  const reference = Object.defineProperty({ contact }, "since", {
+    enumerable: true,
+    get: () => {
+      sinceReads++;
+      return 2000;
+    },
+  });
+  const list = Array.from({ length: 10 }, () => reference);
+  const map = Object.fromEntries(Array.from({ length: 12_000 }, (_, i) => [`k${i}`, list]));
+  const profile = (fields: Record<string, unknown>): Record<string, unknown> => ({
+    contract: "demo.profile",
+    version: "1.0",
+    user_id: "u42",
+    tier: "PRO",
+    name: "x",
+    password: "x",
+    audit: "x",
+    active: true,
+    contact,
+    address: { city: "x", street: "x", gate_code: "x" },
+    contacts: [],
+    login: { method: "sso", provider: "acme", subject: "x" },
+    history: Array.from({ length: 10 }, () => map),
+    backup_codes: [],
+    home: { lat: 1, lon: 2 },
+    credential: { contract: "demo.credential", version: "1.0", label: "x", scope: "READ", token: "x", holder: "x" },
+    devices: [],
+    ...fields,
+  });
+
+  it("is refused by `read`, and decoded by no runtime or registry: UNPARSEABLE", () => {
+    expect(demoProfile.v1_0.read(profile({}))).toBeUndefined();
+    for (const decoder of [sensitiveRegistry, createRuntime(sensitiveRegistry), createRuntime(sensitiveRegistry, { persist: { write: () => undefined } })] as Decoder[]) {
+      const decoded = decoder.decode("demo.profile", profile({}));
+      expect(decoded.ok).toBe(false);
+      expect(decoded.error).toMatchObject({ class: "INVALID_INPUT", code: "UNPARSEABLE" });
+    }
+  });
+
+  it("is not then judged where it stands (errors would walk all of it): the decode reads at most MAX_NODES of it", () => {
+    // `home` is wrong too, after `history`: judging the value itself found that only after reading every `since`.
+    for (const decoder of [sensitiveRegistry, createRuntime(sensitiveRegistry)] as Decoder[]) {
+      sinceReads = 0;
+      const decoded = decoder.decode("demo.profile", profile({ home: { lat: "north", lon: 2 } }));
+      expect(decoded.ok).toBe(false);
+      expect(decoded.error).toMatchObject({ class: "INVALID_INPUT", code: "UNPARSEABLE" });
+      expect(sinceReads).toBeLessThan(MAX_NODES); // judged where it stands: 1,200,000
     }
   });
 });

@@ -13,10 +13,12 @@ import {
   capIssues,
   checkPolluted,
   codePointLength,
+  countTaken,
   escapePointer,
   hasDuplicates,
   ownView,
   polluted,
+  startReading,
   truncated,
 } from "treaty/runtime";
 
@@ -505,6 +507,7 @@ function err_root_inputs_artifact_refs(v: any, p: string, out: Issue[]): void {
 function take_root_inputs_artifact_refs(v: any): any {
   const n = v.length;
   if (n > 50) return undefined;
+  countTaken(n);
   const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
@@ -538,6 +541,7 @@ function err_root_inputs_evidence_refs(v: any, p: string, out: Issue[]): void {
 function take_root_inputs_evidence_refs(v: any): any {
   const n = v.length;
   if (n > 200) return undefined;
+  countTaken(n);
   const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
@@ -571,6 +575,7 @@ function err_root_constraints(v: any, p: string, out: Issue[]): void {
 function take_root_constraints(v: any): any {
   const n = v.length;
   if (n > 20) return undefined;
+  countTaken(n);
   const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
@@ -665,6 +670,7 @@ export function check(value: unknown): value is AgentTaskV2_0 {
 export function read(value: unknown): AgentTaskV2_0 | undefined {
   try {
     checkPolluted();
+    startReading();
     let t: any = value;
     if (
       typeof value === "object" &&

@@ -15,10 +15,12 @@ import {
   capIssues,
   checkPolluted,
   codePointLength,
+  countTaken,
   escapePointer,
   hasDuplicates,
   ownView,
   polluted,
+  startReading,
   truncated,
 } from "treaty/runtime";
 
@@ -533,6 +535,7 @@ function err_root_inputs_artifact_refs(v: any, p: string, out: Issue[]): void {
 function take_root_inputs_artifact_refs(v: any): any {
   const n = v.length;
   if (n > 50) return undefined;
+  countTaken(n);
   const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
@@ -566,6 +569,7 @@ function err_root_inputs_evidence_refs(v: any, p: string, out: Issue[]): void {
 function take_root_inputs_evidence_refs(v: any): any {
   const n = v.length;
   if (n > 200) return undefined;
+  countTaken(n);
   const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
@@ -599,6 +603,7 @@ function err_root_constraints(v: any, p: string, out: Issue[]): void {
 function take_root_constraints(v: any): any {
   const n = v.length;
   if (n > 20) return undefined;
+  countTaken(n);
   const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
@@ -795,6 +800,7 @@ export function check(value: unknown): value is AgentTaskV2_1 {
 export function read(value: unknown): AgentTaskV2_1 | undefined {
   try {
     checkPolluted();
+    startReading();
     let t: any = value;
     if (
       typeof value === "object" &&

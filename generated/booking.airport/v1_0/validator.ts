@@ -8,6 +8,7 @@ import {
   escapePointer,
   ownView,
   polluted,
+  startReading,
   truncated,
 } from "treaty/runtime";
 
@@ -168,6 +169,7 @@ export function check(value: unknown): value is BookingAirportV1_0 {
 export function read(value: unknown): BookingAirportV1_0 | undefined {
   try {
     checkPolluted();
+    startReading();
     let t: any = value;
     if (
       typeof value === "object" &&

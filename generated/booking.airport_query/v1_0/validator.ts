@@ -8,6 +8,7 @@ import {
   escapePointer,
   ownView,
   polluted,
+  startReading,
   truncated,
 } from "treaty/runtime";
 
@@ -137,6 +138,7 @@ export function check(value: unknown): value is BookingAirportQueryV1_0 {
 export function read(value: unknown): BookingAirportQueryV1_0 | undefined {
   try {
     checkPolluted();
+    startReading();
     let t: any = value;
     if (
       typeof value === "object" &&

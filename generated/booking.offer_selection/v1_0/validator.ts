@@ -6,9 +6,11 @@ import {
   capIssues,
   checkPolluted,
   codePointLength,
+  countTaken,
   escapePointer,
   ownView,
   polluted,
+  startReading,
   truncated,
 } from "treaty/runtime";
 
@@ -179,6 +181,7 @@ function err_root_passenger_names(v: any, p: string, out: Issue[]): void {
 function take_root_passenger_names(v: any): any {
   const n = v.length;
   if (n > 9) return undefined;
+  countTaken(n);
   const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
@@ -211,6 +214,7 @@ export function check(value: unknown): value is BookingOfferSelectionV1_0 {
 export function read(value: unknown): BookingOfferSelectionV1_0 | undefined {
   try {
     checkPolluted();
+    startReading();
     let t: any = value;
     if (
       typeof value === "object" &&

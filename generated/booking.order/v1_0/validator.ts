@@ -8,6 +8,7 @@ import {
   isDateTime,
   ownView,
   polluted,
+  startReading,
   truncated,
 } from "treaty/runtime";
 
@@ -187,6 +188,7 @@ export function check(value: unknown): value is BookingOrderV1_0 {
 export function read(value: unknown): BookingOrderV1_0 | undefined {
   try {
     checkPolluted();
+    startReading();
     let t: any = value;
     if (
       typeof value === "object" &&

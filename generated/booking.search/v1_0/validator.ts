@@ -8,6 +8,7 @@ import {
   isDate,
   ownView,
   polluted,
+  startReading,
   truncated,
 } from "treaty/runtime";
 
@@ -201,6 +202,7 @@ export function check(value: unknown): value is BookingSearchV1_0 {
 export function read(value: unknown): BookingSearchV1_0 | undefined {
   try {
     checkPolluted();
+    startReading();
     let t: any = value;
     if (
       typeof value === "object" &&

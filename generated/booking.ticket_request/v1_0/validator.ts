@@ -7,6 +7,7 @@ import {
   escapePointer,
   ownView,
   polluted,
+  startReading,
   truncated,
 } from "treaty/runtime";
 
@@ -154,6 +155,7 @@ export function check(value: unknown): value is BookingTicketRequestV1_0 {
 export function read(value: unknown): BookingTicketRequestV1_0 | undefined {
   try {
     checkPolluted();
+    startReading();
     let t: any = value;
     if (
       typeof value === "object" &&

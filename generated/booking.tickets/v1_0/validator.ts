@@ -5,9 +5,11 @@ import {
   MAX_ISSUES,
   capIssues,
   checkPolluted,
+  countTaken,
   escapePointer,
   ownView,
   polluted,
+  startReading,
   truncated,
 } from "treaty/runtime";
 
@@ -190,6 +192,7 @@ function err_root_ticket_numbers(v: any, p: string, out: Issue[]): void {
 function take_root_ticket_numbers(v: any): any {
   const n = v.length;
   if (n > 9) return undefined;
+  countTaken(n);
   const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
@@ -220,6 +223,7 @@ export function check(value: unknown): value is BookingTicketsV1_0 {
 export function read(value: unknown): BookingTicketsV1_0 | undefined {
   try {
     checkPolluted();
+    startReading();
     let t: any = value;
     if (
       typeof value === "object" &&

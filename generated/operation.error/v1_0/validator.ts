@@ -9,6 +9,7 @@ import {
   escapePointer,
   ownView,
   polluted,
+  startReading,
   takeChecked,
   truncated,
 } from "treaty/runtime";
@@ -426,6 +427,7 @@ export function check(value: unknown): value is OperationErrorV1_0 {
 export function read(value: unknown): OperationErrorV1_0 | undefined {
   try {
     checkPolluted();
+    startReading();
     let t: any = value;
     if (
       typeof value === "object" &&

@@ -17,9 +17,11 @@ import {
   capIssues,
   checkPolluted,
   codePointLength,
+  countTaken,
   escapePointer,
   ownView,
   polluted,
+  startReading,
   truncated,
 } from "treaty/runtime";
 
@@ -353,6 +355,7 @@ function err_root_result_claims(v: any, p: string, out: Issue[]): void {
 function take_root_result_claims(v: any): any {
   const n = v.length;
   if (n > 500) return undefined;
+  countTaken(n);
   const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
@@ -552,6 +555,7 @@ function err_Claim_evidence_refs(v: any, p: string, out: Issue[]): void {
 function take_Claim_evidence_refs(v: any): any {
   const n = v.length;
   if (n > 100) return undefined;
+  countTaken(n);
   const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
@@ -687,6 +691,7 @@ export function check(value: unknown): value is TaskResultV1_1 {
 export function read(value: unknown): TaskResultV1_1 | undefined {
   try {
     checkPolluted();
+    startReading();
     let t: any = value;
     if (
       typeof value === "object" &&

@@ -20,9 +20,11 @@ import {
   capIssues,
   checkPolluted,
   codePointLength,
+  countTaken,
   escapePointer,
   ownView,
   polluted,
+  startReading,
   truncated,
 } from "treaty/runtime";
 
@@ -382,6 +384,7 @@ function err_root_result_claims(v: any, p: string, out: Issue[]): void {
 function take_root_result_claims(v: any): any {
   const n = v.length;
   if (n > 500) return undefined;
+  countTaken(n);
   const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
@@ -581,6 +584,7 @@ function err_Claim_evidence_refs(v: any, p: string, out: Issue[]): void {
 function take_Claim_evidence_refs(v: any): any {
   const n = v.length;
   if (n > 100) return undefined;
+  countTaken(n);
   const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
@@ -716,6 +720,7 @@ export function check(value: unknown): value is TaskResultV1_2 {
 export function read(value: unknown): TaskResultV1_2 | undefined {
   try {
     checkPolluted();
+    startReading();
     let t: any = value;
     if (
       typeof value === "object" &&

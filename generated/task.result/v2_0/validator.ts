@@ -19,9 +19,11 @@ import {
   capIssues,
   checkPolluted,
   codePointLength,
+  countTaken,
   escapePointer,
   ownView,
   polluted,
+  startReading,
   truncated,
 } from "treaty/runtime";
 
@@ -384,6 +386,7 @@ function err_root_result_claims(v: any, p: string, out: Issue[]): void {
 function take_root_result_claims(v: any): any {
   const n = v.length;
   if (n > 500) return undefined;
+  countTaken(n);
   const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
@@ -583,6 +586,7 @@ function err_Claim_evidence_refs(v: any, p: string, out: Issue[]): void {
 function take_Claim_evidence_refs(v: any): any {
   const n = v.length;
   if (n > 100) return undefined;
+  countTaken(n);
   const o: any[] = new Array(n >>> 0);
   for (let i = 0; i < n; i++) {
     const x = v[i];
@@ -718,6 +722,7 @@ export function check(value: unknown): value is TaskResultV2_0 {
 export function read(value: unknown): TaskResultV2_0 | undefined {
   try {
     checkPolluted();
+    startReading();
     let t: any = value;
     if (
       typeof value === "object" &&

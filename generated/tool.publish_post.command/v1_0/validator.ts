@@ -10,6 +10,7 @@ import {
   isDateTime,
   ownView,
   polluted,
+  startReading,
   truncated,
 } from "treaty/runtime";
 
@@ -478,6 +479,7 @@ export function check(value: unknown): value is ToolPublishPostCommandV1_0 {
 export function read(value: unknown): ToolPublishPostCommandV1_0 | undefined {
   try {
     checkPolluted();
+    startReading();
     let t: any = value;
     if (
       typeof value === "object" &&
