@@ -3,7 +3,7 @@
 // typed model only; the emitter prints the result, `compile` reports the diagnostics.
 import { createDiagnostic, formatDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import { rootFields } from "../ir/envelope.js";
-import type { Contract, EnumDef, Field, JsonType, JsonValue, LlmProvider, NamedType, OneOfType, OpenObject, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
+import type { Contract, EnumDef, Field, SourceLocation, JsonType, JsonValue, LlmProvider, NamedType, OneOfType, OpenObject, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
 import { distinguishDescribed, variantLabel } from "../ir/one-of-variants.js";
 import { objectPolicy } from "../ir/open-objects.js";
 import { versionsOfMajor } from "../ir/names.js";
@@ -42,10 +42,31 @@ interface Context {
   readonly totals: { properties: number; chars: number; enumValues: number; deepest: number };
   /** The named types being projected above this point (`contract:type`): a projection inlines them, so a recursive one cannot go. */
   readonly expanding: Set<string>;
-  /** Where the provider takes `$defs`: the home version's recursive types, by name, each projected once. */
+  /** Where the provider takes `$defs`: the recursive types reached, each projected once (`defName`). */
   readonly defs: Map<string, JsonSchema>;
-  readonly recursive: ReadonlySet<string>;
+  /** The recursive types of each version reached (the home version's and embedded contracts'). */
+  readonly recursive: Map<ResolvedVersion, ReadonlySet<string>>;
+  /** The home version's field through which the projection entered another contract, while it is in one. */
+  entered: Field | undefined;
 }
+
+/**
+ * Where a diagnostic of this projection goes: at `loc` when it is in the home contract's file, else
+ * at the home field that leads into the other contract (its own file is not where the fix goes: the
+ * home contract's `llm: { providers }` is, and the other contract may project to that provider fine).
+ */
+const placed = (ctx: Context, loc: SourceLocation): SourceLocation => (loc.file === ctx.home.contract.file ? loc : (ctx.entered?.loc ?? ctx.home.version.loc));
+
+/** The recursive types of `scope`'s version, worked out once per projection. */
+const recursiveIn = (ctx: Context, scope: Scope): ReadonlySet<string> => {
+  let found = ctx.recursive.get(scope.version);
+  if (found === undefined) ctx.recursive.set(scope.version, (found = recursiveTypes(scope.version)));
+  return found;
+};
+
+/** A recursive type's key in `$defs`: its name in the home version, qualified by contract and version elsewhere (a name treaty's types cannot have). */
+const defName = (ctx: Context, scope: Scope, type: NamedType): string =>
+  scope === ctx.home ? type.name : `${scope.contract.name}.v${scope.version.version.replace(".", "_")}.${type.name}`;
 
 /** A projected type: its schema, its null plan, and the constraints it left out, in words. */
 interface Projected {
@@ -161,10 +182,10 @@ const countEnum = (ctx: Context, def: EnumDef): void => {
   ctx.totals.enumValues += def.values.length;
   const { maxEnumValues, largeEnum, provider } = ctx.limits;
   if (maxEnumValues !== undefined && ctx.totals.enumValues > maxEnumValues && ctx.totals.enumValues - def.values.length <= maxEnumValues) {
-    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", def.loc, { provider, limit: "enum values in one schema", max: maxEnumValues, actual: `${ctx.totals.enumValues} with enum '${def.name}'`, fix: optOut(provider) }));
+    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", placed(ctx, def.loc), { provider, limit: "enum values in one schema", max: maxEnumValues, actual: `${ctx.totals.enumValues} with enum '${def.name}'`, fix: optOut(provider) }));
   }
   if (largeEnum && def.values.length > largeEnum.values && chars > largeEnum.chars) {
-    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", def.loc, { provider, limit: `characters of values in one enum of more than ${largeEnum.values} values`, max: largeEnum.chars, actual: `${chars} in enum '${def.name}'`, fix: optOut(provider) }));
+    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", placed(ctx, def.loc), { provider, limit: `characters of values in one enum of more than ${largeEnum.values} values`, max: largeEnum.chars, actual: `${chars} in enum '${def.name}'`, fix: optOut(provider) }));
   }
 };
 
@@ -315,9 +336,9 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
       return { schema: enumSchema(ctx, lookup(scope.version.enums, node.name, "enum")), dropped: [] };
     case "named": {
       const type = lookup(scope.version.types, node.name, "type");
-      if (ctx.limits.recursiveDefs && scope === ctx.home && ctx.recursive.has(node.name)) return recursiveDef(ctx, type, at, depth, field);
+      if (ctx.limits.recursiveDefs && recursiveIn(ctx, scope).has(node.name)) return recursiveDef(ctx, scope, type, at, depth, field);
       const key = `${scope.contract.name}:${node.name}`;
-      if (ctx.expanding.has(key)) return recursionNotProjected(ctx, type);
+      if (ctx.expanding.has(key)) return recursionNotProjected(ctx, scope, type);
       ctx.expanding.add(key);
       const projected = objectProjection(ctx, scope, type.fields, at, depth + 1, field, example, type);
       ctx.expanding.delete(key);
@@ -326,10 +347,13 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
     case "contract": {
       const contract = ctx.project.contracts.find((candidate) => candidate.name === node.contract);
       if (!contract) throw new Error(`treaty bug: unknown contract '${node.contract}' reached the projection`);
+      const entered = ctx.entered;
+      ctx.entered ??= field;
       const versions = versionsOfMajor(contract, node.major).map((version) => ({
         version,
         projected: objectProjection(ctx, { contract, version }, rootFields(contract, version), at, depth + 1, field, undefined),
       }));
+      ctx.entered = entered;
       // Versions are told apart by their `version` constant; without an envelope nothing tells
       // them apart, and every version's nulls are removed.
       const planned = versions.filter((v) => v.projected.nulls);
@@ -364,16 +388,17 @@ const oneOfPlan = (ctx: Context, node: OneOfType, variants: readonly Projected[]
   for (const { first, second, why } of overlaps) {
     if (!variants[first]!.nulls && !variants[second]!.nulls) continue; // as sent either way: the contract's validator decides
     const loc = node.variants[second]!.loc;
-    ctx.diagnostics.push(createDiagnostic("llm-union-overlap", loc, { provider, first: variantLabel(node, first), second: variantLabel(node, second), why, fix: optOut(provider) }));
+    ctx.diagnostics.push(createDiagnostic("llm-union-overlap", placed(ctx, loc), { provider, first: variantLabel(node, first), second: variantLabel(node, second), why, fix: optOut(provider) }));
   }
   return { kind: "select", variants: variants.flatMap((variant, i) => (variant.nulls ? [{ selector: selectors[i]!, inner: variant.nulls }] : [])) };
 };
 
 /** Projections inline named types, and no provider's subset is used here for `$ref` cycles yet: a recursive type is a limit crossed. */
-const recursionNotProjected = (ctx: Context, type: NamedType): Projected => {
+const recursionNotProjected = (ctx: Context, scope: Scope, type: NamedType): Projected => {
   const { provider } = ctx.limits;
   if (!ctx.diagnostics.some((d) => d.message.includes(RECURSION_LIMIT))) {
-    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", type.loc, { provider, limit: RECURSION_LIMIT, max: 0, actual: `type '${type.name}'`, fix: optOut(provider) }));
+    const actual = scope === ctx.home ? `type '${type.name}'` : `type '${type.name}' of ${scope.contract.name}`;
+    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", placed(ctx, type.loc), { provider, limit: RECURSION_LIMIT, max: 0, actual, fix: optOut(provider) }));
   }
   return { schema: {}, dropped: [] };
 };
@@ -385,18 +410,19 @@ const RECURSION_LIMIT = "recursive types (projections inline named types)";
  * its first place, where the ledger names what it drops) and referred to by `$ref` everywhere.
  * Such providers read optional fields as they are, so a reply needs no null plan inside it.
  */
-const recursiveDef = (ctx: Context, type: NamedType, at: string, depth: number, field: Field | undefined): Projected => {
-  if (!ctx.defs.has(type.name)) {
-    ctx.defs.set(type.name, {});
+const recursiveDef = (ctx: Context, scope: Scope, type: NamedType, at: string, depth: number, field: Field | undefined): Projected => {
+  const name = defName(ctx, scope, type);
+  if (!ctx.defs.has(name)) {
+    ctx.defs.set(name, {});
     // No keyword bounds a `$ref`'s recursion: the depth the validator enforces (`depth`) is in words.
     const bound = maxDepthOf(type);
     const words = WORDS.maxDepth!(bound);
     ctx.ledger.push({ path: at === "" ? "/" : at, constraint: "depth", value: bound, words });
-    const projected = objectProjection(ctx, ctx.home, type.fields, at, depth + 1, field, undefined);
+    const projected = objectProjection(ctx, scope, type.fields, at, depth + 1, field, undefined);
     if (projected.nulls) throw new Error(`treaty bug: ${ctx.limits.provider} takes $defs but '${type.name}' needs a null plan`);
-    ctx.defs.set(type.name, describedAs(paragraphs([type.description, `Must also be: ${words}.`]), projected.schema));
+    ctx.defs.set(name, describedAs(paragraphs([type.description, `Must also be: ${words}.`]), projected.schema));
   }
-  return { schema: { $ref: `#/$defs/${type.name}` }, dropped: [] };
+  return { schema: { $ref: `#/$defs/${name}` }, dropped: [] };
 };
 
 /** `schema` with `description` first, before what its own description says. */
@@ -460,7 +486,7 @@ const takesNullItself = (type: TypeNode): boolean =>
 const nestedObject = (ctx: Context, scope: Scope, at: string, depth: number, owner: Field | undefined): void => {
   const { maxDepth, provider } = ctx.limits;
   if (maxDepth !== undefined && depth > maxDepth && ctx.totals.deepest <= maxDepth) {
-    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", owner?.loc ?? scope.version.loc, { provider, limit: "levels of object nesting", max: maxDepth, actual: `${depth} at ${at}`, fix: optOut(provider) }));
+    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", placed(ctx, owner?.loc ?? scope.version.loc), { provider, limit: "levels of object nesting", max: maxDepth, actual: `${depth} at ${at}`, fix: optOut(provider) }));
   }
   ctx.totals.deepest = Math.max(ctx.totals.deepest, depth);
 };
@@ -471,7 +497,7 @@ const objectProjection = (ctx: Context, scope: Scope, fields: readonly Field[], 
   ctx.totals.properties += fields.length;
   ctx.totals.chars += fields.reduce((sum, f) => sum + f.name.length, 0);
   if (maxProperties !== undefined && ctx.totals.properties > maxProperties && ctx.totals.properties - fields.length <= maxProperties) {
-    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", owner?.loc ?? scope.version.loc, { provider, limit: "object properties in one schema", max: maxProperties, actual: ctx.totals.properties, fix: optOut(provider) }));
+    ctx.diagnostics.push(createDiagnostic("llm-limit-exceeded", placed(ctx, owner?.loc ?? scope.version.loc), { provider, limit: "object properties in one schema", max: maxProperties, actual: ctx.totals.properties, fix: optOut(provider) }));
   }
   const projected = fields.map((field) => {
     const sample = isPlainObject(example) ? example[field.name] : undefined;
@@ -582,7 +608,7 @@ export const projectVersion = (project: Project, contract: Contract, version: Re
 const computeProjection = (project: Project, contract: Contract, version: ResolvedVersion, provider: LlmProvider): VersionProjection => {
   const limits = PROVIDER_LIMITS[provider];
   const home = { contract, version };
-  const ctx: Context = { project, limits, home, ledger: [], widened: [], diagnostics: [], totals: { properties: 0, chars: 0, enumValues: 0, deepest: 0 }, expanding: new Set(), defs: new Map(), recursive: recursiveTypes(version) };
+  const ctx: Context = { project, limits, home, ledger: [], widened: [], diagnostics: [], totals: { properties: 0, chars: 0, enumValues: 0, deepest: 0 }, expanding: new Set(), defs: new Map(), recursive: new Map(), entered: undefined };
   const example = version.examples.find((e) => e.valid)?.value;
   const root = objectProjection(ctx, home, rootFields(contract, version), "", 1, undefined, example);
   const rules = version.rules.flatMap(ruleEntries);

@@ -133,4 +133,18 @@ describe("recursive types: the MCP projection", () => {
     for (const levels of [1, 5, TREE_DEPTH]) expect(validate(payload(chain(levels), sections(4)))).toBe(true);
     expect(validate(payload({ label: "x", children: [{ label: 1, children: [] }] }))).toBe(false);
   });
+
+  it("writes an embedded contract's recursive types in $defs too, named apart from the contract's own of the same name", () => {
+    const mcp = JSON.parse(readFileSync(join(EXPECTED, "demo.forest/v1_0/llm/mcp.json"), "utf8")) as { tool: { inputSchema: Record<string, unknown> } };
+    const input = mcp.tool.inputSchema;
+    expect(Object.keys(input["$defs"] as object).sort()).toEqual(["TreeNode", "demo.tree.v1_0.Paragraph", "demo.tree.v1_0.Section", "demo.tree.v1_0.TreeNode"]);
+    const validate = new Ajv2020({ strict: false }).compile(input);
+    const forest = (planted: Record<string, unknown>, own: Record<string, unknown>) => ({ contract: "demo.forest", version: "1.0", planted: payload(planted, sections(3)), own });
+    const own = { name: "a", kids: [{ name: "b", kids: [] }] };
+    expect(validate(forest(chain(TREE_DEPTH), own))).toBe(true);
+    // Each tree is checked as its own type: demo.tree's labels (strings of at most 40), this contract's names (at most 10).
+    expect(validate(forest({ label: "x", children: [{ label: 1, children: [] }] }, own))).toBe(false);
+    expect(validate(forest(chain(2), { name: "a", kids: [{ name: "b".repeat(11), kids: [] }] }))).toBe(false);
+    expect(validate(forest(chain(2), { name: "a", kids: [{ label: "b", children: [] }] }))).toBe(false);
+  });
 });
