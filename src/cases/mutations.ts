@@ -15,7 +15,7 @@ import { maxDepthOf, recursiveTypes } from "../ir/recursion.js";
 import { escapePointer } from "../runtime/issue.js";
 import { build, type Made } from "../testing/cases-file.js";
 import type { Edit, Expectation, MutationCase } from "./model.js";
-import { nonMatching, samplePattern, surrounded } from "./pattern-sample.js";
+import { nonMatching, samplePattern, withTextBeside } from "./pattern-sample.js";
 import { tooDeep } from "./too-deep.js";
 import { isMultipleOf } from "../runtime/multiple-of.js";
 import { own } from "../runtime/shape.js";
@@ -253,9 +253,13 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
     if (t.pattern !== undefined) {
       const bad = nonMatching(t.pattern);
       if (bad !== undefined && lengthFits(bad)) rejects(site, `not matching ${t.pattern}`, bad, "pattern");
-      // A match with text around it fails only while the anchors hold.
-      const around = surrounded(t.pattern);
-      if (around !== undefined && lengthFits(around)) rejects(site, `with text around a match of ${t.pattern}`, around, "pattern");
+      // A match with text before it, and one with text after it, fail only while each anchor holds;
+      // the text brings the string to its minLength, so that only the anchor rejects it.
+      const minLength = t.minLength !== undefined && t.minLength > 1 ? t.minLength - 1 : undefined;
+      for (const side of ["before", "after"] as const) {
+        const beside = withTextBeside(t.pattern, side, minLength);
+        if (beside !== undefined && lengthFits(beside)) rejects(site, `with text ${side} a match of ${t.pattern}`, beside, "pattern");
+      }
     }
     if (t.format !== undefined) {
       // A space is no value of any format; the words say more where they fit.
@@ -419,6 +423,11 @@ export const deriveMutations = (contract: Contract, version: ResolvedVersion, ba
         if (type.keyPattern !== undefined && entry !== undefined) {
           const bad = nonMatching(type.keyPattern);
           if (bad !== undefined) rejects(child(site, bad), `as a key not matching ${type.keyPattern}`, entry, "key");
+          // A key with text beside a match fails only while the pattern's anchor at that side holds.
+          for (const side of ["before", "after"] as const) {
+            const beside = withTextBeside(type.keyPattern, side);
+            if (beside !== undefined) rejects(child(site, beside), `as a key with text ${side} a match of ${type.keyPattern}`, entry, "key");
+          }
         }
         if (first !== undefined) {
           valueMutations(type.of, entry!, child(site, first));

@@ -210,10 +210,18 @@ export const nonMatching = (pattern: string): string | undefined => {
   return NON_MATCHING.find((s) => !re.test(s));
 };
 
-/** A match of `pattern` with a character before and after it, when `pattern` rejects that (it is anchored). */
-export const surrounded = (pattern: string): string | undefined => {
-  const sample = samplePattern(pattern);
+/**
+ * A match of `pattern` with a character on one `side` of it, when `pattern` rejects that (it is
+ * anchored at that end): one case per anchor, so a validator that drops either anchor fails one.
+ * The match has `length` code points where the pattern allows (the string then meets a
+ * `minLength` and only the anchor rejects it), else it is the shortest.
+ */
+export const withTextBeside = (pattern: string, side: "before" | "after", length?: number): string | undefined => {
+  const sample = (length === undefined ? undefined : samplePattern(pattern, length)) ?? samplePattern(pattern);
   if (sample === undefined) return undefined;
-  const around = `~${sample}~`;
-  return new RegExp(pattern, "u").test(around) ? undefined : around;
+  const re = new RegExp(pattern, "u");
+  return TEXT_BESIDE.map((c) => (side === "before" ? `${c}${sample}` : `${sample}${c}`)).find((s) => !re.test(s));
 };
+
+// Tried in order as the text beside a match.
+const TEXT_BESIDE = ["~", " ", "0", "a"];

@@ -3,7 +3,7 @@
 // has no value to mutate from.
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { nonMatching, samplePattern, surrounded } from "../../src/cases/pattern-sample.js";
+import { nonMatching, samplePattern, withTextBeside } from "../../src/cases/pattern-sample.js";
 import { createSynthesizer } from "../../src/cases/synthesize.js";
 import type { TypeNode } from "../../src/ir/model.js";
 import { contractDir, versionId } from "../../src/ir/names.js";
@@ -55,8 +55,14 @@ describe("samplePattern", () => {
   it("finds strings an anchored pattern rejects", () => {
     expect(nonMatching("^TASK-[0-9]+$")).toBe("~");
     expect(nonMatching(".*")).toBeUndefined();
-    expect(surrounded("^TASK-[0-9]+$")).toBe("~TASK-0~");
-    expect(surrounded("TASK-[0-9]+")).toBeUndefined();
+    expect(withTextBeside("^TASK-[0-9]+$", "before")).toBe("~TASK-0");
+    expect(withTextBeside("^TASK-[0-9]+$", "after")).toBe("TASK-0~");
+    // At a length, so that a minLength holds and only the anchor rejects it.
+    expect(withTextBeside("^[a-z]+$", "before", 3)).toBe("~aaa");
+    // Anchored at one end only: text beside the other end still matches.
+    expect(withTextBeside("^TASK-[0-9]+", "before")).toBe("~TASK-0");
+    expect(withTextBeside("^TASK-[0-9]+", "after")).toBeUndefined();
+    expect(withTextBeside("TASK-[0-9]+", "before")).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
-// The generated tests can fail: each break below edits a copy of a generated validator (task.result's
-// 1.2, demo.grid's 1.0) the way a bug in treaty's validator emitter would, and the copy's generated
+// The generated tests can fail: each break below edits a copy of a generated validator 
+// 1.2, demo.grid's and demo.anchors' 1.0) the way a bug in treaty's validator emitter would, and the copy's generated
 // tests must fail — with the very test named for the broken check among the failures — while an
 // intact copy passes.
 //
@@ -42,6 +42,22 @@ const editFunction = (source: string, name: string, edit: (code: string) => stri
 const dropFromCheck = (source: string, field: string, comparison: string): string =>
   editFunction(source, "is_root", (code) => editField(code, field, (fieldCode, f) => fieldCode.replace(` && ${f} ${comparison}`, "")));
 
+/** The hoisted regex the checks of `field` name. */
+const regexOf = (source: string, field: string): string => {
+  let regex: string | undefined;
+  editField(source, field, (code) => {
+    regex ??= /\b(re_\w+)\.test\(/.exec(code)?.[1];
+    return code;
+  });
+  return regex!;
+};
+
+/** Drops the `anchors` (`^`, `$` or both) from the declaration of the hoisted regex `regex`. */
+const dropAnchors = (source: string, regex: string, anchors: "^" | "$" | "^$"): string =>
+  source.replace(new RegExp(`(const ${regex} = new RegExp\\(")\\^(.*)\\$(", "u"\\))`), (_, open: string, body: string, close: string) =>
+    `${open}${anchors.includes("^") ? "" : "^"}${body}${anchors.includes("$") ? "" : "$"}${close}`,
+  );
+
 const TASK_BREAKS: readonly Break[] = [
   {
     // read() checks as it copies, apart from check(): its own break must fail the tests too.
@@ -78,18 +94,39 @@ const TASK_BREAKS: readonly Break[] = [
   },
   {
     name: "loosens the pattern of task_id by dropping its anchors",
-    caughtBy: "1.0–1.2 rejects task_id with text around a match of ^TASK-[0-9]+$",
-    apply: (source) => {
-      // The field's checks name its hoisted regex; the break edits that declaration.
-      let regex: string | undefined;
-      editField(source, "task_id", (code) => {
-        regex ??= /\b(re_\w+)\.test\(/.exec(code)?.[1];
-        return code;
-      });
-      return source.replace(new RegExp(`(const ${regex} = new RegExp\\(")\\^(.*)\\$(", "u"\\))`), "$1$2$3");
-    },
+    caughtBy: "1.0–1.2 rejects task_id with text before a match of ^TASK-[0-9]+$",
+    apply: (source) => dropAnchors(source, regexOf(source, "task_id"), "^$"),
   },
+  { name: "drops the ^ of task_id's pattern", caughtBy: "1.0–1.2 rejects task_id with text before a match of ^TASK-[0-9]+$", apply: (source) => dropAnchors(source, regexOf(source, "task_id"), "^") },
+  { name: "drops the $ of task_id's pattern", caughtBy: "1.0–1.2 rejects task_id with text after a match of ^TASK-[0-9]+$", apply: (source) => dropAnchors(source, regexOf(source, "task_id"), "$") },
 ];
+
+// demo.anchors, generated here: one case with text around a match caught only a validator that
+// dropped both anchors (`~a~` still fails `[a-z]+$`), its string could be shorter than the
+// field's minLength (check() then rejected it without the pattern), and a map's key pattern had no
+// such case at all.
+const ANCHOR_BREAKS: readonly Break[] = [
+  { name: "drops the ^ of code's pattern", caughtBy: "1.0 rejects code with text before a match of ^[a-z]+$", apply: (source) => dropAnchors(source, "re_root_code", "^") },
+  { name: "drops the $ of code's pattern", caughtBy: "1.0 rejects code with text after a match of ^[a-z]+$", apply: (source) => dropAnchors(source, "re_root_code", "$") },
+  {
+    name: "drops the ^ of code's pattern (minLength 4) from check() alone",
+    caughtBy: "1.0 rejects code with text before a match of ^[a-z]+$",
+    apply: (source) => editFunction(source, "is_root", (code) => editField(code, "code", (fieldCode) => fieldCode.replace("re_root_code.test(", 'new RegExp("[a-z]+$", "u").test('))),
+  },
+  { name: "drops the ^ of the key pattern of buckets", caughtBy: "1.0 rejects buckets.~aa as a key with text before a match of ^[a-z]{2,8}$", apply: (source) => dropAnchors(source, "re_root_buckets_key", "^") },
+  { name: "drops the $ of the key pattern of buckets", caughtBy: "1.0 rejects buckets.aa~ as a key with text after a match of ^[a-z]{2,8}$", apply: (source) => dropAnchors(source, "re_root_buckets_key", "$") },
+];
+
+const ANCHOR_IDL = [
+  "contract: demo.anchors",
+  "owner: tests",
+  "versions:",
+  '  "1.0":',
+  "    fields:",
+  '      code: { type: string, minLength: 4, maxLength: 16, pattern: "^[a-z]+$" }',
+  '      buckets: { type: map, of: { type: int, min: 0, max: 9 }, keys: { pattern: "^[a-z]{2,8}$" } }',
+  "",
+].join("\n");
 
 const GRID_BREAKS: readonly Break[] = [
   { name: "drops the max of n (100, multipleOf 7) from check() alone", caughtBy: "1.0 rejects n above max 100", apply: (source) => dropFromCheck(source, "n", "<= 100") },
@@ -126,6 +163,7 @@ const TARGETS: readonly Target[] = [
   // 1.2's own validator and what it imports from the versions' shared validators.ts.
   { contract: "task.result", files: ["v1_2/validator.ts", "validators.ts"], breaks: TASK_BREAKS, atLeast: 100 },
   { contract: "demo.grid", idl: GRID_IDL, files: ["v1_0/validator.ts"], breaks: GRID_BREAKS, atLeast: 20 },
+  { contract: "demo.anchors", idl: ANCHOR_IDL, files: ["v1_0/validator.ts"], breaks: ANCHOR_BREAKS, atLeast: 15 },
 ];
 
 const scratch = join(ROOT, ".scratch");
