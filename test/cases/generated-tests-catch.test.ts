@@ -1,4 +1,4 @@
-// The generated tests can fail: each break below edits a copy of a generated validator 
+// The generated tests can fail: each break below edits a copy of a generated validator (task.result's
 // 1.2, demo.grid's and demo.anchors' 1.0) the way a bug in treaty's validator emitter would, and the copy's generated
 // tests must fail — with the very test named for the broken check among the failures — while an
 // intact copy passes.
