@@ -25,7 +25,7 @@ import { objectPolicy, type ObjectPolicy } from "../ir/open-objects.js";
 import { hoistRules } from "./validator-rules.js";
 import { distinguishVariants } from "../ir/one-of-variants.js";
 import { selectorCode } from "./validator-one-of.js";
-import { depthGuard, VISITS } from "./validator-recursive.js";
+import { CHECKED, depthGuard, VISITS } from "./validator-recursive.js";
 import { maxDepthOf, recursiveTypes } from "../ir/recursion.js";
 
 // Turns the IR of one version into straight-line JS. Every type becomes a guard (its JSON type),
@@ -901,10 +901,10 @@ export const compileValidator = (
   const entryErrors = entry.errors("value", '""', "out");
   runtime("capIssues");
   const read = `${isObject("value")} && ${entry.take("value", "t")}`;
-  const visits = hoister.known(VISITS);
+  const counters = [hoister.known(VISITS), hoister.known(CHECKED)].filter((c) => c !== undefined);
   return {
     // Each call first asks whether Object.prototype lends objects fields (see `polluted`).
-    reset: [`${runtime("checkPolluted")}();`, ...(visits !== undefined ? [`${visits} = 0;`] : [])].join("\n    "),
+    reset: [`${runtime("checkPolluted")}();`, ...counters.map((c) => `${c} = 0;`)].join("\n    "),
     readReset: `${runtime("startReading")}();`,
     declarations: withoutUnusedTakes(hoister.declarations(), read),
     check: `${isObject("value")} && ${entry.check("value")}`,

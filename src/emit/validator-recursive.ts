@@ -2,8 +2,11 @@ import { pushIssue } from "./validator-code.js";
 import { MAX_NODES } from "../runtime/max-nodes.js";
 import type { Hoister } from "./validator-hoister.js";
 
-/** The key of the module's count of recursive-type values met by one call of check, read or errors (`resetVisits`). */
+/** The key of the module's count of recursive-type values in the value one call of check, read or errors is given (zeroed by the template's `reset`). */
 export const VISITS = "visits";
+
+/** The key of the module's count of the times one call's is_ functions entered a recursive-type value, never undone. */
+export const CHECKED = "checked";
 
 /**
  * The is_/err_ pair of a recursive named type: the pair `inner` checks its fields, this one counts
@@ -12,23 +15,36 @@ export const VISITS = "visits";
  * meets in one call, past MAX_NODES a `depth` failure too: a JS value may share objects (a node
  * whose four children are one node, sixteen levels down), and within `maxDepth` and `maxItems`
  * its walk and its copy would be 4^16 values from a few dozen objects.
+ *
+ * errors() checks a part with is_ before descending into it, so it walks a failing part again at
+ * each level above its fault: a failing is_ takes back what it counted, so `visits` counts the
+ * value (each of its values once), not the walk, and `checked`, never taken back, bounds the walk
+ * (past it is_ fails at once, and errors descends to find out).
  */
 export const depthGuard = (hoister: Hoister, base: string, inner: string | undefined, typeName: string, maxDepth: number, take: boolean): string => {
   // The module's count of recursive-type values enclosing the one being checked.
   const depth = hoister.hoist("depth", "depth", (name) => `let ${name} = 0;`);
-  // Reset by the check, read and errors of the version (the template's `reset`).
+  // Both reset by the check, read and errors of the version (the template's `reset`).
   const visits = hoister.hoist(VISITS, VISITS, (name) => `let ${name} = 0;`);
+  const checked = hoister.hoist(CHECKED, CHECKED, (name) => `let ${name} = 0;`);
   const expected = `${typeName} nested at most ${maxDepth} deep`;
   const many = `at most ${MAX_NODES} values of recursive types`;
   return [
     `function is_${base}(v: any): boolean {`,
-    `  if (${depth} >= ${maxDepth} || ++${visits} > ${MAX_NODES}) return false;`,
-    `  ${depth}++;`,
-    "  try {",
-    `    return ${inner === undefined ? "true" : `is_${inner}(v)`};`,
-    "  } finally {",
-    `    ${depth}--;`,
-    "  }",
+    `  if (${depth} >= ${maxDepth} || ++${checked} > ${MAX_NODES} || ++${visits} > ${MAX_NODES}) return false;`,
+    ...(inner === undefined
+      ? ["  return true;"]
+      : [
+          `  const before = ${visits} - 1;`,
+          `  ${depth}++;`,
+          "  try {",
+          `    if (is_${inner}(v)) return true;`,
+          `    ${visits} = before;`,
+          "    return false;",
+          "  } finally {",
+          `    ${depth}--;`,
+          "  }",
+        ]),
     "}",
     "",
     `function err_${base}(v: any, p: string, out: Issue[]): void {`,

@@ -72,6 +72,43 @@ describe("recursive types: the depth bound", () => {
   });
 });
 
+describe("recursive types: the count of values (MAX_NODES)", () => {
+  /** A chain 15 nodes deep whose last node holds `leaves` leaves by key, the last one's label too long. */
+  const broadAtTheBottom = (leaves: number) => {
+    const by_key: Record<string, unknown> = {};
+    for (let i = 0; i < leaves; i++) by_key[`k${i}`] = { label: i === leaves - 1 ? "x".repeat(41) : "leaf", children: [] };
+    let node: Record<string, unknown> = { label: "n", children: [], by_key };
+    for (let i = 1; i < TREE_DEPTH - 1; i++) node = { label: "n", children: [node] };
+    return node;
+  };
+  const leafPath = (leaves: number) => childPointer(TREE_DEPTH - 2) + `/by_key/k${leaves - 1}/label`;
+
+  it("errors counts each value once: a tree far below the bound with one bad leaf deep inside has that leaf's issue", () => {
+    // errors() checks each part before descending into a failing one, so it walks the bad leaf's
+    // branch once per level above it (here some 30 times 40,000 values); those walks counted as
+    // values once, and the tree had `depth` issues (too many values), the small document too.
+    const value = payload(broadAtTheBottom(40_000));
+    expect(tree.check(value)).toBe(false);
+    expect(tree.errors(value)).toEqual([expect.objectContaining({ path: leafPath(40_000), code: "maxLength" })]);
+    const outcome = createRuntime(registry).decode("demo.tree", value);
+    expect(outcome.ok).toBe(false);
+    // decode masks the map's key (keys are data).
+    if (!outcome.ok) expect(outcome.issues).toEqual([expect.objectContaining({ path: leafPath(40_000).replace("k39999", "*"), code: "maxLength" })]);
+  });
+
+  it("a JS value that shares one node 4^16 times over is still refused with depth past the millionth value, the document after it too", () => {
+    let node: Record<string, unknown> = { label: "leaf", children: [] };
+    for (let i = 1; i < TREE_DEPTH; i++) node = { label: "n", children: [node, node, node, node] };
+    const value = payload(node);
+    expect(tree.check(value)).toBe(false);
+    expect(tree.read(value)).toBeUndefined();
+    const issues = tree.errors(value);
+    expect(issues.length).toBeGreaterThan(0);
+    expect(issues.every((i) => i.code === "depth")).toBe(true);
+    expect(issues.at(-1)?.path).toBe("/document");
+  });
+});
+
 describe("recursive types: a hostile payload 100,000 levels deep", () => {
   const deep = payload(chain(100_000));
   const text = `{"contract":"demo.tree","version":"1.0","document":{"title":"T","paragraphs":[]},"tree":${'{"label":"n","children":['.repeat(100_000)}${"]}".repeat(100_000)}}`;
