@@ -31,13 +31,11 @@ export const snapshot = (value: unknown): unknown => {
     copied = 1;
     return copyIteratively(value);
   } finally {
-    lastCopied = copied;
+    // Counted into the `read` in progress too (refused ones as well: past MAX_NODES, that read stops).
+    taken += copied;
     copied = outer;
   }
 };
-
-/** Values the last `snapshot` to end took, for `takeChecked` to count into the `read` in progress. */
-let lastCopied = 0;
 
 /**
  * Values the generated `read` in progress has copied: the items of its lists and the snapshots it
@@ -208,14 +206,7 @@ export const ownView = (value: object): object => {
  * generated `read` catches both.
  */
 export const takeChecked = (value: unknown, check: (copy: unknown) => boolean): unknown => {
-  if (typeof value !== "object" || value === null) return check(value) ? value : undefined;
-  let copy: unknown;
-  try {
-    copy = snapshot(value);
-  } finally {
-    // Counted when the snapshot is refused too: one refused for its size leaves the count past MAX_NODES.
-    taken += lastCopied;
-  }
+  const copy = snapshot(value);
   countTaken(0);
   return check(copy) ? copy : undefined;
 };
@@ -230,9 +221,7 @@ export const strippedCopy = (value: unknown): unknown => {
   // number may each hold a large value (or the same one, shared), and none of it is handed over.
   if (taken > MAX_NODES) return null;
   try {
-    const copy = snapshot(value);
-    taken += lastCopied;
-    return copy;
+    return snapshot(value);
   } catch {
     return null;
   }
