@@ -198,9 +198,11 @@ export const createFailure = (kind: FailureKind, facts: FailureFacts, stamp: Err
   const issues = shape === undefined ? found : maskIssues(found, shape, facts.validated === true);
   // Assigned one by one, in the order a failure prints, rather than spread: building the failure is
   // most of a failing decode.
-  const failure = { ok: false, kind, stage: FAILURES[kind].stage, error: operationError(kind, facts, issues, stamp), contract: facts.contract } as { -readonly [K in keyof Failure]: Failure[K] };
-  if (facts.version !== undefined) failure.version = facts.version;
-  failure.issues = issues;
+  const stage = FAILURES[kind].stage;
+  const error = operationError(kind, facts, issues, stamp);
+  const { contract, version } = facts;
+  // One literal for the common failure (a version, nothing known): no property added to it after.
+  const failure = (version !== undefined ? { ok: false, kind, stage, error, contract, version, issues } : { ok: false, kind, stage, error, contract, issues }) as { -readonly [K in keyof Failure]: Failure[K] };
   if (facts.known) failure.known = facts.known;
   return failure;
 };
@@ -249,19 +251,37 @@ const distinct = (issues: readonly Issue[], pick: (issue: Issue) => string): str
   return [...new Set(issues.map(pick))].join(", ");
 };
 
+/** A masked path as the wire shows it: the root as `/`, anything else on one line (`printable`). */
+const shownPath = (issue: Issue): string => (issue.path === "" ? "/" : printable(issue.path));
+/**
+ * The same for a path masked by a `plain` shape, which names declared fields and list or tuple
+ * items only, every other segment `*` (`maskIssuePath`): a field's name holds no character
+ * `printable` escapes (ir/names.ts's FIELD_NAME), so the path is shown as it is, unread. Reading
+ * it would flatten the string the validator built by concatenation, a third of a failing decode.
+ */
+const issueCode = (issue: Issue): string => issue.code;
+const shownPlainPath = (issue: Issue): string => (issue.path === "" ? "/" : issue.path);
+
 /**
  * The wire's flat strings (operation.error 1.0 allows no nesting): lists joined, each clipped to
  * 500 characters. Paths are shown there, as text: each on one line (`printable`), where `issues`
  * keeps the pointers as data.
  */
 const errorDetails = (stage: Stage, facts: FailureFacts, issues: readonly Issue[]): { [k: string]: string } => {
-  const details: { [k: string]: string } = { stage, contract: clip(facts.contract) };
-  if (facts.version !== undefined) details["version"] = facts.version;
+  const contract = clip(facts.contract);
+  const { version, attempt } = facts;
+  if (version !== undefined && issues.length > 0 && !facts.known && attempt !== undefined) {
+    // A failing payload of a known version, the common failure, in one literal: nothing added after.
+    const paths = clip(distinct(issues, facts.shape?.plain === true ? shownPlainPath : shownPath));
+    return { stage, contract, version, paths, issue_codes: clip(distinct(issues, issueCode)), attempt: String(attempt) };
+  }
+  const details: { [k: string]: string } = { stage, contract };
+  if (version !== undefined) details["version"] = version;
   if (issues.length > 0) {
-    details["paths"] = clip(distinct(issues, (i) => (i.path === "" ? "/" : printable(i.path))));
-    details["issue_codes"] = clip(distinct(issues, (i) => i.code));
+    details["paths"] = clip(distinct(issues, facts.shape?.plain === true ? shownPlainPath : shownPath));
+    details["issue_codes"] = clip(distinct(issues, issueCode));
   }
   if (facts.known) details["known"] = clip(facts.known.join(", "));
-  if (facts.attempt !== undefined) details["attempt"] = String(facts.attempt);
+  if (attempt !== undefined) details["attempt"] = String(attempt);
   return details;
 };

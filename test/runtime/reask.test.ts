@@ -6,6 +6,9 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createRuntime, reaskMessage, type Issue, type VersionShape } from "../../src/runtime/index.js";
+import { FIELD_NAME } from "../../src/ir/names.js";
+import { createFailure, createStamp } from "../../src/runtime/errors.js";
+import { printable } from "../../src/runtime/printable.js";
 import { demoProfile, registry as profiles } from "../fixtures/good-sensitive/expected/index.js";
 import { arbitraryPayload } from "../support/sensitive-payloads.js";
 
@@ -155,5 +158,28 @@ describe("a key the shape lets a path show (a map's declared names)", () => {
     expect(paths).not.toMatch(UNPRINTABLE);
     expect(paths).toContain("/history/0/x\\n- ~1tier");
     expect(failure.issues[0]!.path).toBe(`/history/0/${forged.replace(/\//g, "~1")}`);
+  });
+});
+
+describe("a path of a plain shape (declared fields and list items only)", () => {
+  // errors.ts shows such a path in details.paths without reading it (reading flattens the string
+  // the validator built): that holds because `printable` leaves every field name as it is.
+  it("needs no escape: printable is the identity on any name FIELD_NAME allows, and on its pointer segment", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", minLength: 1, maxLength: 12 }), (name) => {
+        fc.pre(FIELD_NAME.test(name));
+        const segment = name.replace(/~/g, "~0").replace(/\//g, "~1");
+        expect(printable(`/${segment}/0/${segment}`)).toBe(`/${segment}/0/${segment}`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("is shown in details.paths as the issue's path, non-ASCII names included", () => {
+    const shape: VersionShape = { root: { "név": { kind: "list", of: { kind: "object", fields: { "é/~x": { kind: "string" } } } } }, plain: true } as unknown as VersionShape;
+    const issues: Issue[] = [{ path: "/név/3/é~1~0x", code: "type", message: "wrong type: expected string", expected: "string" }];
+    const failure = createFailure("schema", { contract: "demo.plain", version: "1.0", shape, issues, validated: true, attempt: 1 }, createStamp("test", "treaty.test", () => "ERR-1"));
+    expect(failure.issues[0]!.path).toBe("/név/3/é~1~0x");
+    expect(failure.error.details?.["paths"]).toBe("/név/3/é~1~0x");
   });
 });
