@@ -198,8 +198,9 @@ export const createFailure = (kind: FailureKind, facts: FailureFacts, stamp: Err
   const issues = shape === undefined ? found : maskIssues(found, shape, facts.validated === true);
   // Assigned one by one, in the order a failure prints, rather than spread: building the failure is
   // most of a failing decode.
-  const stage = FAILURES[kind].stage;
-  const error = operationError(kind, facts, issues, stamp);
+  const about = FAILURES[kind];
+  const stage = about.stage;
+  const error = operationError(about, facts, issues, stamp);
   const { contract, version } = facts;
   // One literal for the common failure (a version, nothing known): no property added to it after.
   const failure = (version !== undefined ? { ok: false, kind, stage, error, contract, version, issues } : { ok: false, kind, stage, error, contract, issues }) as { -readonly [K in keyof Failure]: Failure[K] };
@@ -227,9 +228,8 @@ const maskIssue = (issue: Issue, shape: VersionShape, validated: boolean): Issue
 
 const NO_ISSUES: readonly Issue[] = Object.freeze([]);
 
-/** The operation.error payload for a failure of `kind`, its paths those of `issues` (already masked). */
-const operationError = (kind: FailureKind, facts: FailureFacts, issues: readonly Issue[], stamp: ErrorStamp): OperationError => {
-  const failure = FAILURES[kind];
+/** The operation.error payload for a failure of `FAILURES`' kind `failure`, its paths those of `issues` (already masked). */
+const operationError = (failure: (typeof FAILURES)[FailureKind], facts: FailureFacts, issues: readonly Issue[], stamp: ErrorStamp): OperationError => {
   const error: OperationError = {
     contract: "operation.error",
     version: "1.0",
@@ -260,6 +260,9 @@ const shownPath = (issue: Issue): string => (issue.path === "" ? "/" : printable
  * it would flatten the string the validator built by concatenation, a third of a failing decode.
  */
 const issueCode = (issue: Issue): string => issue.code;
+/** An attempt's number as details text: the first ten from a table (converting a number is a call into the engine). */
+const attemptText = (attempt: number): string => ATTEMPTS[attempt] ?? String(attempt);
+const ATTEMPTS = Array.from({ length: 11 }, (_, n) => String(n));
 const shownPlainPath = (issue: Issue): string => (issue.path === "" ? "/" : issue.path);
 
 /**
@@ -272,8 +275,14 @@ const errorDetails = (stage: Stage, facts: FailureFacts, issues: readonly Issue[
   const { version, attempt } = facts;
   if (version !== undefined && issues.length > 0 && !facts.known && attempt !== undefined) {
     // A failing payload of a known version, the common failure, in one literal: nothing added after.
-    const paths = clip(distinct(issues, facts.shape?.plain === true ? shownPlainPath : shownPath));
-    return { stage, contract, version, paths, issue_codes: clip(distinct(issues, issueCode)), attempt: String(attempt) };
+    const plain = facts.shape?.plain === true;
+    if (issues.length === 1) {
+      const only = issues[0]!;
+      const paths = clip(plain ? shownPlainPath(only) : shownPath(only));
+      return { stage, contract, version, paths, issue_codes: clip(only.code), attempt: attemptText(attempt) };
+    }
+    const paths = clip(distinct(issues, plain ? shownPlainPath : shownPath));
+    return { stage, contract, version, paths, issue_codes: clip(distinct(issues, issueCode)), attempt: attemptText(attempt) };
   }
   const details: { [k: string]: string } = { stage, contract };
   if (version !== undefined) details["version"] = version;
@@ -282,6 +291,6 @@ const errorDetails = (stage: Stage, facts: FailureFacts, issues: readonly Issue[
     details["issue_codes"] = clip(distinct(issues, issueCode));
   }
   if (facts.known) details["known"] = clip(facts.known.join(", "));
-  if (attempt !== undefined) details["attempt"] = String(attempt);
+  if (attempt !== undefined) details["attempt"] = attemptText(attempt);
   return details;
 };
