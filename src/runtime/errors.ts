@@ -245,11 +245,8 @@ const operationError = (failure: (typeof FAILURES)[FailureKind], facts: FailureF
   return error;
 };
 
-/** The distinct values of `pick` over `issues`, in order, joined by ", " (one issue, the common case, allocates no set). */
-const distinct = (issues: readonly Issue[], pick: (issue: Issue) => string): string => {
-  if (issues.length === 1) return pick(issues[0]!);
-  return [...new Set(issues.map(pick))].join(", ");
-};
+/** The distinct values of `pick` over `issues`, in order, joined by ", ". */
+const distinct = (issues: readonly Issue[], pick: (issue: Issue) => string): string => [...new Set(issues.map(pick))].join(", ");
 
 /** A masked path as the wire shows it: the root as `/`, anything else on one line (`printable`). */
 const shownPath = (issue: Issue): string => (issue.path === "" ? "/" : printable(issue.path));
@@ -259,11 +256,11 @@ const shownPath = (issue: Issue): string => (issue.path === "" ? "/" : printable
  * `printable` escapes (ir/names.ts's FIELD_NAME), so the path is shown as it is, unread. Reading
  * it would flatten the string the validator built by concatenation, a third of a failing decode.
  */
+const shownPlainPath = (issue: Issue): string => (issue.path === "" ? "/" : issue.path);
 const issueCode = (issue: Issue): string => issue.code;
-/** An attempt's number as details text: the first ten from a table (converting a number is a call into the engine). */
+/** An attempt's number as text, the first ten from a table (converting a number calls into the engine). */
 const attemptText = (attempt: number): string => ATTEMPTS[attempt] ?? String(attempt);
 const ATTEMPTS = Array.from({ length: 11 }, (_, n) => String(n));
-const shownPlainPath = (issue: Issue): string => (issue.path === "" ? "/" : issue.path);
 
 /**
  * The wire's flat strings (operation.error 1.0 allows no nesting): lists joined, each clipped to
@@ -273,22 +270,21 @@ const shownPlainPath = (issue: Issue): string => (issue.path === "" ? "/" : issu
 const errorDetails = (stage: Stage, facts: FailureFacts, issues: readonly Issue[]): { [k: string]: string } => {
   const contract = clip(facts.contract);
   const { version, attempt } = facts;
+  const shown = facts.shape?.plain === true ? shownPlainPath : shownPath;
+  // One issue, most failures: read once, no set.
+  const only = issues.length === 1 ? issues[0]! : undefined;
+  const paths = (): string => clip(only ? shown(only) : distinct(issues, shown));
+  const codes = (): string => clip(only ? only.code : distinct(issues, issueCode));
+  // The common failure (a payload of a known version with issues, nothing else known) as one
+  // literal: no property added after it is made.
   if (version !== undefined && issues.length > 0 && !facts.known && attempt !== undefined) {
-    // A failing payload of a known version, the common failure, in one literal: nothing added after.
-    const plain = facts.shape?.plain === true;
-    if (issues.length === 1) {
-      const only = issues[0]!;
-      const paths = clip(plain ? shownPlainPath(only) : shownPath(only));
-      return { stage, contract, version, paths, issue_codes: clip(only.code), attempt: attemptText(attempt) };
-    }
-    const paths = clip(distinct(issues, plain ? shownPlainPath : shownPath));
-    return { stage, contract, version, paths, issue_codes: clip(distinct(issues, issueCode)), attempt: attemptText(attempt) };
+    return { stage, contract, version, paths: paths(), issue_codes: codes(), attempt: attemptText(attempt) };
   }
   const details: { [k: string]: string } = { stage, contract };
   if (version !== undefined) details["version"] = version;
   if (issues.length > 0) {
-    details["paths"] = clip(distinct(issues, facts.shape?.plain === true ? shownPlainPath : shownPath));
-    details["issue_codes"] = clip(distinct(issues, issueCode));
+    details["paths"] = paths();
+    details["issue_codes"] = codes();
   }
   if (facts.known) details["known"] = clip(facts.known.join(", "));
   if (attempt !== undefined) details["attempt"] = attemptText(attempt);
