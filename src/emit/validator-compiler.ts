@@ -25,7 +25,9 @@ import { objectPolicy, type ObjectPolicy } from "../ir/open-objects.js";
 import { hoistRules } from "./validator-rules.js";
 import { distinguishVariants } from "../ir/one-of-variants.js";
 import { selectorCode } from "./validator-one-of.js";
-import { CHECKED, depthGuard, VISITS } from "./validator-recursive.js";
+import { CHECKED, depthGuard, entryCount, type EntryCount, VISITS } from "./validator-recursive.js";
+import { walkSpread } from "../ir/walk-bound.js";
+import { MAX_NODES } from "../runtime/max-nodes.js";
 import { maxDepthOf, recursiveTypes } from "../ir/recursion.js";
 
 // Turns the IR of one version into straight-line JS. Every type becomes a guard (its JSON type),
@@ -134,11 +136,13 @@ const block = (head: string, lines: readonly string[]): string[] => {
  * Statements pushing an issue for each way `x` (at `path`, a JS expression) fails `c`, none when
  * it passes; `x` is never null here when the field is nullable. A container is entered only when
  * its allocation-free `is_` says it fails, so valid subtrees cost no path strings; a test marked
- * `last` that fails ends the examination of `x`.
+ * `last` that fails ends the examination of `x`. In a counted version (`counting`), a failing is_
+ * gives back what it counted.
  */
-const reportLines = (c: Compiled, x: string, path: string, nullable: boolean): string[] => {
+const reportLines = (c: Compiled, x: string, path: string, nullable: boolean, counting: EntryCount | undefined): string[] => {
   const orNull = nullable ? " or null" : "";
-  const failing = c.deep && `${c.enter ? `${c.enter(x)} || ` : ""}!is_${c.deep}(${x})`;
+  const fails = c.deep && (counting ? counting.fails(`is_${c.deep}(${x})`) : `!is_${c.deep}(${x})`);
+  const failing = c.deep && `${c.enter ? `${c.enter(x)} || ` : ""}${fails}`;
   const tail = c.deep ? [`if (${failing}) err_${c.deep}(${x}, ${path}, out);`] : [];
   const content = c.tests.reduceRight<string[]>((rest, t) => {
     const report = `if (!(${t.pass(x)})) ${pushIssue("out", path, t.code, c.guard ? t.expected : t.expected + orNull, t.problem)}`;
@@ -231,6 +235,15 @@ export const compileValidator = (
     useRuntime(name);
     return name;
   };
+  // Where the contract does not bound the walk (an unbounded map or list inside another), each
+  // entry is counted against MAX_NODES; elsewhere nothing is, and the validator is as it was.
+  const counting = walkSpread(project, contract, version) > MAX_NODES ? entryCount(hoister) : undefined;
+  const reportOf = (c: Compiled, x: string, path: string, nullable: boolean): string[] => reportLines(c, x, path, nullable, counting);
+  /** is_'s and err_'s first statements for an entry of type `t` of a map, list or object's kept keys: none where unneeded. */
+  const countIs = (scope: Scope, t: TypeNode): string[] => (counting && !countsItself(scope, t) ? [counting.is] : []);
+  const countErr = (scope: Scope, t: TypeNode): string[] => (counting && !countsItself(scope, t) ? [...counting.err] : []);
+  /** A value of a recursive type is counted by its own is_ and err_ (depthGuard). */
+  const countsItself = (scope: Scope, t: TypeNode): boolean => t.kind === "named" && recursiveIn(scope).has(t.name);
   /**
    * `read`'s counterpart of `checkExpr`: true when `x` passes `c`, and then `t` (a variable that
    * holds `x`) holds what is handed over, read once: the value itself when it is not a container,
@@ -469,6 +482,7 @@ export const compileValidator = (
       return [
         `function is_${base}(v: any): boolean {`,
         "  for (let i = 0; i < v.length; i++) {",
+        ...indent(indent(countIs(scope, t.of))),
         "    const x = v[i];",
         `    if (!(${checkExpr(item, "x", false)})) return false;`,
         "  }",
@@ -478,8 +492,9 @@ export const compileValidator = (
         `function err_${base}(v: any, p: string, out: Issue[]): void {`,
         ...bounded,
         `    ${stopAtCap()}`,
+        ...indent(indent(countErr(scope, t.of))),
         "    const x = v[i];",
-        ...indent(indent(reportLines(item, "x", `p + "/" + i`, false))),
+        ...indent(indent(reportOf(item, "x", `p + "/" + i`, false))),
         "  }",
         ...rest,
         "}",
@@ -544,7 +559,7 @@ export const compileValidator = (
         "}",
         "",
         `function err_${base}(v: any, p: string, out: Issue[]): void {`,
-        ...items.flatMap((item, i) => indent([`if (v.length > ${i}) {`, `  const x = v[${i}];`, ...indent(reportLines(item, "x", `p + "/${i}"`, false)), "}"])),
+        ...items.flatMap((item, i) => indent([`if (v.length > ${i}) {`, `  const x = v[${i}];`, ...indent(reportOf(item, "x", `p + "/${i}"`, false)), "}"])),
         "}",
       ].join("\n");
     });
@@ -558,6 +573,7 @@ export const compileValidator = (
         `function is_${base}(v: any): boolean {`,
         `  ${ownFields()}`,
         "  for (const k in v) {",
+        ...indent(indent(countIs(scope, t.of))),
         ...(key === undefined ? [] : [`    if (!${key.pass("k")}) return false;`]),
         "    const x = v[k];",
         `    if (!(${checkExpr(value, "x", false)})) return false;`,
@@ -569,10 +585,11 @@ export const compileValidator = (
         `  ${ownFields()}`,
         "  for (const k in v) {",
         `    ${stopAtCap()}`,
+        ...indent(indent(countErr(scope, t.of))),
         // The issue is at the entry, whose key is masked like every other map key in a path.
         ...(key === undefined ? [] : [`    if (!${key.pass("k")}) ${pushIssue("out", `p + "/" + ${escape}(k)`, "key", `key matching ${t.keyPattern}`, "key pattern mismatch")}`]),
         "    const x = v[k];",
-        ...indent(indent(reportLines(value, "x", `p + "/" + ${escape}(k)`, false))),
+        ...indent(indent(reportOf(value, "x", `p + "/" + ${escape}(k)`, false))),
         "  }",
         "}",
       ].join("\n");
@@ -618,8 +635,9 @@ export const compileValidator = (
         : policy.additional
           ? compile(scope, policy.additional, `${site}_additional`)
           : { label: "JSON value", tests: [{ pass: (x) => `${runtime("isJsonData")}(${x})`, code: "type", expected: "JSON value", problem: "not JSON data" }] };
-      const extraIs = kept ? ["const x = v[k];", `if (!(${checkExpr(kept, "x", false)})) return false;`] : ["return false;"];
-      const extraErr = kept ? [stopAtCap(), "const x = v[k];", ...reportLines(kept, "x", `p + "/" + ${runtime("escapePointer")}(k)`, false)] : [];
+      const keptType: TypeNode = policy.additional ?? { kind: "json" };
+      const extraIs = kept ? [...countIs(scope, keptType), "const x = v[k];", `if (!(${checkExpr(kept, "x", false)})) return false;`] : ["return false;"];
+      const extraErr = kept ? [stopAtCap(), ...countErr(scope, keptType), "const x = v[k];", ...reportOf(kept, "x", `p + "/" + ${runtime("escapePointer")}(k)`, false)] : [];
       type Entry = (typeof compiled)[number];
       const isLines = ({ field, local, c }: Entry, i: number): string[] => [
         `const ${local} = ${member("v", field.name)};`,
@@ -631,7 +649,7 @@ export const compileValidator = (
       const errLines = ({ field, local, c }: Entry): string[] => {
         const nullable = field.nullable !== undefined;
         const path = childPath("p", [field.name]);
-        const report = reportLines(c, local, path, nullable);
+        const report = reportOf(c, local, path, nullable);
         const notNull = nullable ? ` && ${local} !== null` : "";
         const missing = pushIssue("out", path, "required", c.label + (nullable ? " or null" : ""), "missing field");
         return [
@@ -833,7 +851,7 @@ export const compileValidator = (
         "}",
         "",
         `function err_${base}(v: any, p: string, out: Issue[]): void {`,
-        ...variants.flatMap(({ c, select }, i) => [`  ${i === 0 ? "" : "} else "}if (${select}) {`, ...indent(indent(reportLines(c, "v", "p", false)))]),
+        ...variants.flatMap(({ c, select }, i) => [`  ${i === 0 ? "" : "} else "}if (${select}) {`, ...indent(indent(reportOf(c, "v", "p", false)))]),
         "  } else {",
         `    ${pushIssue("out", "p", "union", expected, "matches no variant")}`,
         "  }",
@@ -857,7 +875,7 @@ export const compileValidator = (
         "}",
         "",
         `function err_${base}(v: any, p: string, out: Issue[]): void {`,
-        `  if (is_${base}(v)) return;`,
+        `  if (${counting ? `!${counting.fails(`is_${base}(v)`)}` : `is_${base}(v)`}) return;`,
         "  // The fewest issues, the newest version on a tie.",
         "  let best: Issue[] = [];",
         ...indent(newest!.errors("v", "p", "best")),

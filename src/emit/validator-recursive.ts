@@ -79,3 +79,37 @@ export const depthGuard = (hoister: Hoister, base: string, inner: string | undef
       : []),
   ].join("\n");
 };
+
+/**
+ * The walk of a version whose contract leaves it unbounded (`walkSpread` past MAX_NODES: a map or
+ * list without bound inside another) counts each entry of its maps, lists and kept unknown keys
+ * with the recursive types' counters: `check` fails past MAX_NODES of them, `errors` reports
+ * `depth` where the count passes. A JS value may share objects, and a map whose two keys hold one
+ * map, forty levels down, is 2^40 values walked from eighty references. Entries that are values of
+ * a recursive type are counted by its own is_/err_ instead.
+ */
+export interface EntryCount {
+  /** is_'s statement, first in the loop over entries. */
+  readonly is: string;
+  /** err_'s statements, first in the loop over entries (after the cap on issues). */
+  readonly err: readonly string[];
+  /**
+   * How errors asks whether a part fails, given is_'s call: `uncount(visits, is_x(x))` is
+   * `!is_x(x)`, and a failing is_ gives back what it counted, since err_ then counts the part (as
+   * depthGuard's is_ does for a recursive type's value).
+   */
+  readonly fails: (isCall: string) => string;
+}
+
+export const entryCount = (hoister: Hoister): EntryCount => {
+  const visits = hoister.hoist(VISITS, VISITS, (name) => `let ${name} = 0;`);
+  const checked = hoister.hoist(CHECKED, CHECKED, (name) => `let ${name} = 0;`);
+  const failing = hoister.hoist("uncount", "uncount", (name) =>
+    [`function ${name}(before: number, passed: boolean): boolean {`, "  if (passed) return false;", `  ${visits} = before;`, "  return true;", "}"].join("\n"),
+  );
+  return {
+    is: `if (++${checked} > ${MAX_NODES} || ++${visits} > ${MAX_NODES}) return false;`,
+    err: [`if (++${visits} > ${MAX_NODES}) {`, `  ${pushIssue("out", "p", "depth", `at most ${MAX_NODES} nested values`, "too many nested values")}`, "  return;", "}"],
+    fails: (isCall) => `${failing}(${visits}, ${isCall})`,
+  };
+};

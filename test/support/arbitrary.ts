@@ -153,7 +153,9 @@ export const arbitraryFor = (root: Schema, schema: Schema = root, depth = 0): fc
         if (ending) return fc.constant({});
         const pattern = (schema["propertyNames"] as Schema | undefined)?.["pattern"];
         const keys = typeof pattern === "string" ? fc.stringMatching(new RegExp(pattern, "u"), { maxLength: 8 }) : fc.string({ maxLength: 8 });
-        return fc.dictionary(keys, arbitraryFor(root, additional as Schema, depth + 1), { maxKeys: 3 });
+        // Half way to the ending depth a map holds one key at most: maps nested forty deep
+        // (good-nested-unbounded) otherwise made values of up to 3^16 keys, two minutes a run.
+        return fc.dictionary(keys, arbitraryFor(root, additional as Schema, depth + 1), { maxKeys: depth > RECURSION_DEPTH / 2 ? 1 : 3 });
       }
       // An optional property no value of which can be built (a minimum of billions) is left out.
       const buildable = Object.entries(properties).filter(([k, s]) => required.includes(k) || (!ending && !tooLongToBuild(s)));
