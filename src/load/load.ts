@@ -177,7 +177,9 @@ export const parseSource = (path: string, text: string): StageResult<SourceFile>
   const errors = doc.errors.filter((error) => error === first || !(error.code === "BAD_INDENT" && error.message.startsWith(MISALIGNED)));
   const diagnostics: Diagnostic[] = [...errors, ...doc.warnings].map((error) => yamlDiagnostic(file, error));
   // An alias within its own anchor makes a value without end (an example's, an imported schema's).
-  const aliased = errors.length === 0 && text.includes("*") ? aliasExpansion(file) : undefined;
+  // Only an anchored node expands (an alias of no anchor adds nothing), so a text without `&` is
+  // not walked: `*` alone is in most patterns, and the walk cost a 20,000-field contract 0.2 s.
+  const aliased = errors.length === 0 && text.includes("*") && text.includes("&") ? aliasExpansion(file) : undefined;
   return { value: file, diagnostics: [...diagnostics, ...(aliased ? [aliased] : []), ...keyProblems(file)] };
 };
 
