@@ -41,8 +41,9 @@ const together = (parts: readonly Bound[]): Bound => ({
 
 /** One of several (a union's variants). */
 const either = (parts: readonly Bound[]): Bound => ({
-  size: Math.max(1, ...parts.map((p) => p.size)),
-  spread: Math.max(1, ...parts.map((p) => p.spread)),
+  // Folded, not spread into Math.max: a call's arguments are bounded by the stack.
+  size: parts.reduce((n, p) => Math.max(n, p.size), 1),
+  spread: parts.reduce((n, p) => Math.max(n, p.spread), 1),
 });
 
 /**
