@@ -358,12 +358,8 @@ export const compileValidator = (
     ...(t.maxItems !== undefined
       ? [{ pass: (x: string) => `${x}.length <= ${t.maxItems}`, code: "maxItems", expected: `array of at most ${count(t.maxItems, "item")}`, problem: "too many items" }]
       : []),
-    // Among the first maxItems only: past them the list fails anyway. Items that may be objects
-    // or arrays are walked for their canonical texts.
-    ...(t.unique && !PRIMITIVE.has(t.of.kind) ? [walkBudget()] : []),
-    ...(t.unique
-      ? [{ pass: (x: string) => `!${runtime("hasDuplicates")}(${x}${t.maxItems === undefined ? "" : `, ${t.maxItems}`})`, code: "unique", expected: "array of unique items", problem: "duplicate items" }]
-      : []),
+    // Among the first maxItems only: past them the list fails anyway.
+    ...(t.unique ? walked(t.of.kind, { pass: (x: string) => `!${runtime("hasDuplicates")}(${x}${t.maxItems === undefined ? "" : `, ${t.maxItems}`})`, code: "unique", expected: "array of unique items", problem: "duplicate items" }) : []),
   ];
 
   const compile = (scope: Scope, type: TypeNode, site: string): Compiled => {
@@ -395,7 +391,7 @@ export const compileValidator = (
       case "map":
         return { guard: isObject, label: "object", tests: [], deep: hoistValues(scope, type, site) };
       case "json":
-        return { label: "JSON value", tests: [walkBudget()], deep: hoistJson(type) };
+        return { label: "JSON value", tests: [budget], deep: hoistJson(type) };
       case "tuple":
         return { guard: (x) => `Array.isArray(${x})`, label: `array of ${count(type.items.length, "item")}`, tests: tupleTests(type), deep: hoistTuple(scope, type, site) };
       case "object":
@@ -469,17 +465,22 @@ export const compileValidator = (
     `if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : ${runtime("polluted")}) return ${fn}_${base}(${runtime("ownView")}(v)${rest});`;
 
   /**
-   * Before each of the runtime's walks over a JSON value (a `json` value, kept JSON data, the
-   * canonical texts of a `unique` list): whether this call has walked at most MAX_NODES values
-   * through them (`walksLeft`). Past it the value is not walked and fails as the counted entries
-   * do, `depth`: a map whose 2,000 keys hold one shared JSON value of 600,000 values was 1.2 billion
-   * values walked. Its call then starts the count first (`startWalks`, in `reset`).
+   * The runtime's walks over a JSON value (a `json` value, kept JSON data, the canonical texts of a
+   * `unique` list) share one count per call (`walksLeft`: at most MAX_NODES values walked so far),
+   * asked before each walk and after it: a map whose 2,000 keys hold one shared JSON value of
+   * 600,000 values was 1.2 billion values walked. Before, so past the count nothing more is walked;
+   * after, so a payload passes when each walk passes and all of them walked at most MAX_NODES
+   * values, whatever order check, read and errors walk its parts in. Past it the value fails as the
+   * counted entries do, `depth`. The call then starts the count first (`startWalks`, in `reset`).
    */
   let walks = false;
-  const walkBudget = (): Test => {
+  const walksLeft = (): string => {
     walks = true;
-    return { pass: () => `${runtime("walksLeft")}()`, code: "depth", expected: `at most ${MAX_NODES} nested values`, problem: "too many nested values", last: true };
+    return `${runtime("walksLeft")}()`;
   };
+  const budget: Test = { pass: () => walksLeft(), code: "depth", expected: `at most ${MAX_NODES} nested values`, problem: "too many nested values", last: true };
+  /** `test`, a walk of the runtime's, between the two asks of the count; alone where the values are never objects or arrays. */
+  const walked = (kind: TypeNode["kind"], test: Test): Test[] => (PRIMITIVE.has(kind) ? [test] : [budget, test, budget]);
 
   /** `errors` stops a loop over payload entries once it holds MAX_ISSUES issues. */
   const stopAtCap = (): string => `if (out.length >= ${runtime("MAX_ISSUES")}) return;`;
@@ -535,14 +536,17 @@ export const compileValidator = (
       ].join("\n");
     });
 
-  /** A `json` value is checked by the runtime's walk (an explicit stack, bounded), reported at its own path. */
+  /**
+   * A `json` value is checked by the runtime's walk (an explicit stack, bounded), reported at its
+   * own path; its type's tests ask the call's count before it, is_ after it (`walksLeft`).
+   */
   const hoistJson = (t: JsonType): string =>
     hoister.hoist(`json:${t.maxDepth}:${t.maxBytes}`, "json", (base) => {
       const fault = `${runtime("jsonFault")}(v, ${t.maxDepth}, ${t.maxBytes})`;
       const report = (code: JsonFault, expected: string, problem: string): string[] => [`    case ${lit(code)}:`, `      ${pushIssue("out", "p", code, expected, problem)}`, "      break;"];
       return [
         `function is_${base}(v: unknown): boolean {`,
-        `  return ${fault} === undefined;`,
+        `  return ${fault} === undefined && ${walksLeft()};`,
         "}",
         "",
         `function err_${base}(v: unknown, p: string, out: Issue[]): void {`,
@@ -552,6 +556,9 @@ export const compileValidator = (
           ? report("jsonDepth", `JSON value nested at most ${JSON_DEPTH_LIMIT} levels deep`, "nested too deep")
           : report("maxDepth", `JSON value nested at most ${count(t.maxDepth, "level")} deep`, "nested too deep")),
         ...(t.maxBytes === undefined ? [] : report("maxBytes", `JSON value of at most ${count(t.maxBytes, "byte")} as JSON`, "too large")),
+        // A JSON value alone, past what the call may walk in all (is_ failed after the walk).
+        "    default:",
+        `      ${pushIssue("out", "p", budget.code, budget.expected, budget.problem)}`,
         "  }",
         "}",
       ].join("\n");
@@ -652,7 +659,7 @@ export const compileValidator = (
         ? undefined
         : policy.additional
           ? compile(scope, policy.additional, `${site}_additional`)
-          : { label: "JSON value", tests: [walkBudget(), { pass: (x) => `${runtime("isJsonData")}(${x})`, code: "type", expected: "JSON value", problem: "not JSON data" }] };
+          : { label: "JSON value", tests: walked("json", { pass: (x) => `${runtime("isJsonData")}(${x})`, code: "type", expected: "JSON value", problem: "not JSON data", last: true }) };
       const keptType: TypeNode = policy.additional ?? { kind: "json" };
       const extraIs = kept ? [...countIs(scope, keptType), "const x = v[k];", `if (!(${checkExpr(kept, "x", false)})) return false;`] : ["return false;"];
       const extraErr = kept ? [stopAtCap(), ...countErr(scope, keptType), "const x = v[k];", ...reportOf(kept, "x", `p + "/" + ${runtime("escapePointer")}(k)`, false)] : [];
@@ -765,7 +772,7 @@ export const compileValidator = (
       ];
       const keptTake = (): string[] => {
         if (!kept) return ["return undefined;"];
-        const test = policy.additional ? takeExpr(kept, "x", "t", false) : `(t = ${runtime("takeChecked")}(x, ${runtime("isJsonData")})) !== undefined`;
+        const test = policy.additional ? takeExpr(kept, "x", "t", false) : `${walksLeft()} && (t = ${runtime("takeChecked")}(x, ${runtime("isJsonData")})) !== undefined && ${walksLeft()}`;
         return ["const x = v[k];", "let t: any = x;", `if (!(${test})) return undefined;`, `${runtime("putKey")}(o, k, t);`];
       };
       const unknownTake = checked ? unknownKeys(keptTake()) : unknownKeys([`${runtime("putKey")}(o, k, ${runtime("strippedEntry")}(v, k));`], true);

@@ -96,6 +96,14 @@ describe("K = 2,000 references to one shared JSON value of 600,000 values", () =
     expect(v.errors(ordinary)).toEqual([]);
     expect(v.read(ordinary)).toBeDefined();
     expect(createRuntime(registry).decode("demo.json_bag", payload({ outputs: { search: { hits: [1, 2] } }, extras: { origin: "docs" } }))).toMatchObject({ ok: true });
+    // Two references walk 1,200,001 values in all: the second passes alone, not within the call's count.
+    const twice = payload({ outputs: { a: big, b: big } });
+    expect(v.check(twice)).toBe(false);
+    // errors asks is_ of the map first, whose walks count too: depth may name an earlier key.
+    const issues = v.errors(twice);
+    expect(issues.length).toBeGreaterThan(0);
+    expect(issues.every((i) => i.code === "depth")).toBe(true);
+    expect(v.read(twice)).toBeUndefined();
     // After a call that passed the budget, each walk outside a validator still accepts a value of 600,001 values.
     expect(v.errors(payload({ outputs: keys(big) })).length).toBeGreaterThan(0);
     reads = 0;
