@@ -87,6 +87,16 @@ describe("K = 2,000 references to one shared JSON value of 600,000 values", () =
     }
   });
 
+  it("check, read and errors agree near the count, whatever order they walk in", () => {
+    // check prints the pair's canonical texts before walking its items, read copies the items
+    // first: asked only before each walk, the last walk began within the count in read alone.
+    const pair = payload({ pairs: [[sharedJson(), { b: 1 }]] });
+    expect(v.check(pair)).toBe(false);
+    expect(v.read(pair)).toBeUndefined();
+    expect(v.errors(pair)).toContainEqual(expect.objectContaining({ code: "depth" }));
+    expect(createRuntime(registry).decode("demo.json_bag", pair)).toMatchObject({ ok: false, error: { class: "INVALID_INPUT" } });
+  });
+
   it("the budget is per call: an ordinary payload passes after it, and the runtime's walks alone keep their own", () => {
     const big = sharedJson();
     expect(v.check(payload({ outputs: keys(big) }))).toBe(false);
