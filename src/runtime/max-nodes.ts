@@ -29,8 +29,10 @@ export const countWalked = (n: number): void => {
 };
 
 /**
- * Asked by generated code before each walk: whether the call in progress has walked at most
- * MAX_NODES values through them. Past it the value is not walked (check fails, errors reports
- * `depth`, too many nested values), so a call walks at most MAX_NODES values and one last walk's.
+ * Asked by generated code before each walk and after it: whether the call in progress has walked
+ * at most MAX_NODES values through them. Before, so past it nothing more is walked (a call walks
+ * at most MAX_NODES values and one last walk's); after, so a payload passes exactly when its walks
+ * visit at most MAX_NODES values together, in whatever order check, read and errors make them.
+ * Past it the value fails: check is false, errors reports `depth`, too many nested values.
  */
 export const walksLeft = (): boolean => walked <= MAX_NODES;
