@@ -90,7 +90,7 @@ export interface ValidatorCode {
   readonly read: string;
   /** The body of `errors(value)`: statements pushing into `out`. */
   readonly errors: readonly string[];
-  /** What each of check, read and errors runs first: `checkPolluted()`, and the count of recursive-type values set back to zero. */
+  /** What each of check, read and errors runs first: `checkPolluted()`, and the counts of the runtime's walks (`startWalks()`) and of recursive-type values set back to zero. */
   readonly reset?: string;
   /** What `read` runs first besides `reset`: the count of the values it copies set back to zero (`startReading()`). */
   readonly readReset: string;
@@ -111,6 +111,9 @@ const FORMAT_CHECKS: Readonly<Record<StringFormat, string>> = {
   duration: "isDuration",
   time: "isTime",
 };
+
+/** Kinds whose values are never objects or arrays: a `unique` list of them is told apart without walking. */
+const PRIMITIVE: ReadonlySet<TypeNode["kind"]> = new Set(["string", "int", "number", "bool", "timestamp", "ref", "enum"]);
 
 // Enums longer than this are looked up in a Set rather than compared value by value.
 const ENUM_CHAIN_LIMIT = 8;
@@ -356,9 +359,7 @@ export const compileValidator = (
       ? [{ pass: (x: string) => `${x}.length <= ${t.maxItems}`, code: "maxItems", expected: `array of at most ${count(t.maxItems, "item")}`, problem: "too many items" }]
       : []),
     // Among the first maxItems only: past them the list fails anyway.
-    ...(t.unique
-      ? [{ pass: (x: string) => `!${runtime("hasDuplicates")}(${x}${t.maxItems === undefined ? "" : `, ${t.maxItems}`})`, code: "unique", expected: "array of unique items", problem: "duplicate items" }]
-      : []),
+    ...(t.unique ? walked(t.of.kind, { pass: (x: string) => `!${runtime("hasDuplicates")}(${x}${t.maxItems === undefined ? "" : `, ${t.maxItems}`})`, code: "unique", expected: "array of unique items", problem: "duplicate items" }) : []),
   ];
 
   const compile = (scope: Scope, type: TypeNode, site: string): Compiled => {
@@ -390,7 +391,7 @@ export const compileValidator = (
       case "map":
         return { guard: isObject, label: "object", tests: [], deep: hoistValues(scope, type, site) };
       case "json":
-        return { label: "JSON value", tests: [], deep: hoistJson(type) };
+        return { label: "JSON value", tests: [budget], deep: hoistJson(type) };
       case "tuple":
         return { guard: (x) => `Array.isArray(${x})`, label: `array of ${count(type.items.length, "item")}`, tests: tupleTests(type), deep: hoistTuple(scope, type, site) };
       case "object":
@@ -463,6 +464,24 @@ export const compileValidator = (
   const ownFieldsAfterRead = (base: string, fn: "is" | "take" = "is", rest = ""): string =>
     `if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : ${runtime("polluted")}) return ${fn}_${base}(${runtime("ownView")}(v)${rest});`;
 
+  /**
+   * The runtime's walks over a JSON value (a `json` value, kept JSON data, the canonical texts of a
+   * `unique` list) share one count per call (`walksLeft`: at most MAX_NODES values walked so far),
+   * asked before each walk and after it: a map whose 2,000 keys hold one shared JSON value of
+   * 600,000 values was 1.2 billion values walked. Before, so past the count nothing more is walked;
+   * after, so a payload passes when each walk passes and all of them walked at most MAX_NODES
+   * values, whatever order check, read and errors walk its parts in. Past it the value fails as the
+   * counted entries do, `depth`. The call then starts the count first (`startWalks`, in `reset`).
+   */
+  let walks = false;
+  const walksLeft = (): string => {
+    walks = true;
+    return `${runtime("walksLeft")}()`;
+  };
+  const budget: Test = { pass: () => walksLeft(), code: "depth", expected: `at most ${MAX_NODES} nested values`, problem: "too many nested values", last: true };
+  /** `test`, a walk of the runtime's, between the two asks of the count; alone where the values are never objects or arrays. */
+  const walked = (kind: TypeNode["kind"], test: Test): Test[] => (PRIMITIVE.has(kind) ? [test] : [budget, test, budget]);
+
   /** `errors` stops a loop over payload entries once it holds MAX_ISSUES issues. */
   const stopAtCap = (): string => `if (out.length >= ${runtime("MAX_ISSUES")}) return;`;
 
@@ -517,14 +536,17 @@ export const compileValidator = (
       ].join("\n");
     });
 
-  /** A `json` value is checked by the runtime's walk (an explicit stack, bounded), reported at its own path. */
+  /**
+   * A `json` value is checked by the runtime's walk (an explicit stack, bounded), reported at its
+   * own path; its type's tests ask the call's count before it, is_ after it (`walksLeft`).
+   */
   const hoistJson = (t: JsonType): string =>
     hoister.hoist(`json:${t.maxDepth}:${t.maxBytes}`, "json", (base) => {
       const fault = `${runtime("jsonFault")}(v, ${t.maxDepth}, ${t.maxBytes})`;
       const report = (code: JsonFault, expected: string, problem: string): string[] => [`    case ${lit(code)}:`, `      ${pushIssue("out", "p", code, expected, problem)}`, "      break;"];
       return [
         `function is_${base}(v: unknown): boolean {`,
-        `  return ${fault} === undefined;`,
+        `  return ${fault} === undefined && ${walksLeft()};`,
         "}",
         "",
         `function err_${base}(v: unknown, p: string, out: Issue[]): void {`,
@@ -534,6 +556,9 @@ export const compileValidator = (
           ? report("jsonDepth", `JSON value nested at most ${JSON_DEPTH_LIMIT} levels deep`, "nested too deep")
           : report("maxDepth", `JSON value nested at most ${count(t.maxDepth, "level")} deep`, "nested too deep")),
         ...(t.maxBytes === undefined ? [] : report("maxBytes", `JSON value of at most ${count(t.maxBytes, "byte")} as JSON`, "too large")),
+        // A JSON value alone, past what the call may walk in all (is_ failed after the walk).
+        "    default:",
+        `      ${pushIssue("out", "p", budget.code, budget.expected, budget.problem)}`,
         "  }",
         "}",
       ].join("\n");
@@ -634,7 +659,7 @@ export const compileValidator = (
         ? undefined
         : policy.additional
           ? compile(scope, policy.additional, `${site}_additional`)
-          : { label: "JSON value", tests: [{ pass: (x) => `${runtime("isJsonData")}(${x})`, code: "type", expected: "JSON value", problem: "not JSON data" }] };
+          : { label: "JSON value", tests: walked("json", { pass: (x) => `${runtime("isJsonData")}(${x})`, code: "type", expected: "JSON value", problem: "not JSON data", last: true }) };
       const keptType: TypeNode = policy.additional ?? { kind: "json" };
       const extraIs = kept ? [...countIs(scope, keptType), "const x = v[k];", `if (!(${checkExpr(kept, "x", false)})) return false;`] : ["return false;"];
       const extraErr = kept ? [stopAtCap(), ...countErr(scope, keptType), "const x = v[k];", ...reportOf(kept, "x", `p + "/" + ${runtime("escapePointer")}(k)`, false)] : [];
@@ -747,7 +772,7 @@ export const compileValidator = (
       ];
       const keptTake = (): string[] => {
         if (!kept) return ["return undefined;"];
-        const test = policy.additional ? takeExpr(kept, "x", "t", false) : `(t = ${runtime("takeChecked")}(x, ${runtime("isJsonData")})) !== undefined`;
+        const test = policy.additional ? takeExpr(kept, "x", "t", false) : `${walksLeft()} && (t = ${runtime("takeChecked")}(x, ${runtime("isJsonData")})) !== undefined && ${walksLeft()}`;
         return ["const x = v[k];", "let t: any = x;", `if (!(${test})) return undefined;`, `${runtime("putKey")}(o, k, t);`];
       };
       const unknownTake = checked ? unknownKeys(keptTake()) : unknownKeys([`${runtime("putKey")}(o, k, ${runtime("strippedEntry")}(v, k));`], true);
@@ -922,7 +947,7 @@ export const compileValidator = (
   const counters = [hoister.known(VISITS), hoister.known(CHECKED)].filter((c) => c !== undefined);
   return {
     // Each call first asks whether Object.prototype lends objects fields (see `polluted`).
-    reset: [`${runtime("checkPolluted")}();`, ...counters.map((c) => `${c} = 0;`)].join("\n    "),
+    reset: [`${runtime("checkPolluted")}();`, ...(walks ? [`${runtime("startWalks")}();`] : []), ...counters.map((c) => `${c} = 0;`)].join("\n    "),
     readReset: `${runtime("startReading")}();`,
     declarations: withoutUnusedTakes(hoister.declarations(), read),
     check: `${isObject("value")} && ${entry.check("value")}`,

@@ -5,7 +5,7 @@
 // past the depth bound is not walked below it, bytes are counted as the walk goes, so a huge value
 // is never serialized (nor read much past `maxBytes`), and values as they are reached, so one that
 // shares objects (JSON of 2^26 values in 27 arrays) is refused past MAX_NODES.
-import { MAX_NODES } from "./max-nodes.js";
+import { countWalked, MAX_NODES } from "./max-nodes.js";
 
 /**
  * The depth no `json` value may pass, declared `maxDepth` or not: consumers of the value (a
@@ -37,7 +37,8 @@ const stringBytes = (s: string): number => {
 /**
  * Why `value` is not a JSON value within `maxDepth` levels of arrays and objects and `maxBytes`
  * UTF-8 bytes of its `JSON.stringify` form, or undefined when it is. Past `JSON_DEPTH_LIMIT` it
- * is `jsonDepth` when no tighter `maxDepth` was declared; past MAX_NODES values, `json`.
+ * is `jsonDepth` when no tighter `maxDepth` was declared; past MAX_NODES values, `json`. What it
+ * visits counts into the generated call in progress (`countWalked`).
  */
 export const jsonFault = (value: unknown, maxDepth?: number, maxBytes?: number): JsonFault | undefined => {
   const depthBound = maxDepth !== undefined && maxDepth < JSON_DEPTH_LIMIT ? maxDepth : JSON_DEPTH_LIMIT;
@@ -47,51 +48,55 @@ export const jsonFault = (value: unknown, maxDepth?: number, maxBytes?: number):
   const values: unknown[] = [value];
   const depths: number[] = [0];
   let visited = 1;
-  while (values.length > 0) {
-    const v = values.pop();
-    const depth = depths.pop()!;
-    switch (typeof v) {
-      case "string":
-        // Every UTF-16 unit takes at least one byte: a string longer than what is left is never counted.
-        if (counting) bytes += v.length + 2 > maxBytes - bytes ? maxBytes + 1 : stringBytes(v);
-        break;
-      case "number":
-        if (!Number.isFinite(v)) return "json";
-        if (counting) bytes += String(v).length;
-        break;
-      case "boolean":
-        if (counting) bytes += v ? 4 : 5;
-        break;
-      case "object": {
-        if (v === null) {
-          if (counting) bytes += 4;
+  try {
+    while (values.length > 0) {
+      const v = values.pop();
+      const depth = depths.pop()!;
+      switch (typeof v) {
+        case "string":
+          // Every UTF-16 unit takes at least one byte: a string longer than what is left is never counted.
+          if (counting) bytes += v.length + 2 > maxBytes - bytes ? maxBytes + 1 : stringBytes(v);
+          break;
+        case "number":
+          if (!Number.isFinite(v)) return "json";
+          if (counting) bytes += String(v).length;
+          break;
+        case "boolean":
+          if (counting) bytes += v ? 4 : 5;
+          break;
+        case "object": {
+          if (v === null) {
+            if (counting) bytes += 4;
+            break;
+          }
+          if (depth >= depthBound) return depthFault;
+          if (Array.isArray(v)) {
+            if (counting) bytes += v.length === 0 ? 2 : v.length + 1;
+            if ((visited += v.length) > MAX_NODES) return counting && bytes > maxBytes ? "maxBytes" : "json"; // past MAX_NODES
+            for (let i = v.length - 1; i >= 0; i--) {
+              values.push(v[i]);
+              depths.push(depth + 1);
+            }
+          } else {
+            // Its own keys, as JSON.stringify and the rest of the validator read an object.
+            const keys = Object.keys(v);
+            if (counting) bytes += keys.length === 0 ? 2 : keys.length + 1;
+            if ((visited += keys.length) > MAX_NODES) return counting && bytes > maxBytes ? "maxBytes" : "json"; // past MAX_NODES
+            for (const key of keys) {
+              if (counting) bytes += (key.length + 3 > maxBytes - bytes ? maxBytes + 1 : stringBytes(key)) + 1;
+              values.push((v as Record<string, unknown>)[key]);
+              depths.push(depth + 1);
+            }
+          }
           break;
         }
-        if (depth >= depthBound) return depthFault;
-        if (Array.isArray(v)) {
-          if (counting) bytes += v.length === 0 ? 2 : v.length + 1;
-          if ((visited += v.length) > MAX_NODES) return counting && bytes > maxBytes ? "maxBytes" : "json"; // past MAX_NODES
-          for (let i = v.length - 1; i >= 0; i--) {
-            values.push(v[i]);
-            depths.push(depth + 1);
-          }
-        } else {
-          // Its own keys, as JSON.stringify and the rest of the validator read an object.
-          const keys = Object.keys(v);
-          if (counting) bytes += keys.length === 0 ? 2 : keys.length + 1;
-          if ((visited += keys.length) > MAX_NODES) return counting && bytes > maxBytes ? "maxBytes" : "json"; // past MAX_NODES
-          for (const key of keys) {
-            if (counting) bytes += (key.length + 3 > maxBytes - bytes ? maxBytes + 1 : stringBytes(key)) + 1;
-            values.push((v as Record<string, unknown>)[key]);
-            depths.push(depth + 1);
-          }
-        }
-        break;
+        default:
+          return "json";
       }
-      default:
-        return "json";
+      if (counting && bytes > maxBytes) return "maxBytes";
     }
-    if (counting && bytes > maxBytes) return "maxBytes";
+    return undefined;
+  } finally {
+    countWalked(visited);
   }
-  return undefined;
 };

@@ -2,7 +2,7 @@
 // into the other's unchanged.
 import type { AdaptLog } from "./adapters.js";
 import { escapePointer } from "./issue.js";
-import { MAX_NODES } from "./max-nodes.js";
+import { countWalked, MAX_NODES } from "./max-nodes.js";
 
 /**
  * The own enumerable keys of `value` not in `known`, with their values, as a fresh object (a key
@@ -30,6 +30,7 @@ export const dropClaimed = (value: unknown, claimed: readonly string[], log: Ada
  * written again unchanged): null, a boolean, a string, a finite number, or arrays and objects (own
  * enumerable keys) of those, at most MAX_NODES values as JSON (shared objects counted each time). Walked with a stack, so a deeply
  * nested hostile value cannot exhaust the call stack; a cycle is not JSON (a shared object is).
+ * What it visits counts into the generated call in progress (`countWalked`).
  */
 export const isJsonData = (value: unknown): boolean => {
   // `leaving[i]`: `stack[i]` is an object whose walk ends here (it is no longer an ancestor of what follows).
@@ -38,27 +39,31 @@ export const isJsonData = (value: unknown): boolean => {
   const ancestors = new Set<object>();
   // Counted as they are pushed, so a wide array reached again and again is refused before it is pushed again.
   let visited = 1;
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (leaving.pop()) {
-      ancestors.delete(v as object);
-      continue;
+  try {
+    while (stack.length > 0) {
+      const v = stack.pop();
+      if (leaving.pop()) {
+        ancestors.delete(v as object);
+        continue;
+      }
+      if (v === null || typeof v === "string" || typeof v === "boolean") continue;
+      if (typeof v === "number") {
+        if (!Number.isFinite(v)) return false;
+        continue;
+      }
+      if (typeof v !== "object" || ancestors.has(v)) return false;
+      ancestors.add(v);
+      stack.push(v);
+      leaving.push(true);
+      const items = Array.isArray(v) ? v : Object.keys(v).map((key) => (v as Record<string, unknown>)[key]);
+      if ((visited += items.length) > MAX_NODES) return false;
+      for (let i = 0; i < items.length; i++) {
+        stack.push(items[i]);
+        leaving.push(false);
+      }
     }
-    if (v === null || typeof v === "string" || typeof v === "boolean") continue;
-    if (typeof v === "number") {
-      if (!Number.isFinite(v)) return false;
-      continue;
-    }
-    if (typeof v !== "object" || ancestors.has(v)) return false;
-    ancestors.add(v);
-    stack.push(v);
-    leaving.push(true);
-    const items = Array.isArray(v) ? v : Object.keys(v).map((key) => (v as Record<string, unknown>)[key]);
-    if ((visited += items.length) > MAX_NODES) return false;
-    for (let i = 0; i < items.length; i++) {
-      stack.push(items[i]);
-      leaving.push(false);
-    }
+    return true;
+  } finally {
+    countWalked(visited);
   }
-  return true;
 };

@@ -1,4 +1,5 @@
 import { printCanonical, startPrinting, type Printing } from "./canonical-json.js";
+import { countWalked } from "./max-nodes.js";
 
 /** Structural equality of JSON values (arrays by position, objects by own enumerable keys). */
 export const jsonEqual = (a: unknown, b: unknown): boolean => {
@@ -29,6 +30,7 @@ export const jsonEqual = (a: unknown, b: unknown): boolean => {
  * = NaN, 0 = -0), objects and arrays by their canonical JSON text, so key order does not matter.
  * `limit` is the list's `maxItems`: past it the list fails anyway, and nothing more is examined.
  * Throws RangeError past MAX_NODES values printed in all (the validator's catch fails the value).
+ * The values it prints count into the generated call in progress (`countWalked`).
  */
 export const hasDuplicates = (items: readonly unknown[], limit: number = items.length): boolean => {
   const n = Math.min(items.length, limit);
@@ -36,16 +38,20 @@ export const hasDuplicates = (items: readonly unknown[], limit: number = items.l
   const primitives = new Set<unknown>();
   let texts: Set<string> | undefined;
   let printing: Printing | undefined;
-  for (let i = 0; i < n; i++) {
-    const item = items[i];
-    if (typeof item === "object" && item !== null) {
-      const text = printCanonical(item, (printing ??= startPrinting()));
-      if ((texts ??= new Set()).has(text)) return true;
-      texts.add(text);
-    } else {
-      if (primitives.has(item)) return true;
-      primitives.add(item);
+  try {
+    for (let i = 0; i < n; i++) {
+      const item = items[i];
+      if (typeof item === "object" && item !== null) {
+        const text = printCanonical(item, (printing ??= startPrinting()));
+        if ((texts ??= new Set()).has(text)) return true;
+        texts.add(text);
+      } else {
+        if (primitives.has(item)) return true;
+        primitives.add(item);
+      }
     }
+    return false;
+  } finally {
+    if (printing) countWalked(printing.printed);
   }
-  return false;
 };
