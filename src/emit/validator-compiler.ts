@@ -238,9 +238,17 @@ export const compileValidator = (
     useRuntime(name);
     return name;
   };
+  const recursive = new Map<ResolvedVersion, ReadonlySet<string>>();
+  /** The recursive types of a version, worked out once per compile (the walk bound asks too). */
+  const recursiveOf = (version: ResolvedVersion): ReadonlySet<string> => {
+    const known = recursive.get(version) ?? recursiveTypes(version);
+    recursive.set(version, known);
+    return known;
+  };
+  const recursiveIn = (scope: Scope): ReadonlySet<string> => recursiveOf(scope.version);
   // Where the contract does not bound the walk (an unbounded map or list inside another), each
   // entry is counted against MAX_NODES; elsewhere nothing is, and the validator is as it was.
-  const counting = walkSpread(project, contract, version) > MAX_NODES ? entryCount(hoister) : undefined;
+  const counting = walkSpread(project, contract, version, recursiveOf) > MAX_NODES ? entryCount(hoister) : undefined;
   const reportOf = (c: Compiled, x: string, path: string, nullable: boolean): string[] => reportLines(c, x, path, nullable, counting);
   /** is_'s and err_'s first statements for an entry of type `t` of a map, list or object's kept keys: none where unneeded. */
   const countIs = (scope: Scope, t: TypeNode): string[] => (counting && !countsItself(scope, t) ? [counting.is] : []);
@@ -281,12 +289,6 @@ export const compileValidator = (
     key === "__proto__" ? `${runtime("putKey")}(o, "__proto__", ${value});` : isIdentifier(key) ? `o.${key} = ${value};` : `o[${lit(key)}] = ${value};`;
   /** The statement deleting `key` of the fresh object `o`. */
   const deleteMember = (key: string): string => (isIdentifier(key) ? `delete o.${key};` : `delete o[${lit(key)}];`);
-  const recursive = new Map<ResolvedVersion, ReadonlySet<string>>();
-  const recursiveIn = (scope: Scope): ReadonlySet<string> => {
-    const known = recursive.get(scope.version) ?? recursiveTypes(scope.version);
-    recursive.set(scope.version, known);
-    return known;
-  };
   const scopeOf = (c: Contract, v: ResolvedVersion): Scope => ({
     contract: c,
     version: v,

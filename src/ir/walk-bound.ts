@@ -54,7 +54,13 @@ const either = (parts: readonly Bound[]): Bound => ({
  * otherwise (a node's map of strings, shared by a million nodes). A `json` value and a kept unknown
  * key's JSON data count as one value (walked by the runtime's own bounded walk).
  */
-export const walkSpread = (project: Project, contract: Contract, version: ResolvedVersion): number => {
+export const walkSpread = (
+  project: Project,
+  contract: Contract,
+  version: ResolvedVersion,
+  /** The recursive types of a version: a caller that already works them out passes its own (the validator compiler does). */
+  recursiveOf: (version: ResolvedVersion) => ReadonlySet<string> = recursiveTypes,
+): number => {
   // Contract references in progress: a contract reaching itself is unbounded.
   const entered = new Set<string>();
   // Each version once, however many references reach it.
@@ -62,7 +68,7 @@ export const walkSpread = (project: Project, contract: Contract, version: Resolv
   const ofVersion = (c: Contract, v: ResolvedVersion): Bound => {
     const known = versions.get(v);
     if (known) return known;
-    const recursive = recursiveTypes(v);
+    const recursive = recursiveOf(v);
     const named = new Map<string, Bound>();
     // Whether every recursive type's fields, other such values aside, are of bounded size.
     let nodes: Bound | undefined;
