@@ -1,5 +1,6 @@
 // Whether every value of one scalar type is a value of another: a retype or a constrain that
 // widens needs no code, one that narrows needs a person.
+import { patternIncludes } from "../compat/pattern-inclusion.js";
 import type { ConstType, JsonType, ListType, NumericType, StringType, TypeNode } from "../ir/model.js";
 
 const within = (inner: number | undefined, outer: number | undefined, compare: (a: number, b: number) => boolean): boolean =>
@@ -41,7 +42,7 @@ const numericWidens = (from: NumericType, to: NumericType): boolean =>
 const stringWidens = (from: StringType, to: StringType): boolean =>
   within(from.minLength ?? 0, to.minLength ?? 0, (a, b) => a >= b) &&
   within(from.maxLength, to.maxLength, (a, b) => a <= b) &&
-  (to.pattern === undefined || to.pattern === from.pattern) &&
+  patternIncludes(to.pattern, from.pattern)?.holds === true &&
   (to.format === undefined || to.format === from.format);
 
 const unconstrained = (t: StringType): boolean =>

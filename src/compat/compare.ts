@@ -9,12 +9,14 @@
 // compatible (the reason says so). A reader on the older version knows nothing of later changes:
 // forward verdicts never count them. Undeclared keys follow each object's openness (see `Openness`):
 // adding an optional field breaks forward under `reject` and is compatible both ways under `strip`.
-// What cannot be decided (two different regexes, formats) is breaking both ways, and says why.
+// Patterns are compared by the strings they accept (pattern-inclusion.ts). What cannot be decided
+// (a pattern with a backreference, two formats) is breaking both ways, and says why.
 import type { Change, JsonValue, SourceLocation } from "../ir/model.js";
 import { accepts, isMultiple, undeclaredKeyShape } from "./accepts.js";
 import { createDeclared, type Declared } from "./declared.js";
 import type { Difference, DifferenceKind, Direction, Verdict } from "./difference.js";
 import { defined } from "./intersect.js";
+import { patternIncludes } from "./pattern-inclusion.js";
 import {
   ANY,
   NEVER,
@@ -207,13 +209,29 @@ const keywordDiffs = (at: At, name: string, o: string | undefined, n: string | u
 
 // ---- strings and numbers -----------------------------------------------------------------------
 
+/** A string a pattern decision shows, quoted on one line, long ones cut. */
+const shown = (witness: string): string => JSON.stringify(witness.length <= 40 ? witness : `${witness.slice(0, 40)}…`);
+
+/**
+ * Patterns compared by the strings they accept (pattern-inclusion.ts): a pattern rewritten to the
+ * same language is no difference, one that accepts more breaks forward only, and each direction
+ * that breaks names a string that shows it. A pair the automata cannot decide counts as breaking.
+ */
 const patternDiffs = (at: At, o: string | undefined, n: string | undefined): Difference[] => {
   if (o === n) return [];
-  if (o === undefined) return [narrowed(at, "constraint-narrowed", `pattern /${n}/ added`)];
-  if (n === undefined) return [widened(at, "constraint-widened", `pattern /${o}/ removed`)];
-  return [
-    report(at, "constraint-changed", false, false, `pattern /${o}/ → /${n}/: whether one accepts every string of the other cannot be decided, so both directions count as breaking`),
-  ];
+  const backward = patternIncludes(n, o);
+  const forward = patternIncludes(o, n);
+  if (backward?.holds === true && forward?.holds === true) return [];
+  const what = o === undefined ? `pattern /${n}/ added` : n === undefined ? `pattern /${o}/ removed` : `pattern /${o}/ → /${n}/`;
+  const undecided = "whether one accepts every string of the other was not decided (a backreference, a lookaround or too large an automaton), so it counts as breaking";
+  const why = [
+    backward === undefined ? undecided : backward.holds ? undefined : `${shown(backward.witness)} is no longer accepted`,
+    forward === undefined && backward !== undefined ? undecided : forward?.holds === false ? `${shown(forward.witness)} is accepted now` : undefined,
+  ].filter((part) => part !== undefined);
+  const backwardOk = backward?.holds === true;
+  const forwardOk = forward?.holds === true;
+  const kind = backwardOk ? "constraint-widened" : forwardOk ? "constraint-narrowed" : "constraint-changed";
+  return [report(at, kind, backwardOk, forwardOk, `${what}: ${why.join("; ")}`)];
 };
 
 const schemeDiffs = (at: At, o: string | undefined, n: string | undefined): Difference[] => {

@@ -87,6 +87,8 @@ describe("JSON Schema: types and constraints", () => {
     ["multipleOf 7 → 13 changes", { type: "number", multipleOf: 7 }, { type: "number", multipleOf: 13 }, "constraint-changed  breaking/breaking"],
     ["pattern added", { type: "string" }, { type: "string", pattern: "^a" }, "constraint-narrowed  breaking/compatible"],
     ["pattern changed", { type: "string", pattern: "^a" }, { type: "string", pattern: "^b" }, "constraint-changed  breaking/breaking"],
+    ["pattern widened", { type: "string", pattern: "^ORD-[0-9]+$" }, { type: "string", pattern: "^ORD-[0-9A-Z]+$" }, "constraint-widened  compatible/breaking"],
+    ["pattern narrowed", { type: "string", pattern: "^c[0-9]+$" }, { type: "string", pattern: "^c[0-9]{1,3}$" }, "constraint-narrowed  breaking/compatible"],
     ["format removed", { type: "string", format: "email" }, { type: "string" }, "constraint-widened  compatible/breaking"],
     ["format changed", { type: "string", format: "date" }, { type: "string", format: "date-time" }, "constraint-changed  breaking/breaking"],
     ["minItems raised", { type: "array", minItems: 1 }, { type: "array", minItems: 2 }, "constraint-narrowed  breaking/compatible"],
@@ -102,6 +104,21 @@ describe("JSON Schema: types and constraints", () => {
     ["description only", { type: "string", description: "a" }, { type: "string", description: "b" }, "description-changed  compatible/compatible"],
   ])("%s", (_, older, newer, expected) => {
     expect(schemaDiff(older, newer)).toEqual([expected]);
+  });
+
+  it("patterns compare by the strings they accept, each break shown by a string", () => {
+    // Unanchored and matching the empty string: every string matches `x*`.
+    expect(schemaDiff({ type: "string" }, { type: "string", pattern: "x*" })).toEqual([]);
+    expect(schemaDiff({ type: "string", pattern: "^\\d+$" }, { type: "string", pattern: "^[0-9]+$" })).toEqual([]);
+    const [widened] = compare(shape({ type: "string", pattern: "^ORD-[0-9]+$" }), shape({ type: "string", pattern: "^ORD-[0-9A-Z]+$" }));
+    expect(widened?.reason).toBe('pattern /^ORD-[0-9]+$/ → /^ORD-[0-9A-Z]+$/: "ORD-A" is accepted now');
+    const [changed] = compare(shape({ type: "string", pattern: "^a" }), shape({ type: "string", pattern: "^b" }));
+    expect(changed?.reason).toBe('pattern /^a/ → /^b/: "a" is no longer accepted; "b" is accepted now');
+    // A backreference to a group of any length is no regular language: undecided, so breaking both ways.
+    const squares = { type: "string", pattern: "^([ab]+)\\1$" };
+    expect(schemaDiff(squares, { type: "string", pattern: "^(?:[ab][ab])+$" })).toEqual(["constraint-changed  breaking/breaking"]);
+    // One of a fixed text is read as that text.
+    expect(schemaDiff({ type: "string", pattern: "^(a)\\1$" }, { type: "string", pattern: "^aa$" })).toEqual([]);
   });
 
   it("list items compare at /*", () => {
