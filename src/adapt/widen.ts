@@ -1,6 +1,6 @@
 // Whether every value of one scalar type is a value of another: a retype or a constrain that
 // widens needs no code, one that narrows needs a person.
-import { patternIncludes } from "../compat/pattern-inclusion.js";
+import { patternIncludes } from "../ir/pattern-language.js";
 import type { ConstType, JsonType, ListType, NumericType, StringType, TypeNode } from "../ir/model.js";
 
 const within = (inner: number | undefined, outer: number | undefined, compare: (a: number, b: number) => boolean): boolean =>

@@ -9,14 +9,14 @@
 // compatible (the reason says so). A reader on the older version knows nothing of later changes:
 // forward verdicts never count them. Undeclared keys follow each object's openness (see `Openness`):
 // adding an optional field breaks forward under `reject` and is compatible both ways under `strip`.
-// Patterns are compared by the strings they accept (pattern-inclusion.ts). What cannot be decided
+// Patterns are compared by the strings they accept (ir/pattern-language.ts). What cannot be decided
 // (a pattern with a backreference, two formats) is breaking both ways, and says why.
 import type { Change, JsonValue, SourceLocation } from "../ir/model.js";
 import { accepts, isMultiple, undeclaredKeyShape } from "./accepts.js";
 import { createDeclared, type Declared } from "./declared.js";
 import type { Difference, DifferenceKind, Direction, Verdict } from "./difference.js";
 import { defined } from "./intersect.js";
-import { patternIncludes } from "./pattern-inclusion.js";
+import { patternIncludes } from "../ir/pattern-language.js";
 import {
   ANY,
   NEVER,
@@ -213,7 +213,7 @@ const keywordDiffs = (at: At, name: string, o: string | undefined, n: string | u
 const shown = (witness: string): string => JSON.stringify(witness.length <= 40 ? witness : `${witness.slice(0, 40)}…`);
 
 /**
- * Patterns compared by the strings they accept (pattern-inclusion.ts): a pattern rewritten to the
+ * Patterns compared by the strings they accept (ir/pattern-language.ts): a pattern rewritten to the
  * same language is no difference, one that accepts more breaks forward only, and each direction
  * that breaks names a string that shows it. A pair the automata cannot decide counts as breaking.
  */

@@ -868,7 +868,9 @@ export const compileValidator = (
     const deep = hoister.hoist(undefined, site, (base) => {
       const { selectors, overlaps } = distinguishVariants(t, scope.version, scope.contract);
       if (overlaps.length > 0) bug(`variants of ${site} overlap`);
-      const variants = t.variants.map((v, i) => ({ c: compile(scope, v.type, `${site}_${i + 1}`), select: selectorCode(selectors[i]!, "v") }));
+      // A selector's pattern is the variant's own: one module-level RegExp serves both.
+      const regex = (pattern: string): string => `re_${hoister.hoist(`pattern:${pattern}`, `${site}_select`, (re) => `const re_${re} = new RegExp(${lit(pattern)}, "u");`)}`;
+      const variants = t.variants.map((v, i) => ({ c: compile(scope, v.type, `${site}_${i + 1}`), select: selectorCode(selectors[i]!, "v", regex) }));
       labels = variants.map((v) => v.c.label);
       const expected = labels.join(" | ");
       return [

@@ -19,10 +19,21 @@ const sortTest = (sorts: ReadonlySet<Sort>, x: string): string => {
 const valuesTest = (values: readonly Primitive[], x: string): string =>
   values.length === 1 ? `${x} === ${JSON.stringify(values[0])}` : `(${values.map((v) => `${x} === ${JSON.stringify(v)}`).join(" || ")})`;
 
-const atomTest = (atom: Atom, x: string): string => (atom.values ? valuesTest(atom.values, x) : sortTest(atom.sorts, x));
+/** A RegExp (`u` flag) of a pattern, as an expression of the generated code. */
+export type PatternRegex = (pattern: string) => string;
 
-const testCode = (test: Test, x: string): string => {
+/** Built where the test runs: for code off the validators' path (adapters, provider mappings). */
+const inlineRegex: PatternRegex = (pattern) => `new RegExp(${JSON.stringify(pattern)}, "u")`;
+
+const patternTest = (pattern: string, x: string, regex: PatternRegex): string => `(typeof ${x} !== "string" || ${regex(pattern)}.test(${x}))`;
+
+const atomTest = (atom: Atom, x: string, regex: PatternRegex): string =>
+  atom.values ? valuesTest(atom.values, x) : atom.pattern === undefined ? sortTest(atom.sorts, x) : `(${sortTest(atom.sorts, x)} && ${patternTest(atom.pattern, x, regex)})`;
+
+/** `stringsOnly`: the selector's sort test let only strings through. */
+const testCode = (test: Test, x: string, regex: PatternRegex, stringsOnly: boolean): string => {
   if (test.kind === "values") return test.negate ? `!${valuesTest(test.values, x)}` : valuesTest(test.values, x);
+  if (test.kind === "pattern") return stringsOnly ? `${regex(test.pattern)}.test(${x})` : patternTest(test.pattern, x, regex);
   // Own properties only, as the variants' checks read them: an inherited key selects nothing.
   const own = `Object.hasOwn(${x}, ${JSON.stringify(test.field)})`;
   const field = member(x, test.field);
@@ -30,11 +41,16 @@ const testCode = (test: Test, x: string): string => {
     test.atom === undefined
       ? `(${own} && ${field} !== undefined)`
       : test.absentPasses
-        ? `(!${own} || ${field} === undefined || ${atomTest(test.atom, field)})`
-        : `(${own} && ${atomTest(test.atom, field)})`;
+        ? `(!${own} || ${field} === undefined || ${atomTest(test.atom, field, regex)})`
+        : `(${own} && ${atomTest(test.atom, field, regex)})`;
   return test.negate ? `!(${holds})` : holds;
 };
 
-/** A JS expression: the value held by `x` is of the variant `selector` selects, if of any. */
-export const selectorCode = (selector: VariantSelector, x: string): string =>
-  [sortTest(selector.sorts, x), ...selector.tests.map((t) => testCode(t, x))].join(" && ");
+/**
+ * A JS expression: the value held by `x` is of the variant `selector` selects, if of any. A pattern
+ * test uses `regex`'s RegExp (the validators' module-level one), else one built where it runs.
+ */
+export const selectorCode = (selector: VariantSelector, x: string, regex: PatternRegex = inlineRegex): string => {
+  const stringsOnly = selector.sorts.size === 1 && selector.sorts.has("string");
+  return [sortTest(selector.sorts, x), ...selector.tests.map((t) => testCode(t, x, regex, stringsOnly))].join(" && ");
+};

@@ -3,9 +3,12 @@
 // that one, so their issues point inside it. Disjoint means: different JSON types (an integer is a
 // number too), constants and enum values none of which the other accepts, or, for two objects, a
 // required field whose type the other's field of that name excludes, or which the other (rejecting
-// unknown keys) cannot have. Anything finer (patterns, bounds) is not proved: it counts as overlap.
+// unknown keys) cannot have, or strings of patterns no string matches both of (pattern-language.ts:
+// `^usr_` and `^org_`). Anything finer (bounds) is not proved: it counts as overlap.
 import type { Contract, Field, OneOfType, OpenObject, ResolvedVersion, TypeNode } from "./model.js";
 import { objectPolicy } from "./open-objects.js";
+import { patternsDisjoint } from "./pattern-language.js";
+import { refPattern } from "./ref-pattern.js";
 
 /** A JSON value's sort: its JSON type, with numbers split so that `int` and `number` compare. */
 export type Sort = "string" | "integer" | "fraction" | "boolean" | "null" | "array" | "object";
@@ -15,14 +18,18 @@ export type Primitive = string | number | boolean | null;
 export interface Atom {
   readonly sorts: ReadonlySet<Sort>;
   readonly values?: readonly Primitive[];
+  /** Of its strings, only those that match this pattern (`u` flag, a search). */
+  readonly pattern?: string;
 }
 
 /**
- * A test on a value: one of `values`; or, on an object, its field `field` present (with `atom`: and
- * of that atom, or absent when `absentPasses`). `negate` turns it around.
+ * A test on a value: one of `values`; not a string, or one matching `pattern`; or, on an object,
+ * its field `field` present (with `atom`: and of that atom, or absent when `absentPasses`).
+ * `negate` turns it around.
  */
 export type Test =
   | { readonly kind: "values"; readonly values: readonly Primitive[]; readonly negate: boolean }
+  | { readonly kind: "pattern"; readonly pattern: string }
   | { readonly kind: "field"; readonly field: string; readonly atom?: Atom; readonly absentPasses: boolean; readonly negate: boolean };
 
 /** How a validator selects one variant: a value of its sorts passing every test is of no other variant. */
@@ -76,8 +83,10 @@ const describe = (type: TypeNode, version: ResolvedVersion, contract: Pick<Contr
         };
   switch (type.kind) {
     case "string":
-    case "timestamp":
+      return type.pattern === undefined ? { sorts: sorts("string") } : { sorts: sorts("string"), pattern: type.pattern };
     case "ref":
+      return { sorts: sorts("string"), pattern: refPattern(type.scheme) };
+    case "timestamp":
       return { sorts: sorts("string") };
     case "int":
       return { sorts: sorts("integer") };
@@ -114,14 +123,35 @@ const describe = (type: TypeNode, version: ResolvedVersion, contract: Pick<Contr
 };
 
 const fieldAtom = (field: Field, version: ResolvedVersion, contract: Pick<Contract, "unknownFields">): Atom => {
-  const { sorts: of, values } = describe(field.type, version, contract, true);
-  if (field.nullable === undefined) return values ? { sorts: of, values } : { sorts: of };
+  const { sorts: of, values, pattern } = describe(field.type, version, contract, true);
+  const matching = pattern === undefined ? {} : { pattern };
+  if (field.nullable === undefined) return values ? { sorts: of, values } : { sorts: of, ...matching };
   const withNull = new Set([...of, "null" as const]);
-  return values ? { sorts: withNull, values: [...values, null] } : { sorts: withNull };
+  return values ? { sorts: withNull, values: [...values, null] } : { sorts: withNull, ...matching };
+};
+
+const compiled = new Map<string, RegExp>();
+/** Whether `value` is not a string or matches `pattern`, as generated code tests it. */
+const matchesPattern = (pattern: string, value: unknown): boolean => {
+  if (typeof value !== "string") return true;
+  let re = compiled.get(pattern);
+  if (re === undefined) compiled.set(pattern, (re = new RegExp(pattern, "u")));
+  return re.test(value);
 };
 
 const accepts = (atom: Atom, value: Primitive): boolean =>
-  atom.sorts.has(sortOfValue(value)) && (atom.values === undefined || atom.values.includes(value));
+  atom.sorts.has(sortOfValue(value)) && (atom.values === undefined || atom.values.includes(value)) && (atom.pattern === undefined || matchesPattern(atom.pattern, value));
+
+/** Why some string is of both atoms (each of sort string, neither finite); undefined when none is. */
+const stringOverlap = (a: Atom, b: Atom): string | undefined => {
+  if (a.pattern === undefined || b.pattern === undefined) {
+    const only = a.pattern ?? b.pattern;
+    return only === undefined ? `both accept ${SORT_WORDS.string}` : `both accept strings matching /${only}/`;
+  }
+  const verdict = patternsDisjoint(a.pattern, b.pattern);
+  if (verdict === undefined) return `whether a string matches both /${a.pattern}/ and /${b.pattern}/ was not decided (a backreference, a lookaround or too large an automaton)`;
+  return verdict.disjoint ? undefined : `both accept ${JSON.stringify(verdict.witness)}`;
+};
 
 /** Why some value is of both atoms; undefined when none is. */
 const atomOverlap = (a: Atom, b: Atom): string | undefined => {
@@ -133,7 +163,10 @@ const atomOverlap = (a: Atom, b: Atom): string | undefined => {
     const shared = finite.find((value) => accepts(other, value));
     return shared === undefined ? undefined : `both accept ${JSON.stringify(shared)}`;
   }
-  return `both accept ${SORT_WORDS[common[0]!]}`;
+  // Strings may be told apart by their patterns; any other common sort overlaps.
+  if (common[0] !== "string") return `both accept ${SORT_WORDS[common[0]!]}`;
+  const other = common.find((s) => s !== "string");
+  return stringOverlap(a, b) ?? (other === undefined ? undefined : `both accept ${SORT_WORDS[other]}`);
 };
 
 /** A pair of tests, each passed by every value of its variant and failed by every value of the other, or why there is none. */
@@ -141,9 +174,14 @@ const separate = (a: Described, b: Described): readonly [Test, Test] | string =>
   const overlap = atomOverlap(a, b);
   if (overlap === undefined) {
     // Both tests positive where both sides are finite: a value of neither then selects nothing.
-    const values = (d: Described, other: Described): Test =>
-      d.values ? { kind: "values", values: d.values, negate: false } : { kind: "values", values: other.values!, negate: true };
-    return [values(a, b), values(b, a)];
+    // Neither finite, their strings are told apart by their patterns.
+    const test = (d: Described, other: Described): Test =>
+      d.values
+        ? { kind: "values", values: d.values, negate: false }
+        : other.values
+          ? { kind: "values", values: other.values, negate: true }
+          : { kind: "pattern", pattern: d.pattern! };
+    return [test(a, b), test(b, a)];
   }
   if (!a.fields || !b.fields || [...a.sorts].some((s) => s !== "object") || [...b.sorts].some((s) => s !== "object")) return overlap;
   /** A required field of `one` that tells it from `other`: [one's test, other's test]. */
@@ -172,6 +210,7 @@ const separate = (a: Described, b: Described): readonly [Test, Test] | string =>
 
 /** Whether `value` passes `test`. */
 const passes = (test: Test, value: unknown): boolean => {
+  if (test.kind === "pattern") return matchesPattern(test.pattern, value);
   const holds = (): boolean => {
     if (test.kind === "values") return test.values.includes(value as Primitive);
     const field = typeof value === "object" && value !== null && Object.hasOwn(value, test.field) ? (value as Record<string, unknown>)[test.field] : undefined;

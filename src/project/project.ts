@@ -4,7 +4,7 @@
 import { createDiagnostic, formatDiagnostic, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
 import { rootFields } from "../ir/envelope.js";
 import type { Contract, EnumDef, Field, SourceLocation, JsonType, JsonValue, LlmProvider, NamedType, OneOfType, OpenObject, Project, ResolvedVersion, Rule, TypeNode } from "../ir/model.js";
-import { distinguishDescribed, variantLabel } from "../ir/one-of-variants.js";
+import { distinguishDescribed, distinguishVariants, variantLabel } from "../ir/one-of-variants.js";
 import { objectPolicy } from "../ir/open-objects.js";
 import { versionsOfMajor } from "../ir/names.js";
 import { maxDepthOf, recursiveTypes } from "../ir/recursion.js";
@@ -328,7 +328,10 @@ const typeProjection = (ctx: Context, scope: Scope, node: TypeNode, at: string, 
       // Every provider takes anyOf (OpenAI strict not oneOf); proved disjoint, it accepts what oneOf does.
       const variants = node.variants.map((variant, i) => typeProjection(ctx, scope, variant.type, at, depth, field, i === 0 ? example : undefined));
       const schemas = variants.map((variant) => withWords(variant.schema, variant.dropped));
-      return { schema: { anyOf: schemas }, nulls: oneOfPlan(ctx, node, variants, schemas), dropped: [] };
+      // Variants told apart by patterns the provider does not take: a reply may be of none of them.
+      const dropped = !takes(ctx, "pattern") && selectsByPattern(scope, node) ? [UNION_BY_PATTERN] : [];
+      if (dropped.length > 0) ctx.ledger.push({ path: at === "" ? "/" : at, constraint: "union", words: UNION_BY_PATTERN });
+      return { schema: { anyOf: schemas }, nulls: oneOfPlan(ctx, node, variants, schemas), dropped };
     }
     case "const":
       return { schema: constSchema(ctx, node.value), dropped: [] };
@@ -430,6 +433,14 @@ const describedAs = (description: string | undefined, schema: JsonSchema): JsonS
   const { description: own, ...rest } = schema;
   return defined({ description: paragraphs([description, typeof own === "string" ? own : undefined]), ...rest });
 };
+
+const UNION_BY_PATTERN = "of exactly one of these forms, each told apart by its pattern";
+
+/** Whether the validator tells a variant of `node` from another by a pattern (its own, or a field's). */
+const selectsByPattern = (scope: Scope, node: OneOfType): boolean =>
+  distinguishVariants(node, scope.version, scope.contract).selectors.some((selector) =>
+    selector.tests.some((test) => test.kind === "pattern" || (test.kind === "field" && test.atom?.pattern !== undefined)),
+  );
 
 const withWords = (schema: JsonSchema, dropped: readonly string[]): JsonSchema =>
   dropped.length === 0 ? schema : { ...schema, description: paragraphs([schema.description as string | undefined, `Must also be: ${dropped.join("; ")}.`])! };

@@ -1,5 +1,5 @@
 // A `constrain` or `retype` that changes a string's pattern: where the new pattern accepts every
-// string the old one does (decided on automata, src/compat/pattern-inclusion.ts), the value is
+// string the old one does (decided on automata, src/ir/pattern-language.ts), the value is
 // kept going up and passes unchecked going down, as any widening; elsewhere it needs a stub.
 import { describe, expect, it } from "vitest";
 import { convertType, type ConvertContext } from "../../src/adapt/convert.js";

@@ -31,6 +31,12 @@ const POOL = [
   "{ type: object, fields: { url: string } }",
   "{ type: object, fields: { path: string, n: { type: int, optional: true } } }",
   "{ type: map, of: int }",
+  '{ type: string, pattern: "^a[0-9]*$" }',
+  '{ type: string, pattern: "^b" }',
+  '{ type: string, pattern: "[0-9]$" }',
+  "ref<s3>",
+  '{ type: object, fields: { id: { type: string, pattern: "^u" } } }',
+  '{ type: object, fields: { id: { type: string, pattern: "^o" } } }',
 ];
 
 // The providers that write the contract's shape as it is: the proof judged here is the contract's
@@ -107,6 +113,14 @@ describe("the untagged-union proof", () => {
     expect(overlaps(["{ type: object, fields: { url: string } }", "{ type: object, fields: { path: string } }"])).toEqual([]);
     expect(overlaps(["{ type: object, fields: { url: string } }", "{ type: object, fields: { path: string } }"], "strip")).toHaveLength(1);
     expect(overlaps(["Text", "Image", "string", "{ type: list, of: int }"])).toEqual([]);
+    // Strings told apart by patterns no string matches both of; where one does, it is named.
+    expect(overlaps(['{ type: string, pattern: "^a" }', '{ type: string, pattern: "^b" }', "ref<s3>", "ref<https>"])).toEqual([]);
+    const dir = tempProject("one-of-overlap");
+    tempWrite(join(dir, "idl", "demo.u.yaml"), contractFor(['{ type: string, pattern: "^a" }', '{ type: string, pattern: "b$" }'], "reject"));
+    const [overlap] = compile({ root: dir, idlDir: join(dir, "idl") }).diagnostics.filter((d) => d.code === "union-overlap");
+    expect(overlap?.message).toContain('both accept "ab"');
+    expect(overlaps(["string", '{ type: string, pattern: "^a" }'])).toHaveLength(1);
+    expect(overlaps(['{ type: object, fields: { id: { type: string, pattern: "^u" } } }', '{ type: object, fields: { id: { type: string, pattern: "^o" } } }'], "strip")).toEqual([]);
   });
 });
 

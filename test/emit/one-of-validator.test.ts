@@ -23,3 +23,23 @@ describe("untagged union validators", () => {
     expect(check({ ...base, target: { path: "a/b", url: "https://example.com" } })).toBe(false);
   });
 });
+
+describe("untagged unions told apart by patterns (test/fixtures/good-pattern-union)", async () => {
+  const { check: checkAccount, errors: accountErrors } = await import("../fixtures/good-pattern-union/expected/demo.account/v1_0/validator.js");
+  const account = { contract: "demo.account", version: "1.0", owner_id: "usr_abcd1234", plan: "FREE", holder: { id: "usr_1", name: "Ada" } };
+
+  it("select the variant whose pattern a string matches, and report inside it", () => {
+    expect(checkAccount({ ...account, owner_id: "org_abcd1234" })).toBe(true);
+    expect(checkAccount({ ...account, plan: "X-042", avatar: "https://cdn/a.png" })).toBe(true);
+    expect(accountErrors({ ...account, holder: { id: "org_1", name: "Acme" } })).toEqual([
+      expect.objectContaining({ path: "/holder/seats", code: "required" }),
+      expect.objectContaining({ path: "/holder/name", code: "unknown" }),
+    ]);
+  });
+
+  it("report one union issue where a string matches no variant's pattern", () => {
+    expect(accountErrors({ ...account, owner_id: "usr_short" })).toEqual([expect.objectContaining({ path: "/owner_id", code: "union" })]);
+    expect(accountErrors({ ...account, avatar: "ftp://x" })).toEqual([expect.objectContaining({ path: "/avatar", code: "union" })]);
+    expect(accountErrors({ ...account, holder: { id: "grp_1", name: "X" } })).toEqual([expect.objectContaining({ path: "/holder", code: "union" })]);
+  });
+});

@@ -4,7 +4,7 @@
 // witness does exactly that.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { patternIncludes } from "../../src/compat/pattern-inclusion.js";
+import { patternIncludes } from "../../src/ir/pattern-language.js";
 
 const ALPHABET = ["a", "b", "c", "\n"];
 /** Every string of ALPHABET of at most 5 characters (1,365). */

@@ -1,10 +1,12 @@
-// Whether every string one pattern accepts, another accepts too. JSON Schema's `pattern` is a
-// search: a string matches when the regex (with the `u` flag, as treaty's validators run it)
+// What a pattern accepts, as a language: whether every string one pattern accepts another accepts
+// too (compat, adapters), and whether two accept no string in common (untagged unions). JSON
+// Schema's `pattern` is a search: a string matches when the regex (with the `u` flag, as treaty's validators run it)
 // matches anywhere in it. The patterns contracts use are regular expressions in the formal sense
 // (no backreference), so the question is decided on automata, with refa: each pattern's language
 // (`^[^]*(?:p)[^]*$`, the pattern's own anchors resolved) as a minimal DFA; the inner language
 // intersected with the outer one's complement is empty exactly when the outer includes the inner,
-// and otherwise its shortest, most readable word is a string that shows it does not. Undecided: a
+// and otherwise its shortest, most readable word is a string that shows it does not; two languages
+// are disjoint when their intersection is empty. Undecided: a
 // pattern refa cannot make an automaton of (a backreference, a lookaround it cannot resolve) or
 // whose automaton outgrows MAX_STATES.
 import { createRequire } from "node:module";
@@ -62,13 +64,20 @@ const build = (pattern: string): Language | null => {
   }
 };
 
+/** The first string of `words`, the shortest and most readable, if any. */
+const first = (words: Iterable<Refa.ReadonlyWordSet>): string | undefined => {
+  const { Words } = load();
+  for (const word of words) return Words.fromUnicodeToString(Words.pickMostReadableWord(word));
+  return undefined;
+};
+
 /** Whether `outer` accepts every string `inner` accepts (undefined for either: no pattern, every string). */
 export const patternIncludes = (outer: string | undefined, inner: string | undefined): Inclusion => {
   if (outer === undefined || outer === inner) return { holds: true };
   const o = languageOf(outer);
   const i = inner === undefined ? undefined : languageOf(inner);
   if (o === null || i === null) return undefined;
-  const { DFA, getIntersectionWordSets, Words } = load();
+  const { DFA, getIntersectionWordSets } = load();
   try {
     if (o.complement === undefined) {
       const complement = o.dfa.copy(new DFA.LimitedNodeFactory(MAX_STATES + 1));
@@ -76,9 +85,24 @@ export const patternIncludes = (outer: string | undefined, inner: string | undef
       o.complement = complement;
     }
     // No inner pattern: any string the outer rejects shows it.
-    const outside = i === undefined ? o.complement.wordSets() : getIntersectionWordSets(i.dfa, o.complement, MAX_STATES);
-    for (const words of outside) return { holds: false, witness: Words.fromUnicodeToString(Words.pickMostReadableWord(words)) };
-    return { holds: true };
+    const witness = first(i === undefined ? o.complement.wordSets() : getIntersectionWordSets(i.dfa, o.complement, MAX_STATES));
+    return witness === undefined ? { holds: true } : { holds: false, witness };
+  } catch {
+    return undefined; // the product outgrew MAX_STATES
+  }
+};
+
+/** No string matches both; not, with one that does; or undecided. */
+export type Disjointness = { readonly disjoint: true } | { readonly disjoint: false; readonly witness: string } | undefined;
+
+/** Whether no string matches both `a` and `b`. */
+export const patternsDisjoint = (a: string, b: string): Disjointness => {
+  const x = languageOf(a);
+  const y = languageOf(b);
+  if (x === null || y === null) return undefined;
+  try {
+    const witness = first(load().getIntersectionWordSets(x.dfa, y.dfa, MAX_STATES));
+    return witness === undefined ? { disjoint: true } : { disjoint: false, witness };
   } catch {
     return undefined; // the product outgrew MAX_STATES
   }
