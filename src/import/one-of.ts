@@ -68,5 +68,6 @@ export const describeConverted = (type: IdlType | string, nullable: boolean, nam
     const variants = (type["variants"] as (IdlType | string)[]).map((v) => describeConverted(v, false, names, true));
     return variants.some((v) => v === undefined) ? undefined : withNull({ sorts: new Set(variants.flatMap((v) => [...v!.sorts])) });
   }
-  return withNull({ sorts: new Set(SORTS_OF_KIND[type.type]!) });
+  const pattern = type.type === "string" && typeof type["pattern"] === "string" ? type["pattern"] : undefined;
+  return withNull(pattern === undefined ? { sorts: new Set(SORTS_OF_KIND[type.type]!) } : { sorts: new Set(SORTS_OF_KIND[type.type]!), pattern });
 };

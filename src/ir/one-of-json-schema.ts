@@ -1,5 +1,5 @@
 // JSON Schema branches as the untagged-union proof (ir/one-of-variants.ts) sees them: the atoms of
-// `type`, `const` and `enum`, and an object's required and declared properties. `import` proves a
+// `type`, `const`, `enum` and `pattern`, and an object's required and declared properties. `import` proves a
 // source's `oneOf`/`anyOf` disjoint with them; the projections prove a union's variants still
 // disjoint as a provider is told to write them.
 import type { Atom, Described, Primitive, Sort } from "./one-of-variants.js";
@@ -61,7 +61,20 @@ const schemaAtom = (schema: Schema, resolve: (ref: string) => unknown, inner: Re
   // A type the table does not hold (`constructor` too, which the prototype would answer) is of no sort;
   // `nullable: true` (OpenAPI 3.0's, which Ajv reads everywhere) adds null.
   const named = types.flatMap((t) => (Object.hasOwn(SORTS_OF_TYPE, String(t)) ? SORTS_OF_TYPE[String(t)]! : []));
-  return { sorts: new Set<Sort>([...named, ...(schema["nullable"] === true ? (["null"] as Sort[]) : [])]) };
+  const sorts = new Set<Sort>([...named, ...(schema["nullable"] === true ? (["null"] as Sort[]) : [])]);
+  const pattern = stringPattern(schema["pattern"]);
+  return pattern === undefined ? { sorts } : { sorts, pattern };
+};
+
+/** A `pattern` the proof can read: a valid regex with the `u` flag (any other is left to whoever reports it). */
+const stringPattern = (pattern: unknown): string | undefined => {
+  if (typeof pattern !== "string") return undefined;
+  try {
+    new RegExp(pattern, "u");
+    return pattern;
+  } catch {
+    return undefined;
+  }
 };
 
 /**

@@ -186,6 +186,23 @@ describe("the IDL it writes", () => {
     expect(text).toMatch(/ {6}s:\n {8}type: string\n {8}optional: true\n {8}nullable: /);
   });
 
+  it("a oneOf of strings whose patterns no string matches both of is an untagged union; one string matching both is named", async () => {
+    const root = tempProject("import-pattern-union", { "package.json": `{ "treaty": {} }\n` });
+    const source = join(root, "ids.json");
+    const owner = { oneOf: [{ type: "string", pattern: "^usr_[a-z0-9]+$", maxLength: 40 }, { type: "string", pattern: "^org_[a-z0-9]+$", maxLength: 40 }] };
+    writeFileSync(source, `${JSON.stringify({ type: "object", required: ["owner"], properties: { owner }, additionalProperties: false })}\n`);
+    const imported = importInto(root, source, join(root, "idl/ids"), { contract: "ids.owner" });
+    expect(imported.diagnostics).toEqual([]);
+    const text = imported.value[0]!.text;
+    expect(text).toContain('- { type: string, maxLength: 40, pattern: "^usr_[a-z0-9]+$" }');
+    expect(text).toContain('- { type: string, maxLength: 40, pattern: "^org_[a-z0-9]+$" }');
+    await expectAgreement(join(root, "agree"), imported.value, source, ajvWith(() => new Ajv2020({ strict: false, logger: false }) as unknown as Ajv)());
+    const either = { oneOf: [{ type: "string", pattern: "^a", maxLength: 9 }, { type: "string", pattern: "b$", maxLength: 9 }] };
+    writeFileSync(source, `${JSON.stringify({ type: "object", properties: { either } })}\n`);
+    const overlapping = importInto(root, source, join(root, "idl/either"), { contract: "ids.either" });
+    expect(overlapping.diagnostics.map((d) => d.message)).toEqual([expect.stringMatching(/#\/properties\/either\/oneOf .*both accept "ab"|both accept "ab".*#\/properties\/either\/oneOf/)]);
+  }, 120_000);
+
   it("every construct it cannot say is reported at its place in the source, and the contract still compiles", () => {
     const root = tempProject("import-odd", { "package.json": `{ "treaty": {} }\n` });
     const imported = importInto(root, join(FIXTURE, "unexpressible.json"), join(root, "idl/odd"), { contract: "odd.thing" });
