@@ -202,7 +202,8 @@ export const declaredVersion = (entry: ContractRegistration, input: unknown, giv
   if (!isRecord(input)) return fault("envelope", { issues: [issue("", "type", "object")] });
   if (input["contract"] !== entry.name) return fault("wrong-contract", { issues: [issue("/contract", "const", JSON.stringify(entry.name))] });
   const version = input["version"];
-  if (typeof version !== "string") return fault("envelope", { issues: [issue("/version", "required", "a version string")] });
+  // Absent is `required`; present but no string (`version: 1`) is `type`, as a validator says it.
+  if (typeof version !== "string") return fault("envelope", { issues: [issue("/version", version === undefined ? "required" : "type", "a version string")] });
   return version;
 };
 

@@ -88,13 +88,14 @@ describe("decode", () => {
   });
 
   it.each([
-    ["not an object", "[1]", "envelope", "ENVELOPE_INVALID", ""],
-    ["another contract", JSON.stringify({ contract: "agent.task", version: "3.0" }), "wrong-contract", "WRONG_CONTRACT", "/contract"],
-    ["no version", JSON.stringify({ contract: "task.result" }), "envelope", "ENVELOPE_INVALID", "/version"],
-  ])("reports %s as INVALID_INPUT, never a throw", (_what, json, kind, code, path) => {
+    ["not an object", "[1]", "envelope", "ENVELOPE_INVALID", "", "type"],
+    ["another contract", JSON.stringify({ contract: "agent.task", version: "3.0" }), "wrong-contract", "WRONG_CONTRACT", "/contract", "const"],
+    ["no version", JSON.stringify({ contract: "task.result" }), "envelope", "ENVELOPE_INVALID", "/version", "required"],
+    ["a version that is no string", JSON.stringify({ contract: "task.result", version: 1 }), "envelope", "ENVELOPE_INVALID", "/version", "type"],
+  ])("reports %s as INVALID_INPUT, never a throw", (_what, json, kind, code, path, issueCode) => {
     const result = idl.decode("task.result", JSON.parse(json));
     expect(result).toMatchObject({ ok: false, kind, error: { class: "INVALID_INPUT", code, retryable: false } });
-    expect(!result.ok && result.issues[0]?.path).toBe(path);
+    expect(!result.ok && result.issues[0]).toMatchObject({ path, code: issueCode });
   });
 
   it("reports an unknown contract as data too", () => {
