@@ -1,9 +1,13 @@
 // A string matching a regular expression, for the subset of syntax contracts use: literals and
 // escapes, `.`, `\d \w \s` and their negations, character classes (ranges, negation), groups
 // (capturing or `(?:`) with alternatives, the quantifiers `? * + {n} {n,} {n,m}` (lazy or not) and
-// the anchors `^ $`. Anything else (lookaround, back-references, `\b`) gives undefined: the caller
-// then has no sample rather than a wrong one. Deterministic: the first alternative, the smallest
-// repeat count, one fixed character per class.
+// the anchors `^ $`. Anything else (Unicode properties, lookaround, `\b`) is sampled from the
+// pattern's automaton (ir/pattern-language.ts), and a pattern that has none (a backreference)
+// gives undefined: the caller then has no sample rather than a wrong one. Deterministic: the first
+// alternative, the smallest repeat count, one fixed character per class; the automaton's shortest,
+// most readable string.
+
+import { matchingString, rejectedString } from "../ir/pattern-language.js";
 
 type Node =
   | { readonly kind: "text"; readonly text: string }
@@ -192,22 +196,30 @@ export const samplePattern = (pattern: string, length?: number): string | undefi
   try {
     tree = parse(pattern);
   } catch (error) {
-    if (error instanceof Unsupported) return undefined;
+    // Outside the subset: the pattern's automaton gives one (pattern-language.ts), if it can.
+    if (error instanceof Unsupported) return fromAutomaton(pattern, length);
     throw error;
   }
   const shortest = render(tree, { extra: 0 });
   const sample = length === undefined ? shortest : render(tree, { extra: length - codePoints(shortest) });
-  if (length !== undefined && codePoints(sample) !== length) return undefined;
-  return new RegExp(pattern, "u").test(sample) ? sample : undefined;
+  if ((length !== undefined && codePoints(sample) !== length) || !new RegExp(pattern, "u").test(sample)) return fromAutomaton(pattern, length);
+  return sample;
+};
+
+/** The automaton's string, held to the pattern as validators run it. */
+const fromAutomaton = (pattern: string, length: number | undefined): string | undefined => {
+  const sample = matchingString(pattern, length);
+  return sample !== undefined && new RegExp(pattern, "u").test(sample) && (length === undefined || codePoints(sample) === length) ? sample : undefined;
 };
 
 // Tried in order for a string a pattern rejects.
 const NON_MATCHING = ["~", "", "0", "a", "A", "~0aA"];
 
-/** A short string `pattern` rejects, or undefined when it accepts every one tried. */
+/** A short string `pattern` rejects (one of NON_MATCHING, else the automaton's shortest), or undefined when it accepts every string. */
 export const nonMatching = (pattern: string): string | undefined => {
   const re = new RegExp(pattern, "u");
-  return NON_MATCHING.find((s) => !re.test(s));
+  const found = NON_MATCHING.find((s) => !re.test(s)) ?? rejectedString(pattern);
+  return found !== undefined && !re.test(found) ? found : undefined;
 };
 
 /**

@@ -107,3 +107,24 @@ export const patternsDisjoint = (a: string, b: string): Disjointness => {
     return undefined; // the product outgrew MAX_STATES
   }
 };
+
+/**
+ * A string `pattern` matches: of `length` code points when given (undefined when it has none that
+ * long), else the shortest; the most readable of those. Undefined where the pattern is undecided.
+ */
+export const matchingString = (pattern: string, length?: number): string | undefined => {
+  const language = languageOf(pattern);
+  const sized = length === undefined ? undefined : languageOf(`^[^]{${length}}$`);
+  if (language === null || sized === null) return undefined;
+  try {
+    return first(sized === undefined ? language.dfa.wordSets() : load().getIntersectionWordSets(language.dfa, sized.dfa, MAX_STATES));
+  } catch {
+    return undefined; // the product outgrew MAX_STATES
+  }
+};
+
+/** The shortest, most readable string `pattern` rejects; undefined when it matches every string, or is undecided. */
+export const rejectedString = (pattern: string): string | undefined => {
+  const verdict = patternIncludes(pattern, undefined);
+  return verdict === undefined || verdict.holds ? undefined : verdict.witness;
+};

@@ -48,13 +48,27 @@ describe("samplePattern", () => {
     expect(samplePattern("^[0-9]{2}$", 3)).toBeUndefined();
   });
 
-  it.each(["^(?=a)a$", "^(a)\\1$", "\\bword\\b", "^\\p{L}+$"])("gives no sample for %s, outside the subset", (pattern) => {
-    expect(samplePattern(pattern)).toBeUndefined();
+  it.each([
+    ["^(?=a)a$", "a", undefined],
+    ["^(a)\\1$", "aa", undefined],
+    ["\\bword\\b", "word", "--word"],
+    ["^\\p{Lu}\\p{Ll}{2,}$", "Aaa", "Aaaaaa"],
+    // Unanchored at the end: the subset's sample cannot grow, the automaton's can.
+    ["^usr_", "usr_", "usr_AA"],
+  ])("samples %s, outside the subset, from its automaton", (pattern, shortest, six) => {
+    expect(samplePattern(pattern)).toBe(shortest);
+    expect(samplePattern(pattern, 6)).toBe(six);
+  });
+
+  it("gives no sample for a pattern no automaton holds (a backreference to a group of any length)", () => {
+    expect(samplePattern("^([ab]+)\\1$")).toBeUndefined();
   });
 
   it("finds strings an anchored pattern rejects", () => {
     expect(nonMatching("^TASK-[0-9]+$")).toBe("~");
     expect(nonMatching(".*")).toBeUndefined();
+    // Every string tried matches; the automaton finds one that does not.
+    expect(nonMatching("^[^\\n]*$")).toBe("\n");
     expect(withTextBeside("^TASK-[0-9]+$", "before")).toBe("~TASK-0");
     expect(withTextBeside("^TASK-[0-9]+$", "after")).toBe("TASK-0~");
     // At a length, so that a minLength holds and only the anchor rejects it.
@@ -98,7 +112,8 @@ describe("a version without a value to mutate from", () => {
       "versions:",
       '  "1.0":',
       "    fields:",
-      "      code: { type: string, maxLength: 10, pattern: \"^[A-Z]+\\\\b$\" }",
+      // No string of at most 3 characters matches: nothing to synthesize.
+      "      code: { type: string, maxLength: 3, pattern: \"^[A-Z]{5}$\" }",
       "",
     ].join("\n"),
   });

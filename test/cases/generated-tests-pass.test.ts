@@ -40,7 +40,7 @@ const CONTRACTS: Readonly<Record<string, readonly string[]>> = {
     "      trigger: bool",
     "      opts:",
     "        optional: true",
-    '        type: { type: object, fields: { level: { type: int, optional: true }, code: { type: string, pattern: "^[A-Z]+\\\\b$" } } }',
+    '        type: { type: object, fields: { level: { type: int, optional: true }, code: { type: string, maxLength: 3, pattern: "^[A-Z]{5}$" } } }',
     "    rules:",
     "      - requires: { if: trigger, then: [opts.level] }",
   ],
