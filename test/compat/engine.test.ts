@@ -145,6 +145,23 @@ describe("JSON Schema: unions, references and guards", () => {
     expect(schemaDiff({ oneOf: variants }, { anyOf: variants })).toEqual(["constraint-widened  compatible/breaking"]);
   });
 
+  it("a variant removed, added or changed in a oneOf whose variants may share values breaks the direction that overlap moves", () => {
+    const atMost5 = { type: "number", maximum: 5 };
+    const atLeast5 = { type: "number", minimum: 5 };
+    // 5 is of both variants, so the oneOf rejects it; with one variant left it is accepted: forward breaks (was compatible).
+    expect(verdicts(compare(shape({ oneOf: [atMost5, atLeast5] }), shape({ oneOf: [atMost5] })))).toBe("breaking/breaking");
+    expect(verdicts(compare(shape({ oneOf: [atMost5, atLeast5, { type: "string" }] }), shape({ oneOf: [atMost5, { type: "string" }] })))).toBe("breaking/breaking");
+    // The reverse: 5 was accepted, and the variant added makes it of two: backward breaks (was compatible).
+    expect(verdicts(compare(shape({ oneOf: [atMost5, { type: "string" }] }), shape({ oneOf: [atMost5, { type: "string" }, atLeast5] })))).toBe("breaking/breaking");
+    // A variant widened into the other: 5 was of one, now of two (backward breaks); narrowed out of it, 5 is of one again (forward).
+    const below5 = { type: "number", exclusiveMaximum: 5 };
+    expect(verdicts(compare(shape({ oneOf: [below5, atLeast5] }), shape({ oneOf: [atMost5, atLeast5] })))).toBe("breaking/breaking");
+    expect(verdicts(compare(shape({ oneOf: [atMost5, atLeast5] }), shape({ oneOf: [below5, atLeast5] })))).toBe("breaking/breaking");
+    // Variants of distinct JSON types share no value, and an anyOf rejects none: a removal breaks backward only, as before.
+    expect(verdicts(compare(shape({ oneOf: [atMost5, { type: "string" }] }), shape({ oneOf: [atMost5] })))).toBe("breaking/compatible");
+    expect(verdicts(compare(shape({ anyOf: [atMost5, atLeast5] }), shape({ anyOf: [atMost5] })))).toBe("breaking/compatible");
+  });
+
   it("local $ref, definitions and recursion", () => {
     const tree = (leaf: unknown) => ({
       $schema: "http://json-schema.org/draft-07/schema#",
