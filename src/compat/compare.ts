@@ -374,12 +374,27 @@ const overlaps = (shape: UnionShape): boolean =>
  * then rejects that value: removing, adding or changing such a variant moves values in or out of
  * the overlap, so it can break the direction the variant's own change keeps.
  */
-const sharesValues = (shape: Shape, index: number): boolean =>
-  shape.kind === "union" &&
-  shape.exclusive &&
-  !shape.disjoint &&
-  shape.tag === undefined &&
-  shape.variants.some((v, i) => i !== index && sortOf(v.shape) === sortOf(shape.variants[index]!.shape));
+const sharesValues = (shape: Shape, index: number): boolean => {
+  if (shape.kind !== "union" || !shape.exclusive || shape.disjoint || shape.tag !== undefined) return false;
+  const own = valueSorts(shape.variants[index]!.shape);
+  // The union's own `nullable` is a null variant folded in.
+  if (shape.nullable && own.has("null")) return true;
+  return shape.variants.some((v, i) => i !== index && [...valueSorts(v.shape)].some((sort) => own.has(sort)));
+};
+
+const ALL_SORTS: ReadonlySet<string> = new Set(["null", "boolean", "number", "string", "array", "object"]);
+
+/** The JSON types a value of `shape` may have: a nested union's and a schema without `type` count too. */
+const valueSorts = (shape: Shape): ReadonlySet<string> => {
+  const sorts = new Set<string>();
+  if (shape.kind === "any") return ALL_SORTS;
+  if (shape.kind === "union") for (const v of shape.variants) for (const sort of valueSorts(v.shape)) sorts.add(sort);
+  else if (shape.kind === "enum") for (const member of shape.values) sorts.add(sortOf({ kind: "enum", values: [member] }));
+  else if (shape.kind === "contract") sorts.add("object");
+  else if (shape.kind !== "never") sorts.add(shape.kind);
+  if (shape.nullable) sorts.add("null");
+  return sorts;
+};
 
 const exclusivityDiffs = (at: At, o: Shape, n: Shape): Difference[] => {
   if (o.kind !== "union" || n.kind !== "union" || o.exclusive === n.exclusive) return [];

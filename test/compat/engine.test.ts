@@ -162,6 +162,18 @@ describe("JSON Schema: unions, references and guards", () => {
     expect(verdicts(compare(shape({ anyOf: [atMost5, atLeast5] }), shape({ anyOf: [atMost5] })))).toBe("breaking/compatible");
   });
 
+  it("values shared through null, a nested oneOf or a schema without type count as shared", () => {
+    const point = (type: unknown) => ({ type, required: ["x"], properties: { x: { type: "number" } } });
+    // null was of the null variant only; with Point nullable it is of two, and the oneOf rejects it.
+    const geometry = (type: unknown) => ({ $defs: { point: point(type), geometry: { oneOf: [{ $ref: "#/$defs/point" }, { type: "string" }] } }, oneOf: [{ type: "null" }, { $ref: "#/$defs/geometry" }] });
+    expect(verdicts(compare(shape(geometry("object")), shape(geometry(["object", "null"]))))).toBe("breaking/breaking");
+    // `{ maxLength: 5 }` takes every value that is no string, null among them.
+    const link = (first: unknown) => ({ oneOf: [first, { type: "object" }, { type: "null" }] });
+    expect(verdicts(compare(shape(link({ type: "string" })), shape(link({ maxLength: 5 }))))).toBe("breaking/breaking");
+    // Apicurio's "Complex: oneOf 3": "abc" is of both new variants.
+    expect(verdicts(compare(shape({ oneOf: [{ type: "string" }] }), shape({ oneOf: [{ type: "string" }, { maxLength: 5 }] })))).toBe("breaking/breaking");
+  });
+
   it("local $ref, definitions and recursion", () => {
     const tree = (leaf: unknown) => ({
       $schema: "http://json-schema.org/draft-07/schema#",
