@@ -184,6 +184,13 @@ describe("JSON Schema: unions, references and guards", () => {
     expect(schemaDiff(tree({ type: "integer" }), tree({ type: "number" }))).toEqual(["type-widened /value compatible/breaking"]);
   });
 
+  it("a recursive $ref in 2020-12 (keywords beside $ref apply) is the type it names, not any value", () => {
+    const person = (children: unknown) => ({ $defs: { Person: obj({ name: { type: "string" }, children: { type: "array", items: children } }) }, $ref: "#/$defs/Person" });
+    // Old children are persons; a new child may be a string, which old readers reject (was "any value → string", forward-compatible).
+    expect(schemaDiff(person({ $ref: "#/$defs/Person" }), person({ type: "string" }))).toEqual(["type-changed /children/* breaking/breaking"]);
+    expect(schemaDiff(person({ $ref: "#/$defs/Person" }), person(obj({ name: { type: "integer" } }))).at(0)).toBe("type-changed /children/*/name breaking/breaking");
+  });
+
   it("recursion through undeclared keys ends", () => {
     const json = (extra: Record<string, unknown>) => ({
       $ref: "#/definitions/Value",
