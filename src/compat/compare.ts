@@ -387,6 +387,33 @@ const pairVariants = (ctx: Context, at: At, o: Shape, n: Shape): Pairing[] => {
 const overlaps = (shape: UnionShape): boolean =>
   shape.tag === undefined && new Set(shape.variants.map((v) => sortOf(v.shape))).size < shape.variants.length;
 
+/**
+ * Whether variant `index` of `shape` may share a value with another variant of a `oneOf`, which
+ * then rejects that value: removing, adding or changing such a variant moves values in or out of
+ * the overlap, so it can break the direction the variant's own change keeps.
+ */
+const sharesValues = (shape: Shape, index: number): boolean => {
+  if (shape.kind !== "union" || !shape.exclusive || shape.disjoint || shape.tag !== undefined) return false;
+  const own = valueSorts(shape.variants[index]!.shape);
+  // The union's own `nullable` is a null variant folded in.
+  if (shape.nullable && own.has("null")) return true;
+  return shape.variants.some((v, i) => i !== index && [...valueSorts(v.shape)].some((sort) => own.has(sort)));
+};
+
+const ALL_SORTS: ReadonlySet<string> = new Set(["null", "boolean", "number", "string", "array", "object"]);
+
+/** The JSON types a value of `shape` may have: a nested union's and a schema without `type` count too. */
+const valueSorts = (shape: Shape): ReadonlySet<string> => {
+  const sorts = new Set<string>();
+  if (shape.kind === "any") return ALL_SORTS;
+  if (shape.kind === "union") for (const v of shape.variants) for (const sort of valueSorts(v.shape)) sorts.add(sort);
+  else if (shape.kind === "enum") for (const member of shape.values) sorts.add(sortOf({ kind: "enum", values: [member] }));
+  else if (shape.kind === "contract") sorts.add("object");
+  else if (shape.kind !== "never") sorts.add(shape.kind);
+  if (shape.nullable) sorts.add("null");
+  return sorts;
+};
+
 const exclusivityDiffs = (at: At, o: Shape, n: Shape): Difference[] => {
   if (o.kind !== "union" || n.kind !== "union" || o.exclusive === n.exclusive) return [];
   if (o.exclusive && overlaps(o)) {
@@ -403,24 +430,36 @@ const unionDiffs = (ctx: Context, at: At, o: Shape, n: Shape): Difference[] => {
   const nv = variantsOf(n);
   const pairs = pairVariants(ctx, at, o, n);
   const out = pairs.flatMap((p) => p.diffs);
+  const SHARED = "in a oneOf whose variants may share values, which it rejects";
+  // A value of two variants, rejected by the old oneOf, may be of one after the change (the new
+  // version accepts it: forward breaks); one of a single old variant may be of two new ones.
+  for (const p of pairs) {
+    const changed = p.diffs.some((d) => d.backward === "breaking" || d.forward === "breaking");
+    const [before, after] = [sharesValues(o, p.oldIndex), sharesValues(n, p.newIndex)];
+    if (changed && (before || after)) {
+      out.push(report(at, "constraint-changed", !after, !before, `${variantLabel(n, p.newIndex)}changed ${SHARED}: values move in or out of that overlap`));
+    }
+  }
   const tagged = o.kind === "union" && n.kind === "union" && o.tag !== undefined && o.tag === n.tag;
   ov.forEach((variant, i) => {
     if (pairs.some((p) => p.oldIndex === i)) return;
     const name = variant.key !== undefined ? `"${variant.key}"` : describe(variant.shape);
     const kept = !tagged && nv.some((other) => fits(ctx, variant.shape, other.shape));
-    const reason = kept
-      ? `variant ${name} removed; its values are still accepted by another variant`
-      : `variant ${name} removed; data written under the old version may use it`;
-    out.push(report(at, "variant-removed", kept, true, reason));
+    const shared = sharesValues(o, i);
+    const reason = `${kept ? `variant ${name} removed; its values are still accepted by another variant` : `variant ${name} removed; data written under the old version may use it`}${
+      shared ? `; it was ${SHARED}: the new version accepts those` : ""
+    }`;
+    out.push(report(at, "variant-removed", kept, !shared, reason));
   });
   nv.forEach((variant, j) => {
     if (pairs.some((p) => p.newIndex === j)) return;
     const name = variant.key !== undefined ? `"${variant.key}"` : describe(variant.shape);
     const known = !tagged && ov.some((other) => fits(ctx, variant.shape, other.shape));
-    const reason = known
-      ? `variant ${name} added; its values were already accepted by another variant`
-      : `variant ${name} added; readers of the old version reject it`;
-    out.push(report(at, "variant-added", true, known, reason, variant.shape.loc ?? at.loc));
+    const shared = sharesValues(n, j);
+    const reason = `${known ? `variant ${name} added; its values were already accepted by another variant` : `variant ${name} added; readers of the old version reject it`}${
+      shared ? `; it is ${SHARED}: values it shares with another are rejected now` : ""
+    }`;
+    out.push(report(at, "variant-added", !shared, known, reason, variant.shape.loc ?? at.loc));
   });
   return [...out, ...exclusivityDiffs(at, o, n)];
 };

@@ -174,8 +174,9 @@ const isPlainAny = (shape: Shape): boolean =>
 
 /** What both accept. `pending` holds shapes of `$ref`s still being imported, which cannot be read yet. */
 export const intersect = (a: Shape, b: Shape, pending: ReadonlySet<Shape> = NO_PENDING): Shape => {
-  if (a === b || isPlainAny(b)) return a;
-  if (isPlainAny(a)) return b;
+  // A `$ref` still being imported is a placeholder that reads as any: it is no any to drop.
+  if (a === b || (isPlainAny(b) && !pending.has(b))) return a;
+  if (isPlainAny(a) && !pending.has(a)) return b;
   if (pending.has(a) || pending.has(b)) throw new CannotImport("a recursive $ref is combined with other keywords");
   if (a.conditional && b.conditional && a.conditional !== b.conditional) {
     throw new CannotImport("two if/then/else apply to the same value");

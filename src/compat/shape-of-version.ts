@@ -122,7 +122,7 @@ const typeShape = (scope: Scope, node: TypeNode): Shape => {
       return unionShape(scope, node);
     case "oneOf":
       // Proved disjoint by `check`: exactly one variant matches, as JSON Schema `oneOf` says.
-      return { kind: "union", exclusive: true, variants: node.variants.map((variant) => ({ shape: { ...typeShape(scope, variant.type), loc: variant.loc } })) };
+      return { kind: "union", exclusive: true, disjoint: true, variants: node.variants.map((variant) => ({ shape: { ...typeShape(scope, variant.type), loc: variant.loc } })) };
     case "const":
       return { kind: "enum", values: [{ value: node.value }] };
     case "enum":

@@ -160,6 +160,8 @@ export interface UnionShape extends ShapeBase {
   readonly tag?: string;
   /** Exactly one variant must match (`oneOf`) rather than at least one (`anyOf`). */
   readonly exclusive: boolean;
+  /** No value is of two variants (a contract's union, proved by `check`), so exclusivity changes nothing. */
+  readonly disjoint?: true;
 }
 
 /** `other.contract@MAJOR`: any version of that major; its own versions are checked on their own. */

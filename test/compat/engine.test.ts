@@ -162,6 +162,35 @@ describe("JSON Schema: unions, references and guards", () => {
     expect(schemaDiff({ oneOf: variants }, { anyOf: variants })).toEqual(["constraint-widened  compatible/breaking"]);
   });
 
+  it("a variant removed, added or changed in a oneOf whose variants may share values breaks the direction that overlap moves", () => {
+    const atMost5 = { type: "number", maximum: 5 };
+    const atLeast5 = { type: "number", minimum: 5 };
+    // 5 is of both variants, so the oneOf rejects it; with one variant left it is accepted: forward breaks (was compatible).
+    expect(verdicts(compare(shape({ oneOf: [atMost5, atLeast5] }), shape({ oneOf: [atMost5] })))).toBe("breaking/breaking");
+    expect(verdicts(compare(shape({ oneOf: [atMost5, atLeast5, { type: "string" }] }), shape({ oneOf: [atMost5, { type: "string" }] })))).toBe("breaking/breaking");
+    // The reverse: 5 was accepted, and the variant added makes it of two: backward breaks (was compatible).
+    expect(verdicts(compare(shape({ oneOf: [atMost5, { type: "string" }] }), shape({ oneOf: [atMost5, { type: "string" }, atLeast5] })))).toBe("breaking/breaking");
+    // A variant widened into the other: 5 was of one, now of two (backward breaks); narrowed out of it, 5 is of one again (forward).
+    const below5 = { type: "number", exclusiveMaximum: 5 };
+    expect(verdicts(compare(shape({ oneOf: [below5, atLeast5] }), shape({ oneOf: [atMost5, atLeast5] })))).toBe("breaking/breaking");
+    expect(verdicts(compare(shape({ oneOf: [atMost5, atLeast5] }), shape({ oneOf: [below5, atLeast5] })))).toBe("breaking/breaking");
+    // Variants of distinct JSON types share no value, and an anyOf rejects none: a removal breaks backward only, as before.
+    expect(verdicts(compare(shape({ oneOf: [atMost5, { type: "string" }] }), shape({ oneOf: [atMost5] })))).toBe("breaking/compatible");
+    expect(verdicts(compare(shape({ anyOf: [atMost5, atLeast5] }), shape({ anyOf: [atMost5] })))).toBe("breaking/compatible");
+  });
+
+  it("values shared through null, a nested oneOf or a schema without type count as shared", () => {
+    const point = (type: unknown) => ({ type, required: ["x"], properties: { x: { type: "number" } } });
+    // null was of the null variant only; with Point nullable it is of two, and the oneOf rejects it.
+    const geometry = (type: unknown) => ({ $defs: { point: point(type), geometry: { oneOf: [{ $ref: "#/$defs/point" }, { type: "string" }] } }, oneOf: [{ type: "null" }, { $ref: "#/$defs/geometry" }] });
+    expect(verdicts(compare(shape(geometry("object")), shape(geometry(["object", "null"]))))).toBe("breaking/breaking");
+    // `{ maxLength: 5 }` takes every value that is no string, null among them.
+    const link = (first: unknown) => ({ oneOf: [first, { type: "object" }, { type: "null" }] });
+    expect(verdicts(compare(shape(link({ type: "string" })), shape(link({ maxLength: 5 }))))).toBe("breaking/breaking");
+    // Apicurio's "Complex: oneOf 3": "abc" is of both new variants.
+    expect(verdicts(compare(shape({ oneOf: [{ type: "string" }] }), shape({ oneOf: [{ type: "string" }, { maxLength: 5 }] })))).toBe("breaking/breaking");
+  });
+
   it("local $ref, definitions and recursion", () => {
     const tree = (leaf: unknown) => ({
       $schema: "http://json-schema.org/draft-07/schema#",
@@ -170,6 +199,13 @@ describe("JSON Schema: unions, references and guards", () => {
     });
     expect(schemaDiff(tree({ type: "string" }), tree({ type: "string" }))).toEqual([]);
     expect(schemaDiff(tree({ type: "integer" }), tree({ type: "number" }))).toEqual(["type-widened /value compatible/breaking"]);
+  });
+
+  it("a recursive $ref in 2020-12 (keywords beside $ref apply) is the type it names, not any value", () => {
+    const person = (children: unknown) => ({ $defs: { Person: obj({ name: { type: "string" }, children: { type: "array", items: children } }) }, $ref: "#/$defs/Person" });
+    // Old children are persons; a new child may be a string, which old readers reject (was "any value → string", forward-compatible).
+    expect(schemaDiff(person({ $ref: "#/$defs/Person" }), person({ type: "string" }))).toEqual(["type-changed /children/* breaking/breaking"]);
+    expect(schemaDiff(person({ $ref: "#/$defs/Person" }), person(obj({ name: { type: "integer" } }))).at(0)).toBe("type-changed /children/*/name breaking/breaking");
   });
 
   it("recursion through undeclared keys ends", () => {
