@@ -16,7 +16,7 @@ import { accepts, isMultiple, undeclaredKeyShape } from "./accepts.js";
 import { createDeclared, type Declared } from "./declared.js";
 import type { Difference, DifferenceKind, Direction, Verdict } from "./difference.js";
 import { defined } from "./intersect.js";
-import { patternIncludes } from "../ir/pattern-language.js";
+import { patternIncludes, patternsDisjoint } from "../ir/pattern-language.js";
 import {
   ANY,
   NEVER,
@@ -397,8 +397,13 @@ const sharesValues = (shape: Shape, index: number): boolean => {
   const own = valueSorts(shape.variants[index]!.shape);
   // The union's own `nullable` is a null variant folded in.
   if (shape.nullable && own.has("null")) return true;
-  return shape.variants.some((v, i) => i !== index && [...valueSorts(v.shape)].some((sort) => own.has(sort)));
+  const mine = shape.variants[index]!.shape;
+  return shape.variants.some((v, i) => i !== index && [...valueSorts(v.shape)].some((sort) => own.has(sort) && !(sort === "string" && stringsApart(mine, v.shape))));
 };
+
+/** Two strings (neither nullable into the other's null) no string is of both: their patterns are disjoint (ir/pattern-language.ts). */
+const stringsApart = (a: Shape, b: Shape): boolean =>
+  a.kind === "string" && b.kind === "string" && a.pattern !== undefined && b.pattern !== undefined && patternsDisjoint(a.pattern, b.pattern)?.disjoint === true;
 
 const ALL_SORTS: ReadonlySet<string> = new Set(["null", "boolean", "number", "string", "array", "object"]);
 

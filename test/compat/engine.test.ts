@@ -177,6 +177,10 @@ describe("JSON Schema: unions, references and guards", () => {
     // Variants of distinct JSON types share no value, and an anyOf rejects none: a removal breaks backward only, as before.
     expect(verdicts(compare(shape({ oneOf: [atMost5, { type: "string" }] }), shape({ oneOf: [atMost5] })))).toBe("breaking/compatible");
     expect(verdicts(compare(shape({ anyOf: [atMost5, atLeast5] }), shape({ anyOf: [atMost5] })))).toBe("breaking/compatible");
+    // Strings of disjoint patterns share no value either; "ab" is of both `^a` and `b$`.
+    const text = (pattern: string) => ({ type: "string", pattern });
+    expect(verdicts(compare(shape({ oneOf: [text("^a"), text("^b")] }), shape({ oneOf: [text("^a")] })))).toBe("breaking/compatible");
+    expect(verdicts(compare(shape({ oneOf: [text("^a"), text("b$")] }), shape({ oneOf: [text("^a")] })))).toBe("breaking/breaking");
   });
 
   it("values shared through null, a nested oneOf or a schema without type count as shared", () => {
