@@ -1,6 +1,7 @@
 // Whether a shape accepts one concrete value: how the engine judges a fixed set of values (an enum,
 // a const) against an open type, and how intersections filter enum values.
 import type { JsonValue } from "../ir/model.js";
+import { FORMAT_TESTS } from "../runtime/formats.js";
 import { jsonFault } from "../runtime/json-value.js";
 import { canonicalJson, type ArrayShape, type Bound, type NumberShape, type ObjectShape, type Shape, type StringShape } from "./shape.js";
 
@@ -33,11 +34,14 @@ const matches = (pattern: string, value: string): boolean => {
   }
 };
 
-// Formats are not checked: an enum value is a name, and names rarely carry one.
+/** A format treaty knows, tested as its validators (and ajv-formats) test it; any other is an annotation. */
+const matchesFormat = (format: string, value: string): boolean => !Object.hasOwn(FORMAT_TESTS, format) || FORMAT_TESTS[format as keyof typeof FORMAT_TESTS](value);
+
 const acceptsString = (shape: StringShape, value: string): boolean =>
   (shape.minLength === undefined || codePoints(value) >= shape.minLength) &&
   (shape.maxLength === undefined || codePoints(value) <= shape.maxLength) &&
   (shape.pattern === undefined || matches(shape.pattern, value)) &&
+  (shape.format === undefined || matchesFormat(shape.format, value)) &&
   (shape.scheme === undefined || value.startsWith(`${shape.scheme}://`));
 
 const acceptsArray = (shape: ArrayShape, value: readonly JsonValue[]): boolean => {

@@ -27,6 +27,7 @@ import { distinguishVariants } from "../ir/one-of-variants.js";
 import { selectorCode } from "./validator-one-of.js";
 import { CHECKED, depthGuard, entryCount, type EntryCount, VISITS } from "./validator-recursive.js";
 import { walkSpread } from "../ir/walk-bound.js";
+import { FORMAT_TESTS } from "../runtime/formats.js";
 import { MAX_NODES } from "../runtime/max-nodes.js";
 import { maxDepthOf, recursiveTypes } from "../ir/recursion.js";
 
@@ -95,22 +96,6 @@ export interface ValidatorCode {
   /** What `read` runs first besides `reset`: the count of the values it copies set back to zero (`startReading()`). */
   readonly readReset: string;
 }
-
-const FORMAT_CHECKS: Readonly<Record<StringFormat, string>> = {
-  "date-time": "isDateTime",
-  date: "isDate",
-  uuid: "isUuid",
-  uri: "isUri",
-  email: "isEmail",
-  "uri-template": "isUriTemplate",
-  byte: "isByte",
-  int64: "isInt64",
-  hostname: "isHostname",
-  ipv4: "isIpv4",
-  ipv6: "isIpv6",
-  duration: "isDuration",
-  time: "isTime",
-};
 
 /** Kinds whose values are never objects or arrays: a `unique` list of them is told apart without walking. */
 const PRIMITIVE: ReadonlySet<TypeNode["kind"]> = new Set(["string", "int", "number", "bool", "timestamp", "ref", "enum"]);
@@ -332,7 +317,8 @@ export const compileValidator = (
   };
 
   const formatTest = (format: StringFormat): Test => {
-    const fn = runtime(FORMAT_CHECKS[format]);
+    // The runtime exports each test under its own name.
+    const fn = runtime(FORMAT_TESTS[format].name);
     return { pass: (x) => `${fn}(${x})`, code: "format", expected: `${format} string`, problem: "invalid format" };
   };
 

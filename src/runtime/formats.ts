@@ -133,3 +133,20 @@ export const isDuration = (s: string): boolean => s !== "P" && DURATION.test(s);
 
 /** RFC 3339 full-time: a time of day with a required zone, leap seconds at 23:59 UTC only. */
 export const isTime = (s: string): boolean => TIME.test(s) && timeHolds(s, 0);
+
+/** Each format's test, by its JSON Schema name: the formats treaty's IDL has. */
+export const FORMAT_TESTS = {
+  "date-time": isDateTime,
+  date: isDate,
+  uuid: isUuid,
+  uri: isUri,
+  email: isEmail,
+  "uri-template": isUriTemplate,
+  byte: isByte,
+  int64: isInt64,
+  hostname: isHostname,
+  ipv4: isIpv4,
+  ipv6: isIpv6,
+  duration: isDuration,
+  time: isTime,
+} as const satisfies { readonly [format: string]: (s: string) => boolean };

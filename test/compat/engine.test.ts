@@ -106,6 +106,13 @@ describe("JSON Schema: types and constraints", () => {
     expect(schemaDiff(older, newer)).toEqual([expected]);
   });
 
+  it("a format beside an enum leaves only the values of that format", () => {
+    const statuses = { type: "string", enum: ["succeeded", "a@b.co"] };
+    expect(schemaDiff(statuses, { ...statuses, format: "email" })).toEqual(["enum-value-removed  breaking/compatible"]);
+    // A format treaty does not know is an annotation: it removes nothing.
+    expect(schemaDiff(statuses, { ...statuses, format: "x-status" })).toEqual([]);
+  });
+
   it("patterns compare by the strings they accept, each break shown by a string", () => {
     // Unanchored and matching the empty string: every string matches `x*`.
     expect(schemaDiff({ type: "string" }, { type: "string", pattern: "x*" })).toEqual([]);
