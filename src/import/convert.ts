@@ -609,7 +609,8 @@ class Converter {
     }
     if (nonNull.length === 0 && values.length > 0) return { type: { type: "const", value: null } };
     if (nonNull.length === 1 && isScalarValue(nonNull[0])) return { type: { type: "const", value: nonNull[0] }, ...(nonNull.length < values.length && { nullable: true }) };
-    this.notExpressible(`${pointer}/enum`, `an enum of ${values.map((v) => JSON.stringify(v)).join(", ")} (enums are distinct strings)`, "the field is left out");
+    const what = values.length === 0 ? "an empty enum (no value matches it)" : `an enum of ${values.map((v) => JSON.stringify(v)).join(", ")} (enums are distinct strings)`;
+    this.notExpressible(`${pointer}/enum`, what, "the field is left out");
     return undefined;
   }
 

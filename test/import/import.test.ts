@@ -200,6 +200,9 @@ describe("the IDL it writes", () => {
     const either = { oneOf: [{ type: "string", pattern: "^a", maxLength: 9 }, { type: "string", pattern: "b$", maxLength: 9 }] };
     writeFileSync(source, `${JSON.stringify({ type: "object", properties: { either } })}\n`);
     const overlapping = importInto(root, source, join(root, "idl/either"), { contract: "ids.either" });
+    writeFileSync(source, `${JSON.stringify({ type: "object", properties: { none: { enum: [] } } })}\n`);
+    const empty = importInto(root, source, join(root, "idl/empty"), { contract: "ids.empty" });
+    expect(empty.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining("an empty enum (no value matches it) at #/properties/none/enum")]);
     expect(overlapping.diagnostics.map((d) => d.message)).toEqual([expect.stringMatching(/#\/properties\/either\/oneOf .*both accept "ab"|both accept "ab".*#\/properties\/either\/oneOf/)]);
   }, 120_000);
 
