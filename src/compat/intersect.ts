@@ -1,5 +1,6 @@
 // The shape accepting what both of two shapes accept: how `allOf`, and `type` beside `anyOf`/`oneOf`
 // or `$ref`, become one shape. Combinations the model cannot express are refused, never guessed.
+import { patternIncludes } from "../ir/pattern-language.js";
 import { accepts, isMultiple, undeclaredKeyShape } from "./accepts.js";
 import {
   ANY,
@@ -35,6 +36,14 @@ const same = <T>(what: string, a: T | undefined, b: T | undefined): T | undefine
   throw new CannotImport(`two different ${what}s apply to the same value`);
 };
 
+/** The narrower of two patterns, when one accepts every string the other does (ir/pattern-language.ts). */
+const narrowerPattern = (a: string | undefined, b: string | undefined): string | undefined => {
+  if (a === undefined || b === undefined || a === b) return a ?? b;
+  if (patternIncludes(a, b)?.holds === true) return b;
+  if (patternIncludes(b, a)?.holds === true) return a;
+  throw new CannotImport("two patterns neither of which includes the other apply to the same string");
+};
+
 const larger = (a: number | undefined, b: number | undefined): number | undefined =>
   a === undefined ? b : b === undefined ? a : Math.max(a, b);
 
@@ -54,7 +63,7 @@ const meetStrings = (a: StringShape, b: StringShape): StringShape =>
     kind: "string",
     minLength: larger(a.minLength, b.minLength),
     maxLength: smaller(a.maxLength, b.maxLength),
-    pattern: same("pattern", a.pattern, b.pattern),
+    pattern: narrowerPattern(a.pattern, b.pattern),
     format: same("format", a.format, b.format),
     contentEncoding: same("contentEncoding", a.contentEncoding, b.contentEncoding),
     contentMediaType: same("contentMediaType", a.contentMediaType, b.contentMediaType),

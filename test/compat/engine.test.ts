@@ -244,6 +244,8 @@ describe("JSON Schema: unions, references and guards", () => {
     // An unknown keyword named like an Object.prototype member is an annotation, not an unsupported keyword (its reason was Object's source).
     expect(shapeOfJsonSchema({ type: "object", properties: { a: { type: "string" } }, constructor: "x", toString: 1 })).toMatchObject({ ok: true });
     expect(shapeOfJsonSchema({ allOf: [{ type: "string", pattern: "a" }, { pattern: "b" }] })).toMatchObject({ ok: false });
+    // Where one pattern includes the other, the two are the narrower one.
+    expect(shapeOfJsonSchema({ allOf: [{ type: "string", pattern: "^ab" }, { pattern: "^a" }] })).toMatchObject({ ok: true, shape: { kind: "string", pattern: "^ab" } });
     expect(shapeOfJsonSchema({ type: "strnig" })).toEqual({ ok: false, reason: 'unknown type "strnig"' });
   });
 });
