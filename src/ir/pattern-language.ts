@@ -1,14 +1,15 @@
 // What a pattern accepts, as a language: whether every string one pattern accepts another accepts
-// too (compat, adapters), and whether two accept no string in common (untagged unions). JSON
-// Schema's `pattern` is a search: a string matches when the regex (with the `u` flag, as treaty's validators run it)
-// matches anywhere in it. The patterns contracts use are regular expressions in the formal sense
-// (no backreference), so the question is decided on automata, with refa: each pattern's language
-// (`^[^]*(?:p)[^]*$`, the pattern's own anchors resolved) as a minimal DFA; the inner language
-// intersected with the outer one's complement is empty exactly when the outer includes the inner,
-// and otherwise its shortest, most readable word is a string that shows it does not; two languages
-// are disjoint when their intersection is empty. Undecided: a
-// pattern refa cannot make an automaton of (a backreference, a lookaround it cannot resolve) or
-// whose automaton outgrows MAX_STATES.
+// too (compat, adapters), whether two accept no string in common (untagged unions), and strings
+// it accepts or rejects (generated tests). JSON Schema's `pattern` is a search: a string matches
+// when the regex (with the `u` flag, as treaty's validators run it) matches anywhere in it. The
+// patterns contracts use are regular expressions in the formal sense (no backreference), so the
+// questions are decided on automata, with refa: each pattern's language (`^[^]*(?:p)[^]*$`, the
+// pattern's own anchors resolved) as a minimal DFA. The inner language intersected with the outer
+// one's complement is empty exactly when the outer includes the inner, and otherwise its shortest,
+// most readable word is a string that shows it does not; two languages are disjoint when their
+// intersection is empty. Undecided: a pattern refa cannot make an automaton of (a backreference,
+// a lookaround it cannot resolve), one that is no valid regex, or one whose automaton outgrows
+// MAX_STATES.
 import { createRequire } from "node:module";
 import type * as Refa from "refa";
 
@@ -48,7 +49,9 @@ const languageOf = (pattern: string): Language | null => {
 const build = (pattern: string): Language | null => {
   const { JS, NFA, DFA, Transformers, combineTransformers, transform } = load();
   try {
-    // Valid on its own with the `u` flag (the resolver refuses any other), so it nests as a group.
+    // Valid on its own with the `u` flag, so it nests as a group: `a)(?:b` would not mean itself
+    // (a contract's patterns are checked by the resolver; a schema `treaty compat` reads is not).
+    new RegExp(pattern, "u");
     const { expression, maxCharacter } = JS.Parser.fromLiteral({ source: `^[^]*(?:${pattern})[^]*$`, flags: "u" }).parse({ assertions: "parse", backreferences: "throw" });
     const resolved = transform(
       combineTransformers([Transformers.simplify(), Transformers.patternEdgeAssertions({ remove: true }), Transformers.applyAssertions(), Transformers.removeUnnecessaryAssertions()]),
@@ -59,7 +62,7 @@ const build = (pattern: string): Language | null => {
     dfa.minimize();
     return { dfa };
   } catch {
-    // An assertion left after resolving, a backreference, too many states, a pattern refa rejects.
+    // No valid regex, an assertion left after resolving, a backreference, too many states, a pattern refa rejects.
     return null;
   }
 };

@@ -96,3 +96,11 @@ describe("pattern inclusion", () => {
     expect(patternIncludes("a", explosive)).toBeUndefined();
   });
 });
+
+describe("a pattern that is no valid regex", () => {
+  it("is undecided, never read as the text it makes inside a group", () => {
+    // `(?:a)(?:b)` is valid, `a)(?:b` alone is not.
+    expect(patternIncludes("^ab$", "a)(?:b")).toBeUndefined();
+    expect(patternIncludes("a)(?:b", "^ab$")).toBeUndefined();
+  });
+});
