@@ -401,7 +401,7 @@ const sharesValues = (shape: Shape, index: number): boolean => {
   return shape.variants.some((v, i) => i !== index && [...valueSorts(v.shape)].some((sort) => own.has(sort) && !(sort === "string" && stringsApart(mine, v.shape))));
 };
 
-/** Two strings (neither nullable into the other's null) no string is of both: their patterns are disjoint (ir/pattern-language.ts). */
+/** Two string shapes no string is of both: their patterns are disjoint (ir/pattern-language.ts). */
 const stringsApart = (a: Shape, b: Shape): boolean =>
   a.kind === "string" && b.kind === "string" && a.pattern !== undefined && b.pattern !== undefined && patternsDisjoint(a.pattern, b.pattern)?.disjoint === true;
 

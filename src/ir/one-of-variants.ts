@@ -130,12 +130,17 @@ const fieldAtom = (field: Field, version: ResolvedVersion, contract: Pick<Contra
   return values ? { sorts: withNull, values: [...values, null] } : { sorts: withNull, ...matching };
 };
 
+/** Patterns compiled for `matchesPattern`, a few hundred at most (a long-lived process starts over). */
 const compiled = new Map<string, RegExp>();
+const COMPILED = 512;
 /** Whether `value` is not a string or matches `pattern`, as generated code tests it. */
 const matchesPattern = (pattern: string, value: unknown): boolean => {
   if (typeof value !== "string") return true;
   let re = compiled.get(pattern);
-  if (re === undefined) compiled.set(pattern, (re = new RegExp(pattern, "u")));
+  if (re === undefined) {
+    if (compiled.size >= COMPILED) compiled.clear();
+    compiled.set(pattern, (re = new RegExp(pattern, "u")));
+  }
   return re.test(value);
 };
 
