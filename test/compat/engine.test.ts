@@ -106,6 +106,14 @@ describe("JSON Schema: types and constraints", () => {
     expect(schemaDiff(older, newer)).toEqual([expected]);
   });
 
+  it("string variants of disjoint patterns pair by what they accept: one added widens, one narrowed narrows, reordered is no change", () => {
+    const ids = (...patterns: string[]) => ({ oneOf: patterns.map((pattern) => ({ type: "string", pattern })) });
+    expect(schemaDiff(ids("^usr_", "^org_"), ids("^usr_", "^org_", "^grp_"))).toEqual(["variant-added  compatible/breaking"]);
+    expect(schemaDiff(ids("^usr_", "^org_"), ids("^usr_"))).toEqual(["variant-removed  breaking/compatible"]);
+    expect(schemaDiff(ids("^usr_", "^org_"), ids("^usr_", "^org_[0-9]"))).toEqual(["constraint-narrowed  breaking/compatible"]);
+    expect(schemaDiff(ids("^usr_", "^org_"), ids("^org_", "^usr_"))).toEqual([]);
+  });
+
   it("a format beside an enum leaves only the values of that format", () => {
     const statuses = { type: "string", enum: ["succeeded", "a@b.co"] };
     expect(schemaDiff(statuses, { ...statuses, format: "email" })).toEqual(["enum-value-removed  breaking/compatible"]);
