@@ -125,7 +125,9 @@ const renderHelper = (conversion: Extract<Conversion, { kind: "object" | "union"
   const signature = (body: string): string => `function ${fn}(x: any, ${param("at", body)}: string, ${param("log", body)}: AdaptLog): any {`;
   if (conversion.kind === "oneOf") {
     // The source validated, so the first variant selected is the value's; the selectors are the validators'.
-    const cases = conversion.variants.map((v) => `  if (${selectorCode(v.selector, "x")}) return ${convert(v.conversion, "x", "${at}", scope, 1)};`);
+    // A pattern a selector tests is a module-level RegExp, built once (adapters run on every decode).
+    const regex = (pattern: string): string => helper(scope, `pattern:${pattern}`, () => `re${scope.helpers.size + 1}`, (name) => `const ${name} = new RegExp(${JSON.stringify(pattern)}, "u");`);
+    const cases = conversion.variants.map((v) => `  if (${selectorCode(v.selector, "x", regex)}) return ${convert(v.conversion, "x", "${at}", scope, 1)};`);
     const body = `${cases.join("\n")}\n  return x;`;
     return `\n${signature(body)}\n${body}\n}`;
   }

@@ -22,7 +22,7 @@ const valuesTest = (values: readonly Primitive[], x: string): string =>
 /** A RegExp (`u` flag) of a pattern, as an expression of the generated code. */
 export type PatternRegex = (pattern: string) => string;
 
-/** Built where the test runs: for code off the validators' path (adapters, provider mappings). */
+/** Built where the test runs: for a provider reply's mapping (llm-reply.ts has no module-level declarations of its own). */
 const inlineRegex: PatternRegex = (pattern) => `new RegExp(${JSON.stringify(pattern)}, "u")`;
 
 const patternTest = (pattern: string, x: string, regex: PatternRegex): string => `(typeof ${x} !== "string" || ${regex(pattern)}.test(${x}))`;
@@ -48,7 +48,7 @@ const testCode = (test: Test, x: string, regex: PatternRegex, stringsOnly: boole
 
 /**
  * A JS expression: the value held by `x` is of the variant `selector` selects, if of any. A pattern
- * test uses `regex`'s RegExp (the validators' module-level one), else one built where it runs.
+ * test uses `regex`'s RegExp (the validators' and adapters' module-level one), else one built where it runs.
  */
 export const selectorCode = (selector: VariantSelector, x: string, regex: PatternRegex = inlineRegex): string => {
   const stringsOnly = selector.sorts.size === 1 && selector.sorts.has("string");

@@ -43,3 +43,15 @@ describe("untagged unions told apart by patterns (test/fixtures/good-pattern-uni
     expect(accountErrors({ ...account, holder: { id: "grp_1", name: "X" } })).toEqual([expect.objectContaining({ path: "/holder", code: "union" })]);
   });
 });
+
+describe("adapters of a union told apart by patterns (good-pattern-union 1.0 → 1.1)", async () => {
+  const { registry } = await import("../fixtures/good-pattern-union/expected/index.js");
+  const account = { contract: "demo.account", version: "1.0", owner_id: 42, plan: "FREE" };
+
+  it("select the variant by its id's pattern and map only its enum", () => {
+    const user = registry.decode("demo.account", { ...account, holder: { id: "usr_1", name: "Ada", role: "GUEST" } });
+    expect(user).toMatchObject({ ok: true, value: { version: "1.1", holder: { id: "usr_1", role: "VIEWER" } } });
+    const org = registry.decode("demo.account", { ...account, holder: { id: "org_1", seats: 3 } });
+    expect(org).toMatchObject({ ok: true, value: { version: "1.1", holder: { id: "org_1", seats: 3 } } });
+  });
+});
