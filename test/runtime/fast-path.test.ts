@@ -69,6 +69,24 @@ describe("runtime fast path", () => {
     });
     fc.assert(fc.property(mutated, ([contract, value]) => same(contract, value)), { numRuns: 500 });
   });
+
+  it("agrees over a sequence of decodes that moves between contracts and versions (the lane of the last one is kept)", () => {
+    // A payload naming another version of its contract, or none, or one of another contract's.
+    const versions = [...new Set(sources.flatMap((s) => (s.examples ?? []).map((e) => e.version))), "9.9", undefined];
+    const step = fc.tuple(fc.constantFrom(...inputs), fc.constantFrom(...versions), fc.boolean()).map(([[contract, value], version, renamed]) => {
+      const copy = structuredClone(value) as Record<string, unknown>;
+      if (renamed && typeof copy === "object" && copy !== null) copy["version"] = version;
+      return [contract, copy] as const;
+    });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 2, maxLength: 12 }), (steps) => {
+        const { fast, observed } = pair();
+        for (const [contract, value] of steps) expect(fast.decode(contract as "task.result", value)).toEqual(observed.decode(contract as "task.result", value));
+        expect(fast.metrics()).toEqual(observed.metrics());
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
 
 describe("the fast path's envelope", () => {
