@@ -4,7 +4,7 @@ import { projectVersion } from "../project/project.js";
 import { escapePointer } from "../runtime/issue.js";
 import { createFileBuilder, generatedComment, jsonFile, type EmittedFile } from "./file-builder.js";
 import { isInheritedKey, member } from "./validator-code.js";
-import { selectorCode } from "./validator-one-of.js";
+import { selectorCode, type PatternRegex } from "./validator-one-of.js";
 import { versionFilePath } from "./json-schema.js";
 
 /** The generated function that maps a provider's nulls back to absent fields: `fromOpenAI`. */
@@ -92,7 +92,22 @@ interface PlanContext {
   readonly fresh: () => string;
   /** What the code uses from treaty/runtime. */
   readonly uses: Set<"rebuildRecord" | "recordOfEntries" | "escapePointer">;
+  /** The name of the RegExp of a pattern a selector tests, declared once for the file. */
+  readonly regex: PatternRegex;
 }
+
+/** The file's module-level RegExps, one per pattern its selectors test, named in the order first met. */
+const moduleRegexes = (): { readonly regex: PatternRegex; readonly declarations: () => string[] } => {
+  const names = new Map<string, string>();
+  return {
+    regex: (pattern) => {
+      let name = names.get(pattern);
+      if (name === undefined) names.set(pattern, (name = `re${names.size + 1}`));
+      return name;
+    },
+    declarations: () => [...names].map(([pattern, name]) => `const ${name} = new RegExp(${JSON.stringify(pattern)}, "u");`),
+  };
+};
 
 /** A field of a record, own properties only: an absent `__proto__` or `constructor` is undefined, not the prototype's. */
 const ownField = (input: string, name: string): string => (isInheritedKey(name) ? member(input, name) : `${input}[${JSON.stringify(name)}]`);
@@ -250,7 +265,7 @@ const planLines = (plan: NullPlan, input: string, path: readonly PathPart[], ctx
       const any = ctx.fresh();
       const branches = plan.variants.flatMap((variant, n) => {
         const mapped = planLines(variant.inner, input, path, ctx);
-        return [`${n === 0 ? "" : "} else "}if (${selectorCode(variant.selector, any)}) {`, ...indent([...mapped.lines, `${result} = ${mapped.result};`])];
+        return [`${n === 0 ? "" : "} else "}if (${selectorCode(variant.selector, any, ctx.regex)}) {`, ...indent([...mapped.lines, `${result} = ${mapped.result};`])];
       });
       return { lines: [declared, `const ${any}: any = ${input};`, ...branches, "}"], result };
     }
@@ -287,11 +302,12 @@ export const emitLlm = (project: Project, contract: Contract, version: ResolvedV
 export const emitLlmReply = (project: Project, contract: Contract, version: ResolvedVersion): EmittedFile => {
   const file = createFileBuilder(versionFilePath(contract.name, version.version, "llm-reply.ts"), contract.file);
   const projections = contract.llm.providers.map((provider) => ({ provider, ...projectionData(project, contract, version, provider) }));
+  const regexes = moduleRegexes();
   const functions = projections
     .filter(({ projection }) => projection.nulls)
     .map(({ provider, projection }) => {
       let n = 0;
-      const ctx: PlanContext = { fresh: () => `v${++n}`, uses: new Set() };
+      const ctx: PlanContext = { fresh: () => `v${++n}`, uses: new Set(), regex: regexes.regex };
       const mapped = planLines(projection.nulls!, "value", [], ctx);
       for (const name of ctx.uses) file.importValue("treaty/runtime", name);
       const entries = ctx.uses.has("recordOfEntries");
@@ -308,6 +324,7 @@ export const emitLlmReply = (project: Project, contract: Contract, version: Reso
     });
   return file.render("llm-reply", {
     label: `${contract.name} ${version.version}`,
+    regexes: regexes.declarations(),
     nulls: functions,
     from: projections.map(({ provider, projection }) => ({ name: provider, function: projection.nulls ? NULL_FUNCTIONS[provider] : "null" })),
   });

@@ -22,13 +22,15 @@ const valuesTest = (values: readonly Primitive[], x: string): string =>
 /** A RegExp (`u` flag) of a pattern, as an expression of the generated code. */
 export type PatternRegex = (pattern: string) => string;
 
-/** Built where the test runs: for a provider reply's mapping (llm-reply.ts has no module-level declarations of its own). */
-const inlineRegex: PatternRegex = (pattern) => `new RegExp(${JSON.stringify(pattern)}, "u")`;
-
 const patternTest = (pattern: string, x: string, regex: PatternRegex): string => `(typeof ${x} !== "string" || ${regex(pattern)}.test(${x}))`;
 
-const atomTest = (atom: Atom, x: string, regex: PatternRegex): string =>
-  atom.values ? valuesTest(atom.values, x) : atom.pattern === undefined ? sortTest(atom.sorts, x) : `(${sortTest(atom.sorts, x)} && ${patternTest(atom.pattern, x, regex)})`;
+const atomTest = (atom: Atom, x: string, regex: PatternRegex): string => {
+  if (atom.values) return valuesTest(atom.values, x);
+  if (atom.pattern === undefined) return sortTest(atom.sorts, x);
+  // Of strings only, the sort test already let only a string through.
+  const pattern = atom.sorts.size === 1 && atom.sorts.has("string") ? `${regex(atom.pattern)}.test(${x})` : patternTest(atom.pattern, x, regex);
+  return `(${sortTest(atom.sorts, x)} && ${pattern})`;
+};
 
 /** `stringsOnly`: the selector's sort test let only strings through. */
 const testCode = (test: Test, x: string, regex: PatternRegex, stringsOnly: boolean): string => {
@@ -50,7 +52,7 @@ const testCode = (test: Test, x: string, regex: PatternRegex, stringsOnly: boole
  * A JS expression: the value held by `x` is of the variant `selector` selects, if of any. A pattern
  * test uses `regex`'s RegExp (the validators' and adapters' module-level one), else one built where it runs.
  */
-export const selectorCode = (selector: VariantSelector, x: string, regex: PatternRegex = inlineRegex): string => {
+export const selectorCode = (selector: VariantSelector, x: string, regex: PatternRegex): string => {
   const stringsOnly = selector.sorts.size === 1 && selector.sorts.has("string");
   return [sortTest(selector.sorts, x), ...selector.tests.map((t) => testCode(t, x, regex, stringsOnly))].join(" && ");
 };
