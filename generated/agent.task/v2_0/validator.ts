@@ -112,7 +112,8 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(issue(p + "/contract", "required", "missing field", '"agent.task"'));
@@ -392,7 +393,8 @@ function is_root_inputs(v: any): boolean {
 }
 
 function err_root_inputs(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    v = ownView(v);
   const f0 = v.artifact_refs;
   if (f0 === undefined) out.push(issue(p + "/artifact_refs", "required", "missing field", "array"));
   else {
@@ -602,7 +604,8 @@ function is_root_budget(v: any): boolean {
 }
 
 function err_root_budget(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    v = ownView(v);
   const f0 = v.deadline_ms;
   if (f0 === undefined) out.push(issue(p + "/deadline_ms", "required", "missing field", "integer"));
   else {

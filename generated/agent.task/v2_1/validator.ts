@@ -121,7 +121,8 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(issue(p + "/contract", "required", "missing field", '"agent.task"'));
@@ -420,7 +421,8 @@ function is_root_inputs(v: any): boolean {
 }
 
 function err_root_inputs(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    v = ownView(v);
   const f0 = v.artifact_refs;
   if (f0 === undefined) out.push(issue(p + "/artifact_refs", "required", "missing field", "array"));
   else {
@@ -633,7 +635,8 @@ function is_root_budget(v: any): boolean {
 }
 
 function err_root_budget(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    v = ownView(v);
   const f0 = v.deadline_ms;
   if (f0 === undefined) out.push(issue(p + "/deadline_ms", "required", "missing field", "integer"));
   else {
@@ -716,7 +719,8 @@ function is_root_callback(v: any): boolean {
 }
 
 function err_root_callback(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    v = ownView(v);
   const f0 = v.mode;
   if (f0 === undefined)
     out.push(issue(p + "/mode", "required", "missing field", "one of ASYNC, SYNC"));
@@ -755,13 +759,15 @@ function take_root_callback(v: any): any {
 }
 
 function is_rules(v: any): boolean {
-  v = ownView(v);
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    v = ownView(v);
   if (v.callback !== undefined && at_budget_max_model_calls(v) === undefined) return false;
   return true;
 }
 
 function err_rules(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    v = ownView(v);
   if (v.callback !== undefined) {
     if (at_budget_max_model_calls(v) === undefined)
       out.push(

@@ -51,7 +51,8 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(issue(p + "/contract", "required", "missing field", '"booking.intent"'));

@@ -44,7 +44,8 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(issue(p + "/contract", "required", "missing field", '"booking.offers"'));
@@ -202,7 +203,8 @@ function is_Offer(v: any): boolean {
 }
 
 function err_Offer(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    v = ownView(v);
   const f0 = v.offer_id;
   if (f0 === undefined) out.push(issue(p + "/offer_id", "required", "missing field", "string"));
   else {

@@ -96,7 +96,8 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(issue(p + "/contract", "required", "missing field", '"operation.error"'));
@@ -373,7 +374,8 @@ function is_ErrorClass(v: unknown): boolean {
 }
 
 function is_root_details(v: any): boolean {
-  v = ownView(v);
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    v = ownView(v);
   for (const k in v) {
     const x = v[k];
     if (!(
@@ -386,7 +388,8 @@ function is_root_details(v: any): boolean {
 }
 
 function err_root_details(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    v = ownView(v);
   for (const k in v) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[k];
