@@ -50,7 +50,7 @@ const testCode = (test: Test, x: string, regex: PatternRegex, stringsOnly: boole
 
 /**
  * A JS expression: the value held by `x` is of the variant `selector` selects, if of any. A pattern
- * test uses `regex`'s RegExp (the validators' and adapters' module-level one), else one built where it runs.
+ * test uses `regex`'s RegExp (a module-level one of the validator, adapter or reply mapping).
  */
 export const selectorCode = (selector: VariantSelector, x: string, regex: PatternRegex): string => {
   const stringsOnly = selector.sorts.size === 1 && selector.sorts.has("string");
