@@ -448,7 +448,7 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
   // The quick path's lanes, by contract then by the version a payload names: each known version
   // with a generated `read` that this runtime accepts. A payload naming any other (a newer minor read
   // as an older one, a version not accepted, an unknown one) goes through the full pipeline.
-  const lanes = new Map<string, Lanes>();
+  const lanes = new Map<string, { readonly entry: ContractRegistration; readonly embedded: boolean; readonly versions: ReadonlyMap<string, Lane> }>();
   for (const [name, entry] of Object.entries(registry.contracts)) {
     const accepted = opts.accept?.[name];
     const versions = new Map<string, Lane>();
@@ -456,14 +456,8 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
       const { read } = registration;
       if (read !== undefined && (accepted === undefined || accepted.includes(version))) versions.set(version, { entry, readAs: version, registration, read, adapt: adaptLane(entry, registration, version, NO_REPAIRS), traffic: undefined, failures: undefined });
     }
-    lanes.set(name, { entry, embedded: entry.envelope === "embedded", versions, lastVersion: undefined, lastLane: undefined });
+    lanes.set(name, { entry, embedded: entry.envelope === "embedded", versions });
   }
-  // The lanes of the contract decoded last, and in them the lane of the version read last: a
-  // process mostly decodes one contract's payloads in a row, and two Map lookups by name cost about
-  // 15 ns of a 190 ns decode of the seed's task.result. A wrong lane could only cost time: its
-  // `read` checks the contract and version it reads, and a refusal re-reads the envelope (`refused`).
-  let lastContract: string | undefined;
-  let lastLanes: Lanes | undefined;
 
   /** Nothing to trace, persist or ask a hook: the stages can run without a `Run` to record them in. */
   const unobserved = !observed && !persist && !state && !policy;
@@ -496,13 +490,8 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
    * mapped back first (`mappedBack`), and what `read` checks and copies is the mapped value.
    */
   const quick = (contract: string, input: unknown, options: DecodeOptions): Outcome<unknown> | undefined => {
-    let byVersion = lastLanes;
-    if (contract !== lastContract || byVersion === undefined) {
-      byVersion = lanes.get(contract);
-      if (byVersion === undefined) return undefined;
-      lastContract = contract;
-      lastLanes = byVersion;
-    }
+    const byVersion = lanes.get(contract);
+    if (byVersion === undefined) return undefined;
     let lane: Lane | undefined;
     let given: unknown = input;
     let value: unknown;
@@ -511,16 +500,7 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
         // The common call, a payload and nothing else: its lane is the version it names. Its
         // contract's name is checked on the copy `read` makes (a refused payload's envelope is read in full).
         if (typeof input !== "object" || input === null) return undefined;
-        const named = (input as { version?: unknown }).version;
-        if (named === byVersion.lastVersion && typeof named === "string") lane = byVersion.lastLane;
-        else {
-          lane = byVersion.versions.get(named as string);
-          // Only a string is kept: a payload's object (or anything else it names) is not held on to.
-          if (typeof named === "string") {
-            byVersion.lastVersion = named;
-            byVersion.lastLane = lane;
-          }
-        }
+        lane = byVersion.versions.get((input as { version?: unknown }).version as string);
         if (lane === undefined) return undefined;
         value = lane.read(input);
         if (value !== undefined && (value as { contract?: unknown }).contract !== byVersion.entry.name) return undefined;
@@ -573,15 +553,6 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
   const runtime = { registry, decode, withRepair: (loop: RepairLoop<string>) => withRepair(deps, loop), metrics: metrics.snapshot };
   // The signatures of `Runtime` recover each contract's canonical type, and promise or not from the overload.
   return runtime as unknown as Runtime<R>;
-}
-
-/** A contract's lanes by the version a payload names, with the lane of the version named last. */
-interface Lanes {
-  readonly entry: ContractRegistration;
-  readonly embedded: boolean;
-  readonly versions: ReadonlyMap<string, Lane>;
-  lastVersion: string | undefined;
-  lastLane: Lane | undefined;
 }
 
 /** A version a payload may name and be read as, with what reading it needs, found once per runtime. */

@@ -70,7 +70,7 @@ describe("runtime fast path", () => {
     fc.assert(fc.property(mutated, ([contract, value]) => same(contract, value)), { numRuns: 500 });
   });
 
-  it("agrees over a sequence of decodes that moves between contracts and versions (the lane of the last one is kept)", () => {
+  it("agrees over a sequence of decodes that moves between contracts and versions (one runtime, its counters and lanes shared)", () => {
     // A payload naming another version of its contract, or none, or one of another contract's.
     const versions = [...new Set(sources.flatMap((s) => (s.examples ?? []).map((e) => e.version))), "9.9", undefined];
     const step = fc.tuple(fc.constantFrom(...inputs), fc.constantFrom(...versions), fc.boolean()).map(([[contract, value], version, renamed]) => {
