@@ -244,7 +244,7 @@ class Converter {
       if (!isSchemaObject(target) || seen.has(target)) continue;
       seen.add(target);
       // A list of types (`type: [integer, string]`) is about each; it keeps the others out only when it is one.
-      const listed = Array.isArray(target["type"]) ? target["type"].map(String) : undefined;
+      const listed = Array.isArray(target["type"]) ? typeList(target["type"]) : undefined;
       if (listed !== undefined) kinds.push(...(declared && listed.length > 1 ? [] : listed));
       const kind = listed !== undefined ? undefined : (typeOf(target) ?? (declared ? undefined : isObjectSchema(target) ? "object" : inferredType(target)));
       if (kind !== undefined) kinds.push(kind);
@@ -1024,12 +1024,16 @@ const mergedScalar = (schema: Schema): Schema | undefined => {
   return merged;
 };
 
-/** `type`'s value as a list. */
-const typeList = (type: unknown): string[] => (Array.isArray(type) ? type.map(String) : [String(type)]);
+/**
+ * `type`'s value as a list of names. An entry that is no string is kept as its JSON text, which
+ * names no type (it is reported where the type is converted): `String` of an object whose own
+ * `toString` is no function throws.
+ */
+const typeList = (type: unknown): string[] => (Array.isArray(type) ? type : [type]).map((t) => (typeof t === "string" ? t : JSON.stringify(t) ?? "undefined"));
 
 /** The types `schema` allows (OpenAPI 3.0's `nullable` adding null), or undefined: any. */
 const allowedTypes = (schema: Schema, dialect: SchemaSource["dialect"]): string[] | undefined => {
-  const declared = schema["type"] === undefined ? undefined : (Array.isArray(schema["type"]) ? schema["type"] : [schema["type"]]).map(String);
+  const declared = schema["type"] === undefined ? undefined : typeList(schema["type"]);
   return declared && dialect === "openapi-3.0" && schema["nullable"] === true ? [...declared, "null"] : declared;
 };
 
@@ -1220,12 +1224,12 @@ export const convert = (source: SchemaSource, roots: readonly ImportRoot[]): { c
       body = converter.objectBody(schema, root.pointer, hint);
       // Without `type: object`, the object's keywords let every other value through.
       const untyped = types === undefined && !converter.declaresObject(schema);
-      const others = [...(untyped ? ["a string, number, boolean, array or null (it says no type: object)"] : []), ...(types ?? []).filter((t) => t !== "object"), ...(source.dialect === "openapi-3.0" && schema["nullable"] === true ? ["null"] : [])];
+      const others = [...(untyped ? ["a string, number, boolean, array or null (it says no type: object)"] : []), ...(types === undefined ? [] : typeList(types)).filter((t) => t !== "object"), ...(source.dialect === "openapi-3.0" && schema["nullable"] === true ? ["null"] : [])];
       // A payload is an object: the only place where the import rejects what the source accepts, so it is said.
       if (others.length > 0) {
         reported++;
         const at = untyped ? root.pointer : `${root.pointer}/${types ? "type" : "nullable"}`;
-        report("import-not-expressible", at, { what: `a payload that may be ${others.map(String).join(" or ")}`, pointer: at, consequence: "a contract's payload is an object, so the contract rejects those" });
+        report("import-not-expressible", at, { what: `a payload that may be ${others.join(" or ")}`, pointer: at, consequence: "a contract's payload is an object, so the contract rejects those" });
       }
     } else report("import-root-not-object", root.pointer, { pointer: root.pointer, name: root.name });
     // The contract's policy is the root's (a payload's root has no `additional`: its keys are kept unchecked).

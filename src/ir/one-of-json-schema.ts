@@ -60,7 +60,7 @@ const schemaAtom = (schema: Schema, resolve: (ref: string) => unknown, inner: Re
   }
   // A type the table does not hold (`constructor` too, which the prototype would answer) is of no sort;
   // `nullable: true` (OpenAPI 3.0's, which Ajv reads everywhere) adds null.
-  const named = types.flatMap((t) => (Object.hasOwn(SORTS_OF_TYPE, String(t)) ? SORTS_OF_TYPE[String(t)]! : []));
+  const named = types.flatMap((t) => (typeof t === "string" && Object.hasOwn(SORTS_OF_TYPE, t) ? SORTS_OF_TYPE[t]! : []));
   const sorts = new Set<Sort>([...named, ...(schema["nullable"] === true ? (["null"] as Sort[]) : [])]);
   const pattern = stringPattern(schema["pattern"]);
   return pattern === undefined ? { sorts } : { sorts, pattern };

@@ -349,6 +349,25 @@ describe("what check would refuse", () => {
   });
 });
 
+// Schema fuzz seed 36: `String` of an object whose own `toString` is no function throws, and a
+// `type` was read that way where allOf parts, a root's type list and union variants are compared.
+describe("a `type` that is an object with a `toString` key", () => {
+  const hostile = { toString: 1 };
+  it.each([
+    ["in an allOf part", object({ a: { allOf: [{ type: hostile }, { type: "string" }] } })],
+    ["in an allOf part's type list", object({ a: { allOf: [{ type: [hostile, "string"] }, { minLength: 1 }] } })],
+    ["in the root's type list", { type: ["object", hostile], properties: { a: { type: "string" } } }],
+    ["in a union variant", object({ a: { anyOf: [{ type: hostile, nullable: true }, { type: "string" }] } })],
+    ["in a oneOf variant beside a pattern", object({ a: { oneOf: [{ type: [hostile], pattern: "^a" }, { type: "string", pattern: "^b" }] } })],
+  ])("%s is reported as not expressible (was an internal error)", async (_, schema) => {
+    const root = project("import-type-to-string", { "t.json": json(schema) });
+    const run = await runImport(root, ["t.json", "--out", "idl/t"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/^t\.json:\d+:\d+ - warning import-not-expressible: /m);
+    expect(checkErrors(root)).toEqual([]);
+  });
+});
+
 // Found by the schema fuzzer (test/fuzz/schema-fuzz.ts): each import wrote a contract check refused.
 describe("contracts the import made that check refused", () => {
   it("a union one of whose variants became json (a recursion written as json) is json, where it overlapped", async () => {
