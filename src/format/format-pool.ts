@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { EmittedFile } from "../emit/file-builder.js";
+import { OneLine, type EmittedFile } from "../emit/file-builder.js";
 import type { FormatRequest, FormatResponse } from "./format-worker.js";
 import { formatKey, statementsKey, type FormatCache } from "./format-cache.js";
 import { declaresData, directLayout, layoutDeclaration } from "./json-layout.js";
@@ -49,6 +49,26 @@ const BATCH = 128 * 1024;
  * peak at 1,000 contracts).
  */
 const HELD_STATEMENTS = 4 * 2 ** 20;
+
+/**
+ * Values (objects, arrays, literals) of a JSON file's data up to which a worker lays it out from its
+ * text: a larger one is laid out here from its data, which keeps its text unwritten (a 20,000-field
+ * contract's JSON files are 80 MB of text, and the worker's tree of one held 400 MB more at its peak).
+ */
+const OFFLOAD_VALUES = 16_384;
+
+/** Whether `value` holds at most `max` values, counted until it holds more. */
+const holdsAtMost = (value: unknown, max: number): boolean => {
+  let left = max;
+  const within = (item: unknown): boolean => {
+    if (--left < 0) return false;
+    const inner = item instanceof OneLine ? item.value : item;
+    if (inner === null || typeof inner !== "object") return true;
+    for (const next of Array.isArray(inner) ? inner : Object.values(inner)) if (!within(next)) return false;
+    return true;
+  };
+  return within(value);
+};
 
 /** A worker, the requests it was sent and has not answered, and those not yet sent. */
 interface Entry {
@@ -173,6 +193,10 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
     }
     return (await Promise.all(groups.map(batch))).flat();
   };
+  // Statements printed on this thread (or found not printable here) by their text, for this run: most
+  // imports and exports are alike in every contract's files. Held up to a bound, as `statements`.
+  const printedHere = new Map<string, string | null>();
+  let printedHeld = 0;
   // Formatted statements by their text, for this run: held in memory, up to a bound.
   const statements = new Map<string, Promise<string>>();
   let held = 0;
@@ -225,7 +249,16 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
       if (laidOut !== undefined) return laidOut;
       // A large declaration of data (an LLM projection of a wide contract) is laid out by a worker when there is one.
       if (workers !== undefined && text.length >= OFFLOAD && declaresData(text)) return run(text, "typescript");
-      return layoutDeclaration(text) ?? layoutWiring(text);
+      let printed = printedHere.get(text);
+      if (printed === undefined) {
+        if (printedHeld > HELD_STATEMENTS) {
+          printedHere.clear();
+          printedHeld = 0;
+        }
+        printedHere.set(text, (printed = layoutDeclaration(text) ?? layoutWiring(text) ?? null));
+        printedHeld += text.length;
+      }
+      return printed ?? undefined;
     };
     return { pieces, direct: pieces.map((piece) => (piece.part === undefined ? direct(piece.text) : undefined)) };
   };
@@ -252,8 +285,9 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
   };
   return {
     format: async (file) => {
-      // JSON is laid out without prettier (json-layout.ts): by a worker from its text once workers run, else here from its data.
-      const direct = file.language === "json" && workers !== undefined ? await post<string | undefined>({ contents: file.contents, language: "json", layoutOnly: true }) : directLayout(file);
+      // JSON is laid out without prettier (json-layout.ts): by a worker from its text once workers run, else (or when large) here from its data.
+      const offload = file.language === "json" && workers !== undefined && file.data !== undefined && holdsAtMost(file.data, OFFLOAD_VALUES);
+      const direct = offload ? await post<string | undefined>({ contents: file.contents, language: "json", layoutOnly: true }) : directLayout(file);
       if (direct !== undefined) return direct;
       // Looked up before it is cut: a warm run's hit costs a hash and a read (cutting first cost a
       // full run over idl/ 19% more CPU). A file of data declarations only (the LLM projections, the
