@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { EmittedFile } from "../emit/file-builder.js";
+import { OneLine, type EmittedFile } from "../emit/file-builder.js";
 import type { FormatRequest, FormatResponse } from "./format-worker.js";
 import { formatKey, statementsKey, type FormatCache } from "./format-cache.js";
 import { declaresData, directLayout, layoutDeclaration } from "./json-layout.js";
@@ -28,8 +28,18 @@ const WORKER = new URL("./format-worker.js", import.meta.url);
  * prettier (about what formatting 30 files costs), which a run that changed one contract does not earn back.
  */
 const IN_THREAD_FIRST = 512 * 1024;
-/** Characters of a declaration of data from which a worker lays it out rather than the main thread. */
-const OFFLOAD = 256 * 1024;
+/**
+ * Characters of a declaration of data from which a worker lays it out rather than the main thread,
+ * once workers run: the main thread, which emits, is the busier (an LLM projection's declarations
+ * were a tenth of its time at 1,000 contracts); a small one costs more to send than to print.
+ */
+const OFFLOAD = 2 * 1024;
+/**
+ * Characters of requests sent to a worker in one message: each message wakes the worker, which on
+ * 2 cores took the main thread's core (11,800 messages of a cold run at 1,000 contracts, 6–10 s of the
+ * main thread's wall time in postMessage). A smaller batch is sent once the thread is between tasks.
+ */
+const POSTED = 64 * 1024;
 /** Characters of statements formatted in one call at most: a file's share of the workers. */
 const BATCH = 128 * 1024;
 /**
@@ -39,15 +49,45 @@ const BATCH = 128 * 1024;
  * peak at 1,000 contracts).
  */
 const HELD_STATEMENTS = 4 * 2 ** 20;
+/** Characters of imports and exports kept printed for reuse in a run. */
+const HELD_WIRINGS = 2 ** 20;
+
+/**
+ * Values (objects, arrays, literals) of a JSON file's data up to which a worker lays it out from its
+ * text: a larger one is laid out here from its data, which keeps its text unwritten (a 20,000-field
+ * contract's JSON files are 80 MB of text, and the worker's tree of one held 400 MB more at its peak).
+ */
+const OFFLOAD_VALUES = 16_384;
+
+/** Whether `value` holds at most `max` values, counted until it holds more. */
+const holdsAtMost = (value: unknown, max: number): boolean => {
+  let left = max;
+  const within = (item: unknown): boolean => {
+    if (--left < 0) return false;
+    const inner = item instanceof OneLine ? item.value : item;
+    if (inner === null || typeof inner !== "object") return true;
+    for (const next of Array.isArray(inner) ? inner : Object.values(inner)) if (!within(next)) return false;
+    return true;
+  };
+  return within(value);
+};
+
+/** A worker, the requests it was sent and has not answered, and those not yet sent. */
+interface Entry {
+  readonly worker: Worker;
+  busy: number;
+  batch: FormatRequest[];
+  batched: number;
+}
 
 /** The first line of a statement that is not a comment. */
 const codeLine = (text: string): string | undefined => text.split("\n", 8).find((line) => !/^\s*(?:\/\/|\/\*|\*)/.test(line));
 /**
- * An import or export of names (a file's wiring, short and in every file) in prettier's layout,
- * printed here: sent to a worker, one would keep a file of data declarations from being printed
- * without the cache.
+ * Whether `text` imports or exports names (a file's wiring, short and in every file): printed here
+ * in prettier's layout, since sent to a worker, one would keep a file of data declarations from
+ * being printed without the cache.
  */
-const layoutWiring = (text: string): string | undefined => (/^(?:import |export (?:type )?[{*])/.test(codeLine(text) ?? "") ? layoutCode(text) : undefined);
+const isWiring = (text: string): boolean => /^(?:import |export (?:type )?[{*])/.test(codeLine(text) ?? "");
 
 /** A statement's layout that its emitter knew (`EmittedFile.laidOut`), after any line comments before it (a file's header). */
 const knownLayout = (laidOut: ReadonlyMap<string, string>, text: string): string | undefined => {
@@ -67,24 +107,27 @@ const knownLayout = (laidOut: ReadonlyMap<string, string>, text: string): string
  */
 export const createFormatPool = (cache: FormatCache): FormatPool => {
   const inThread = !existsSync(fileURLToPath(WORKER));
-  const pending = new Map<number, { resolve: (formatted: string) => void; reject: (error: Error) => void }>();
-  let workers: { worker: Worker; busy: number }[] | undefined;
+  const pending = new Map<number, { resolve: (value: string | undefined) => void; reject: (error: Error) => void }>();
+  let workers: Entry[] | undefined;
   let next = 0;
   let misses = 0;
-  const start = (): { worker: Worker; busy: number }[] =>
+  let flushing = false;
+  const start = (): Entry[] =>
     Array.from({ length: Math.max(1, availableParallelism() - 1) }, () => {
       // No inherited flags: a parent run as `node --input-type=module -e ...` would make the worker
       // run that script instead of the formatter.
       // A young generation of 16 MB rather than V8's default (about three times that): each worker's
       // share of the peak memory of a cold run of 1,000 contracts (1,025–1,131 MB → 969 MB).
       const worker = new Worker(WORKER, { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 16 } });
-      const entry = { worker, busy: 0 };
-      worker.on("message", (response: FormatResponse) => {
-        const waiting = pending.get(response.id)!;
-        pending.delete(response.id);
-        entry.busy--;
-        if ("formatted" in response) waiting.resolve(response.formatted);
-        else waiting.reject(new Error(`prettier failed: ${response.error}`));
+      const entry: Entry = { worker, busy: 0, batch: [], batched: 0 };
+      worker.on("message", (responses: readonly FormatResponse[]) => {
+        for (const response of responses) {
+          const waiting = pending.get(response.id)!;
+          pending.delete(response.id);
+          entry.busy--;
+          if ("error" in response) waiting.reject(new Error(`prettier failed: ${response.error}`));
+          else waiting.resolve("formatted" in response ? response.formatted : response.laidOut);
+        }
       });
       // A worker that fails or stops with work outstanding fails that work: never a promise left pending.
       const fail = (error: Error): void => {
@@ -97,17 +140,36 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
       });
       return entry;
     });
-  const run = async (contents: string, language: EmittedFile["language"]): Promise<string> => {
-    if (inThread || (misses += contents.length) <= IN_THREAD_FIRST) return formatText(contents, language);
+  /** Posts each worker's batch (once the thread is between tasks, or once a batch is large enough to start on). */
+  const flush = (): void => {
+    flushing = false;
+    for (const entry of workers ?? []) {
+      if (entry.batch.length === 0) continue;
+      entry.worker.postMessage(entry.batch);
+      entry.batch = [];
+      entry.batched = 0;
+    }
+  };
+  /** `request` (its id aside) for the least busy worker, started at the first: files differ a hundredfold in size. */
+  const post = <T>(request: Omit<FormatRequest, "id">): Promise<T> => {
     workers ??= start();
     const id = next++;
-    // The least busy worker: files differ a hundredfold in size.
     const chosen = workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     chosen.busy++;
-    return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      chosen.worker.postMessage({ id, contents, language } satisfies FormatRequest);
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (value: string | undefined) => void, reject });
+      chosen.batch.push({ id, ...request });
+      chosen.batched += request.contents.length;
+      if (chosen.batched >= POSTED) flush();
+      else if (!flushing) {
+        flushing = true;
+        setImmediate(flush);
+      }
     });
+  };
+  const run = async (contents: string, language: EmittedFile["language"]): Promise<string> => {
+    if (inThread || (misses += contents.length) <= IN_THREAD_FIRST) return formatText(contents, language);
+    return post<string>({ contents, language });
   };
   /**
    * Statements formatted in one call, cut apart again at a marker comment between them: prettier's
@@ -132,6 +194,24 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
       size += text.length;
     }
     return (await Promise.all(groups.map(batch))).flat();
+  };
+  // Imports and exports printed on this thread, by their text, for this run: most are alike in every
+  // contract's files. Only those: holding every statement printed here (up to HELD_STATEMENTS) kept
+  // a 20,000-field contract's run 130 MB higher.
+  const wirings = new Map<string, string | null>();
+  let wiringsHeld = 0;
+  const wiring = (text: string): string | undefined => {
+    if (!isWiring(text)) return undefined;
+    let printed = wirings.get(text);
+    if (printed === undefined) {
+      if (wiringsHeld > HELD_WIRINGS) {
+        wirings.clear();
+        wiringsHeld = 0;
+      }
+      wirings.set(text, (printed = layoutCode(text) ?? null));
+      wiringsHeld += text.length;
+    }
+    return printed ?? undefined;
   };
   // Formatted statements by their text, for this run: held in memory, up to a bound.
   const statements = new Map<string, Promise<string>>();
@@ -185,7 +265,7 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
       if (laidOut !== undefined) return laidOut;
       // A large declaration of data (an LLM projection of a wide contract) is laid out by a worker when there is one.
       if (workers !== undefined && text.length >= OFFLOAD && declaresData(text)) return run(text, "typescript");
-      return layoutDeclaration(text) ?? layoutWiring(text);
+      return layoutDeclaration(text) ?? wiring(text);
     };
     return { pieces, direct: pieces.map((piece) => (piece.part === undefined ? direct(piece.text) : undefined)) };
   };
@@ -212,7 +292,9 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
   };
   return {
     format: async (file) => {
-      const direct = directLayout(file);
+      // JSON is laid out without prettier (json-layout.ts): by a worker from its text once workers run, else (or when large) here from its data.
+      const offload = file.language === "json" && workers !== undefined && file.data !== undefined && holdsAtMost(file.data, OFFLOAD_VALUES);
+      const direct = offload ? await post<string | undefined>({ contents: file.contents, language: "json", layoutOnly: true }) : directLayout(file);
       if (direct !== undefined) return direct;
       // Looked up before it is cut: a warm run's hit costs a hash and a read (cutting first cost a
       // full run over idl/ 19% more CPU). A file of data declarations only (the LLM projections, the

@@ -34,7 +34,7 @@ it.runIf(existsSync(PIPELINE))("generate settles when called from `node --input-
   expect(result.errors).toBe(0);
   expect(result.created).toBeGreaterThan(5);
   // What the workers formatted (the validators' statements, and llm.ts's declarations of data, each
-  // over 256 KB) is what the source pipeline, which formats on its own thread, writes.
+  // from 2 KB, and the JSON files) is what the source pipeline, which formats on its own thread, writes.
   const inThread = tempProject("format-in-thread", { "package.json": `{ "treaty": { "tests": false } }\n`, "idl/demo.wide.yaml": wide(800) });
   const again = await generate({ root: inThread, idlDir: join(inThread, "idl"), outDir: join(inThread, "generated"), check: false, tests: false });
   expect(again.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
