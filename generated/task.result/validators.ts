@@ -99,8 +99,7 @@ export function is_root_usage(v: any): boolean {
 }
 
 export function err_root_usage(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   const f0 = v.model_calls;
   if (f0 === undefined) out.push(issue(p + "/model_calls", "required", "missing field", "integer"));
   else {

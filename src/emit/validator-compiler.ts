@@ -441,13 +441,8 @@ export const compileValidator = (
       return [`function is_${base}(v: unknown): boolean {`, `  return ${test};`, "}"].join("\n");
     });
 
-  /**
-   * The first statement of a function reading fields of the object `v`: only its own count. A
-   * plain object is kept without a call (ownView's own test, inline: the call was a twentieth of a
-   * failing decode, whose err_ functions each begin with it).
-   */
-  const ownFields = (): string =>
-    `if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : ${runtime("polluted")}) v = ${runtime("ownView")}(v);`;
+  /** The first statement of a function reading fields of the object `v`: only its own count. */
+  const ownFields = (): string => `v = ${runtime("ownView")}(v);`;
 
   /**
    * In `is_<base>`, right after its first read of `v`: an object of another prototype (or any

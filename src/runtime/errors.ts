@@ -271,20 +271,20 @@ const errorDetails = (stage: Stage, facts: FailureFacts, issues: readonly Issue[
   const contract = clip(facts.contract);
   const { version, attempt } = facts;
   const shown = facts.shape?.plain === true ? shownPlainPath : shownPath;
-  // One issue, most failures: read once, no set (and no closure made per failure).
+  // One issue, most failures: read once, no set.
   const only = issues.length === 1 ? issues[0]! : undefined;
-  const paths = issues.length === 0 ? "" : clip(only ? shown(only) : distinct(issues, shown));
-  const codes = issues.length === 0 ? "" : clip(only ? only.code : distinct(issues, issueCode));
+  const paths = (): string => clip(only ? shown(only) : distinct(issues, shown));
+  const codes = (): string => clip(only ? only.code : distinct(issues, issueCode));
   // The common failure (a payload of a known version with issues, nothing else known) as one
   // literal: no property added after it is made.
   if (version !== undefined && issues.length > 0 && !facts.known && attempt !== undefined) {
-    return { stage, contract, version, paths, issue_codes: codes, attempt: attemptText(attempt) };
+    return { stage, contract, version, paths: paths(), issue_codes: codes(), attempt: attemptText(attempt) };
   }
   const details: { [k: string]: string } = { stage, contract };
   if (version !== undefined) details["version"] = version;
   if (issues.length > 0) {
-    details["paths"] = paths;
-    details["issue_codes"] = codes;
+    details["paths"] = paths();
+    details["issue_codes"] = codes();
   }
   if (facts.known) details["known"] = clip(facts.known.join(", "));
   if (attempt !== undefined) details["attempt"] = attemptText(attempt);

@@ -313,24 +313,12 @@ export type ReadAs = Pick<Enveloped, "readAs" | "registration">;
  */
 export const invalid = (read: ReadAs, issues: readonly Issue[]): Fault => ({
   ok: false,
-  kind: schemaIssue(issues) ? "schema" : "semantic",
+  kind: issues.some((i) => !i.code.startsWith("rule.")) ? "schema" : "semantic",
   version: read.readAs,
   issues,
   shape: read.registration.shape,
   validated: true,
 });
-
-/** Whether any of `issues` is a schema's (not a semantic rule's): a loop, no closure, on every failing decode. */
-const schemaIssue = (issues: readonly Issue[]): boolean => {
-  for (let i = 0; i < issues.length; i++) if (!issues[i]!.code.startsWith("rule.")) return true;
-  return false;
-};
-
-/** Whether the validator said it could not read the value (a getter or Proxy threw, a cycle). */
-const unreadable = (issues: readonly Issue[]): boolean => {
-  for (let i = 0; i < issues.length; i++) if (issues[i]!.code === UNREADABLE_ISSUE.code && issues[i]!.path === UNREADABLE_ISSUE.path) return true;
-  return false;
-};
 
 /**
  * Why a value `read` refused is invalid, judged on the value itself rather than on a copy: nothing
@@ -341,7 +329,7 @@ const unreadable = (issues: readonly Issue[]): boolean => {
  */
 export const refusedFault = (read: ReadAs, value: unknown): Fault | undefined => {
   const issues = read.registration.errors(value);
-  if (issues.length === 0 || unreadable(issues)) return undefined;
+  if (issues.length === 0 || issues.some((i) => i.code === UNREADABLE_ISSUE.code && i.path === UNREADABLE_ISSUE.path)) return undefined;
   return invalid(read, issues);
 };
 

@@ -112,8 +112,7 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(issue(p + "/contract", "required", "missing field", '"agent.task"'));
@@ -393,8 +392,7 @@ function is_root_inputs(v: any): boolean {
 }
 
 function err_root_inputs(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   const f0 = v.artifact_refs;
   if (f0 === undefined) out.push(issue(p + "/artifact_refs", "required", "missing field", "array"));
   else {
@@ -604,8 +602,7 @@ function is_root_budget(v: any): boolean {
 }
 
 function err_root_budget(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   const f0 = v.deadline_ms;
   if (f0 === undefined) out.push(issue(p + "/deadline_ms", "required", "missing field", "integer"));
   else {

@@ -121,8 +121,7 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(issue(p + "/contract", "required", "missing field", '"agent.task"'));
@@ -421,8 +420,7 @@ function is_root_inputs(v: any): boolean {
 }
 
 function err_root_inputs(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   const f0 = v.artifact_refs;
   if (f0 === undefined) out.push(issue(p + "/artifact_refs", "required", "missing field", "array"));
   else {
@@ -635,8 +633,7 @@ function is_root_budget(v: any): boolean {
 }
 
 function err_root_budget(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   const f0 = v.max_model_calls;
   if (f0 !== undefined) {
     if (!Number.isInteger(f0))
@@ -720,8 +717,7 @@ function is_root_callback(v: any): boolean {
 }
 
 function err_root_callback(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   const f0 = v.mode;
   if (f0 === undefined)
     out.push(issue(p + "/mode", "required", "missing field", "one of ASYNC, SYNC"));
@@ -760,15 +756,13 @@ function take_root_callback(v: any): any {
 }
 
 function is_rules(v: any): boolean {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   if (v.callback !== undefined && at_budget_max_model_calls(v) === undefined) return false;
   return true;
 }
 
 function err_rules(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   if (v.callback !== undefined) {
     if (at_budget_max_model_calls(v) === undefined)
       out.push(

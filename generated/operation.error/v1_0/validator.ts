@@ -96,8 +96,7 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(issue(p + "/contract", "required", "missing field", '"operation.error"'));
@@ -374,8 +373,7 @@ function is_ErrorClass(v: unknown): boolean {
 }
 
 function is_root_details(v: any): boolean {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   for (const k in v) {
     const x = v[k];
     if (!(
@@ -388,8 +386,7 @@ function is_root_details(v: any): boolean {
 }
 
 function err_root_details(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   for (const k in v) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[k];

@@ -67,8 +67,7 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(issue(p + "/contract", "required", "missing field", '"task.result"'));
@@ -207,8 +206,7 @@ function is_root_result(v: any): boolean {
 }
 
 function err_root_result(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   const f0 = v.artifact_ref;
   if (f0 === undefined)
     out.push(issue(p + "/artifact_ref", "required", "missing field", "artifact:// reference"));
@@ -386,8 +384,7 @@ function is_Claim(v: any): boolean {
 }
 
 function err_Claim(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   const f0 = v.claim_id;
   if (f0 === undefined) out.push(issue(p + "/claim_id", "required", "missing field", "string"));
   else {

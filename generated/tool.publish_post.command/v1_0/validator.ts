@@ -79,8 +79,7 @@ function is_root(v: any): boolean {
 }
 
 function err_root(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   const f0 = v.contract;
   if (f0 === undefined)
     out.push(issue(p + "/contract", "required", "missing field", '"tool.publish_post.command"'));
@@ -290,8 +289,7 @@ function is_root_resource(v: any): boolean {
 }
 
 function err_root_resource(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   const f0 = v.channel_id;
   if (f0 === undefined) out.push(issue(p + "/channel_id", "required", "missing field", "string"));
   else {
@@ -382,8 +380,7 @@ function is_root_expected_state(v: any): boolean {
 }
 
 function err_root_expected_state(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   const f0 = v.draft_version;
   if (f0 === undefined)
     out.push(issue(p + "/draft_version", "required", "missing field", "integer"));
@@ -431,8 +428,7 @@ function take_root_expected_state(v: any): any {
 }
 
 function is_rules(v: any): boolean {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   {
     const a = v.publish_at;
     const b = v.unpublish_at;
@@ -442,8 +438,7 @@ function is_rules(v: any): boolean {
 }
 
 function err_rules(v: any, p: string, out: Issue[]): void {
-  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    v = ownView(v);
+  v = ownView(v);
   {
     const a = v.publish_at;
     const b = v.unpublish_at;
