@@ -46,9 +46,12 @@ export interface CompileSizeRun {
   readonly peakMb: number;
 }
 
+// TREATY_BENCH_BUILD: another build's root (holding dist/), to compare two builds in the same period of a noisy machine.
+const BUILD = process.env["TREATY_BENCH_BUILD"] || ROOT;
+
 // The child runs the pipeline itself (no CLI printing) and reports its time and max RSS.
 const CHILD = `
-import { compile, generate } from ${JSON.stringify(join(ROOT, "dist/pipeline.js"))};
+import { compile, generate } from ${JSON.stringify(join(BUILD, "dist/pipeline.js"))};
 const [command, root] = process.argv.slice(1);
 const start = performance.now();
 const options = { root, idlDir: root + "/idl" };
