@@ -17,10 +17,10 @@ import { loadEmitterMemos, saveEmitterMemos } from "./incremental/emitter-memos.
 import { fileHash, writeManifest, type Manifest, type NodeDraft } from "./incremental/manifest.js";
 import type { Contract, Project } from "./ir/model.js";
 import { lint } from "./lint/lint.js";
-import { parseSources, readSources, type RawSource } from "./load/load.js";
+import { readSources, type RawSource } from "./load/load.js";
 import { projectDiagnostics } from "./project/project.js";
 import { jobOwner, plan, type FileJob } from "./plan/plan.js";
-import { resolve } from "./resolve/resolve.js";
+import { resolveSources, resolveSourcesInParallel, type Front } from "./resolve/resolve-sources.js";
 import { adapterStubFile, maintainStubs, type AddedStub } from "./stubs/maintain-stubs.js";
 import type { OutputLock } from "./write/lock-output.js";
 import { createTreeWriter, type TreeWriter } from "./write/write.js";
@@ -48,12 +48,17 @@ export const compile = (options: CompileOptions): StageResult<Project | undefine
 };
 
 /** `compile` of sources already read: all of a project's, or (an incremental run) some of them and what they reference. */
-const compileSources = (sources: readonly RawSource[], llm: Contract["llm"] | undefined): StageResult<Project | undefined> => {
-  const diagnostics: Diagnostic[] = [];
-  const loaded = parseSources(sources);
-  diagnostics.push(...loaded.diagnostics);
-  if (hasErrors(diagnostics)) return { value: undefined, diagnostics: sortDiagnostics(diagnostics) };
-  const resolved = resolve(loaded.value, llm);
+const compileSources = (sources: readonly RawSource[], llm: Contract["llm"] | undefined): StageResult<Project | undefined> => compileFront(resolveSources(sources, llm));
+
+/** The same, a large project loaded and resolved on more than one thread (resolve-sources.ts). */
+const compileSourcesInParallel = async (sources: readonly RawSource[], llm: Contract["llm"] | undefined): Promise<StageResult<Project | undefined>> =>
+  compileFront(await resolveSourcesInParallel(sources, llm));
+
+/** check → lint of the sources loaded and resolved. */
+const compileFront = (front: Front): StageResult<Project | undefined> => {
+  const diagnostics: Diagnostic[] = [...front.loaded];
+  const resolved = front.resolved;
+  if (resolved === undefined || hasErrors(diagnostics)) return { value: undefined, diagnostics: sortDiagnostics(diagnostics) };
   diagnostics.push(...resolved.diagnostics);
   if (hasErrors(diagnostics)) return { value: undefined, diagnostics: sortDiagnostics(diagnostics) };
   // From here the model is whole: errors about it (a bump too small, say) still leave it usable for
@@ -251,7 +256,7 @@ export const regenerate = async (input: RegenerateInput, options: GenerateOption
 const generateAll = async (input: RegenerateInput, options: GenerateOptions): Promise<GenerateResult> => {
   const { sources, hashes, key, cacheDir, lock } = input;
   options.onProgress?.({ phase: "compiling", done: 0, total: sources.length });
-  const compiled = compileSources(sources, options.llm);
+  const compiled = await compileSourcesInParallel(sources, options.llm);
   const project = compiled.value;
   if (!project || hasErrors(compiled.diagnostics)) return { diagnostics: compiled.diagnostics };
   const prepared = await prepare({ project }, options);
@@ -292,7 +297,7 @@ const generateChanged = async (manifest: Manifest, dirty: ReadonlySet<string>, i
   const loaded = new Set(dirty);
   for (const path of dirty) for (const dep of manifest.nodes[path]!.deps) loaded.add(dep);
   options.onProgress?.({ phase: "compiling", done: 0, total: loaded.size });
-  const compiled = compileSources(sources.filter((s) => loaded.has(s.path)), options.llm);
+  const compiled = await compileSourcesInParallel(sources.filter((s) => loaded.has(s.path)), options.llm);
   const project = compiled.value;
   if (!project || hasErrors(compiled.diagnostics) || project.agents) return undefined;
   const only = new Set(project.contracts.filter((c) => dirty.has(c.file)).map((c) => c.name));
