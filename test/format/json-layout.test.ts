@@ -159,6 +159,18 @@ describe("layoutValue", () => {
     expect(layoutValue({ n: 1n })).toBeUndefined();
   });
 
+  it("lays out a list or a OneLine part met at two places by where each one is", async () => {
+    // One list at two columns, flat at one and across lines at the other.
+    const shared = ["x".repeat(30), "y".repeat(30)];
+    const part = new OneLine({ a: shared, b: 1 });
+    const value = { k: shared, [`${"z".repeat(30)}`]: shared, nested: { parts: [part, part] }, again: part };
+    const mine = layoutValue(value);
+    expect(mine).toBe(layoutJson(`${renderData(value)}\n`));
+    expect(mine).toContain(`"k": ["${"x".repeat(30)}", "${"y".repeat(30)}"]`);
+    expect(mine).toContain(`"${"z".repeat(30)}": [\n    "${"x".repeat(30)}",`);
+    expect(mine).toBe(await prettier(`${renderData(value)}\n`));
+  });
+
   it("lays out every JSON file emitted for the seed contracts from its data as from its text", () => {
     const dirs = { root: join(import.meta.dirname, "../.."), idlDir: join(import.meta.dirname, "../../idl"), outDir: join(import.meta.dirname, "../../generated") };
     const project = compile(dirs).value!;
