@@ -130,15 +130,21 @@ export const splitStatements = (text: string, body: BodyCuts = BODY_CUTS): State
   const pieces: string[][] = [];
   let current: string[] = [];
   let lastCode = "";
+  let afterBlank = false;
   for (const line of lines) {
+    // A blank line ends a statement json-schema-to-typescript wrote without its semicolon (a type
+    // alias): uncut, the declaration after it was never the one its emitter laid out (types.ts's
+    // `laidOut`), and prettier formatted both.
     const ended = lastCode === "" || lastCode.endsWith(";") || lastCode.endsWith("}");
-    if (current.length > 0 && ended && (STATEMENT.test(line) || COMMENT.test(line))) {
+    const opens = STATEMENT.test(line) || COMMENT.test(line);
+    if (current.length > 0 && opens && (ended || (afterBlank && startsStatement(current)))) {
       if (pieces.length > 0 && !startsStatement(current)) pieces.at(-1)!.push(...current);
       else pieces.push(current);
       current = [];
     }
     current.push(line);
-    if (!blank(line)) lastCode = line.trimEnd();
+    afterBlank = blank(line);
+    if (!afterBlank) lastCode = line.trimEnd();
   }
   if (pieces.length > 0 && !startsStatement(current)) pieces.at(-1)!.push(...current);
   else pieces.push(current);

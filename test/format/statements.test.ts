@@ -32,6 +32,9 @@ const SOURCES = [
   // A cut inside a template literal leaves pieces that do not parse.
   "const t = `\nconst inner = 1;\n`;\nexport {};\n",
   "export type T = {\n  a: string;\n};\nexport interface I { b: T }\ntype U = T | I;\n",
+  // json-schema-to-typescript's declarations: aliases without their semicolon, members at column 0,
+  // a blank line inside an interface before a member's comment.
+  '// @generated\n\n\n/**\n * A.\n */\nexport type A = ("x" | "y")\n\n/**\n * B.\n */\nexport interface B {\n/**\n * a\n */\na: A\nb: {\nc: string\n}\n\n/**\n * d\n */\nd?: string\n}\n\nexport type C = string[]\n',
 ];
 
 /** A function whose body is longer than the cut threshold: field-like runs of statements, blank lines, comments, nested blocks, `else` after `}`. */
@@ -94,6 +97,14 @@ describe("splitStatements", () => {
       "/** doc */\nexport function h(){}\n",
     ]);
     expect(splitStatements(SOURCES[2]!)).toHaveLength(1);
+  });
+
+  it("cuts after a declaration written without its semicolon where a blank line follows it (json-schema-to-typescript's type aliases), so each is the declaration its emitter laid out", () => {
+    const source = SOURCES[5]!;
+    expect(splitStatements(source).map((p) => p.text.split("\n").find((line) => line.startsWith("export")))).toEqual(["export type A = (\"x\" | \"y\")", "export interface B {", "export type C = string[]"]);
+    // The header stays with the first declaration, and a blank line inside a declaration cuts nothing.
+    expect(splitStatements(source)[0]!.text.startsWith("// @generated\n")).toBe(true);
+    expect(splitStatements(source)[1]!.text).toContain("d?: string\n}\n");
   });
 });
 
