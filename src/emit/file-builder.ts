@@ -15,7 +15,7 @@ export interface EmittedFile {
   /**
    * Of a TypeScript file, statements of `contents` (each as its text, ending in a newline) whose
    * layout in prettier's format the emitter knew, and that layout: formatting uses it instead of
-   * formatting the statement.
+   * formatting the statement. The whole of `contents` as a key: the file is in that layout as it is.
    */
   readonly laidOut?: ReadonlyMap<string, string>;
 }

@@ -127,5 +127,12 @@ export const emitTests = (cases: ContractCases): EmittedFile => {
   b.importValue("treaty/testing", "readCases");
   b.importValue("./registration.js", "registration");
   const file = casesFile(contract.name).split("/").at(-1)!;
-  return b.render("tests", { contract: contract.name, canonical: contract.canonical, file, specifier: JSON.stringify(`./${file}`) });
+  // The template is written in prettier's layout; only the call naming the cases file may be too
+  // wide for its line, and then prettier puts each argument on a line of its own.
+  const args = ["registration", "import.meta.url", JSON.stringify(`./${file}`)];
+  const call = `const suite = readCases(${args.join(", ")});`;
+  const suite = call.length <= 100 ? call : `const suite = readCases(\n${args.map((arg) => `  ${arg},\n`).join("")});`;
+  const emitted = b.render("tests", { contract: contract.name, canonical: contract.canonical, file, suite });
+  // Names of contracts and files are printable ASCII (ir/names.ts), so the widths above are certain.
+  return { ...emitted, laidOut: new Map([[emitted.contents, emitted.contents]]) };
 };

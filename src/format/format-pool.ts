@@ -296,6 +296,9 @@ export const createFormatPool = (cache: FormatCache): FormatPool => {
       const offload = file.language === "json" && workers !== undefined && file.data !== undefined && holdsAtMost(file.data, OFFLOAD_VALUES);
       const direct = offload ? await post<string | undefined>({ contents: file.contents, language: "json", layoutOnly: true }) : directLayout(file);
       if (direct !== undefined) return direct;
+      // A file its emitter wrote in prettier's layout whole.
+      const whole = file.laidOut?.get(file.contents);
+      if (whole !== undefined) return whole;
       // Looked up before it is cut: a warm run's hit costs a hash and a read (cutting first cost a
       // full run over idl/ 19% more CPU). A file of data declarations only (the LLM projections, the
       // shapes) is then printed as JSON is, and not cached: printing it costs less than writing its

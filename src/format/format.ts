@@ -10,7 +10,7 @@ import { formatText } from "./format-text.js";
  * prettier's layout without it.
  */
 export const formatFile = async (file: EmittedFile, cache: FormatCache): Promise<string> => {
-  const direct = directLayout(file);
+  const direct = directLayout(file) ?? file.laidOut?.get(file.contents);
   if (direct !== undefined) return direct;
   const key = formatKey(file);
   let contents = cache.get(key);

@@ -1,8 +1,12 @@
 // How generated tests are written: a cases file holding each case once with the versions it
 // holds in, long values described rather than spelled out, a bound's edge too long to build left
 // out with the reason, and a test module of a few lines that runs the file through treaty/testing.
+import { format } from "prettier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ContractCases } from "../../src/cases/model.js";
 import { describeText } from "../../src/cases/mutations.js";
+import { emitTests } from "../../src/emit/tests.js";
+import { PRETTIER_OPTIONS } from "../../src/format/prettier-format.js";
 import { build, MAX_BUILT_LENGTH, type Case, type CasesFile } from "../../src/testing/index.js";
 import { createProject, type TempProject } from "../adapt/project.js";
 
@@ -85,5 +89,16 @@ describe("the cases file of a contract", () => {
     const module = project.read("generated/demo.wide/demo.wide.test.ts");
     expect(module).toContain('const suite = readCases(registration, import.meta.url, "./demo.wide.cases.json");');
     expect(module.split("\n").length).toBeLessThan(20);
+  });
+});
+
+describe("the test module", () => {
+  // Written in prettier's layout, so no run formats it: the call naming the cases file on one line
+  // while it fits, else an argument a line.
+  it.each(["demo.wide", "a_rather_long_domain.and_a_contract_name_long_enough_to_break"])("of %s is what prettier prints, and says so", async (name) => {
+    const file = emitTests({ contract: { name, file: `idl/${name}.yaml`, canonical: "1.0" } } as unknown as ContractCases);
+    expect(file.laidOut?.get(file.contents)).toBe(file.contents);
+    expect(file.contents).toBe(await format(file.contents, { ...PRETTIER_OPTIONS, parser: "babel-ts" }));
+    expect(file.contents).toContain(`./${name}.cases.json`);
   });
 });
