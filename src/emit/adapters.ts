@@ -393,7 +393,19 @@ const chain = (steps: readonly Step[], input: string): string => steps.reduce((c
 /** One entry of a version's adapters: `name: (value: From, log: AdaptLog): To => body`. */
 const adapter = (name: string, from: string, to: string, body: string): string => `${name}: (value: ${from}, ${param("log", body)}: AdaptLog): ${to} => ${body}`;
 
-const renderVersion = (adapters: ContractAdapters, version: VersionAdapters, b: FileBuilder): { code: string; helpers: string } => {
+/**
+ * An entry of `adapter` as prettier prints it as a property at column 4 (of a version's object):
+ * on one line where it fits, else broken after its arrow with the body on the next line; undefined
+ * where the body or the head alone is too wide for its line (prettier then breaks inside them).
+ */
+const prettyAdapter = (name: string, from: string, to: string, body: string): string | undefined => {
+  const head = `    ${name}: (value: ${from}, ${param("log", body)}: AdaptLog): ${to} =>`;
+  if (head.length + body.length + 2 <= WIDTH) return `${head} ${body},`;
+  return head.length <= WIDTH && body.length + 7 <= WIDTH ? `${head}\n      ${body},` : undefined;
+};
+const WIDTH = 100;
+
+const renderVersion = (adapters: ContractAdapters, version: VersionAdapters, b: FileBuilder): { code: string; helpers: string; pretty: string | undefined } => {
   const { contract } = adapters;
   const own = rootTypeName(contract.name, version.version.version);
   const canonical = rootTypeName(contract.name, adapters.canonical.version);
@@ -421,7 +433,17 @@ const renderVersion = (adapters: ContractAdapters, version: VersionAdapters, b: 
     lines.push(adapter("strip", own, own, convert(version.strip, "value", "", scope, 0)));
     helpers = [...scope.helpers.values()].map((h) => h.code).join("\n");
   }
-  return { code: `${q(version.version.version)}: {\n    ${lines.join(",\n    ")},\n  }`, helpers };
+  // Its layout in prettier's format, where certain: not for a strip adapter, whose body is a conversion.
+  const path = `    path: [${version.path.map((v) => q(v)).join(", ")}],`;
+  const entries = [
+    prettyAdapter("toCanonical", own, canonical, chain(version.toCanonical, "value")),
+    prettyAdapter("fromCanonical", canonical, own, chain(version.fromCanonical, "value")),
+  ];
+  const pretty =
+    version.strip || path.length > WIDTH || entries.some((e) => e === undefined)
+      ? undefined
+      : `  ${q(version.version.version)}: {\n${path}\n    lossless: ${version.lossless},\n    revalidate: ${version.revalidate},\n${entries.join("\n")}\n  },\n`;
+  return { code: `${q(version.version.version)}: {\n    ${lines.join(",\n    ")},\n  }`, helpers, pretty };
 };
 
 /** `generated/<contract>/adapters.ts` for one contract. */
@@ -431,10 +453,14 @@ export const emitAdapters = (adapters: ContractAdapters): EmittedFile => {
   for (const stub of adapters.stubs) b.importValue(adapters.layout.fromGenerated, stub.name);
   const steps = adapters.steps.map((step) => renderStep(adapters, step, b));
   const versions = adapters.versions.map((version) => renderVersion(adapters, version, b));
-  return b.render("adapters", {
-    contract: contract.name,
-    canonical: adapters.canonical.version,
+  // The last statement, and its layout where every version's is certain (the most common file of a
+  // contract that prettier would otherwise format: one a contract, each different).
+  const doc = `/** Every version of ${contract.name} with its adapters to the canonical version (${adapters.canonical.version}) and back. */\nexport const adapters = {\n`;
+  const table = `${doc}${versions.map((v) => `  ${v.code},\n`).join("")}} as const;\n`;
+  const emitted = b.render("adapters", {
     declarations: [...steps, ...versions.map((v) => v.helpers).filter((h) => h !== "")],
-    versions: versions.map((v) => v.code),
+    table: table.slice(0, -1),
   });
+  if (versions.some((v) => v.pretty === undefined)) return emitted;
+  return { ...emitted, laidOut: new Map([[table, `${doc}${versions.map((v) => v.pretty).join("")}} as const;\n`]]) };
 };
