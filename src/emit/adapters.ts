@@ -393,6 +393,9 @@ const chain = (steps: readonly Step[], input: string): string => steps.reduce((c
 /** One entry of a version's adapters: `name: (value: From, log: AdaptLog): To => body`. */
 const adapter = (name: string, from: string, to: string, body: string): string => `${name}: (value: ${from}, ${param("log", body)}: AdaptLog): ${to} => ${body}`;
 
+/** Prettier's printWidth (format/prettier-format.ts). */
+const WIDTH = 100;
+
 /**
  * An entry of `adapter` as prettier prints it as a property at column 4 (of a version's object):
  * on one line where it fits, else broken after its arrow with the body on the next line; undefined
@@ -403,7 +406,6 @@ const prettyAdapter = (name: string, from: string, to: string, body: string): st
   if (head.length + body.length + 2 <= WIDTH) return `${head} ${body},`;
   return head.length <= WIDTH && body.length + 7 <= WIDTH ? `${head}\n      ${body},` : undefined;
 };
-const WIDTH = 100;
 
 const renderVersion = (adapters: ContractAdapters, version: VersionAdapters, b: FileBuilder): { code: string; helpers: string; pretty: string | undefined } => {
   const { contract } = adapters;
