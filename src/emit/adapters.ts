@@ -390,8 +390,11 @@ const renderStep = (adapters: ContractAdapters, step: Step, b: FileBuilder): str
 
 const chain = (steps: readonly Step[], input: string): string => steps.reduce((code, step) => `${step.name}(${code}, log)`, input);
 
+/** The head of an entry of a version's adapters, up to its arrow: `name: (value: From, log: AdaptLog): To =>`. */
+const adapterHead = (name: string, from: string, to: string, body: string): string => `${name}: (value: ${from}, ${param("log", body)}: AdaptLog): ${to} =>`;
+
 /** One entry of a version's adapters: `name: (value: From, log: AdaptLog): To => body`. */
-const adapter = (name: string, from: string, to: string, body: string): string => `${name}: (value: ${from}, ${param("log", body)}: AdaptLog): ${to} => ${body}`;
+const adapter = (name: string, from: string, to: string, body: string): string => `${adapterHead(name, from, to, body)} ${body}`;
 
 /** Prettier's printWidth (format/prettier-format.ts). */
 const WIDTH = 100;
@@ -402,7 +405,7 @@ const WIDTH = 100;
  * where the body or the head alone is too wide for its line (prettier then breaks inside them).
  */
 const prettyAdapter = (name: string, from: string, to: string, body: string): string | undefined => {
-  const head = `    ${name}: (value: ${from}, ${param("log", body)}: AdaptLog): ${to} =>`;
+  const head = `    ${adapterHead(name, from, to, body)}`;
   if (head.length + body.length + 2 <= WIDTH) return `${head} ${body},`;
   return head.length <= WIDTH && body.length + 7 <= WIDTH ? `${head}\n      ${body},` : undefined;
 };
@@ -414,12 +417,14 @@ const renderVersion = (adapters: ContractAdapters, version: VersionAdapters, b: 
   b.importType(`./${versionId(version.version.version)}/types.js`, own);
   b.importType(`./${versionId(adapters.canonical.version)}/types.js`, canonical);
   b.importType(RUNTIME, "AdaptLog");
+  const toBody = chain(version.toCanonical, "value");
+  const fromBody = chain(version.fromCanonical, "value");
   const lines = [
     `path: ${q(version.path)}`,
     `lossless: ${version.lossless}`,
     `revalidate: ${version.revalidate}`,
-    adapter("toCanonical", own, canonical, chain(version.toCanonical, "value")),
-    adapter("fromCanonical", canonical, own, chain(version.fromCanonical, "value")),
+    adapter("toCanonical", own, canonical, toBody),
+    adapter("fromCanonical", canonical, own, fromBody),
   ];
   let helpers = "";
   if (version.strip) {
@@ -437,10 +442,7 @@ const renderVersion = (adapters: ContractAdapters, version: VersionAdapters, b: 
   }
   // Its layout in prettier's format, where certain: not for a strip adapter, whose body is a conversion.
   const path = `    path: [${version.path.map((v) => q(v)).join(", ")}],`;
-  const entries = [
-    prettyAdapter("toCanonical", own, canonical, chain(version.toCanonical, "value")),
-    prettyAdapter("fromCanonical", canonical, own, chain(version.fromCanonical, "value")),
-  ];
+  const entries = [prettyAdapter("toCanonical", own, canonical, toBody), prettyAdapter("fromCanonical", canonical, own, fromBody)];
   const pretty =
     version.strip || path.length > WIDTH || entries.some((e) => e === undefined)
       ? undefined

@@ -10,11 +10,11 @@ import { fileURLToPath } from "node:url";
 import { deserialize, serialize } from "node:v8";
 import { Worker } from "node:worker_threads";
 import { hasErrors, type Diagnostic, type StageResult } from "../diagnostics/diagnostic.js";
-import { LLM_PROVIDERS, type Contract, type Project } from "../ir/model.js";
+import type { Contract, Project } from "../ir/model.js";
 import { parseSources } from "../load/load.js";
 import type { RawSource } from "../load/read-sources.js";
 import { durableVerdicts, rememberVerdicts, type PatternVerdict } from "./pattern-safety.js";
-import { assemble, resolveEach, type Resolved } from "./resolve.js";
+import { assemble, defaultLlm, resolveEach, type Resolved } from "./resolve.js";
 
 /** A share of the sources loaded, and resolved unless loading found an error. */
 export interface Share {
@@ -51,7 +51,7 @@ const together = (shares: readonly Share[]): Front => {
 };
 
 /** The sources loaded and resolved on this thread; `llm` is `resolve`'s. */
-export const resolveSources = (sources: readonly RawSource[], llm: Contract["llm"] = { providers: LLM_PROVIDERS }): Front => together([loadShare(sources, llm)]);
+export const resolveSources = (sources: readonly RawSource[], llm: Contract["llm"] = defaultLlm()): Front => together([loadShare(sources, llm)]);
 
 const WORKER = new URL("./resolve-worker.js", import.meta.url);
 /**
@@ -61,9 +61,8 @@ const WORKER = new URL("./resolve-worker.js", import.meta.url);
  */
 const SHARE = 512 * 1024;
 
-/** `sources` cut into at most `count` runs of about equal text, in their order. */
-const cut = (sources: readonly RawSource[], count: number): RawSource[][] => {
-  const total = sources.reduce((n, s) => n + s.text.length, 0);
+/** `sources` (`total` characters) cut into at most `count` runs of about equal text, in their order. */
+const cut = (sources: readonly RawSource[], total: number, count: number): RawSource[][] => {
   const shares: RawSource[][] = [[]];
   let size = 0;
   for (const source of sources) {
@@ -98,11 +97,11 @@ const inWorker = (request: ShareRequest): Promise<Share> =>
  * split between this thread and one worker a core but this one. `workers` says how many took a
  * share. Without a built worker (treaty run from its sources, as the tests do), all on this thread.
  */
-export const resolveSourcesInParallel = async (sources: readonly RawSource[], llm: Contract["llm"] = { providers: LLM_PROVIDERS }): Promise<Front & { readonly workers: number }> => {
+export const resolveSourcesInParallel = async (sources: readonly RawSource[], llm: Contract["llm"] = defaultLlm()): Promise<Front & { readonly workers: number }> => {
   const total = sources.reduce((n, s) => n + s.text.length, 0);
   const count = Math.min(availableParallelism(), Math.floor(total / SHARE), sources.length);
   if (count < 2 || !existsSync(fileURLToPath(WORKER))) return { ...resolveSources(sources, llm), workers: 0 };
-  const [own, ...others] = cut(sources, count);
+  const [own, ...others] = cut(sources, total, count);
   const verdicts = durableVerdicts();
   const sent = others.map((share) => inWorker({ sources: share, llm, verdicts }));
   // Their failure is awaited below, after this thread's share: never an unhandled rejection meanwhile.

@@ -40,8 +40,11 @@ export const assemble = (shares: readonly Resolved[]): StageResult<Project> => {
   return { value: agents.length > 0 ? { contracts, agents } : { contracts }, diagnostics: shares.flatMap((s) => s.diagnostics) };
 };
 
+/** What a contract without an `llm:` of its own projects to when the config says nothing: every provider. */
+export const defaultLlm = (): Contract["llm"] => ({ providers: LLM_PROVIDERS });
+
 /**
  * Parsed YAML → the typed model: one contract per file, or one agent per `*.agent.yaml`, sorted by
  * name. `llm` is what a contract that has no `llm:` of its own projects to (the config's setting).
  */
-export const resolve = (files: readonly SourceFile[], llm: Contract["llm"] = { providers: LLM_PROVIDERS }): StageResult<Project> => assemble([resolveEach(files, llm)]);
+export const resolve = (files: readonly SourceFile[], llm: Contract["llm"] = defaultLlm()): StageResult<Project> => assemble([resolveEach(files, llm)]);
