@@ -13,7 +13,7 @@ import { hasErrors, type Diagnostic, type StageResult } from "../diagnostics/dia
 import type { Contract, Project } from "../ir/model.js";
 import { parseSources } from "../load/load.js";
 import type { RawSource } from "../load/read-sources.js";
-import { durableVerdicts, rememberVerdicts, type PatternVerdict } from "./pattern-safety.js";
+import { durableVerdicts, prefetchVerdicts, rememberVerdicts, type PatternVerdict } from "./pattern-safety.js";
 import { assemble, defaultLlm, resolveEach, type Resolved } from "./resolve.js";
 
 /** A share of the sources loaded, and resolved unless loading found an error. */
@@ -39,8 +39,11 @@ export type ShareResponse = { readonly share: Share; readonly verdicts: readonly
 
 /** One share loaded and resolved; a share whose loading failed is not resolved (nothing past loading is reported then). */
 export const loadShare = (sources: readonly RawSource[], llm: Contract["llm"]): Share => {
+  // The pattern checker judges what the files declare while they are parsed and resolved.
+  prefetchVerdicts(sources.map((source) => source.text));
   const loaded = parseSources(sources);
-  return hasErrors(loaded.diagnostics) ? { loaded: loaded.diagnostics } : { loaded: loaded.diagnostics, resolved: resolveEach(loaded.value, llm) };
+  if (hasErrors(loaded.diagnostics)) return { loaded: loaded.diagnostics };
+  return { loaded: loaded.diagnostics, resolved: resolveEach(loaded.value, llm) };
 };
 
 /** Shares (in the order of their sources) put together: a loading error anywhere stops there, as on one thread. */
