@@ -322,13 +322,23 @@ export const emitLlmReply = (project: Project, contract: Contract, version: Reso
         body: [...mapped.lines, `return ${mapped.result};`].map((line) => `  ${line}`).join("\n"),
       };
     });
-  return file.render("llm-reply", {
+  const emitted = file.render("llm-reply", {
     label: `${contract.name} ${version.version}`,
+    isRecord: IS_RECORD,
     regexes: regexes.declarations(),
     nulls: functions,
     from: projections.map(({ provider, projection }) => ({ name: provider, function: projection.nulls ? NULL_FUNCTIONS[provider] : "null" })),
   });
+  return functions.length > 0 ? { ...emitted, laidOut: IS_RECORD_LAID_OUT } : emitted;
 };
+
+/**
+ * The null functions' helper, written in prettier's layout (an arrow function with a type
+ * predicate, which code-layout.ts does not print): its `laidOut` entry keeps prettier out of a run.
+ */
+const IS_RECORD = `const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);`;
+const IS_RECORD_LAID_OUT: ReadonlyMap<string, string> = new Map([[`${IS_RECORD}\n`, `${IS_RECORD}\n`]]);
 
 /** `<contract>/<vX_Y>/llm/<provider>.json`: the same projection, for reviewers and callers outside TypeScript. */
 export const emitLlmJson = (project: Project, contract: Contract, version: ResolvedVersion, provider: LlmProvider): EmittedFile =>

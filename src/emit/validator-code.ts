@@ -22,6 +22,12 @@ export const ISSUE_FUNCTION = [
   "}",
 ].join("\n");
 
+/**
+ * ISSUE_FUNCTION's layout, for a file's `laidOut`: it is written in prettier's layout, which its
+ * template literal keeps code-layout.ts from printing (every validator file would load prettier).
+ */
+export const ISSUE_FUNCTION_LAID_OUT: ReadonlyMap<string, string> = new Map([[`${ISSUE_FUNCTION}\n`, `${ISSUE_FUNCTION}\n`]]);
+
 /** The statement that reports one issue into `out` (an identifier); `path` is a JS expression. */
 export const pushIssue = (out: string, path: string, code: string, expected: string, problem: string): string =>
   `${out}.push(issue(${path}, ${lit(code)}, ${lit(problem)}, ${lit(expected)}));`;

@@ -1,7 +1,7 @@
 import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
 import { contractDir, rootTypeName, versionId } from "../ir/names.js";
 import { createFileBuilder, type EmittedFile } from "./file-builder.js";
-import { indent, ISSUE_FUNCTION } from "./validator-code.js";
+import { indent, ISSUE_FUNCTION, ISSUE_FUNCTION_LAID_OUT } from "./validator-code.js";
 import { contractValidators } from "./validator-sharing.js";
 
 const RUNTIME = "treaty/runtime";
@@ -19,7 +19,7 @@ export const emitValidator = (project: Project, contract: Contract, version: Res
   const code = contractValidators(project, contract).versions.get(version.version)!;
   for (const name of code.runtime) builder.importValue(RUNTIME, name);
   for (const name of code.shared) builder.importValue("../validators.js", name);
-  return builder.render("validator", {
+  const emitted = builder.render("validator", {
     contract: contract.name,
     version: version.version,
     rootType,
@@ -30,6 +30,7 @@ export const emitValidator = (project: Project, contract: Contract, version: Res
     read: code.read,
     errors: indent(indent(code.errors)).join("\n"),
   });
+  return { ...emitted, laidOut: ISSUE_FUNCTION_LAID_OUT };
 };
 
 /** `<contract>/validators.ts`, for a contract of two or more versions: the validator code they share (see validator-sharing.ts). */
@@ -40,8 +41,9 @@ export const emitSharedValidators = (project: Project, contract: Contract): Emit
   const text = declarations.join("\n");
   const reports = /\bissue\(/.test(text);
   if (reports || /\bIssue\b/.test(text)) builder.importType(RUNTIME, "Issue");
-  return builder.render("validators", {
+  const emitted = builder.render("validators", {
     contract: contract.name,
     declarations: declarations.length === 0 ? ["export {};"] : [...(reports ? [ISSUE_FUNCTION] : []), ...declarations],
   });
+  return reports ? { ...emitted, laidOut: ISSUE_FUNCTION_LAID_OUT } : emitted;
 };

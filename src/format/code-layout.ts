@@ -184,9 +184,11 @@ const BINARY_PRECEDENCE = new Map<string, number>([
   ["??", 1], ["||", 2], ["&&", 3], ["|", 4], ["^", 5], ["&", 6],
   ["==", 7], ["===", 7], ["!=", 7], ["!==", 7],
   ["<", 8], [">", 8], ["<=", 8], [">=", 8], ["in", 8], ["instanceof", 8],
+  ["<<", 9], [">>", 9], [">>>", 9],
   ["+", 10], ["-", 10], ["*", 11], ["/", 11], ["%", 11], ["**", 12],
 ]);
 const LOGICAL = new Set(["&&", "||", "??"]);
+const SHIFTS = new Set(["<<", ">>", ">>>"]);
 const KEYWORDS = new Set([
   "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "export", "extends",
   "finally", "for", "function", "if", "import", "in", "instanceof", "let", "new", "return", "super", "switch", "this", "throw",
@@ -431,16 +433,36 @@ const parse = (text: string, tokens: readonly Token[]): Stmt[] => {
     return postfix();
   };
 
+  /**
+   * The operator at the next token: a shift is two or three `<` or `>` tokens with nothing between
+   * them (the tokenizer keeps each `>` apart, for the `>>` that closes nested type arguments).
+   */
+  const operator = (): { readonly v: string; readonly tokens: number } | undefined => {
+    const token = peek();
+    if (token === undefined || token.t !== "punct" && token.t !== "name") return undefined;
+    if (token.v !== "<" && token.v !== ">") return { v: token.v, tokens: 1 };
+    let v = token.v;
+    for (let end = token.end; v.length < (token.v === ">" ? 3 : 2); v += token.v) {
+      const after = peek(v.length);
+      if (after === undefined || after.t !== "punct" || after.start !== end) break;
+      // `<<=`, `>>=` and `>>>=` (a `<=` or `>=` right after): assignments, outside the subset.
+      if (after.v === `${token.v}=`) throw new Decline();
+      if (after.v !== token.v) break;
+      end = after.end;
+    }
+    return { v, tokens: v.length };
+  };
+
   const binary = (minimum: number): Expr => {
     let left = unary();
     for (;;) {
-      const token = peek();
-      const precedence = token === undefined ? undefined : BINARY_PRECEDENCE.get(token.v);
-      if (token === undefined || token.t === "string" || precedence === undefined || precedence < minimum) return left;
-      if (token.v === "**" || token.v === "in" || token.v === "instanceof") throw new Decline();
-      next();
+      const op = operator();
+      const precedence = op === undefined ? undefined : BINARY_PRECEDENCE.get(op.v);
+      if (op === undefined || precedence === undefined || precedence < minimum) return left;
+      if (op.v === "**" || op.v === "in" || op.v === "instanceof") throw new Decline();
+      for (let i = 0; i < op.tokens; i++) next();
       const right = binary(precedence + 1);
-      left = rebalance({ k: "binary", op: token.v, left, right });
+      left = rebalance({ k: "binary", op: op.v, left, right });
     }
   };
 
@@ -767,8 +789,10 @@ const shouldFlatten = (parentOp: string, op: string): boolean => {
   const multiplicative = (o: string): boolean => o === "*" || o === "/" || o === "%";
   if ((op === "%" && multiplicative(parentOp)) || (parentOp === "%" && multiplicative(op))) return false;
   if (op !== parentOp && multiplicative(op) && multiplicative(parentOp)) return false;
-  // x < y > z --> (x < y) > z (prettier 3.10; the shifts are outside the subset)
+  // x < y > z --> (x < y) > z (prettier 3.10)
   if (parentOp === ">" && op === "<") return false;
+  // x << y << z --> (x << y) << z
+  if (SHIFTS.has(parentOp) && SHIFTS.has(op)) return false;
   return true;
 };
 
@@ -793,8 +817,8 @@ const needsParens = (e: Expr, parent: Parent): boolean => {
         if (parent.key === "right" && parentPrecedence === precedence) return true;
         if (parentPrecedence === precedence && !shouldFlatten(p.op, e.op)) return true;
         if (parentPrecedence < precedence && e.op === "%" && (p.op === "+" || p.op === "-")) return true;
-        // Prettier's isBitwiseOperator (the shifts are outside the subset).
-        if (p.op === "|" || p.op === "^" || p.op === "&") return true;
+        // Prettier's isBitwiseOperator.
+        if (p.op === "|" || p.op === "^" || p.op === "&" || SHIFTS.has(p.op)) return true;
       }
       return false;
     }

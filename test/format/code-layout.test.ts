@@ -28,7 +28,7 @@ const str = fc.oneof(
   fc.integer({ min: 0, max: 60 }).map((n) => "s".repeat(n)),
 ).map((s) => JSON.stringify(s));
 const num = fc.constantFrom("0", "1", "100", "2.5", "1e21", "5e-7", "4096");
-const BINARY = ["&&", "||", "??", "===", "!==", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "|", "&"];
+const BINARY = ["&&", "||", "??", "===", "!==", "<", "<=", ">", ">=", "<<", ">>", ">>>", "+", "-", "*", "/", "%", "|", "&"];
 
 /** Expressions as the emitters write them: every compound one in parentheses, which prettier drops or keeps by its own rules. */
 const expression: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
@@ -192,6 +192,31 @@ describe("layoutCode", () => {
       expect(mine, text).toBe(await prettier(text));
     }
     expect(printed).toBe(7);
+  });
+
+  it("prints shifts as prettier does: parenthesized under another shift or a bitwise operator, not taken for comparisons", async () => {
+    const long = "a_long_name_of_a_length_abc";
+    const texts = [
+      "const o: any[] = new Array(n >>> 0);\n",
+      "x = a << b << c;\n",
+      "x = (a >> b) >> c;\n",
+      "x = a >> (b >> c);\n",
+      "x = (a + b) >>> c;\n",
+      "x = a + (b >>> c);\n",
+      "x = (a >>> 1) & b;\n",
+      "x = a < b >> c;\n",
+      "x = (a < b) >> c;\n",
+      `x = ${long} >>> ${long} + ${long} >>> ${long} + ${long};\n`,
+      "x = a >= b >> 1;\n",
+      "x = a > (b >> 1) > c;\n",
+    ];
+    for (const text of texts) {
+      const mine = layoutCode(text);
+      expect(mine, text).toBeDefined();
+      expect(mine, text).toBe(await prettier(text));
+    }
+    // `>>=` is an assignment outside the subset.
+    expect(layoutCode("x >>= 1;\n")).toBeUndefined();
   });
 
   it("lays out a piece alike to one it laid out (another name, bound or message) as prettier does: random programs and the seed contracts' validators, respelled", async () => {
