@@ -5,8 +5,9 @@
 // out by prettier's document printer (doc-printer.ts). Anything outside that subset is declined
 // (undefined), and prettier formats the piece: a construct this file does not know, a comment
 // anywhere but on its own line before a statement, text other than printable ASCII, and the
-// layouts treaty does not print itself when they would break (a ternary, an assignment other than
-// of an object, a chain of several calls, a hugged last argument, a function header).
+// layouts treaty does not print itself when they would break (a ternary but as a declaration's,
+// an assignment's or a property's value, an assignment other than of an object, a chain of several
+// calls, a hugged last argument, a function header).
 // test/format/code-layout.test.ts compares the output with prettier's, on every piece of every
 // emitted file and on random programs of the subset.
 
@@ -917,7 +918,7 @@ const printBinary = (e: Expr & { k: "binary" }, parent: Parent): Doc => {
       return group([indent([softline, ...parts]), softline]);
     }
     const shouldNotIndent = p.k === "return" || p.k === "throw" || (p.k === "for" && parent.key !== "body");
-    // In a ternary, which is printed flat or declined, the grouping of its parts makes no difference.
+    // The test of a ternary, which breaks only where prettier does not indent it (see the ternary's case).
     if (p.k === "conditional") return group(parts);
     // An object or array on the right (shouldInlineLogicalExpression) is declined by `primary`.
     const shouldIndentIfInlining = p.k === "assign" || p.k === "var" || (p.k === "object" && parent.key === "value");
@@ -980,17 +981,25 @@ const exprInner = (e: Expr, parent: Parent): Doc => {
       return e.prefix ? [e.op, expr(e.arg, { node: e, key: "argument" })] : [expr(e.arg, { node: e, key: "argument" }), e.op];
     case "binary":
       return printBinary(e, parent);
-    case "conditional":
-      // Prettier's ternary layouts are not printed here: flat, or declined; a nested one is parenthesized by its own rules.
+    case "conditional": {
+      // A nested one is declined (prettier lays out a chain of them by its own rules).
       if (e.consequent.k === "conditional" || e.alternate.k === "conditional") throw new Decline();
-      // Its lines where prettier's are, so that what follows measures it as prettier does.
+      // Prettier's printTernary where its parent is neither a ternary nor a member or callee: each
+      // branch aligned by 2 (an indent, at these options). It is printed broken only as the value of
+      // an object property, a declaration or an assignment, or spread into an object, where a binary
+      // test inside is grouped without indent (printBinaryishExpression's shouldNotIndent); elsewhere
+      // flat, or declined.
+      const p = parent.node;
+      const breakable =
+        p === "spread" || (typeof p !== "string" && "k" in p && ((p.k === "object" && parent.key === "value") || (p.k === "var" && parent.key === "init") || (p.k === "assign" && parent.key === "right")));
       return group(
         [
           expr(e.test, { node: e, key: "test" }),
-          indent([line, "? ", expr(e.consequent, { node: e, key: "consequent" }), line, ": ", expr(e.alternate, { node: e, key: "alternate" })]),
+          indent([line, "? ", indent(expr(e.consequent, { node: e, key: "consequent" })), line, ": ", indent(expr(e.alternate, { node: e, key: "alternate" }))]),
         ],
-        { flatOnly: true },
+        breakable ? {} : { flatOnly: true },
       );
+    }
     case "assign": {
       const inlineMembers = e.left.k !== "name";
       if (e.right.k === "assign") throw new Decline(); // a chain of assignments

@@ -219,6 +219,40 @@ describe("layoutCode", () => {
     expect(layoutCode("x >>= 1;\n")).toBeUndefined();
   });
 
+  it("prints a ternary that breaks as the value of a declaration, an assignment or a property, or spread, as prettier does", async () => {
+    const [a, b, c] = ["a", "b", "c"].map((x) => x.repeat(40));
+    const texts = [
+      `const x = ${a} ? ${b} : ${c};\n`,
+      `x = ${a} === undefined ? ${b} : ${c};\n`,
+      `const x = ${a} && ${b} === ${c} ? f(${b}, ${c}) : ${c};\n`,
+      // As adapters are written: a field filled when the older version lacks it.
+      [
+        "export function upgrade(v: V, log: AdaptLog): W {",
+        "  const o: W = {",
+        '    contract: "task.result",',
+        "    quality:",
+        "      v.quality === undefined",
+        '        ? filled(log, "2.0", "/quality", { verification: "SKIPPED", unresolved_items: [] })',
+        "        : v.quality,",
+        "  };",
+        "  return o;",
+        "}",
+        "",
+      ].join("\n"),
+      // A branch that breaks inside: an object past the line, a long call.
+      `const o = { q: ${a} === undefined ? { ${b}: 1, ${c}: 2, ${a}: 3 } : v.q };\n`,
+      `const x = t ? f(${a}, ${b}, ${c}) : g;\n`,
+      `o.p = ${a} || ${b} ? ${c} : ${"d".repeat(70)};\n`,
+      // Spread into an object, as an adapter keeps an optional field only where it is present.
+      `const budget = { ...(v.budget.${a} === undefined ? {} : { ${a}: v.budget.${a} }) };\n`,
+    ];
+    for (const text of texts) {
+      const mine = layoutCode(text);
+      expect(mine, text).toBeDefined();
+      expect(mine, text).toBe(await prettier(text));
+    }
+  });
+
   it("lays out a piece alike to one it laid out (another name, bound or message) as prettier does: random programs and the seed contracts' validators, respelled", async () => {
     const project = compile({ root: ROOT, idlDir: join(ROOT, "idl") }).value!;
     const seeds = project.contracts.flatMap((contract) =>
@@ -292,8 +326,9 @@ describe("layoutCode", () => {
 
   it("declines what it does not print itself", () => {
     for (const text of [
-      // A ternary that breaks, a chain of two calls.
-      `const x = ${"a".repeat(40)} ? ${"b".repeat(40)} : ${"c".repeat(40)};\n`,
+      // A ternary that breaks where its parent is not a declaration, assignment or property; a chain of two calls.
+      `return ${"a".repeat(40)} ? ${"b".repeat(40)} : ${"c".repeat(40)};\n`,
+      `f(${"a".repeat(40)} ? ${"b".repeat(40)} : ${"c".repeat(40)});\n`,
       `const x = ${"a".repeat(20)}.b(c).${"d".repeat(50)}(${"e".repeat(40)});\n`,
       "a.b().c();\n",
       // A comment inside a statement or after it, a template, a non-ASCII string, a regular expression.
