@@ -401,13 +401,20 @@ const WIDTH = 100;
 
 /**
  * An entry of `adapter` as prettier prints it as a property at column 4 (of a version's object):
- * on one line where it fits, else broken after its arrow with the body on the next line; undefined
- * where the body or the head alone is too wide for its line (prettier then breaks inside them).
+ * on one line where it fits, else broken after its arrow with the body on the next line. Where the
+ * head alone is too wide, its parameters are broken one a line and the head closed on a line of its
+ * own (`): To =>`), which the body follows alike. Undefined where the body is too wide for its line
+ * (prettier then breaks inside it).
  */
 const prettyAdapter = (name: string, from: string, to: string, body: string): string | undefined => {
   const head = `    ${adapterHead(name, from, to, body)}`;
-  if (head.length + body.length + 2 <= WIDTH) return `${head} ${body},`;
-  return head.length <= WIDTH && body.length + 7 <= WIDTH ? `${head}\n      ${body},` : undefined;
+  const ended = (last: string): string | undefined => {
+    if (last.length + body.length + 2 <= WIDTH) return `${last} ${body},`;
+    return last.length <= WIDTH && body.length + 7 <= WIDTH ? `${last}\n      ${body},` : undefined;
+  };
+  if (head.length <= WIDTH) return ended(head);
+  const close = ended(`    ): ${to} =>`);
+  return close === undefined ? undefined : `    ${name}: (\n      value: ${from},\n      ${param("log", body)}: AdaptLog,\n${close}`;
 };
 
 const renderVersion = (adapters: ContractAdapters, version: VersionAdapters, b: FileBuilder): { code: string; helpers: string; pretty: string | undefined } => {

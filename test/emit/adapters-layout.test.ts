@@ -28,8 +28,13 @@ describe("the adapters table", () => {
     ["demo.three", 3, true],
     // Chains broken after the arrow.
     ["demo.medium_name", 5, true],
-    // A head too wide for its line (prettier breaks its parameters), and chains too wide for theirs.
-    ["some_fairly_long_domain.an_even_longer_contract_name", 4, false],
+    // Heads too wide for their line: their parameters broken, the body after the arrow or below it.
+    ["tool.publish_post.command", 2, true],
+    ["some_fairly_long_domain.an_even_longer_contract_name", 2, true],
+    ["some_fairly_long_domain.an_even_longer_contract_name_and_more_of_it", 3, true],
+    ["some_fairly_long_domain.an_even_longer_contract_name", 4, true],
+    // Chains too wide for their lines.
+    ["some_fairly_long_domain.an_even_longer_contract_name", 6, false],
     ["demo.many", 9, false],
   ] as const)("of %s over %i versions is prettier's layout (laid out by its emitter: %s)", async (name, versions, known) => {
     const root = tempProject("adapters-layout", { [`idl/${name}.yaml`]: contract(name, versions) });
