@@ -440,7 +440,7 @@ const parse = (text: string, tokens: readonly Token[]): Stmt[] => {
    */
   const operator = (): { readonly v: string; readonly tokens: number } | undefined => {
     const token = peek();
-    if (token === undefined || token.t !== "punct" && token.t !== "name") return undefined;
+    if (token === undefined || (token.t !== "punct" && token.t !== "name")) return undefined;
     if (token.v !== "<" && token.v !== ">") return { v: token.v, tokens: 1 };
     let v = token.v;
     for (let end = token.end; v.length < (token.v === ">" ? 3 : 2); v += token.v) {
