@@ -10,6 +10,36 @@ export type Input = bookingAirportQueryV1_0.BookingAirportQueryV1_0;
 /** What booking.airport_code_resolver returns: booking.airport 1.0. */
 export type Output = bookingAirportV1_0.BookingAirportV1_0;
 
+/** What is at `confidence`: each value found, with its JSON pointer. */
+function readPath1(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "confidence")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["confidence"];
+    found.push({ pointer: "/confidence", value: v1 });
+  }
+  return found;
+}
+
+/** What is at `code`: each value found, with its JSON pointer. */
+function readPath2(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "code")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["code"];
+    found.push({ pointer: "/code", value: v1 });
+  }
+  return found;
+}
+
 /**
  * booking.airport_code_resolver as data: its payloads and their validators, its action and confidence floor, what it
  * provides to and consumes from other agents, its intent lock, its rules, and its tool definitions.
@@ -38,42 +68,8 @@ export const agent = {
     errors: bookingAirportV1_0.errors,
     shape: bookingAirportV1_0.shape,
   },
-  confidence: {
-    path: "confidence",
-    segments: ["confidence"],
-    read: (value: unknown): AgentFound[] => {
-      const found: AgentFound[] = [];
-      if (
-        typeof value === "object" &&
-        value !== null &&
-        !Array.isArray(value) &&
-        Object.prototype.hasOwnProperty.call(value, "confidence")
-      ) {
-        const v1: unknown = (value as Record<string, unknown>)["confidence"];
-        found.push({ pointer: `/confidence`, value: v1 });
-      }
-      return found;
-    },
-  },
-  provides: [
-    {
-      path: "code",
-      segments: ["code"],
-      read: (value: unknown): AgentFound[] => {
-        const found: AgentFound[] = [];
-        if (
-          typeof value === "object" &&
-          value !== null &&
-          !Array.isArray(value) &&
-          Object.prototype.hasOwnProperty.call(value, "code")
-        ) {
-          const v1: unknown = (value as Record<string, unknown>)["code"];
-          found.push({ pointer: `/code`, value: v1 });
-        }
-        return found;
-      },
-    },
-  ],
+  confidence: { path: "confidence", segments: ["confidence"], read: readPath1 },
+  provides: [{ path: "code", segments: ["code"], read: readPath2 }],
   consumes: [],
   rules: [{ kind: "custom", name: "textNamesOneAirport", check: code.textNamesOneAirport }],
   execute: code.execute,

@@ -11,6 +11,123 @@ export type Input = bookingSearchV1_0.BookingSearchV1_0;
 /** What booking.availability_search returns: booking.offers 1.0. */
 export type Output = bookingOffersV1_0.BookingOffersV1_0;
 
+/** What is at `confidence`: each value found, with its JSON pointer. */
+function readPath1(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "confidence")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["confidence"];
+    found.push({ pointer: "/confidence", value: v1 });
+  }
+  return found;
+}
+
+/** What is at `offers[].offer_id`: each value found, with its JSON pointer. */
+function readPath2(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "offers")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["offers"];
+    if (Array.isArray(v1))
+      for (let i2 = 0; i2 < v1.length; i2++) {
+        const v2: unknown = v1[i2];
+        if (
+          typeof v2 === "object" &&
+          v2 !== null &&
+          !Array.isArray(v2) &&
+          Object.prototype.hasOwnProperty.call(v2, "offer_id")
+        ) {
+          const v3: unknown = (v2 as Record<string, unknown>)["offer_id"];
+          found.push({ pointer: "/offers/" + i2 + "/offer_id", value: v3 });
+        }
+      }
+  }
+  return found;
+}
+
+/** What is at `origin`: each value found, with its JSON pointer. */
+function readPath3(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "origin")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["origin"];
+    found.push({ pointer: "/origin", value: v1 });
+  }
+  return found;
+}
+
+/** What is at `destination`: each value found, with its JSON pointer. */
+function readPath4(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "destination")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["destination"];
+    found.push({ pointer: "/destination", value: v1 });
+  }
+  return found;
+}
+
+/** What is at `departure_date`: each value found, with its JSON pointer. */
+function readPath5(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "departure_date")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["departure_date"];
+    found.push({ pointer: "/departure_date", value: v1 });
+  }
+  return found;
+}
+
+/** What is at `cabin`: each value found, with its JSON pointer. */
+function readPath6(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "cabin")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["cabin"];
+    found.push({ pointer: "/cabin", value: v1 });
+  }
+  return found;
+}
+
+/** What is at `intent_type`: each value found, with its JSON pointer. */
+function readPath7(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "intent_type")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["intent_type"];
+    found.push({ pointer: "/intent_type", value: v1 });
+  }
+  return found;
+}
+
 /**
  * booking.availability_search as data: its payloads and their validators, its action and confidence floor, what it
  * provides to and consumes from other agents, its intent lock, its rules, and its tool definitions.
@@ -39,53 +156,9 @@ export const agent = {
     errors: bookingOffersV1_0.errors,
     shape: bookingOffersV1_0.shape,
   },
-  confidence: {
-    path: "confidence",
-    segments: ["confidence"],
-    read: (value: unknown): AgentFound[] => {
-      const found: AgentFound[] = [];
-      if (
-        typeof value === "object" &&
-        value !== null &&
-        !Array.isArray(value) &&
-        Object.prototype.hasOwnProperty.call(value, "confidence")
-      ) {
-        const v1: unknown = (value as Record<string, unknown>)["confidence"];
-        found.push({ pointer: `/confidence`, value: v1 });
-      }
-      return found;
-    },
-  },
+  confidence: { path: "confidence", segments: ["confidence"], read: readPath1 },
   provides: [
-    {
-      path: "offers[].offer_id",
-      segments: ["offers", "[]", "offer_id"],
-      read: (value: unknown): AgentFound[] => {
-        const found: AgentFound[] = [];
-        if (
-          typeof value === "object" &&
-          value !== null &&
-          !Array.isArray(value) &&
-          Object.prototype.hasOwnProperty.call(value, "offers")
-        ) {
-          const v1: unknown = (value as Record<string, unknown>)["offers"];
-          if (Array.isArray(v1))
-            for (let i2 = 0; i2 < v1.length; i2++) {
-              const v2: unknown = v1[i2];
-              if (
-                typeof v2 === "object" &&
-                v2 !== null &&
-                !Array.isArray(v2) &&
-                Object.prototype.hasOwnProperty.call(v2, "offer_id")
-              ) {
-                const v3: unknown = (v2 as Record<string, unknown>)["offer_id"];
-                found.push({ pointer: `/offers/${i2}/offer_id`, value: v3 });
-              }
-            }
-        }
-        return found;
-      },
-    },
+    { path: "offers[].offer_id", segments: ["offers", "[]", "offer_id"], read: readPath2 },
   ],
   consumes: [],
   intent: {
@@ -96,168 +169,24 @@ export const agent = {
     shape: bookingIntentV1_0.shape,
     lock: [
       {
-        input: {
-          path: "origin",
-          segments: ["origin"],
-          read: (value: unknown): AgentFound[] => {
-            const found: AgentFound[] = [];
-            if (
-              typeof value === "object" &&
-              value !== null &&
-              !Array.isArray(value) &&
-              Object.prototype.hasOwnProperty.call(value, "origin")
-            ) {
-              const v1: unknown = (value as Record<string, unknown>)["origin"];
-              found.push({ pointer: `/origin`, value: v1 });
-            }
-            return found;
-          },
-        },
-        intent: {
-          path: "origin",
-          segments: ["origin"],
-          read: (value: unknown): AgentFound[] => {
-            const found: AgentFound[] = [];
-            if (
-              typeof value === "object" &&
-              value !== null &&
-              !Array.isArray(value) &&
-              Object.prototype.hasOwnProperty.call(value, "origin")
-            ) {
-              const v1: unknown = (value as Record<string, unknown>)["origin"];
-              found.push({ pointer: `/origin`, value: v1 });
-            }
-            return found;
-          },
-        },
+        input: { path: "origin", segments: ["origin"], read: readPath3 },
+        intent: { path: "origin", segments: ["origin"], read: readPath3 },
       },
       {
-        input: {
-          path: "destination",
-          segments: ["destination"],
-          read: (value: unknown): AgentFound[] => {
-            const found: AgentFound[] = [];
-            if (
-              typeof value === "object" &&
-              value !== null &&
-              !Array.isArray(value) &&
-              Object.prototype.hasOwnProperty.call(value, "destination")
-            ) {
-              const v1: unknown = (value as Record<string, unknown>)["destination"];
-              found.push({ pointer: `/destination`, value: v1 });
-            }
-            return found;
-          },
-        },
-        intent: {
-          path: "destination",
-          segments: ["destination"],
-          read: (value: unknown): AgentFound[] => {
-            const found: AgentFound[] = [];
-            if (
-              typeof value === "object" &&
-              value !== null &&
-              !Array.isArray(value) &&
-              Object.prototype.hasOwnProperty.call(value, "destination")
-            ) {
-              const v1: unknown = (value as Record<string, unknown>)["destination"];
-              found.push({ pointer: `/destination`, value: v1 });
-            }
-            return found;
-          },
-        },
+        input: { path: "destination", segments: ["destination"], read: readPath4 },
+        intent: { path: "destination", segments: ["destination"], read: readPath4 },
       },
       {
-        input: {
-          path: "departure_date",
-          segments: ["departure_date"],
-          read: (value: unknown): AgentFound[] => {
-            const found: AgentFound[] = [];
-            if (
-              typeof value === "object" &&
-              value !== null &&
-              !Array.isArray(value) &&
-              Object.prototype.hasOwnProperty.call(value, "departure_date")
-            ) {
-              const v1: unknown = (value as Record<string, unknown>)["departure_date"];
-              found.push({ pointer: `/departure_date`, value: v1 });
-            }
-            return found;
-          },
-        },
-        intent: {
-          path: "departure_date",
-          segments: ["departure_date"],
-          read: (value: unknown): AgentFound[] => {
-            const found: AgentFound[] = [];
-            if (
-              typeof value === "object" &&
-              value !== null &&
-              !Array.isArray(value) &&
-              Object.prototype.hasOwnProperty.call(value, "departure_date")
-            ) {
-              const v1: unknown = (value as Record<string, unknown>)["departure_date"];
-              found.push({ pointer: `/departure_date`, value: v1 });
-            }
-            return found;
-          },
-        },
+        input: { path: "departure_date", segments: ["departure_date"], read: readPath5 },
+        intent: { path: "departure_date", segments: ["departure_date"], read: readPath5 },
       },
       {
-        input: {
-          path: "cabin",
-          segments: ["cabin"],
-          read: (value: unknown): AgentFound[] => {
-            const found: AgentFound[] = [];
-            if (
-              typeof value === "object" &&
-              value !== null &&
-              !Array.isArray(value) &&
-              Object.prototype.hasOwnProperty.call(value, "cabin")
-            ) {
-              const v1: unknown = (value as Record<string, unknown>)["cabin"];
-              found.push({ pointer: `/cabin`, value: v1 });
-            }
-            return found;
-          },
-        },
-        intent: {
-          path: "cabin",
-          segments: ["cabin"],
-          read: (value: unknown): AgentFound[] => {
-            const found: AgentFound[] = [];
-            if (
-              typeof value === "object" &&
-              value !== null &&
-              !Array.isArray(value) &&
-              Object.prototype.hasOwnProperty.call(value, "cabin")
-            ) {
-              const v1: unknown = (value as Record<string, unknown>)["cabin"];
-              found.push({ pointer: `/cabin`, value: v1 });
-            }
-            return found;
-          },
-        },
+        input: { path: "cabin", segments: ["cabin"], read: readPath6 },
+        intent: { path: "cabin", segments: ["cabin"], read: readPath6 },
       },
     ],
     serves: ["BOOK", "CHANGE"],
-    typeField: {
-      path: "intent_type",
-      segments: ["intent_type"],
-      read: (value: unknown): AgentFound[] => {
-        const found: AgentFound[] = [];
-        if (
-          typeof value === "object" &&
-          value !== null &&
-          !Array.isArray(value) &&
-          Object.prototype.hasOwnProperty.call(value, "intent_type")
-        ) {
-          const v1: unknown = (value as Record<string, unknown>)["intent_type"];
-          found.push({ pointer: `/intent_type`, value: v1 });
-        }
-        return found;
-      },
-    },
+    typeField: { path: "intent_type", segments: ["intent_type"], read: readPath7 },
   },
   rules: [{ kind: "custom", name: "departureIsInTheFuture", check: code.departureIsInTheFuture }],
   execute: code.execute,

@@ -11,6 +11,93 @@ export type Input = bookingOfferSelectionV1_0.BookingOfferSelectionV1_0;
 /** What booking.offer_builder returns: booking.order 1.0. */
 export type Output = bookingOrderV1_0.BookingOrderV1_0;
 
+/** What is at `confidence`: each value found, with its JSON pointer. */
+function readPath1(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "confidence")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["confidence"];
+    found.push({ pointer: "/confidence", value: v1 });
+  }
+  return found;
+}
+
+/** What is at `order_id`: each value found, with its JSON pointer. */
+function readPath2(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "order_id")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["order_id"];
+    found.push({ pointer: "/order_id", value: v1 });
+  }
+  return found;
+}
+
+/** What is at `offer_id`: each value found, with its JSON pointer. */
+function readPath3(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "offer_id")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["offer_id"];
+    found.push({ pointer: "/offer_id", value: v1 });
+  }
+  return found;
+}
+
+/** What is at `offers[].offer_id`: each value found, with its JSON pointer. */
+function readPath4(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "offers")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["offers"];
+    if (Array.isArray(v1))
+      for (let i2 = 0; i2 < v1.length; i2++) {
+        const v2: unknown = v1[i2];
+        if (
+          typeof v2 === "object" &&
+          v2 !== null &&
+          !Array.isArray(v2) &&
+          Object.prototype.hasOwnProperty.call(v2, "offer_id")
+        ) {
+          const v3: unknown = (v2 as Record<string, unknown>)["offer_id"];
+          found.push({ pointer: "/offers/" + i2 + "/offer_id", value: v3 });
+        }
+      }
+  }
+  return found;
+}
+
+/** What is at `intent_type`: each value found, with its JSON pointer. */
+function readPath5(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "intent_type")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["intent_type"];
+    found.push({ pointer: "/intent_type", value: v1 });
+  }
+  return found;
+}
+
 /**
  * booking.offer_builder as data: its payloads and their validators, its action and confidence floor, what it
  * provides to and consumes from other agents, its intent lock, its rules, and its tool definitions.
@@ -39,89 +126,15 @@ export const agent = {
     errors: bookingOrderV1_0.errors,
     shape: bookingOrderV1_0.shape,
   },
-  confidence: {
-    path: "confidence",
-    segments: ["confidence"],
-    read: (value: unknown): AgentFound[] => {
-      const found: AgentFound[] = [];
-      if (
-        typeof value === "object" &&
-        value !== null &&
-        !Array.isArray(value) &&
-        Object.prototype.hasOwnProperty.call(value, "confidence")
-      ) {
-        const v1: unknown = (value as Record<string, unknown>)["confidence"];
-        found.push({ pointer: `/confidence`, value: v1 });
-      }
-      return found;
-    },
-  },
-  provides: [
-    {
-      path: "order_id",
-      segments: ["order_id"],
-      read: (value: unknown): AgentFound[] => {
-        const found: AgentFound[] = [];
-        if (
-          typeof value === "object" &&
-          value !== null &&
-          !Array.isArray(value) &&
-          Object.prototype.hasOwnProperty.call(value, "order_id")
-        ) {
-          const v1: unknown = (value as Record<string, unknown>)["order_id"];
-          found.push({ pointer: `/order_id`, value: v1 });
-        }
-        return found;
-      },
-    },
-  ],
+  confidence: { path: "confidence", segments: ["confidence"], read: readPath1 },
+  provides: [{ path: "order_id", segments: ["order_id"], read: readPath2 }],
   consumes: [
     {
       path: "offer_id",
       segments: ["offer_id"],
-      read: (value: unknown): AgentFound[] => {
-        const found: AgentFound[] = [];
-        if (
-          typeof value === "object" &&
-          value !== null &&
-          !Array.isArray(value) &&
-          Object.prototype.hasOwnProperty.call(value, "offer_id")
-        ) {
-          const v1: unknown = (value as Record<string, unknown>)["offer_id"];
-          found.push({ pointer: `/offer_id`, value: v1 });
-        }
-        return found;
-      },
+      read: readPath3,
       from: "booking.availability_search",
-      as: {
-        path: "offers[].offer_id",
-        segments: ["offers", "[]", "offer_id"],
-        read: (value: unknown): AgentFound[] => {
-          const found: AgentFound[] = [];
-          if (
-            typeof value === "object" &&
-            value !== null &&
-            !Array.isArray(value) &&
-            Object.prototype.hasOwnProperty.call(value, "offers")
-          ) {
-            const v1: unknown = (value as Record<string, unknown>)["offers"];
-            if (Array.isArray(v1))
-              for (let i2 = 0; i2 < v1.length; i2++) {
-                const v2: unknown = v1[i2];
-                if (
-                  typeof v2 === "object" &&
-                  v2 !== null &&
-                  !Array.isArray(v2) &&
-                  Object.prototype.hasOwnProperty.call(v2, "offer_id")
-                ) {
-                  const v3: unknown = (v2 as Record<string, unknown>)["offer_id"];
-                  found.push({ pointer: `/offers/${i2}/offer_id`, value: v3 });
-                }
-              }
-          }
-          return found;
-        },
-      },
+      as: { path: "offers[].offer_id", segments: ["offers", "[]", "offer_id"], read: readPath4 },
     },
   ],
   intent: {
@@ -132,23 +145,7 @@ export const agent = {
     shape: bookingIntentV1_0.shape,
     lock: [],
     serves: ["BOOK"],
-    typeField: {
-      path: "intent_type",
-      segments: ["intent_type"],
-      read: (value: unknown): AgentFound[] => {
-        const found: AgentFound[] = [];
-        if (
-          typeof value === "object" &&
-          value !== null &&
-          !Array.isArray(value) &&
-          Object.prototype.hasOwnProperty.call(value, "intent_type")
-        ) {
-          const v1: unknown = (value as Record<string, unknown>)["intent_type"];
-          found.push({ pointer: `/intent_type`, value: v1 });
-        }
-        return found;
-      },
-    },
+    typeField: { path: "intent_type", segments: ["intent_type"], read: readPath5 },
   },
   rules: [],
   execute: code.execute,

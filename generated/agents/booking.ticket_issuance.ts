@@ -11,6 +11,66 @@ export type Input = bookingTicketRequestV1_0.BookingTicketRequestV1_0;
 /** What booking.ticket_issuance returns: booking.tickets 1.0. */
 export type Output = bookingTicketsV1_0.BookingTicketsV1_0;
 
+/** What is at `confidence`: each value found, with its JSON pointer. */
+function readPath1(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "confidence")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["confidence"];
+    found.push({ pointer: "/confidence", value: v1 });
+  }
+  return found;
+}
+
+/** What is at `request_id`: each value found, with its JSON pointer. */
+function readPath2(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "request_id")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["request_id"];
+    found.push({ pointer: "/request_id", value: v1 });
+  }
+  return found;
+}
+
+/** What is at `order_id`: each value found, with its JSON pointer. */
+function readPath3(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "order_id")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["order_id"];
+    found.push({ pointer: "/order_id", value: v1 });
+  }
+  return found;
+}
+
+/** What is at `intent_type`: each value found, with its JSON pointer. */
+function readPath4(value: unknown): AgentFound[] {
+  const found: AgentFound[] = [];
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, "intent_type")
+  ) {
+    const v1: unknown = (value as Record<string, unknown>)["intent_type"];
+    found.push({ pointer: "/intent_type", value: v1 });
+  }
+  return found;
+}
+
 /**
  * booking.ticket_issuance as data: its payloads and their validators, its action and confidence floor, what it
  * provides to and consumes from other agents, its intent lock, its rules, and its tool definitions.
@@ -39,76 +99,16 @@ export const agent = {
     errors: bookingTicketsV1_0.errors,
     shape: bookingTicketsV1_0.shape,
   },
-  confidence: {
-    path: "confidence",
-    segments: ["confidence"],
-    read: (value: unknown): AgentFound[] => {
-      const found: AgentFound[] = [];
-      if (
-        typeof value === "object" &&
-        value !== null &&
-        !Array.isArray(value) &&
-        Object.prototype.hasOwnProperty.call(value, "confidence")
-      ) {
-        const v1: unknown = (value as Record<string, unknown>)["confidence"];
-        found.push({ pointer: `/confidence`, value: v1 });
-      }
-      return found;
-    },
-  },
-  idempotencyKey: {
-    path: "request_id",
-    segments: ["request_id"],
-    read: (value: unknown): AgentFound[] => {
-      const found: AgentFound[] = [];
-      if (
-        typeof value === "object" &&
-        value !== null &&
-        !Array.isArray(value) &&
-        Object.prototype.hasOwnProperty.call(value, "request_id")
-      ) {
-        const v1: unknown = (value as Record<string, unknown>)["request_id"];
-        found.push({ pointer: `/request_id`, value: v1 });
-      }
-      return found;
-    },
-  },
+  confidence: { path: "confidence", segments: ["confidence"], read: readPath1 },
+  idempotencyKey: { path: "request_id", segments: ["request_id"], read: readPath2 },
   provides: [],
   consumes: [
     {
       path: "order_id",
       segments: ["order_id"],
-      read: (value: unknown): AgentFound[] => {
-        const found: AgentFound[] = [];
-        if (
-          typeof value === "object" &&
-          value !== null &&
-          !Array.isArray(value) &&
-          Object.prototype.hasOwnProperty.call(value, "order_id")
-        ) {
-          const v1: unknown = (value as Record<string, unknown>)["order_id"];
-          found.push({ pointer: `/order_id`, value: v1 });
-        }
-        return found;
-      },
+      read: readPath3,
       from: "booking.offer_builder",
-      as: {
-        path: "order_id",
-        segments: ["order_id"],
-        read: (value: unknown): AgentFound[] => {
-          const found: AgentFound[] = [];
-          if (
-            typeof value === "object" &&
-            value !== null &&
-            !Array.isArray(value) &&
-            Object.prototype.hasOwnProperty.call(value, "order_id")
-          ) {
-            const v1: unknown = (value as Record<string, unknown>)["order_id"];
-            found.push({ pointer: `/order_id`, value: v1 });
-          }
-          return found;
-        },
-      },
+      as: { path: "order_id", segments: ["order_id"], read: readPath3 },
     },
   ],
   intent: {
@@ -119,23 +119,7 @@ export const agent = {
     shape: bookingIntentV1_0.shape,
     lock: [],
     serves: ["BOOK"],
-    typeField: {
-      path: "intent_type",
-      segments: ["intent_type"],
-      read: (value: unknown): AgentFound[] => {
-        const found: AgentFound[] = [];
-        if (
-          typeof value === "object" &&
-          value !== null &&
-          !Array.isArray(value) &&
-          Object.prototype.hasOwnProperty.call(value, "intent_type")
-        ) {
-          const v1: unknown = (value as Record<string, unknown>)["intent_type"];
-          found.push({ pointer: `/intent_type`, value: v1 });
-        }
-        return found;
-      },
-    },
+    typeField: { path: "intent_type", segments: ["intent_type"], read: readPath4 },
   },
   rules: [],
   execute: code.execute,

@@ -29,46 +29,74 @@ const print = (value: Literal): string => {
 
 const segments = (path: string): string[] => pathSegments(path).flatMap((s) => (s.items ? [s.name, "[]"] : [s.name]));
 
-/** A key as a JSON pointer spells it (`~0`, `~1`), escaped for a template literal. */
-const pointerText = (key: string): string =>
-  key
-    .replace(/~/g, "~0")
-    .replace(/\//g, "~1")
-    .replace(/\\/g, "\\\\")
-    .replace(/`/g, "\\`")
-    .replace(/\$\{/g, "\\${");
+/** A key as a JSON pointer spells it (`~0`, `~1`). */
+const pointerText = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /**
- * The reader of one path as straight-line code: one test per step (an own key of an object, or
- * each item of a list) and the values found with their JSON pointers. `["offers", "[]", "offer_id"]`
- * reads `value.offers[i].offer_id` for every `i`, at `/offers/<i>/offer_id`.
+ * The reader of one path as a function `name` of straight-line code: one test per step (an own key
+ * of an object, or each item of a list) and the values found with their JSON pointers.
+ * `["offers", "[]", "offer_id"]` reads `value.offers[i].offer_id` for every `i`, at `/offers/<i>/offer_id`.
+ * Written as statements prettier's layout keeps (code-layout.ts prints them): a cast read from, the
+ * pointer put together with `+`.
  */
-export const pathReader = (steps: readonly string[]): string => {
-  let body = "";
-  let pointer = "";
+export const pathReader = (name: string, steps: readonly string[]): string => {
+  const lines = ["const found: AgentFound[] = [];"];
+  let depth = 0;
+  const line = (text: string): void => {
+    lines.push(`${"  ".repeat(depth)}${text}`);
+  };
+  // The pointer's parts: text, and the index variables of the lists stepped into.
+  const pointer: string[] = [];
+  let text = "";
   let current = "value";
   steps.forEach((step, i) => {
     const next = `v${i + 1}`;
     if (step === "[]") {
       const index = `i${i + 1}`;
-      body += `if (Array.isArray(${current})) for (let ${index} = 0; ${index} < ${current}.length; ${index}++) { const ${next}: unknown = ${current}[${index}]; `;
-      pointer += "/${" + index + "}";
+      line(`if (Array.isArray(${current})) for (let ${index} = 0; ${index} < ${current}.length; ${index}++) {`);
+      depth++;
+      line(`const ${next}: unknown = ${current}[${index}];`);
+      pointer.push(JSON.stringify(`${text}/`), index);
+      text = "";
     } else {
       const key = JSON.stringify(step);
-      body += `if (typeof ${current} === "object" && ${current} !== null && !Array.isArray(${current}) && Object.prototype.hasOwnProperty.call(${current}, ${key})) { const ${next}: unknown = (${current} as Record<string, unknown>)[${key}]; `;
-      pointer += `/${pointerText(step)}`;
+      line(`if (typeof ${current} === "object" && ${current} !== null && !Array.isArray(${current}) && Object.prototype.hasOwnProperty.call(${current}, ${key})) {`);
+      depth++;
+      line(`const ${next}: unknown = (${current} as Record<string, unknown>)[${key}];`);
+      text += `/${pointerText(step)}`;
     }
     current = next;
   });
-  return `(value: unknown): AgentFound[] => { const found: AgentFound[] = []; ${body}found.push({ pointer: \`${pointer}\`, value: ${current} }); ${"} ".repeat(steps.length)}return found; }`;
+  if (text !== "" || pointer.length === 0) pointer.push(JSON.stringify(text));
+  line(`found.push({ pointer: ${pointer.join(" + ")}, value: ${current} });`);
+  while (depth > 0) {
+    depth--;
+    line("}");
+  }
+  lines.push("return found;");
+  return `function ${name}(value: unknown): AgentFound[] {\n${lines.map((l) => `  ${l}`).join("\n")}\n}`;
 };
 
-const pathData = (path: AgentPath | string) => {
-  const text = typeof path === "string" ? path : path.path;
-  const steps = segments(text);
-  return { path: text, segments: steps, read: new Code(pathReader(steps)) };
+/** The paths of one agent, each with a reader of its own (`readPath1`...), one per distinct path. */
+const createPaths = () => {
+  const readers = new Map<string, { readonly name: string; readonly code: string }>();
+  return {
+    data: (path: AgentPath | string) => {
+      const text = typeof path === "string" ? path : path.path;
+      const steps = segments(text);
+      const key = JSON.stringify(steps);
+      let reader = readers.get(key);
+      if (reader === undefined) {
+        const name = `readPath${readers.size + 1}`;
+        reader = { name, code: `/** What is at \`${text}\`: each value found, with its JSON pointer. */\n${pathReader(name, steps)}` };
+        readers.set(key, reader);
+      }
+      return { path: text, segments: steps, read: new Code(reader.name) };
+    },
+    /** Every reader, with what it reads. */
+    readers: () => [...readers.values()].map(({ code }) => code),
+  };
 };
-
 
 /** Imports a payload's version module under a name of its own; returns that name. */
 const importPayload = (file: FileBuilder, at: Payload): string => {
@@ -137,6 +165,8 @@ export const emitAgent = (project: Project, agent: Agent, code: string): Emitted
   const intentModule = intentAt && importPayload(file, intentAt);
   const idempotencyKey = input.version.fields.find((f) => f.role === "idempotency_key");
   const typeField = intentAt && intentTypeField(intentAt);
+  const paths = createPaths();
+  const pathData = paths.data;
   const data = {
     name: agent.name,
     tool: agent.tool,
@@ -178,6 +208,7 @@ export const emitAgent = (project: Project, agent: Agent, code: string): Emitted
     output: `${output.contract.name} ${output.version.version}`,
     inputType: `${inputModule}.${rootTypeName(input.contract.name, input.version.version)}`,
     outputType: `${outputModule}.${rootTypeName(output.contract.name, output.version.version)}`,
+    readers: paths.readers(),
     agent: print(data),
   });
 };

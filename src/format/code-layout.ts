@@ -283,7 +283,11 @@ const parse = (text: string, tokens: readonly Token[]): Stmt[] => {
     return comments.length === 0 ? undefined : { comments, blankAfter: blanks };
   };
 
-  const type = (): Type => {
+  /**
+   * A type; with `generic`, a name may take type arguments (`Record<string, unknown>`), each a name
+   * or such a type again: a cast's type only, which `typeDoc` prints breakable, as prettier does.
+   */
+  const type = (generic = false): Type => {
     /** A name (`a.B` too) or string literal, or a union in parentheses, with any `[]` after it. */
     const one = (outer: boolean): string => {
       const token = next();
@@ -301,6 +305,17 @@ const parse = (text: string, tokens: readonly Token[]): Stmt[] => {
         while (is(".")) {
           next();
           t += `.${name()}`;
+        }
+        if (generic && is("<")) {
+          next();
+          const list = [type(true)];
+          while (is(",")) {
+            next();
+            list.push(type(true));
+          }
+          expect(">");
+          if (list.some((arg) => arg.includes(" | ") || arg.includes("\"") || arg.includes("["))) throw new Decline();
+          t += `<${list.join(", ")}>`;
         }
       }
       let arrays = "";
@@ -360,6 +375,16 @@ const parse = (text: string, tokens: readonly Token[]): Stmt[] => {
     }
     if (token.v === "(") {
       const inner = expression();
+      // `(x as T)`, as the emitters write a cast to read a value: of a name, a member or a call.
+      if (is("as")) {
+        if (!["name", "member", "index", "call"].includes(inner.k)) throw new Decline();
+        next();
+        const cast: Expr = { k: "cast", e: inner, op: "as", type: type(true) };
+        expect(")");
+        // Read from (`(value as Record<string, unknown>)["key"]`): the one place the emitters write it.
+        if (!is("[") && !is(".")) throw new Decline();
+        return cast;
+      }
       expect(")");
       return inner;
     }
@@ -511,7 +536,7 @@ const parse = (text: string, tokens: readonly Token[]): Stmt[] => {
       if ((is("as") || is("satisfies")) && !["object", "array", "name", "member", "index", "call", "new", "string", "number"].includes(init.k)) throw new Decline();
       while (is("as") || is("satisfies")) {
         const op = next().v as "as" | "satisfies";
-        init = { k: "cast", e: init, op, type: op === "as" && is("const") ? (next(), "const") : type() };
+        init = { k: "cast", e: init, op, type: op === "as" && is("const") ? (next(), "const") : type(true) };
       }
     }
     if (is(",")) throw new Decline();
@@ -781,6 +806,33 @@ type Parent = { readonly node: Expr | Stmt | "spread"; readonly key: string; rea
 
 const isBinary = (e: Expr): e is Expr & { k: "binary" } => e.k === "binary";
 
+/** Prettier's isSimpleType for the types `type` reads: a keyword or a name without type arguments. */
+const isSimpleType = (t: string): boolean => /^[\w$.]+$/.test(t);
+
+/**
+ * A type read with type arguments as prettier prints it (printTypeParameters): one argument that is
+ * simple hugged (`Array<number>`), more in a group that breaks one a line (no trailing comma).
+ */
+const typeDoc = (t: Type): Doc => {
+  const open = t.indexOf("<");
+  if (open < 0) return t;
+  const args: string[] = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let i = start; i < t.length - 1; i++) {
+    if (t[i] === "<") depth++;
+    else if (t[i] === ">") depth--;
+    else if (t[i] === "," && depth === 0) {
+      args.push(t.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  args.push(t.slice(start, t.length - 1).trim());
+  const head = t.slice(0, open + 1);
+  if (args.length === 1 && isSimpleType(args[0]!)) return [head, args[0]!, ">"];
+  return group([head, indent([softline, join([",", line], args.map(typeDoc))]), softline, ">"]);
+};
+
 /** Prettier's shouldFlatten: `a op1 b op2 c` printed as one chain. */
 const shouldFlatten = (parentOp: string, op: string): boolean => {
   if (BINARY_PRECEDENCE.get(op) !== BINARY_PRECEDENCE.get(parentOp)) return false;
@@ -801,7 +853,7 @@ const shouldFlatten = (parentOp: string, op: string): boolean => {
 const needsParens = (e: Expr, parent: Parent): boolean => {
   const p = parent.node;
   // A spread's argument (prettier's SpreadElement parent): any operator expression is parenthesized.
-  if (typeof p === "string") return e.k === "binary" || e.k === "conditional" || e.k === "assign";
+  if (typeof p === "string") return e.k === "binary" || e.k === "conditional" || e.k === "assign" || e.k === "cast";
   if (!("k" in p)) return false;
   switch (e.k) {
     case "binary": {
@@ -848,6 +900,11 @@ const needsParens = (e: Expr, parent: Parent): boolean => {
       return (p.k === "member" || p.k === "index") && parent.key === "object";
     case "object":
       return false;
+    case "cast":
+      // Prettier's needsParens of a TSAsExpression, for the parents of the subset.
+      if ((p.k === "member" || p.k === "index") && parent.key === "object") return true;
+      if ((p.k === "call" || p.k === "new") && parent.key === "callee") return true;
+      return p.k === "unary" || p.k === "update" || p.k === "binary" || p.k === "conditional";
     default:
       return false;
   }
@@ -1017,8 +1074,13 @@ const exprInner = (e: Expr, parent: Parent): Doc => {
       );
       return group(["{", indent([line, ...join([",", line], props)]), ifBreak(","), line, "}"], { shouldBreak: e.expanded });
     }
-    case "cast":
-      return [expr(e.e, { node: e, key: "expression" }), ` ${e.op} `, e.type];
+    case "cast": {
+      // Prettier's printBinaryCastExpression: the object of a member or the callee of a call breaks inside its parentheses.
+      const cast: Doc[] = [expr(e.e, { node: e, key: "expression" }), ` ${e.op} `, typeDoc(e.type)];
+      const p = parent.node;
+      const head = typeof p !== "string" && "k" in p && (((p.k === "member" || p.k === "index") && parent.key === "object") || ((p.k === "call" || p.k === "new") && parent.key === "callee"));
+      return head ? group([indent([softline, ...cast]), softline]) : cast;
+    }
     case "array": {
       if (e.items.length === 0) return "[]";
       // Prettier's printArray: broken when every element is an object (or every one an array) of more than one entry.

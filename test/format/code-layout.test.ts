@@ -30,6 +30,12 @@ const str = fc.oneof(
 const num = fc.constantFrom("0", "1", "100", "2.5", "1e21", "5e-7", "4096");
 const BINARY = ["&&", "||", "??", "===", "!==", "<", "<=", ">", ">=", "<<", ">>", ">>>", "+", "-", "*", "/", "%", "|", "&"];
 
+/** Types of casts: names, and names with type arguments of every width. */
+const TYPE = fc.oneof(
+  fc.constantFrom("T", "Record<string, unknown>", "Array<Issue>", "Map<string, Array<number>>", "AgentContract<Input, Output>"),
+  fc.tuple(name, fc.array(fc.oneof(name, name.map((n) => `Array<${n}>`)), { minLength: 1, maxLength: 3 })).map(([n, args]) => `${n}<${args.join(", ")}>`),
+);
+
 /** Expressions as the emitters write them: every compound one in parentheses, which prettier drops or keeps by its own rules. */
 const expression: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
   e: fc.oneof(
@@ -50,6 +56,14 @@ const expression: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
     fc.tuple(tie("e"), fc.constantFrom(...BINARY), tie("e")).map(([a, op, b]) => `(${a} ${op} ${b})`),
     fc.tuple(tie("e"), fc.constantFrom("&&", "||"), tie("e"), tie("e")).map(([a, op, b, c]) => `(${a} ${op} ${b} ${op} ${c})`),
     fc.tuple(tie("e"), tie("e"), tie("e")).map(([a, b, c]) => `(${a} ? ${b} : ${c})`),
+    // Casts as the emitters write them: in parentheses, of a name, a member or a call, read from.
+    fc
+      .tuple(
+        fc.oneof(name, fc.tuple(name, name).map(([o, p]) => `${o}.${p}`), fc.tuple(name, tie("e")).map(([f, a]) => `${f}(${a})`)),
+        TYPE,
+        fc.oneof(str.map((k) => `[${k}]`), name.map((p) => `.${p}`)),
+      )
+      .map(([e, t, read]) => `(${e} as ${t})${read}`),
     fc.tuple(name, tie("e")).map(([l, r]) => `(${l} = ${r})`),
     fc.tuple(fc.array(fc.tuple(name, tie("e"), fc.boolean()), { minLength: 1, maxLength: 4 }), fc.boolean()).map(
       ([props, expanded]) =>
@@ -77,6 +91,10 @@ const statement: fc.Arbitrary<(pad: string) => string> = fc.letrec<{ s: (pad: st
     fc.tuple(fc.constantFrom("const", "let"), name, fc.constantFrom("", ": any", ": any[]", ": Issue[] | undefined"), expression).map(
       ([kind, n, type, e]) => (pad: string) => `${pad}${kind} ${n}${type} = ${e};\n`,
     ),
+    // A declaration's value cast, as registrations and agents are written.
+    fc
+      .tuple(name, fc.oneof(name, fc.tuple(name, expression).map(([k, e]) => `{ ${k}: ${e} }`)), fc.constantFrom(" as const", ""), TYPE)
+      .map(([n, e, asConst, t]) => (pad: string) => `${pad}export const ${n} = ${e}${asConst} satisfies ${t};\n`),
     fc.tuple(expression, tie("s")).map(([test, body]) => (pad: string) => `${pad}if (${test}) ${body("").trimStart()}`),
     fc.tuple(expression, fc.array(tie("s"), { maxLength: 3 }), fc.option(tie("s"))).map(([test, body, alt]) => (pad: string) => {
       const block = `${pad}if (${test}) {\n${body.map((s) => s(`${pad}  `)).join("")}${pad}}`;
@@ -250,6 +268,29 @@ describe("layoutCode", () => {
       const mine = layoutCode(text);
       expect(mine, text).toBeDefined();
       expect(mine, text).toBe(await prettier(text));
+    }
+  });
+
+  it("prints a cast read from and a declaration's cast to a type with type arguments as prettier does, breaking the arguments where prettier does", async () => {
+    const long = "a_long_name_of_a_length_abc";
+    const texts = [
+      'const v1: unknown = (value as Record<string, unknown>)["offers"];\n',
+      "const x = (a.b as T).c;\n",
+      `const x = (${long}.${long} as Record<${long}, ${long}>)["${long}"];\n`,
+      `x = (f(${long}, ${long}) as Map<string, Array<${long}>>).${long}.${long};\n`,
+      "export const agent = { a: 1 } as const satisfies AgentContract<Input, Output>;\n",
+      `export const registration = { name: "${"n".repeat(50)}" } as const satisfies ContractRegistration<AAAA, BBBB>;\n`,
+      `export const registration = { name: "${"n".repeat(60)}" } as const satisfies ContractRegistration<AAAA, BBBB>;\n`,
+      `export const registration = { name: "${"n".repeat(50)}" } satisfies ContractRegistration<Array<AAAA>>;\n`,
+    ];
+    for (const text of texts) {
+      const mine = layoutCode(text);
+      expect(mine, text).toBeDefined();
+      expect(mine, text).toBe(await prettier(text));
+    }
+    // A cast anywhere else, or type arguments but in a cast, are declined.
+    for (const text of ["x = (a as T) + 1;\n", "f((a as T));\n", "const x: Map<string, number> = y;\n", "export type X = Record<string, A | B>;\n"]) {
+      expect(layoutCode(text), text).toBeUndefined();
     }
   });
 

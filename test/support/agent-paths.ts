@@ -6,7 +6,7 @@ import { pathReader } from "../../src/emit/agent.js";
 
 /** `path` as written in an agent file; `steps` its segments ("[]" steps into list items). */
 export const agentPath = (path: string, steps: readonly string[]): AgentPathData => {
-  const js = ts.transpile(`const reader = ${pathReader(steps)};`, { target: ts.ScriptTarget.ES2022 });
+  const js = ts.transpile(pathReader("reader", steps), { target: ts.ScriptTarget.ES2022 });
   const read = new Function(`${js}\nreturn reader;`)() as (value: unknown) => AgentFound[];
   return { path, segments: steps, read };
 };
