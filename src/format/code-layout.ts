@@ -325,6 +325,8 @@ const parse = (text: string, tokens: readonly Token[]): Stmt[] => {
         arrays += "[]";
       }
       if (is("<") || is("&") || is("=>")) throw new Decline();
+      // Type arguments only on a type that is that name alone (`typeDoc` prints no array or union of them).
+      if (t.includes("<") && (arrays !== "" || !outer || is("|"))) throw new Decline();
       // Parentheses are kept around a union that is an array's element; prettier drops them around a whole type, and in a union declines here.
       if (union && arrays === "" && !outer) throw new Decline();
       return union && arrays !== "" ? `(${t})${arrays}` : `${t}${arrays}`;

@@ -289,7 +289,16 @@ describe("layoutCode", () => {
       expect(mine, text).toBe(await prettier(text));
     }
     // A cast anywhere else, or type arguments but in a cast, are declined.
-    for (const text of ["x = (a as T) + 1;\n", "f((a as T));\n", "const x: Map<string, number> = y;\n", "export type X = Record<string, A | B>;\n"]) {
+    for (const text of [
+      "x = (a as T) + 1;\n",
+      "f((a as T));\n",
+      "const x: Map<string, number> = y;\n",
+      "export type X = Record<string, A | B>;\n",
+      // Type arguments on an array or in a union, which are printed otherwise.
+      "export const x = { a: 1 } satisfies A<B> | C;\n",
+      "export const x = { a: 1 } satisfies C | A<B, D>;\n",
+      "const v = (x as A<B>[])[0];\n",
+    ]) {
       expect(layoutCode(text), text).toBeUndefined();
     }
   });
