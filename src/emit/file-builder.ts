@@ -20,6 +20,12 @@ export interface EmittedFile {
   readonly laidOut?: ReadonlyMap<string, string>;
 }
 
+/**
+ * `laidOut` entries for statements (each ending in a newline) or a whole file that the emitter
+ * writes in prettier's layout already: each is its own layout. Tests hold them to prettier.
+ */
+export const writtenLaidOut = (...texts: readonly string[]): ReadonlyMap<string, string> => new Map(texts.map((text) => [text, text]));
+
 /** A part of a JSON file's `data` that its `contents` writes on one line (see `EmittedFile.data`). */
 export class OneLine {
   constructor(readonly value: unknown) {}

@@ -2,7 +2,7 @@ import type { Contract, LlmProvider, Project, ResolvedVersion } from "../ir/mode
 import type { NullPlan } from "../project/model.js";
 import { projectVersion } from "../project/project.js";
 import { escapePointer } from "../runtime/issue.js";
-import { createFileBuilder, generatedComment, jsonFile, type EmittedFile } from "./file-builder.js";
+import { createFileBuilder, generatedComment, jsonFile, writtenLaidOut, type EmittedFile } from "./file-builder.js";
 import { isInheritedKey, member } from "./validator-code.js";
 import { selectorCode, type PatternRegex } from "./validator-one-of.js";
 import { versionFilePath } from "./json-schema.js";
@@ -338,7 +338,7 @@ export const emitLlmReply = (project: Project, contract: Contract, version: Reso
  */
 const IS_RECORD = `const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);`;
-const IS_RECORD_LAID_OUT: ReadonlyMap<string, string> = new Map([[`${IS_RECORD}\n`, `${IS_RECORD}\n`]]);
+const IS_RECORD_LAID_OUT = writtenLaidOut(`${IS_RECORD}\n`);
 
 /** `<contract>/<vX_Y>/llm/<provider>.json`: the same projection, for reviewers and callers outside TypeScript. */
 export const emitLlmJson = (project: Project, contract: Contract, version: ResolvedVersion, provider: LlmProvider): EmittedFile =>

@@ -7,7 +7,7 @@ import type { ContractCases, VersionCases } from "../cases/model.js";
 import type { JsonValue } from "../ir/model.js";
 import { casesFile, testsFile } from "../ir/names.js";
 import type { Base, Case, CasesFile, CaseValue, CompatibilityCase, Expectation, Skipped } from "../testing/cases-file.js";
-import { createFileBuilder, generatedComment, jsonFile, OneLine, type EmittedFile } from "./file-builder.js";
+import { createFileBuilder, generatedComment, jsonFile, OneLine, writtenLaidOut, type EmittedFile } from "./file-builder.js";
 
 /** Titles made unique within one version by a counter. */
 const uniqueTitles = (): ((title: string) => string) => {
@@ -134,5 +134,5 @@ export const emitTests = (cases: ContractCases): EmittedFile => {
   const suite = call.length <= 100 ? call : `const suite = readCases(\n${args.map((arg) => `  ${arg},\n`).join("")});`;
   const emitted = b.render("tests", { contract: contract.name, canonical: contract.canonical, file, suite });
   // Names of contracts and files are printable ASCII (ir/names.ts), so the widths above are certain.
-  return { ...emitted, laidOut: new Map([[emitted.contents, emitted.contents]]) };
+  return { ...emitted, laidOut: writtenLaidOut(emitted.contents) };
 };

@@ -2,6 +2,7 @@
 // generation time and never quote the payload (its values may be secrets): `expected` says what
 // would pass, the message adds what went wrong.
 import { escapePointer } from "../runtime/issue.js";
+import { writtenLaidOut } from "./file-builder.js";
 
 /** A JS literal. */
 export const lit = (value: string | number | boolean | null): string => JSON.stringify(value);
@@ -26,7 +27,7 @@ export const ISSUE_FUNCTION = [
  * ISSUE_FUNCTION's layout, for a file's `laidOut`: it is written in prettier's layout, which its
  * template literal keeps code-layout.ts from printing (every validator file would load prettier).
  */
-export const ISSUE_FUNCTION_LAID_OUT: ReadonlyMap<string, string> = new Map([[`${ISSUE_FUNCTION}\n`, `${ISSUE_FUNCTION}\n`]]);
+export const ISSUE_FUNCTION_LAID_OUT = writtenLaidOut(`${ISSUE_FUNCTION}\n`);
 
 /** The statement that reports one issue into `out` (an identifier); `path` is a JS expression. */
 export const pushIssue = (out: string, path: string, code: string, expected: string, problem: string): string =>

@@ -132,7 +132,7 @@ const retire = (current: Agent): void => {
 export const answeringChecker = (): "native" | "checkSync" | undefined => (agent === undefined ? undefined : agent === null ? "checkSync" : "native");
 
 /** Starts the checker (in the background: a worker and a process) if it has not started. */
-export const warmPatternChecker = (): void => {
+const warmPatternChecker = (): void => {
   agent ??= startAgent();
 };
 
