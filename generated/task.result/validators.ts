@@ -4,16 +4,29 @@
 import {
   type Issue,
   MAX_ISSUES,
+  type PathStack,
   codePointLength,
   countTaken,
   escapePointer,
   ownView,
+  pointerOf,
   polluted,
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, problem: string, expected: string): Issue {
-  return { path, code, message: `${problem}: expected ${expected}`, expected };
+function issue(
+  at: PathStack,
+  tail: string,
+  code: string,
+  problem: string,
+  expected: string,
+): Issue {
+  return {
+    path: pointerOf(at) + tail,
+    code,
+    message: `${problem}: expected ${expected}`,
+    expected,
+  };
 }
 
 export const re_root_task_id = new RegExp("^TASK-[0-9]+$", "u");
@@ -45,20 +58,21 @@ export function is_root_quality_unresolved_items(v: any): boolean {
   return true;
 }
 
-export function err_root_quality_unresolved_items(v: any, p: string, out: Issue[]): void {
+export function err_root_quality_unresolved_items(v: any, at: PathStack, out: Issue[]): void {
   const n = v.length < 100 ? v.length : 100;
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
-    if (!(typeof x === "string")) out.push(issue(p + "/" + i, "type", "wrong type", "string"));
+    if (!(typeof x === "string")) out.push(issue(at, "/" + i, "type", "wrong type", "string"));
     else {
       if (!(x.length >= 2 || codePointLength(x) >= 1))
-        out.push(issue(p + "/" + i, "minLength", "too short", "string of at least 1 character"));
+        out.push(issue(at, "/" + i, "minLength", "too short", "string of at least 1 character"));
       if (!(x.length <= 1000 || (x.length <= 2000 && codePointLength(x) <= 1000)))
-        out.push(issue(p + "/" + i, "maxLength", "too long", "string of at most 1000 characters"));
+        out.push(issue(at, "/" + i, "maxLength", "too long", "string of at most 1000 characters"));
     }
   }
-  if (v.length > 100) out.push(truncated(p, v.length - 100, "items", "array of at most 100 items"));
+  if (v.length > 100)
+    out.push(truncated(pointerOf(at), v.length - 100, "items", "array of at most 100 items"));
 }
 
 export function take_root_quality_unresolved_items(v: any): any {
@@ -98,19 +112,20 @@ export function is_root_usage(v: any): boolean {
   return true;
 }
 
-export function err_root_usage(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+export function err_root_usage(v: any, at: PathStack, out: Issue[]): void {
   const f0 = v.model_calls;
-  if (f0 === undefined) out.push(issue(p + "/model_calls", "required", "missing field", "integer"));
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    return err_root_usage(ownView(v), at, out);
+  if (f0 === undefined) out.push(issue(at, "/model_calls", "required", "missing field", "integer"));
   else {
-    if (!Number.isInteger(f0)) out.push(issue(p + "/model_calls", "type", "wrong type", "integer"));
-    else if (!(f0 >= 0)) out.push(issue(p + "/model_calls", "min", "too small", "integer >= 0"));
+    if (!Number.isInteger(f0)) out.push(issue(at, "/model_calls", "type", "wrong type", "integer"));
+    else if (!(f0 >= 0)) out.push(issue(at, "/model_calls", "min", "too small", "integer >= 0"));
   }
   const f1 = v.tool_calls;
-  if (f1 === undefined) out.push(issue(p + "/tool_calls", "required", "missing field", "integer"));
+  if (f1 === undefined) out.push(issue(at, "/tool_calls", "required", "missing field", "integer"));
   else {
-    if (!Number.isInteger(f1)) out.push(issue(p + "/tool_calls", "type", "wrong type", "integer"));
-    else if (!(f1 >= 0)) out.push(issue(p + "/tool_calls", "min", "too small", "integer >= 0"));
+    if (!Number.isInteger(f1)) out.push(issue(at, "/tool_calls", "type", "wrong type", "integer"));
+    else if (!(f1 >= 0)) out.push(issue(at, "/tool_calls", "min", "too small", "integer >= 0"));
   }
   let unknown = 0;
   for (const k in v) {
@@ -122,7 +137,8 @@ export function err_root_usage(v: any, p: string, out: Issue[]): void {
         if (unknown++ < 2)
           out.push(
             issue(
-              p + "/" + escapePointer(k),
+              at,
+              "/" + escapePointer(k),
               "unknown",
               "unknown field",
               "one of the fields model_calls, tool_calls",
@@ -132,7 +148,12 @@ export function err_root_usage(v: any, p: string, out: Issue[]): void {
   }
   if (unknown > 2)
     out.push(
-      truncated(p, unknown - 2, "unknown fields", "one of the fields model_calls, tool_calls"),
+      truncated(
+        pointerOf(at),
+        unknown - 2,
+        "unknown fields",
+        "one of the fields model_calls, tool_calls",
+      ),
     );
 }
 

@@ -18,7 +18,7 @@ import type {
 } from "../ir/model.js";
 import { JSON_DEPTH_LIMIT, type JsonFault } from "../runtime/json-value.js";
 import { contractTypeName, rootTypeName, versionsOfMajor } from "../ir/names.js";
-import { childPath, indent, isIdentifier, isObject, lit, member, oneOf, pushIssue } from "./validator-code.js";
+import { indent, isIdentifier, isObject, lit, member, oneOf, pointerTail, pushIssue } from "./validator-code.js";
 import { createHoister, type Hoister } from "./validator-hoister.js";
 import { refPattern } from "../ir/ref-pattern.js";
 import { objectPolicy, type ObjectPolicy } from "../ir/open-objects.js";
@@ -28,13 +28,17 @@ import { selectorCode } from "./validator-one-of.js";
 import { CHECKED, depthGuard, entryCount, type EntryCount, VISITS } from "./validator-recursive.js";
 import { walkSpread } from "../ir/walk-bound.js";
 import { FORMAT_TESTS } from "../runtime/formats.js";
+import { escapePointer } from "../runtime/issue.js";
 import { MAX_NODES } from "../runtime/max-nodes.js";
 import { maxDepthOf, recursiveTypes } from "../ir/recursion.js";
 
 // Turns the IR of one version into straight-line JS. Every type becomes a guard (its JSON type),
 // tests (its constraints) and, for containers, a hoisted pair of functions called once the guard
-// passed: `is_<base>(v): boolean`, which allocates nothing, and `err_<base>(v, p, out): void`,
-// which pushes an issue for each failure (at JSON pointer `p` and below) and none when valid.
+// passed: `is_<base>(v): boolean`, which allocates nothing, and `err_<base>(v, at, out): void`,
+// which pushes an issue for each failure (at the pointer of `at`, a `PathStack`, and below) and
+// none when valid. `errors` walks the value once, by err_ alone: a segment is pushed before it
+// descends and popped after, and a pointer is put together only for an issue, so a valid part
+// costs what is_ would (asking is_ first walked a failing part again at every level above it).
 // `check` and `errors` are built from the same pieces, so they cannot disagree. The semantics are
 // those of Ajv 8 (with ajv-formats) on the JSON Schema treaty emits for the same IR.
 
@@ -60,8 +64,6 @@ interface Compiled {
   readonly tests: readonly Test[];
   /** The base of the hoisted is_/err_ pair checking the content; absent when anything goes. */
   readonly deep?: string;
-  /** When `errors` enters err_ without asking is_ (a list past maxItems, whose is_ would walk it all). */
-  readonly enter?: Expr;
   /** An object whose content anything goes for (no `deep`): `read` still copies it. */
   readonly container?: true;
 }
@@ -78,8 +80,8 @@ interface Entry {
   readonly check: Expr;
   /** `x` passes, `t` (a variable holding `x`) set to its copy. */
   readonly take: (x: string, t: string) => string;
-  /** Statements pushing the issues of `x` at `path` into the array `out`. */
-  readonly errors: (x: string, path: string, out: string) => string[];
+  /** Statements pushing the issues of `x`, at the walk's `at`, into the array `out`. */
+  readonly errors: (x: string, out: string) => string[];
 }
 
 export interface ValidatorCode {
@@ -121,23 +123,48 @@ const block = (head: string, lines: readonly string[]): string[] => {
 };
 
 /**
- * Statements pushing an issue for each way `x` (at `path`, a JS expression) fails `c`, none when
- * it passes; `x` is never null here when the field is nullable. A container is entered only when
- * its allocation-free `is_` says it fails, so valid subtrees cost no path strings; a test marked
- * `last` that fails ends the examination of `x`. In a counted version (`counting`), a failing is_
- * gives back what it counted.
+ * Where a value is, for `errors`, from the value its err_ function examines: `tail`, a JS
+ * expression for the pointer's rest (`"/name"`, `"/" + i`; "" for that value itself), and
+ * `segment`, a JS expression for the escaped segment pushed on `at` while its content is examined
+ * (absent for that value).
  */
-const reportLines = (c: Compiled, x: string, path: string, nullable: boolean, counting: EntryCount | undefined): string[] => {
+interface Position {
+  readonly tail: string;
+  readonly segment?: string;
+}
+
+/** The value an err_ function is given. */
+const HERE: Position = { tail: '""' };
+
+/** A field (or a tuple's position) `name` of the value an err_ function is given. */
+const fieldAt = (name: string): Position => ({ tail: pointerTail([name]), segment: lit(escapePointer(name)) });
+
+/** The item at index `i` (a JS expression) of a list. */
+const itemAt = (i: string): Position => ({ tail: `"/" + ${i}`, segment: i });
+
+/** The value at the key `k` of an object, given the name `escape` has of `escapePointer` in the module. */
+const keyAt = (escape: string): Position => ({ tail: `"/" + ${escape}(k)`, segment: `${escape}(k)` });
+
+/** The call of `err_<deep>` for the value `x` at `at`: its segment pushed around the call. */
+const descend = (deep: string, x: string, at: Position): string[] => {
+  const call = `err_${deep}(${x}, at, out);`;
+  return at.segment === undefined ? [call] : [`at.push(${at.segment});`, call, "at.pop();"];
+};
+
+/**
+ * Statements pushing an issue for each way `x` (at `at`) fails `c`, none when it passes; `x` is
+ * never null here when the field is nullable. A container's content is examined by its err_; a
+ * test marked `last` that fails ends the examination of `x`.
+ */
+const reportLines = (c: Compiled, x: string, at: Position, nullable: boolean): string[] => {
   const orNull = nullable ? " or null" : "";
-  const fails = c.deep && (counting ? counting.fails(`is_${c.deep}(${x})`) : `!is_${c.deep}(${x})`);
-  const failing = c.deep && `${c.enter ? `${c.enter(x)} || ` : ""}${fails}`;
-  const tail = c.deep ? [`if (${failing}) err_${c.deep}(${x}, ${path}, out);`] : [];
+  const tail = c.deep ? descend(c.deep, x, at) : [];
   const content = c.tests.reduceRight<string[]>((rest, t) => {
-    const report = `if (!(${t.pass(x)})) ${pushIssue("out", path, t.code, c.guard ? t.expected : t.expected + orNull, t.problem)}`;
+    const report = `if (!(${t.pass(x)})) ${pushIssue("out", at.tail, t.code, c.guard ? t.expected : t.expected + orNull, t.problem)}`;
     return t.last && rest.length > 0 ? [report, ...block("else", rest)] : [report, ...rest];
   }, tail);
   if (!c.guard) return content;
-  const wrongType = `if (!(${c.guard(x)})) ${pushIssue("out", path, "type", c.label + orNull, "wrong type")}`;
+  const wrongType = `if (!(${c.guard(x)})) ${pushIssue("out", at.tail, "type", c.label + orNull, "wrong type")}`;
   if (content.length === 0) return [wrongType];
   const [first] = content;
   return content.length === 1 ? [wrongType, `else ${first}`] : [wrongType, "else {", ...indent(content), "}"];
@@ -234,7 +261,6 @@ export const compileValidator = (
   // Where the contract does not bound the walk (an unbounded map or list inside another), each
   // entry is counted against MAX_NODES; elsewhere nothing is, and the validator is as it was.
   const counting = walkSpread(project, contract, version, recursiveOf) > MAX_NODES ? entryCount(hoister) : undefined;
-  const reportOf = (c: Compiled, x: string, path: string, nullable: boolean): string[] => reportLines(c, x, path, nullable, counting);
   /** is_'s and err_'s first statements for an entry of type `t` of a map, list or object's kept keys: none where unneeded. */
   const countIs = (scope: Scope, t: TypeNode): string[] => (counting && !countsItself(scope, t) ? [counting.is] : []);
   const countErr = (scope: Scope, t: TypeNode): string[] => (counting && !countsItself(scope, t) ? [...counting.err] : []);
@@ -374,7 +400,6 @@ export const compileValidator = (
           label: "array",
           tests: listTests(type),
           deep: hoistItems(scope, type, site),
-          ...(type.maxItems !== undefined && { enter: (x: string) => `${x}.length > ${type.maxItems}` }),
         };
       case "map":
         return { guard: isObject, label: "object", tests: [], deep: hoistValues(scope, type, site) };
@@ -445,11 +470,12 @@ export const compileValidator = (
   const ownFields = (): string => `v = ${runtime("ownView")}(v);`;
 
   /**
-   * In `is_<base>`, right after its first read of `v`: an object of another prototype (or any
-   * object, while Object.prototype is `polluted`) is checked as its own view instead. After a read V8 knows `v`'s map and folds the prototype test into it,
-   * so a plain object pays nothing (a call to ownView up front cost check 40%).
+   * In `is_<base>` (or its `take_` or `err_`), right after its first read of `v`: an object of
+   * another prototype (or any object, while Object.prototype is `polluted`) is examined as its own
+   * view instead. After a read V8 knows `v`'s map and folds the prototype test into it, so a plain
+   * object pays nothing (a call to ownView up front cost check 40%).
    */
-  const ownFieldsAfterRead = (base: string, fn: "is" | "take" = "is", rest = ""): string =>
+  const ownFieldsAfterRead = (base: string, fn: "is" | "take" | "err" = "is", rest = ""): string =>
     `if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : ${runtime("polluted")}) return ${fn}_${base}(${runtime("ownView")}(v)${rest});`;
 
   /**
@@ -485,7 +511,7 @@ export const compileValidator = (
       const rest =
         max === undefined
           ? []
-          : [`  if (v.length > ${max}) out.push(${runtime("truncated")}(p, v.length - ${max}, "items", ${lit(`array of at most ${count(max, "item")}`)}));`];
+          : [`  if (v.length > ${max}) out.push(${runtime("truncated")}(${runtime("pointerOf")}(at), v.length - ${max}, "items", ${lit(`array of at most ${count(max, "item")}`)}));`];
       return [
         `function is_${base}(v: any): boolean {`,
         "  for (let i = 0; i < v.length; i++) {",
@@ -496,12 +522,12 @@ export const compileValidator = (
         "  return true;",
         "}",
         "",
-        `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+        `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
         ...bounded,
         `    ${stopAtCap()}`,
         ...indent(indent(countErr(scope, t.of))),
         "    const x = v[i];",
-        ...indent(indent(reportOf(item, "x", `p + "/" + i`, false))),
+        ...indent(indent(reportLines(item, "x", itemAt("i"), false))),
         "  }",
         ...rest,
         "}",
@@ -531,22 +557,23 @@ export const compileValidator = (
   const hoistJson = (t: JsonType): string =>
     hoister.hoist(`json:${t.maxDepth}:${t.maxBytes}`, "json", (base) => {
       const fault = `${runtime("jsonFault")}(v, ${t.maxDepth}, ${t.maxBytes})`;
-      const report = (code: JsonFault, expected: string, problem: string): string[] => [`    case ${lit(code)}:`, `      ${pushIssue("out", "p", code, expected, problem)}`, "      break;"];
+      const report = (code: JsonFault, expected: string, problem: string): string[] => [`    case ${lit(code)}:`, `      ${pushIssue("out", HERE.tail, code, expected, problem)}`, "      break;"];
       return [
         `function is_${base}(v: unknown): boolean {`,
         `  return ${fault} === undefined && ${walksLeft()};`,
         "}",
         "",
-        `function err_${base}(v: unknown, p: string, out: Issue[]): void {`,
+        `function err_${base}(v: unknown, at: PathStack, out: Issue[]): void {`,
         `  switch (${fault}) {`,
+        // JSON within its bounds: it fails only past what the call may walk in all (as is_ fails, after the walk).
+        "    case undefined:",
+        `      if (!${walksLeft()}) ${pushIssue("out", HERE.tail, budget.code, budget.expected, budget.problem)}`,
+        "      break;",
         ...report("json", "JSON value", "not JSON"),
         ...(t.maxDepth === undefined
           ? report("jsonDepth", `JSON value nested at most ${JSON_DEPTH_LIMIT} levels deep`, "nested too deep")
           : report("maxDepth", `JSON value nested at most ${count(t.maxDepth, "level")} deep`, "nested too deep")),
         ...(t.maxBytes === undefined ? [] : report("maxBytes", `JSON value of at most ${count(t.maxBytes, "byte")} as JSON`, "too large")),
-        // A JSON value alone, past what the call may walk in all (is_ failed after the walk).
-        "    default:",
-        `      ${pushIssue("out", "p", budget.code, budget.expected, budget.problem)}`,
         "  }",
         "}",
       ].join("\n");
@@ -571,8 +598,8 @@ export const compileValidator = (
         `  return ${items.map((item, i) => `(${checkExpr(item, `v[${i}]`, false)})`).join(" && ")};`,
         "}",
         "",
-        `function err_${base}(v: any, p: string, out: Issue[]): void {`,
-        ...items.flatMap((item, i) => indent([`if (v.length > ${i}) {`, `  const x = v[${i}];`, ...indent(reportOf(item, "x", `p + "/${i}"`, false)), "}"])),
+        `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
+        ...items.flatMap((item, i) => indent([`if (v.length > ${i}) {`, `  const x = v[${i}];`, ...indent(reportLines(item, "x", fieldAt(String(i)), false)), "}"])),
         "}",
       ].join("\n");
     });
@@ -594,15 +621,15 @@ export const compileValidator = (
         "  return true;",
         "}",
         "",
-        `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+        `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
         `  ${ownFields()}`,
         "  for (const k in v) {",
         `    ${stopAtCap()}`,
         ...indent(indent(countErr(scope, t.of))),
         // The issue is at the entry, whose key is masked like every other map key in a path.
-        ...(key === undefined ? [] : [`    if (!${key.pass("k")}) ${pushIssue("out", `p + "/" + ${escape}(k)`, "key", `key matching ${t.keyPattern}`, "key pattern mismatch")}`]),
+        ...(key === undefined ? [] : [`    if (!${key.pass("k")}) ${pushIssue("out", `"/" + ${escape}(k)`, "key", `key matching ${t.keyPattern}`, "key pattern mismatch")}`]),
         "    const x = v[k];",
-        ...indent(indent(reportOf(value, "x", `p + "/" + ${escape}(k)`, false))),
+        ...indent(indent(reportLines(value, "x", keyAt(escape), false))),
         "  }",
         "}",
       ].join("\n");
@@ -650,7 +677,7 @@ export const compileValidator = (
           : { label: "JSON value", tests: walked("json", { pass: (x) => `${runtime("isJsonData")}(${x})`, code: "type", expected: "JSON value", problem: "not JSON data", last: true }) };
       const keptType: TypeNode = policy.additional ?? { kind: "json" };
       const extraIs = kept ? [...countIs(scope, keptType), "const x = v[k];", `if (!(${checkExpr(kept, "x", false)})) return false;`] : ["return false;"];
-      const extraErr = kept ? [stopAtCap(), ...countErr(scope, keptType), "const x = v[k];", ...reportOf(kept, "x", `p + "/" + ${runtime("escapePointer")}(k)`, false)] : [];
+      const extraErr = kept ? [stopAtCap(), ...countErr(scope, keptType), "const x = v[k];", ...reportLines(kept, "x", keyAt(runtime("escapePointer")), false)] : [];
       type Entry = (typeof compiled)[number];
       const isLines = ({ field, local, c }: Entry, i: number): string[] => [
         `const ${local} = ${member("v", field.name)};`,
@@ -659,14 +686,16 @@ export const compileValidator = (
           ? `if (!(${local} === undefined || ${checkExpr(c, local, field.nullable !== undefined)})) return false;`
           : `if (!(${local} !== undefined && ${checkExpr(c, local, field.nullable !== undefined)})) return false;`,
       ];
-      const errLines = ({ field, local, c }: Entry): string[] => {
+      /** `i`: the field's place among the function's, where the first one reads `v` first (-1 in a part, handed `v` as viewed). */
+      const errLines = ({ field, local, c }: Entry, i: number): string[] => {
         const nullable = field.nullable !== undefined;
-        const path = childPath("p", [field.name]);
-        const report = reportOf(c, local, path, nullable);
+        const at = fieldAt(field.name);
+        const report = reportLines(c, local, at, nullable);
         const notNull = nullable ? ` && ${local} !== null` : "";
-        const missing = pushIssue("out", path, "required", c.label + (nullable ? " or null" : ""), "missing field");
+        const missing = pushIssue("out", at.tail, "required", c.label + (nullable ? " or null" : ""), "missing field");
         return [
           `const ${local} = ${member("v", field.name)};`,
+          ...(i === 0 ? [ownFieldsAfterRead(base, "err", ", at, out")] : []),
           ...(field.optional
             ? block(`if (${local} !== undefined${notNull})`, report)
             : [`if (${local} === undefined) ${missing}`, ...block(nullable ? `else if (${local} !== null)` : "else", report)]),
@@ -680,9 +709,9 @@ export const compileValidator = (
         ? [
             "let unknown = 0;",
             ...unknownKeys([
-              `if (unknown++ < ${most}) ${pushIssue("out", `p + "/" + ${runtime("escapePointer")}(k)`, "unknown", unknownExpected, "unknown field")}`,
+              `if (unknown++ < ${most}) ${pushIssue("out", `"/" + ${runtime("escapePointer")}(k)`, "unknown", unknownExpected, "unknown field")}`,
             ]),
-            `if (unknown > ${most}) out.push(${runtime("truncated")}(p, unknown - ${most}, "unknown fields", ${lit(unknownExpected)}));`,
+            `if (unknown > ${most}) out.push(${runtime("truncated")}(${runtime("pointerOf")}(at), unknown - ${most}, "unknown fields", ${lit(unknownExpected)}));`,
           ]
         : unknownKeys(extraErr);
       const own = ownFields();
@@ -729,8 +758,8 @@ export const compileValidator = (
               ...indent([...part.flatMap((entry, j) => isLines(entry, at(j))), "return true;"]),
               "}",
               "",
-              `function err_${name}(v: any, p: string, out: Issue[]): void {`,
-              ...indent(part.flatMap(errLines)),
+              `function err_${name}(v: any, at: PathStack, out: Issue[]): void {`,
+              ...indent(part.flatMap((entry) => errLines(entry, -1))),
               "}",
               "",
               `function take_${name}(v: any, o: any): boolean {`,
@@ -775,8 +804,8 @@ export const compileValidator = (
         ]),
         "}",
         "",
-        `function err_${base}(v: any, p: string, out: Issue[]): void {`,
-        ...indent([own, ...first.flatMap(errLines), ...parts.map((part) => `err_${part}(v, p, out);`), ...unknownErrors]),
+        `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
+        ...indent([...(compiled.length === 0 ? [own] : []), ...first.flatMap(errLines), ...parts.map((part) => `err_${part}(v, at, out);`), ...unknownErrors]),
         "}",
         "",
         `function take_${base}(v: any${lead === undefined ? "" : ", lead: any"}): any {`,
@@ -812,12 +841,12 @@ export const compileValidator = (
         "  }",
         "}",
         "",
-        `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+        `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
         `  ${ownFields()}`,
         `  switch (${tag}) {`,
-        ...variants.flatMap(({ value, deep }) => [`    case ${lit(value)}:`, ...(deep ? [`      err_${deep}(v, p, out);`] : []), "      break;"]),
+        ...variants.flatMap(({ value, deep }) => [`    case ${lit(value)}:`, ...(deep ? [`      err_${deep}(v, at, out);`] : []), "      break;"]),
         "    default:",
-        `      ${pushIssue("out", childPath("p", [u.tag]), "tag", expected, "missing or unknown union tag")}`,
+        `      ${pushIssue("out", pointerTail([u.tag]), "tag", expected, "missing or unknown union tag")}`,
         "  }",
         "}",
         ...(variants.every((v) => v.deep !== undefined && ownTake.has(v.deep)) ? unionTake(base, u.tag, variants as { value: string; deep: string }[]) : []),
@@ -865,10 +894,10 @@ export const compileValidator = (
         "  return false;",
         "}",
         "",
-        `function err_${base}(v: any, p: string, out: Issue[]): void {`,
-        ...variants.flatMap(({ c, select }, i) => [`  ${i === 0 ? "" : "} else "}if (${select}) {`, ...indent(indent(reportOf(c, "v", "p", false)))]),
+        `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
+        ...variants.flatMap(({ c, select }, i) => [`  ${i === 0 ? "" : "} else "}if (${select}) {`, ...indent(indent(reportLines(c, "v", HERE, false)))]),
         "  } else {",
-        `    ${pushIssue("out", "p", "union", expected, "matches no variant")}`,
+        `    ${pushIssue("out", HERE.tail, "union", expected, "matches no variant")}`,
         "  }",
         "}",
       ].join("\n");
@@ -889,15 +918,15 @@ export const compileValidator = (
         `  return ${entries.map((entry) => `(${entry.check("v")})`).join(" || ")};`,
         "}",
         "",
-        `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+        `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
         `  if (${counting ? `!${counting.fails(`is_${base}(v)`)}` : `is_${base}(v)`}) return;`,
         "  // The fewest issues, the newest version on a tie.",
         "  let best: Issue[] = [];",
-        ...indent(newest!.errors("v", "p", "best")),
+        ...indent(newest!.errors("v", "best")),
         ...older.flatMap((entry) => [
           "  {",
           "    const o: Issue[] = [];",
-          ...indent(indent(entry.errors("v", "p", "o"))),
+          ...indent(indent(entry.errors("v", "o"))),
           "    if (o.length < best.length) best = o;",
           "  }",
         ]),
@@ -923,15 +952,15 @@ export const compileValidator = (
         const copy = object === undefined ? `${runtime("snapshot")}(${x})` : ownTake.has(object) ? `take_${object}(${x})` : `${runtime("takeChecked")}(${x}, is_${object})`;
         return [`(${t} = ${copy}) !== undefined`, ...(rules ? [`is_${rules}(${t})`] : [])].join(" && ");
       },
-      errors: (x, path, out) => [
-        ...(object ? [`err_${object}(${x}, ${path}, ${out});`] : []),
-        ...(rules ? [`err_${rules}(${x}, ${path}, ${out});`] : []),
+      errors: (x, out) => [
+        ...(object ? [`err_${object}(${x}, at, ${out});`] : []),
+        ...(rules ? [`err_${rules}(${x}, at, ${out});`] : []),
       ],
     };
   };
 
   const entry = versionEntry(scopeOf(contract, version));
-  const entryErrors = entry.errors("value", '""', "out");
+  const entryErrors = entry.errors("value", "out");
   runtime("capIssues");
   const read = `${isObject("value")} && ${entry.take("value", "t")}`;
   const counters = [hoister.known(VISITS), hoister.known(CHECKED)].filter((c) => c !== undefined);
@@ -943,7 +972,7 @@ export const compileValidator = (
     check: `${isObject("value")} && ${entry.check("value")}`,
     read,
     errors: [
-      `if (!(${isObject("value")})) ${pushIssue("out", '""', "type", "object", "wrong type")}`,
+      `if (!(${isObject("value")})) ${pushIssue("out", HERE.tail, "type", "object", "wrong type")}`,
       ...(entryErrors.length > 0 ? block("else", entryErrors) : []),
     ],
   };

@@ -16,10 +16,10 @@ export const CHECKED = "checked";
  * whose four children are one node, sixteen levels down), and within `maxDepth` and `maxItems`
  * its walk and its copy would be 4^16 values from a few dozen objects.
  *
- * errors() checks a part with is_ before descending into it, so it walks a failing part again at
- * each level above its fault: a failing is_ takes back what it counted, so `visits` counts the
- * value (each of its values once), not the walk, and `checked`, never taken back, bounds the walk
- * (past it is_ fails at once, and errors descends to find out).
+ * errors() walks a value once, by err_ alone, except where the err_ of a reference to another
+ * contract asks is_ first whether any of its versions passes: a failing is_ takes back what it
+ * counted, so `visits` counts the value (each of its values once), not the walk, and `checked`,
+ * never taken back, bounds the walk (past it is_ fails at once, and errors descends to find out).
  */
 export const depthGuard = (hoister: Hoister, base: string, inner: string | undefined, typeName: string, maxDepth: number, take: boolean): string => {
   // The module's count of recursive-type values enclosing the one being checked.
@@ -47,18 +47,18 @@ export const depthGuard = (hoister: Hoister, base: string, inner: string | undef
         ]),
     "}",
     "",
-    `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+    `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
     `  if (${depth} >= ${maxDepth}) {`,
-    `    ${pushIssue("out", "p", "depth", expected, "nested too deep")}`,
+    `    ${pushIssue("out", '""', "depth", expected, "nested too deep")}`,
     "    return;",
     "  }",
     `  if (++${visits} > ${MAX_NODES}) {`,
-    `    ${pushIssue("out", "p", "depth", many, "too many nested values")}`,
+    `    ${pushIssue("out", '""', "depth", many, "too many nested values")}`,
     "    return;",
     "  }",
     `  ${depth}++;`,
     "  try {",
-    ...(inner === undefined ? [] : [`    err_${inner}(v, p, out);`]),
+    ...(inner === undefined ? [] : [`    err_${inner}(v, at, out);`]),
     "  } finally {",
     `    ${depth}--;`,
     "  }",
@@ -94,9 +94,9 @@ export interface EntryCount {
   /** err_'s statements, first in the loop over entries (after the cap on issues). */
   readonly err: readonly string[];
   /**
-   * How errors asks whether a part fails, given is_'s call: `uncount(visits, is_x(x))` is
-   * `!is_x(x)`, and a failing is_ gives back what it counted, since err_ then counts the part (as
-   * depthGuard's is_ does for a recursive type's value).
+   * How the err_ of a reference to another contract asks whether the value fails, given is_'s
+   * call: `uncount(visits, is_x(x))` is `!is_x(x)`, and a failing is_ gives back what it counted,
+   * since err_ then counts the value (as depthGuard's is_ does for a recursive type's value).
    */
   readonly fails: (isCall: string) => string;
 }
@@ -104,12 +104,14 @@ export interface EntryCount {
 export const entryCount = (hoister: Hoister): EntryCount => {
   const visits = hoister.hoist(VISITS, VISITS, (name) => `let ${name} = 0;`);
   const checked = hoister.hoist(CHECKED, CHECKED, (name) => `let ${name} = 0;`);
-  const failing = hoister.hoist("uncount", "uncount", (name) =>
-    [`function ${name}(before: number, passed: boolean): boolean {`, "  if (passed) return false;", `  ${visits} = before;`, "  return true;", "}"].join("\n"),
-  );
+  // Declared where a reference to another contract asks for it (`fails`).
+  const failing = (): string =>
+    hoister.hoist("uncount", "uncount", (name) =>
+      [`function ${name}(before: number, passed: boolean): boolean {`, "  if (passed) return false;", `  ${visits} = before;`, "  return true;", "}"].join("\n"),
+    );
   return {
     is: `if (++${checked} > ${MAX_NODES} || ++${visits} > ${MAX_NODES}) return false;`,
-    err: [`if (++${visits} > ${MAX_NODES}) {`, `  ${pushIssue("out", "p", "depth", `at most ${MAX_NODES} nested values`, "too many nested values")}`, "  return;", "}"],
-    fails: (isCall) => `${failing}(${visits}, ${isCall})`,
+    err: [`if (++${visits} > ${MAX_NODES}) {`, `  ${pushIssue("out", '""', "depth", `at most ${MAX_NODES} nested values`, "too many nested values")}`, "  return;", "}"],
+    fails: (isCall) => `${failing()}(${visits}, ${isCall})`,
   };
 };

@@ -1,5 +1,5 @@
 import type { Rule } from "../ir/model.js";
-import { childPath, indent, isObject, member, pushIssue } from "./validator-code.js";
+import { indent, isObject, member, pointerTail, pushIssue } from "./validator-code.js";
 import type { Hoister } from "./validator-hoister.js";
 
 // Semantic rules JSON Schema cannot express. A field is present when every object on its dotted
@@ -29,13 +29,13 @@ const createReader = (hoister: Hoister, prefix: string) => (path: string): strin
 interface RuleCode {
   /** Statements returning false when the rule fails. */
   readonly check: readonly string[];
-  /** Statements reporting the rule's issues into `out`, paths under `p`. */
+  /** Statements reporting the rule's issues into `out`, paths under the walk's `at`. */
   readonly errors: readonly string[];
 }
 
 /** `runtime(name)`: the name of a treaty/runtime export the code uses, imported. */
 const compileRule = (rule: Rule, read: (path: string) => string, runtime: (name: string) => string): RuleCode => {
-  const pointer = (path: string): string => childPath("p", path.split("."));
+  const pointer = (path: string): string => pointerTail(path.split("."));
   const present = (path: string): string => `${read(path)} !== undefined`;
   switch (rule.kind) {
     case "before": {
@@ -81,7 +81,7 @@ const compileRule = (rule: Rule, read: (path: string) => string, runtime: (name:
 };
 
 /**
- * Hoists `is_<base>(v)` and `err_<base>(v, p, out)` for a version's rules, for a root `v` that is
+ * Hoists `is_<base>(v)` and `err_<base>(v, at, out)` for a version's rules, for a root `v` that is
  * already known to be an object; undefined when there are no rules. `ownFields` is the statement
  * that makes `v` a view of its own fields; `runtime` imports what the code uses of treaty/runtime.
  */
@@ -95,7 +95,7 @@ export const hoistRules = (hoister: Hoister, rules: readonly Rule[], prefix: str
       ...indent([ownFields(), ...code.flatMap((c) => c.check), "return true;"]),
       "}",
       "",
-      `function err_${base}(v: any, p: string, out: Issue[]): void {`,
+      `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
       ...indent([ownFields(), ...code.flatMap((c) => c.errors)]),
       "}",
     ].join("\n");

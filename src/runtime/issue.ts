@@ -21,6 +21,21 @@ export interface Issue {
 export const escapePointer = (segment: string): string =>
   segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
 
+/**
+ * Where a generated `errors()` is in the value it walks: the segments from the root to the value
+ * being examined, each already escaped (`escapePointer`), item indices as numbers. Each `err_`
+ * function pushes a segment before it descends and pops it after, so a valid part of the payload
+ * costs no string; an issue's pointer is put together only when it is recorded (`pointerOf`).
+ */
+export type PathStack = (string | number)[];
+
+/** The JSON pointer (RFC 6901) of the segments `at`; "" for none, the payload itself. */
+export const pointerOf = (at: PathStack): string => {
+  let pointer = "";
+  for (let i = 0; i < at.length; i++) pointer += `/${at[i]!}`;
+  return pointer;
+};
+
 /** The most issues `errors()` records; past them it stops and says so in one `truncated` issue. */
 export const MAX_ISSUES = 100;
 

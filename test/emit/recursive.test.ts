@@ -84,9 +84,9 @@ describe("recursive types: the count of values (MAX_NODES)", () => {
   const leafPath = (leaves: number) => childPointer(TREE_DEPTH - 2) + `/by_key/k${leaves - 1}/label`;
 
   it("errors counts each value once: a tree far below the bound with one bad leaf deep inside has that leaf's issue", () => {
-    // errors() checks each part before descending into a failing one, so it walks the bad leaf's
-    // branch once per level above it (here some 30 times 40,000 values); those walks counted as
-    // values once, and the tree had `depth` issues (too many values), the small document too.
+    // errors() once checked each part before descending into a failing one, so it walked the bad
+    // leaf's branch once per level above it (here some 30 times 40,000 values); those walks counted
+    // as values once, and the tree had `depth` issues (too many values), the small document too.
     const value = payload(broadAtTheBottom(40_000));
     expect(tree.check(value)).toBe(false);
     expect(tree.errors(value)).toEqual([expect.objectContaining({ path: leafPath(40_000), code: "maxLength" })]);

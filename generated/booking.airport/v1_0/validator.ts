@@ -2,18 +2,31 @@
 import type { BookingAirportV1_0 } from "./types.js";
 import {
   type Issue,
+  type PathStack,
   capIssues,
   checkPolluted,
   codePointLength,
   escapePointer,
   ownView,
+  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, problem: string, expected: string): Issue {
-  return { path, code, message: `${problem}: expected ${expected}`, expected };
+function issue(
+  at: PathStack,
+  tail: string,
+  code: string,
+  problem: string,
+  expected: string,
+): Issue {
+  return {
+    path: pointerOf(at) + tail,
+    code,
+    message: `${problem}: expected ${expected}`,
+    expected,
+  };
 }
 
 function is_root(v: any): boolean {
@@ -49,37 +62,38 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+function err_root(v: any, at: PathStack, out: Issue[]): void {
   const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    return err_root(ownView(v), at, out);
   if (f0 === undefined)
-    out.push(issue(p + "/contract", "required", "missing field", '"booking.airport"'));
+    out.push(issue(at, "/contract", "required", "missing field", '"booking.airport"'));
   else if (!(f0 === "booking.airport"))
-    out.push(issue(p + "/contract", "const", "wrong constant", '"booking.airport"'));
+    out.push(issue(at, "/contract", "const", "wrong constant", '"booking.airport"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.code;
-  if (f2 === undefined) out.push(issue(p + "/code", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue(at, "/code", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string")) out.push(issue(p + "/code", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue(at, "/code", "type", "wrong type", "string"));
     else if (!re_root_code.test(f2))
-      out.push(issue(p + "/code", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"));
+      out.push(issue(at, "/code", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"));
   }
   const f3 = v.name;
-  if (f3 === undefined) out.push(issue(p + "/name", "required", "missing field", "string"));
+  if (f3 === undefined) out.push(issue(at, "/name", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string")) out.push(issue(p + "/name", "type", "wrong type", "string"));
+    if (!(typeof f3 === "string")) out.push(issue(at, "/name", "type", "wrong type", "string"));
     else if (!(f3.length <= 100 || (f3.length <= 200 && codePointLength(f3) <= 100)))
-      out.push(issue(p + "/name", "maxLength", "too long", "string of at most 100 characters"));
+      out.push(issue(at, "/name", "maxLength", "too long", "string of at most 100 characters"));
   }
   const f4 = v.confidence;
-  if (f4 === undefined) out.push(issue(p + "/confidence", "required", "missing field", "number"));
+  if (f4 === undefined) out.push(issue(at, "/confidence", "required", "missing field", "number"));
   else {
-    if (!Number.isFinite(f4)) out.push(issue(p + "/confidence", "type", "wrong type", "number"));
+    if (!Number.isFinite(f4)) out.push(issue(at, "/confidence", "type", "wrong type", "number"));
     else {
-      if (!(f4 >= 0)) out.push(issue(p + "/confidence", "min", "too small", "number >= 0"));
-      if (!(f4 <= 1)) out.push(issue(p + "/confidence", "max", "too large", "number <= 1"));
+      if (!(f4 >= 0)) out.push(issue(at, "/confidence", "min", "too small", "number >= 0"));
+      if (!(f4 <= 1)) out.push(issue(at, "/confidence", "max", "too large", "number <= 1"));
     }
   }
   let unknown = 0;
@@ -95,7 +109,8 @@ function err_root(v: any, p: string, out: Issue[]): void {
         if (unknown++ < 5)
           out.push(
             issue(
-              p + "/" + escapePointer(k),
+              at,
+              "/" + escapePointer(k),
               "unknown",
               "unknown field",
               "one of the fields contract, version, code, name, confidence",
@@ -106,7 +121,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
   if (unknown > 5)
     out.push(
       truncated(
-        p,
+        pointerOf(at),
         unknown - 5,
         "unknown fields",
         "one of the fields contract, version, code, name, confidence",
@@ -187,14 +202,17 @@ export function read(value: unknown): BookingAirportV1_0 | undefined {
 /** Every way `value` fails booking.airport 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
+  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
+  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type", "object"));
-    else err_root(value, "", out);
+      out.push(issue(at, "", "type", "wrong type", "object"));
+    else err_root(value, at, out);
   } catch {
     out.push(
       issue(
+        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

@@ -2,18 +2,31 @@
 import type { BookingAirportQueryV1_0 } from "./types.js";
 import {
   type Issue,
+  type PathStack,
   capIssues,
   checkPolluted,
   codePointLength,
   escapePointer,
   ownView,
+  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, problem: string, expected: string): Issue {
-  return { path, code, message: `${problem}: expected ${expected}`, expected };
+function issue(
+  at: PathStack,
+  tail: string,
+  code: string,
+  problem: string,
+  expected: string,
+): Issue {
+  return {
+    path: pointerOf(at) + tail,
+    code,
+    message: `${problem}: expected ${expected}`,
+    expected,
+  };
 }
 
 function is_root(v: any): boolean {
@@ -44,25 +57,26 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+function err_root(v: any, at: PathStack, out: Issue[]): void {
   const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    return err_root(ownView(v), at, out);
   if (f0 === undefined)
-    out.push(issue(p + "/contract", "required", "missing field", '"booking.airport_query"'));
+    out.push(issue(at, "/contract", "required", "missing field", '"booking.airport_query"'));
   else if (!(f0 === "booking.airport_query"))
-    out.push(issue(p + "/contract", "const", "wrong constant", '"booking.airport_query"'));
+    out.push(issue(at, "/contract", "const", "wrong constant", '"booking.airport_query"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.text;
-  if (f2 === undefined) out.push(issue(p + "/text", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue(at, "/text", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string")) out.push(issue(p + "/text", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue(at, "/text", "type", "wrong type", "string"));
     else {
       if (!(f2.length >= 2 || codePointLength(f2) >= 1))
-        out.push(issue(p + "/text", "minLength", "too short", "string of at least 1 character"));
+        out.push(issue(at, "/text", "minLength", "too short", "string of at least 1 character"));
       if (!(f2.length <= 100 || (f2.length <= 200 && codePointLength(f2) <= 100)))
-        out.push(issue(p + "/text", "maxLength", "too long", "string of at most 100 characters"));
+        out.push(issue(at, "/text", "maxLength", "too long", "string of at most 100 characters"));
     }
   }
   let unknown = 0;
@@ -76,7 +90,8 @@ function err_root(v: any, p: string, out: Issue[]): void {
         if (unknown++ < 3)
           out.push(
             issue(
-              p + "/" + escapePointer(k),
+              at,
+              "/" + escapePointer(k),
               "unknown",
               "unknown field",
               "one of the fields contract, version, text",
@@ -86,7 +101,12 @@ function err_root(v: any, p: string, out: Issue[]): void {
   }
   if (unknown > 3)
     out.push(
-      truncated(p, unknown - 3, "unknown fields", "one of the fields contract, version, text"),
+      truncated(
+        pointerOf(at),
+        unknown - 3,
+        "unknown fields",
+        "one of the fields contract, version, text",
+      ),
     );
 }
 
@@ -156,14 +176,17 @@ export function read(value: unknown): BookingAirportQueryV1_0 | undefined {
 /** Every way `value` fails booking.airport_query 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
+  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
+  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type", "object"));
-    else err_root(value, "", out);
+      out.push(issue(at, "", "type", "wrong type", "object"));
+    else err_root(value, at, out);
   } catch {
     out.push(
       issue(
+        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

@@ -3,18 +3,31 @@ import type { BookingOffersV1_0 } from "./types.js";
 import {
   type Issue,
   MAX_ISSUES,
+  type PathStack,
   capIssues,
   checkPolluted,
   countTaken,
   escapePointer,
   ownView,
+  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, problem: string, expected: string): Issue {
-  return { path, code, message: `${problem}: expected ${expected}`, expected };
+function issue(
+  at: PathStack,
+  tail: string,
+  code: string,
+  problem: string,
+  expected: string,
+): Issue {
+  return {
+    path: pointerOf(at) + tail,
+    code,
+    message: `${problem}: expected ${expected}`,
+    expected,
+  };
 }
 
 function is_root(v: any): boolean {
@@ -43,33 +56,36 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+function err_root(v: any, at: PathStack, out: Issue[]): void {
   const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    return err_root(ownView(v), at, out);
   if (f0 === undefined)
-    out.push(issue(p + "/contract", "required", "missing field", '"booking.offers"'));
+    out.push(issue(at, "/contract", "required", "missing field", '"booking.offers"'));
   else if (!(f0 === "booking.offers"))
-    out.push(issue(p + "/contract", "const", "wrong constant", '"booking.offers"'));
+    out.push(issue(at, "/contract", "const", "wrong constant", '"booking.offers"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.offers;
-  if (f2 === undefined) out.push(issue(p + "/offers", "required", "missing field", "array"));
+  if (f2 === undefined) out.push(issue(at, "/offers", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f2)) out.push(issue(p + "/offers", "type", "wrong type", "array"));
+    if (!Array.isArray(f2)) out.push(issue(at, "/offers", "type", "wrong type", "array"));
     else {
       if (!(f2.length <= 50))
-        out.push(issue(p + "/offers", "maxItems", "too many items", "array of at most 50 items"));
-      if (f2.length > 50 || !is_root_offers(f2)) err_root_offers(f2, p + "/offers", out);
+        out.push(issue(at, "/offers", "maxItems", "too many items", "array of at most 50 items"));
+      at.push("offers");
+      err_root_offers(f2, at, out);
+      at.pop();
     }
   }
   const f3 = v.confidence;
-  if (f3 === undefined) out.push(issue(p + "/confidence", "required", "missing field", "number"));
+  if (f3 === undefined) out.push(issue(at, "/confidence", "required", "missing field", "number"));
   else {
-    if (!Number.isFinite(f3)) out.push(issue(p + "/confidence", "type", "wrong type", "number"));
+    if (!Number.isFinite(f3)) out.push(issue(at, "/confidence", "type", "wrong type", "number"));
     else {
-      if (!(f3 >= 0)) out.push(issue(p + "/confidence", "min", "too small", "number >= 0"));
-      if (!(f3 <= 1)) out.push(issue(p + "/confidence", "max", "too large", "number <= 1"));
+      if (!(f3 >= 0)) out.push(issue(at, "/confidence", "min", "too small", "number >= 0"));
+      if (!(f3 <= 1)) out.push(issue(at, "/confidence", "max", "too large", "number <= 1"));
     }
   }
   let unknown = 0;
@@ -84,7 +100,8 @@ function err_root(v: any, p: string, out: Issue[]): void {
         if (unknown++ < 4)
           out.push(
             issue(
-              p + "/" + escapePointer(k),
+              at,
+              "/" + escapePointer(k),
               "unknown",
               "unknown field",
               "one of the fields contract, version, offers, confidence",
@@ -95,7 +112,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
   if (unknown > 4)
     out.push(
       truncated(
-        p,
+        pointerOf(at),
         unknown - 4,
         "unknown fields",
         "one of the fields contract, version, offers, confidence",
@@ -144,16 +161,21 @@ function is_root_offers(v: any): boolean {
   return true;
 }
 
-function err_root_offers(v: any, p: string, out: Issue[]): void {
+function err_root_offers(v: any, at: PathStack, out: Issue[]): void {
   const n = v.length < 50 ? v.length : 50;
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
     if (!(typeof x === "object" && x !== null && !Array.isArray(x)))
-      out.push(issue(p + "/" + i, "type", "wrong type", "Offer object"));
-    else if (!is_Offer(x)) err_Offer(x, p + "/" + i, out);
+      out.push(issue(at, "/" + i, "type", "wrong type", "Offer object"));
+    else {
+      at.push(i);
+      err_Offer(x, at, out);
+      at.pop();
+    }
   }
-  if (v.length > 50) out.push(truncated(p, v.length - 50, "items", "array of at most 50 items"));
+  if (v.length > 50)
+    out.push(truncated(pointerOf(at), v.length - 50, "items", "array of at most 50 items"));
 }
 
 function take_root_offers(v: any): any {
@@ -201,37 +223,38 @@ function is_Offer(v: any): boolean {
   return true;
 }
 
-function err_Offer(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+function err_Offer(v: any, at: PathStack, out: Issue[]): void {
   const f0 = v.offer_id;
-  if (f0 === undefined) out.push(issue(p + "/offer_id", "required", "missing field", "string"));
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    return err_Offer(ownView(v), at, out);
+  if (f0 === undefined) out.push(issue(at, "/offer_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f0 === "string")) out.push(issue(p + "/offer_id", "type", "wrong type", "string"));
+    if (!(typeof f0 === "string")) out.push(issue(at, "/offer_id", "type", "wrong type", "string"));
     else if (!re_Offer_offer_id.test(f0))
       out.push(
-        issue(p + "/offer_id", "pattern", "pattern mismatch", "string matching ^OF-[A-Z0-9]{6}$"),
+        issue(at, "/offer_id", "pattern", "pattern mismatch", "string matching ^OF-[A-Z0-9]{6}$"),
       );
   }
   const f1 = v.cabin;
   if (f1 === undefined)
-    out.push(issue(p + "/cabin", "required", "missing field", "one of ECONOMY, BUSINESS"));
+    out.push(issue(at, "/cabin", "required", "missing field", "one of ECONOMY, BUSINESS"));
   else if (!is_Cabin(f1))
-    out.push(issue(p + "/cabin", "enum", "value not allowed", "one of ECONOMY, BUSINESS"));
+    out.push(issue(at, "/cabin", "enum", "value not allowed", "one of ECONOMY, BUSINESS"));
   const f2 = v.total;
-  if (f2 === undefined) out.push(issue(p + "/total", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue(at, "/total", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string")) out.push(issue(p + "/total", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue(at, "/total", "type", "wrong type", "string"));
     else if (!re_Offer_total.test(f2))
       out.push(
-        issue(p + "/total", "pattern", "pattern mismatch", "string matching ^[0-9]+\\.[0-9]{2}$"),
+        issue(at, "/total", "pattern", "pattern mismatch", "string matching ^[0-9]+\\.[0-9]{2}$"),
       );
   }
   const f3 = v.currency;
-  if (f3 === undefined) out.push(issue(p + "/currency", "required", "missing field", "string"));
+  if (f3 === undefined) out.push(issue(at, "/currency", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string")) out.push(issue(p + "/currency", "type", "wrong type", "string"));
+    if (!(typeof f3 === "string")) out.push(issue(at, "/currency", "type", "wrong type", "string"));
     else if (!re_Offer_currency.test(f3))
-      out.push(issue(p + "/currency", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"));
+      out.push(issue(at, "/currency", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"));
   }
   let unknown = 0;
   for (const k in v) {
@@ -245,7 +268,8 @@ function err_Offer(v: any, p: string, out: Issue[]): void {
         if (unknown++ < 4)
           out.push(
             issue(
-              p + "/" + escapePointer(k),
+              at,
+              "/" + escapePointer(k),
               "unknown",
               "unknown field",
               "one of the fields offer_id, cabin, total, currency",
@@ -256,7 +280,7 @@ function err_Offer(v: any, p: string, out: Issue[]): void {
   if (unknown > 4)
     out.push(
       truncated(
-        p,
+        pointerOf(at),
         unknown - 4,
         "unknown fields",
         "one of the fields offer_id, cabin, total, currency",
@@ -337,14 +361,17 @@ export function read(value: unknown): BookingOffersV1_0 | undefined {
 /** Every way `value` fails booking.offers 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
+  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
+  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type", "object"));
-    else err_root(value, "", out);
+      out.push(issue(at, "", "type", "wrong type", "object"));
+    else err_root(value, at, out);
   } catch {
     out.push(
       issue(
+        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

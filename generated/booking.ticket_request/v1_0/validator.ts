@@ -2,17 +2,30 @@
 import type { BookingTicketRequestV1_0 } from "./types.js";
 import {
   type Issue,
+  type PathStack,
   capIssues,
   checkPolluted,
   escapePointer,
   ownView,
+  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, problem: string, expected: string): Issue {
-  return { path, code, message: `${problem}: expected ${expected}`, expected };
+function issue(
+  at: PathStack,
+  tail: string,
+  code: string,
+  problem: string,
+  expected: string,
+): Issue {
+  return {
+    path: pointerOf(at) + tail,
+    code,
+    message: `${problem}: expected ${expected}`,
+    expected,
+  };
 }
 
 function is_root(v: any): boolean {
@@ -40,25 +53,27 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+function err_root(v: any, at: PathStack, out: Issue[]): void {
   const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    return err_root(ownView(v), at, out);
   if (f0 === undefined)
-    out.push(issue(p + "/contract", "required", "missing field", '"booking.ticket_request"'));
+    out.push(issue(at, "/contract", "required", "missing field", '"booking.ticket_request"'));
   else if (!(f0 === "booking.ticket_request"))
-    out.push(issue(p + "/contract", "const", "wrong constant", '"booking.ticket_request"'));
+    out.push(issue(at, "/contract", "const", "wrong constant", '"booking.ticket_request"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.request_id;
-  if (f2 === undefined) out.push(issue(p + "/request_id", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue(at, "/request_id", "required", "missing field", "string"));
   else {
     if (!(typeof f2 === "string"))
-      out.push(issue(p + "/request_id", "type", "wrong type", "string"));
+      out.push(issue(at, "/request_id", "type", "wrong type", "string"));
     else if (!re_root_request_id.test(f2))
       out.push(
         issue(
-          p + "/request_id",
+          at,
+          "/request_id",
           "pattern",
           "pattern mismatch",
           "string matching ^TR-[A-Za-z0-9]{1,32}$",
@@ -66,12 +81,12 @@ function err_root(v: any, p: string, out: Issue[]): void {
       );
   }
   const f3 = v.order_id;
-  if (f3 === undefined) out.push(issue(p + "/order_id", "required", "missing field", "string"));
+  if (f3 === undefined) out.push(issue(at, "/order_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string")) out.push(issue(p + "/order_id", "type", "wrong type", "string"));
+    if (!(typeof f3 === "string")) out.push(issue(at, "/order_id", "type", "wrong type", "string"));
     else if (!re_root_order_id.test(f3))
       out.push(
-        issue(p + "/order_id", "pattern", "pattern mismatch", "string matching ^OR-[A-Z0-9]{8}$"),
+        issue(at, "/order_id", "pattern", "pattern mismatch", "string matching ^OR-[A-Z0-9]{8}$"),
       );
   }
   let unknown = 0;
@@ -86,7 +101,8 @@ function err_root(v: any, p: string, out: Issue[]): void {
         if (unknown++ < 4)
           out.push(
             issue(
-              p + "/" + escapePointer(k),
+              at,
+              "/" + escapePointer(k),
               "unknown",
               "unknown field",
               "one of the fields contract, version, request_id, order_id",
@@ -97,7 +113,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
   if (unknown > 4)
     out.push(
       truncated(
-        p,
+        pointerOf(at),
         unknown - 4,
         "unknown fields",
         "one of the fields contract, version, request_id, order_id",
@@ -173,14 +189,17 @@ export function read(value: unknown): BookingTicketRequestV1_0 | undefined {
 /** Every way `value` fails booking.ticket_request 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
+  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
+  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type", "object"));
-    else err_root(value, "", out);
+      out.push(issue(at, "", "type", "wrong type", "object"));
+    else err_root(value, at, out);
   } catch {
     out.push(
       issue(
+        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

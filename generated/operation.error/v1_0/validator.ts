@@ -3,19 +3,32 @@ import type { OperationErrorV1_0 } from "./types.js";
 import {
   type Issue,
   MAX_ISSUES,
+  type PathStack,
   capIssues,
   checkPolluted,
   codePointLength,
   escapePointer,
   ownView,
+  pointerOf,
   polluted,
   startReading,
   takeChecked,
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, problem: string, expected: string): Issue {
-  return { path, code, message: `${problem}: expected ${expected}`, expected };
+function issue(
+  at: PathStack,
+  tail: string,
+  code: string,
+  problem: string,
+  expected: string,
+): Issue {
+  return {
+    path: pointerOf(at) + tail,
+    code,
+    message: `${problem}: expected ${expected}`,
+    expected,
+  };
 }
 
 function is_root(v: any): boolean {
@@ -95,29 +108,31 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+function err_root(v: any, at: PathStack, out: Issue[]): void {
   const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    return err_root(ownView(v), at, out);
   if (f0 === undefined)
-    out.push(issue(p + "/contract", "required", "missing field", '"operation.error"'));
+    out.push(issue(at, "/contract", "required", "missing field", '"operation.error"'));
   else if (!(f0 === "operation.error"))
-    out.push(issue(p + "/contract", "const", "wrong constant", '"operation.error"'));
+    out.push(issue(at, "/contract", "const", "wrong constant", '"operation.error"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.error_id;
-  if (f2 === undefined) out.push(issue(p + "/error_id", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue(at, "/error_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string")) out.push(issue(p + "/error_id", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue(at, "/error_id", "type", "wrong type", "string"));
     else {
       if (!(f2.length <= 64 || (f2.length <= 128 && codePointLength(f2) <= 64)))
         out.push(
-          issue(p + "/error_id", "maxLength", "too long", "string of at most 64 characters"),
+          issue(at, "/error_id", "maxLength", "too long", "string of at most 64 characters"),
         );
       else if (!re_root_error_id.test(f2))
         out.push(
           issue(
-            p + "/error_id",
+            at,
+            "/error_id",
             "pattern",
             "pattern mismatch",
             "string matching ^ERR-[A-Za-z0-9-]+$",
@@ -126,16 +141,17 @@ function err_root(v: any, p: string, out: Issue[]): void {
     }
   }
   const f3 = v.code;
-  if (f3 === undefined) out.push(issue(p + "/code", "required", "missing field", "string"));
+  if (f3 === undefined) out.push(issue(at, "/code", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string")) out.push(issue(p + "/code", "type", "wrong type", "string"));
+    if (!(typeof f3 === "string")) out.push(issue(at, "/code", "type", "wrong type", "string"));
     else {
       if (!(f3.length <= 64 || (f3.length <= 128 && codePointLength(f3) <= 64)))
-        out.push(issue(p + "/code", "maxLength", "too long", "string of at most 64 characters"));
+        out.push(issue(at, "/code", "maxLength", "too long", "string of at most 64 characters"));
       else if (!re_root_code.test(f3))
         out.push(
           issue(
-            p + "/code",
+            at,
+            "/code",
             "pattern",
             "pattern mismatch",
             "string matching ^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$",
@@ -147,7 +163,8 @@ function err_root(v: any, p: string, out: Issue[]): void {
   if (f4 === undefined)
     out.push(
       issue(
-        p + "/class",
+        at,
+        "/class",
         "required",
         "missing field",
         "one of TRANSIENT, RATE_LIMITED, INVALID_INPUT, NOT_FOUND, CONFLICT, PERMISSION_DENIED, POLICY_DENIED, UNSUPPORTED_VERSION",
@@ -156,49 +173,55 @@ function err_root(v: any, p: string, out: Issue[]): void {
   else if (!is_ErrorClass(f4))
     out.push(
       issue(
-        p + "/class",
+        at,
+        "/class",
         "enum",
         "value not allowed",
         "one of TRANSIENT, RATE_LIMITED, INVALID_INPUT, NOT_FOUND, CONFLICT, PERMISSION_DENIED, POLICY_DENIED, UNSUPPORTED_VERSION",
       ),
     );
   const f5 = v.retryable;
-  if (f5 === undefined) out.push(issue(p + "/retryable", "required", "missing field", "boolean"));
+  if (f5 === undefined) out.push(issue(at, "/retryable", "required", "missing field", "boolean"));
   else if (!(typeof f5 === "boolean"))
-    out.push(issue(p + "/retryable", "type", "wrong type", "boolean"));
+    out.push(issue(at, "/retryable", "type", "wrong type", "boolean"));
   const f6 = v.message_safe;
-  if (f6 === undefined) out.push(issue(p + "/message_safe", "required", "missing field", "string"));
+  if (f6 === undefined) out.push(issue(at, "/message_safe", "required", "missing field", "string"));
   else {
     if (!(typeof f6 === "string"))
-      out.push(issue(p + "/message_safe", "type", "wrong type", "string"));
+      out.push(issue(at, "/message_safe", "type", "wrong type", "string"));
     else {
       if (!(f6.length >= 2 || codePointLength(f6) >= 1))
         out.push(
-          issue(p + "/message_safe", "minLength", "too short", "string of at least 1 character"),
+          issue(at, "/message_safe", "minLength", "too short", "string of at least 1 character"),
         );
       if (!(f6.length <= 500 || (f6.length <= 1000 && codePointLength(f6) <= 500)))
         out.push(
-          issue(p + "/message_safe", "maxLength", "too long", "string of at most 500 characters"),
+          issue(at, "/message_safe", "maxLength", "too long", "string of at most 500 characters"),
         );
     }
   }
   const f7 = v.details;
   if (f7 !== undefined) {
     if (!(typeof f7 === "object" && f7 !== null && !Array.isArray(f7)))
-      out.push(issue(p + "/details", "type", "wrong type", "object"));
-    else if (!is_root_details(f7)) err_root_details(f7, p + "/details", out);
+      out.push(issue(at, "/details", "type", "wrong type", "object"));
+    else {
+      at.push("details");
+      err_root_details(f7, at, out);
+      at.pop();
+    }
   }
   const f8 = v.source;
-  if (f8 === undefined) out.push(issue(p + "/source", "required", "missing field", "string"));
+  if (f8 === undefined) out.push(issue(at, "/source", "required", "missing field", "string"));
   else {
-    if (!(typeof f8 === "string")) out.push(issue(p + "/source", "type", "wrong type", "string"));
+    if (!(typeof f8 === "string")) out.push(issue(at, "/source", "type", "wrong type", "string"));
     else {
       if (!(f8.length <= 128 || (f8.length <= 256 && codePointLength(f8) <= 128)))
-        out.push(issue(p + "/source", "maxLength", "too long", "string of at most 128 characters"));
+        out.push(issue(at, "/source", "maxLength", "too long", "string of at most 128 characters"));
       else if (!re_root_source.test(f8))
         out.push(
           issue(
-            p + "/source",
+            at,
+            "/source",
             "pattern",
             "pattern mismatch",
             "string matching ^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$",
@@ -208,16 +231,17 @@ function err_root(v: any, p: string, out: Issue[]): void {
   }
   const f9 = v.trace_id;
   if (f9 !== undefined) {
-    if (!(typeof f9 === "string")) out.push(issue(p + "/trace_id", "type", "wrong type", "string"));
+    if (!(typeof f9 === "string")) out.push(issue(at, "/trace_id", "type", "wrong type", "string"));
     else {
       if (!(f9.length <= 64 || (f9.length <= 128 && codePointLength(f9) <= 64)))
         out.push(
-          issue(p + "/trace_id", "maxLength", "too long", "string of at most 64 characters"),
+          issue(at, "/trace_id", "maxLength", "too long", "string of at most 64 characters"),
         );
       else if (!re_root_trace_id.test(f9))
         out.push(
           issue(
-            p + "/trace_id",
+            at,
+            "/trace_id",
             "pattern",
             "pattern mismatch",
             "string matching ^TRACE-[A-Za-z0-9-]+$",
@@ -243,7 +267,8 @@ function err_root(v: any, p: string, out: Issue[]): void {
         if (unknown++ < 10)
           out.push(
             issue(
-              p + "/" + escapePointer(k),
+              at,
+              "/" + escapePointer(k),
               "unknown",
               "unknown field",
               "one of the fields contract, version, error_id, code, class, retryable, message_safe, details, source, trace_id",
@@ -254,7 +279,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
   if (unknown > 10)
     out.push(
       truncated(
-        p,
+        pointerOf(at),
         unknown - 10,
         "unknown fields",
         "one of the fields contract, version, error_id, code, class, retryable, message_safe, details, source, trace_id",
@@ -385,17 +410,18 @@ function is_root_details(v: any): boolean {
   return true;
 }
 
-function err_root_details(v: any, p: string, out: Issue[]): void {
+function err_root_details(v: any, at: PathStack, out: Issue[]): void {
   v = ownView(v);
   for (const k in v) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[k];
     if (!(typeof x === "string"))
-      out.push(issue(p + "/" + escapePointer(k), "type", "wrong type", "string"));
+      out.push(issue(at, "/" + escapePointer(k), "type", "wrong type", "string"));
     else if (!(x.length <= 500 || (x.length <= 1000 && codePointLength(x) <= 500)))
       out.push(
         issue(
-          p + "/" + escapePointer(k),
+          at,
+          "/" + escapePointer(k),
           "maxLength",
           "too long",
           "string of at most 500 characters",
@@ -445,14 +471,17 @@ export function read(value: unknown): OperationErrorV1_0 | undefined {
 /** Every way `value` fails operation.error 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
+  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
+  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type", "object"));
-    else err_root(value, "", out);
+      out.push(issue(at, "", "type", "wrong type", "object"));
+    else err_root(value, at, out);
   } catch {
     out.push(
       issue(
+        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

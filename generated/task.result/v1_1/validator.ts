@@ -14,19 +14,32 @@ import type { TaskResultV1_1 } from "./types.js";
 import {
   type Issue,
   MAX_ISSUES,
+  type PathStack,
   capIssues,
   checkPolluted,
   codePointLength,
   countTaken,
   escapePointer,
   ownView,
+  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, problem: string, expected: string): Issue {
-  return { path, code, message: `${problem}: expected ${expected}`, expected };
+function issue(
+  at: PathStack,
+  tail: string,
+  code: string,
+  problem: string,
+  expected: string,
+): Issue {
+  return {
+    path: pointerOf(at) + tail,
+    code,
+    message: `${problem}: expected ${expected}`,
+    expected,
+  };
 }
 
 function is_root(v: any): boolean {
@@ -77,46 +90,55 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+function err_root(v: any, at: PathStack, out: Issue[]): void {
   const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    return err_root(ownView(v), at, out);
   if (f0 === undefined)
-    out.push(issue(p + "/contract", "required", "missing field", '"task.result"'));
+    out.push(issue(at, "/contract", "required", "missing field", '"task.result"'));
   else if (!(f0 === "task.result"))
-    out.push(issue(p + "/contract", "const", "wrong constant", '"task.result"'));
+    out.push(issue(at, "/contract", "const", "wrong constant", '"task.result"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.1"'));
-  else if (!(f1 === "1.1")) out.push(issue(p + "/version", "const", "wrong constant", '"1.1"'));
+  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.1"'));
+  else if (!(f1 === "1.1")) out.push(issue(at, "/version", "const", "wrong constant", '"1.1"'));
   const f2 = v.task_id;
-  if (f2 === undefined) out.push(issue(p + "/task_id", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue(at, "/task_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string")) out.push(issue(p + "/task_id", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue(at, "/task_id", "type", "wrong type", "string"));
     else {
       if (!(f2.length <= 64 || (f2.length <= 128 && codePointLength(f2) <= 64)))
-        out.push(issue(p + "/task_id", "maxLength", "too long", "string of at most 64 characters"));
+        out.push(issue(at, "/task_id", "maxLength", "too long", "string of at most 64 characters"));
       else if (!re_root_task_id.test(f2))
         out.push(
-          issue(p + "/task_id", "pattern", "pattern mismatch", "string matching ^TASK-[0-9]+$"),
+          issue(at, "/task_id", "pattern", "pattern mismatch", "string matching ^TASK-[0-9]+$"),
         );
     }
   }
   const f3 = v.status;
   if (f3 === undefined)
-    out.push(issue(p + "/status", "required", "missing field", "one of SUCCESS, PARTIAL, FAILED"));
+    out.push(issue(at, "/status", "required", "missing field", "one of SUCCESS, PARTIAL, FAILED"));
   else if (!is_TaskStatus(f3))
-    out.push(issue(p + "/status", "enum", "value not allowed", "one of SUCCESS, PARTIAL, FAILED"));
+    out.push(issue(at, "/status", "enum", "value not allowed", "one of SUCCESS, PARTIAL, FAILED"));
   const f4 = v.result;
-  if (f4 === undefined) out.push(issue(p + "/result", "required", "missing field", "object"));
+  if (f4 === undefined) out.push(issue(at, "/result", "required", "missing field", "object"));
   else {
     if (!(typeof f4 === "object" && f4 !== null && !Array.isArray(f4)))
-      out.push(issue(p + "/result", "type", "wrong type", "object"));
-    else if (!is_root_result(f4)) err_root_result(f4, p + "/result", out);
+      out.push(issue(at, "/result", "type", "wrong type", "object"));
+    else {
+      at.push("result");
+      err_root_result(f4, at, out);
+      at.pop();
+    }
   }
   const f5 = v.quality;
   if (f5 !== undefined) {
     if (!(typeof f5 === "object" && f5 !== null && !Array.isArray(f5)))
-      out.push(issue(p + "/quality", "type", "wrong type", "object"));
-    else if (!is_root_quality(f5)) err_root_quality(f5, p + "/quality", out);
+      out.push(issue(at, "/quality", "type", "wrong type", "object"));
+    else {
+      at.push("quality");
+      err_root_quality(f5, at, out);
+      at.pop();
+    }
   }
   let unknown = 0;
   for (const k in v) {
@@ -132,7 +154,8 @@ function err_root(v: any, p: string, out: Issue[]): void {
         if (unknown++ < 6)
           out.push(
             issue(
-              p + "/" + escapePointer(k),
+              at,
+              "/" + escapePointer(k),
               "unknown",
               "unknown field",
               "one of the fields contract, version, task_id, status, result, quality",
@@ -143,7 +166,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
   if (unknown > 6)
     out.push(
       truncated(
-        p,
+        pointerOf(at),
         unknown - 6,
         "unknown fields",
         "one of the fields contract, version, task_id, status, result, quality",
@@ -235,35 +258,37 @@ function is_root_result(v: any): boolean {
   return true;
 }
 
-function err_root_result(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+function err_root_result(v: any, at: PathStack, out: Issue[]): void {
   const f0 = v.artifact_ref;
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    return err_root_result(ownView(v), at, out);
   if (f0 === undefined)
-    out.push(issue(p + "/artifact_ref", "required", "missing field", "artifact:// reference"));
+    out.push(issue(at, "/artifact_ref", "required", "missing field", "artifact:// reference"));
   else {
     if (!(typeof f0 === "string"))
-      out.push(issue(p + "/artifact_ref", "type", "wrong type", "artifact:// reference"));
+      out.push(issue(at, "/artifact_ref", "type", "wrong type", "artifact:// reference"));
     else if (!re_root_result_artifact_ref.test(f0))
       out.push(
-        issue(p + "/artifact_ref", "pattern", "pattern mismatch", "string matching ^artifact://.+"),
+        issue(at, "/artifact_ref", "pattern", "pattern mismatch", "string matching ^artifact://.+"),
       );
   }
   const f1 = v.summary;
-  if (f1 === undefined) out.push(issue(p + "/summary", "required", "missing field", "string"));
+  if (f1 === undefined) out.push(issue(at, "/summary", "required", "missing field", "string"));
   else {
-    if (!(typeof f1 === "string")) out.push(issue(p + "/summary", "type", "wrong type", "string"));
+    if (!(typeof f1 === "string")) out.push(issue(at, "/summary", "type", "wrong type", "string"));
     else if (!(f1.length <= 2000 || (f1.length <= 4000 && codePointLength(f1) <= 2000)))
-      out.push(issue(p + "/summary", "maxLength", "too long", "string of at most 2000 characters"));
+      out.push(issue(at, "/summary", "maxLength", "too long", "string of at most 2000 characters"));
   }
   const f2 = v.claims;
-  if (f2 === undefined) out.push(issue(p + "/claims", "required", "missing field", "array"));
+  if (f2 === undefined) out.push(issue(at, "/claims", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f2)) out.push(issue(p + "/claims", "type", "wrong type", "array"));
+    if (!Array.isArray(f2)) out.push(issue(at, "/claims", "type", "wrong type", "array"));
     else {
       if (!(f2.length <= 500))
-        out.push(issue(p + "/claims", "maxItems", "too many items", "array of at most 500 items"));
-      if (f2.length > 500 || !is_root_result_claims(f2))
-        err_root_result_claims(f2, p + "/claims", out);
+        out.push(issue(at, "/claims", "maxItems", "too many items", "array of at most 500 items"));
+      at.push("claims");
+      err_root_result_claims(f2, at, out);
+      at.pop();
     }
   }
   let unknown = 0;
@@ -277,7 +302,8 @@ function err_root_result(v: any, p: string, out: Issue[]): void {
         if (unknown++ < 3)
           out.push(
             issue(
-              p + "/" + escapePointer(k),
+              at,
+              "/" + escapePointer(k),
               "unknown",
               "unknown field",
               "one of the fields artifact_ref, summary, claims",
@@ -288,7 +314,7 @@ function err_root_result(v: any, p: string, out: Issue[]): void {
   if (unknown > 3)
     out.push(
       truncated(
-        p,
+        pointerOf(at),
         unknown - 3,
         "unknown fields",
         "one of the fields artifact_ref, summary, claims",
@@ -340,16 +366,21 @@ function is_root_result_claims(v: any): boolean {
   return true;
 }
 
-function err_root_result_claims(v: any, p: string, out: Issue[]): void {
+function err_root_result_claims(v: any, at: PathStack, out: Issue[]): void {
   const n = v.length < 500 ? v.length : 500;
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
     if (!(typeof x === "object" && x !== null && !Array.isArray(x)))
-      out.push(issue(p + "/" + i, "type", "wrong type", "Claim object"));
-    else if (!is_Claim(x)) err_Claim(x, p + "/" + i, out);
+      out.push(issue(at, "/" + i, "type", "wrong type", "Claim object"));
+    else {
+      at.push(i);
+      err_Claim(x, at, out);
+      at.pop();
+    }
   }
-  if (v.length > 500) out.push(truncated(p, v.length - 500, "items", "array of at most 500 items"));
+  if (v.length > 500)
+    out.push(truncated(pointerOf(at), v.length - 500, "items", "array of at most 500 items"));
 }
 
 function take_root_result_claims(v: any): any {
@@ -413,49 +444,51 @@ function is_Claim(v: any): boolean {
   return true;
 }
 
-function err_Claim(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+function err_Claim(v: any, at: PathStack, out: Issue[]): void {
   const f0 = v.claim_id;
-  if (f0 === undefined) out.push(issue(p + "/claim_id", "required", "missing field", "string"));
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    return err_Claim(ownView(v), at, out);
+  if (f0 === undefined) out.push(issue(at, "/claim_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f0 === "string")) out.push(issue(p + "/claim_id", "type", "wrong type", "string"));
+    if (!(typeof f0 === "string")) out.push(issue(at, "/claim_id", "type", "wrong type", "string"));
     else {
       if (!(f0.length <= 32 || (f0.length <= 64 && codePointLength(f0) <= 32)))
         out.push(
-          issue(p + "/claim_id", "maxLength", "too long", "string of at most 32 characters"),
+          issue(at, "/claim_id", "maxLength", "too long", "string of at most 32 characters"),
         );
       else if (!re_Claim_claim_id.test(f0))
         out.push(
-          issue(p + "/claim_id", "pattern", "pattern mismatch", "string matching ^c[0-9]+$"),
+          issue(at, "/claim_id", "pattern", "pattern mismatch", "string matching ^c[0-9]+$"),
         );
     }
   }
   const f1 = v.text;
-  if (f1 === undefined) out.push(issue(p + "/text", "required", "missing field", "string"));
+  if (f1 === undefined) out.push(issue(at, "/text", "required", "missing field", "string"));
   else {
-    if (!(typeof f1 === "string")) out.push(issue(p + "/text", "type", "wrong type", "string"));
+    if (!(typeof f1 === "string")) out.push(issue(at, "/text", "type", "wrong type", "string"));
     else {
       if (!(f1.length >= 2 || codePointLength(f1) >= 1))
-        out.push(issue(p + "/text", "minLength", "too short", "string of at least 1 character"));
+        out.push(issue(at, "/text", "minLength", "too short", "string of at least 1 character"));
       if (!(f1.length <= 4000 || (f1.length <= 8000 && codePointLength(f1) <= 4000)))
-        out.push(issue(p + "/text", "maxLength", "too long", "string of at most 4000 characters"));
+        out.push(issue(at, "/text", "maxLength", "too long", "string of at most 4000 characters"));
     }
   }
   const f2 = v.evidence_refs;
-  if (f2 === undefined) out.push(issue(p + "/evidence_refs", "required", "missing field", "array"));
+  if (f2 === undefined) out.push(issue(at, "/evidence_refs", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f2)) out.push(issue(p + "/evidence_refs", "type", "wrong type", "array"));
+    if (!Array.isArray(f2)) out.push(issue(at, "/evidence_refs", "type", "wrong type", "array"));
     else {
       if (!(f2.length >= 1))
         out.push(
-          issue(p + "/evidence_refs", "minItems", "too few items", "array of at least 1 item"),
+          issue(at, "/evidence_refs", "minItems", "too few items", "array of at least 1 item"),
         );
       if (!(f2.length <= 100))
         out.push(
-          issue(p + "/evidence_refs", "maxItems", "too many items", "array of at most 100 items"),
+          issue(at, "/evidence_refs", "maxItems", "too many items", "array of at most 100 items"),
         );
-      if (f2.length > 100 || !is_Claim_evidence_refs(f2))
-        err_Claim_evidence_refs(f2, p + "/evidence_refs", out);
+      at.push("evidence_refs");
+      err_Claim_evidence_refs(f2, at, out);
+      at.pop();
     }
   }
   let unknown = 0;
@@ -469,7 +502,8 @@ function err_Claim(v: any, p: string, out: Issue[]): void {
         if (unknown++ < 3)
           out.push(
             issue(
-              p + "/" + escapePointer(k),
+              at,
+              "/" + escapePointer(k),
               "unknown",
               "unknown field",
               "one of the fields claim_id, text, evidence_refs",
@@ -480,7 +514,7 @@ function err_Claim(v: any, p: string, out: Issue[]): void {
   if (unknown > 3)
     out.push(
       truncated(
-        p,
+        pointerOf(at),
         unknown - 3,
         "unknown fields",
         "one of the fields claim_id, text, evidence_refs",
@@ -539,17 +573,18 @@ function is_Claim_evidence_refs(v: any): boolean {
   return true;
 }
 
-function err_Claim_evidence_refs(v: any, p: string, out: Issue[]): void {
+function err_Claim_evidence_refs(v: any, at: PathStack, out: Issue[]): void {
   const n = v.length < 100 ? v.length : 100;
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
     if (!(typeof x === "string"))
-      out.push(issue(p + "/" + i, "type", "wrong type", "src:// reference"));
+      out.push(issue(at, "/" + i, "type", "wrong type", "src:// reference"));
     else if (!re_Claim_evidence_refs_item.test(x))
-      out.push(issue(p + "/" + i, "pattern", "pattern mismatch", "string matching ^src://.+"));
+      out.push(issue(at, "/" + i, "pattern", "pattern mismatch", "string matching ^src://.+"));
   }
-  if (v.length > 100) out.push(truncated(p, v.length - 100, "items", "array of at most 100 items"));
+  if (v.length > 100)
+    out.push(truncated(pointerOf(at), v.length - 100, "items", "array of at most 100 items"));
 }
 
 function take_Claim_evidence_refs(v: any): any {
@@ -590,30 +625,33 @@ function is_root_quality(v: any): boolean {
   return true;
 }
 
-function err_root_quality(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+function err_root_quality(v: any, at: PathStack, out: Issue[]): void {
   const f0 = v.verification;
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    return err_root_quality(ownView(v), at, out);
   if (f0 === undefined)
-    out.push(issue(p + "/verification", "required", "missing field", "one of PASS, FAIL, SKIPPED"));
+    out.push(issue(at, "/verification", "required", "missing field", "one of PASS, FAIL, SKIPPED"));
   else if (!is_Verification(f0))
-    out.push(issue(p + "/verification", "enum", "value not allowed", "one of PASS, FAIL, SKIPPED"));
+    out.push(issue(at, "/verification", "enum", "value not allowed", "one of PASS, FAIL, SKIPPED"));
   const f1 = v.unresolved_items;
   if (f1 === undefined)
-    out.push(issue(p + "/unresolved_items", "required", "missing field", "array"));
+    out.push(issue(at, "/unresolved_items", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f1)) out.push(issue(p + "/unresolved_items", "type", "wrong type", "array"));
+    if (!Array.isArray(f1)) out.push(issue(at, "/unresolved_items", "type", "wrong type", "array"));
     else {
       if (!(f1.length <= 100))
         out.push(
           issue(
-            p + "/unresolved_items",
+            at,
+            "/unresolved_items",
             "maxItems",
             "too many items",
             "array of at most 100 items",
           ),
         );
-      if (f1.length > 100 || !is_root_quality_unresolved_items(f1))
-        err_root_quality_unresolved_items(f1, p + "/unresolved_items", out);
+      at.push("unresolved_items");
+      err_root_quality_unresolved_items(f1, at, out);
+      at.pop();
     }
   }
   let unknown = 0;
@@ -626,7 +664,8 @@ function err_root_quality(v: any, p: string, out: Issue[]): void {
         if (unknown++ < 2)
           out.push(
             issue(
-              p + "/" + escapePointer(k),
+              at,
+              "/" + escapePointer(k),
               "unknown",
               "unknown field",
               "one of the fields verification, unresolved_items",
@@ -637,7 +676,7 @@ function err_root_quality(v: any, p: string, out: Issue[]): void {
   if (unknown > 2)
     out.push(
       truncated(
-        p,
+        pointerOf(at),
         unknown - 2,
         "unknown fields",
         "one of the fields verification, unresolved_items",
@@ -709,14 +748,17 @@ export function read(value: unknown): TaskResultV1_1 | undefined {
 /** Every way `value` fails task.result 1.1 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
+  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
+  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type", "object"));
-    else err_root(value, "", out);
+      out.push(issue(at, "", "type", "wrong type", "object"));
+    else err_root(value, at, out);
   } catch {
     out.push(
       issue(
+        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

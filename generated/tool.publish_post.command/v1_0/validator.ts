@@ -2,6 +2,7 @@
 import type { ToolPublishPostCommandV1_0 } from "./types.js";
 import {
   type Issue,
+  type PathStack,
   capIssues,
   checkPolluted,
   codePointLength,
@@ -9,13 +10,25 @@ import {
   isBefore,
   isDateTime,
   ownView,
+  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(path: string, code: string, problem: string, expected: string): Issue {
-  return { path, code, message: `${problem}: expected ${expected}`, expected };
+function issue(
+  at: PathStack,
+  tail: string,
+  code: string,
+  problem: string,
+  expected: string,
+): Issue {
+  return {
+    path: pointerOf(at) + tail,
+    code,
+    message: `${problem}: expected ${expected}`,
+    expected,
+  };
 }
 
 function is_root(v: any): boolean {
@@ -78,30 +91,32 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+function err_root(v: any, at: PathStack, out: Issue[]): void {
   const f0 = v.contract;
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    return err_root(ownView(v), at, out);
   if (f0 === undefined)
-    out.push(issue(p + "/contract", "required", "missing field", '"tool.publish_post.command"'));
+    out.push(issue(at, "/contract", "required", "missing field", '"tool.publish_post.command"'));
   else if (!(f0 === "tool.publish_post.command"))
-    out.push(issue(p + "/contract", "const", "wrong constant", '"tool.publish_post.command"'));
+    out.push(issue(at, "/contract", "const", "wrong constant", '"tool.publish_post.command"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(p + "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(p + "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.operation_id;
-  if (f2 === undefined) out.push(issue(p + "/operation_id", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue(at, "/operation_id", "required", "missing field", "string"));
   else {
     if (!(typeof f2 === "string"))
-      out.push(issue(p + "/operation_id", "type", "wrong type", "string"));
+      out.push(issue(at, "/operation_id", "type", "wrong type", "string"));
     else {
       if (!(f2.length <= 64 || (f2.length <= 128 && codePointLength(f2) <= 64)))
         out.push(
-          issue(p + "/operation_id", "maxLength", "too long", "string of at most 64 characters"),
+          issue(at, "/operation_id", "maxLength", "too long", "string of at most 64 characters"),
         );
       else if (!re_root_operation_id.test(f2))
         out.push(
           issue(
-            p + "/operation_id",
+            at,
+            "/operation_id",
             "pattern",
             "pattern mismatch",
             "string matching ^OP-[A-Za-z0-9-]+$",
@@ -110,49 +125,57 @@ function err_root(v: any, p: string, out: Issue[]): void {
     }
   }
   const f3 = v.resource;
-  if (f3 === undefined) out.push(issue(p + "/resource", "required", "missing field", "object"));
+  if (f3 === undefined) out.push(issue(at, "/resource", "required", "missing field", "object"));
   else {
     if (!(typeof f3 === "object" && f3 !== null && !Array.isArray(f3)))
-      out.push(issue(p + "/resource", "type", "wrong type", "object"));
-    else if (!is_root_resource(f3)) err_root_resource(f3, p + "/resource", out);
+      out.push(issue(at, "/resource", "type", "wrong type", "object"));
+    else {
+      at.push("resource");
+      err_root_resource(f3, at, out);
+      at.pop();
+    }
   }
   const f4 = v.payload_ref;
   if (f4 === undefined)
-    out.push(issue(p + "/payload_ref", "required", "missing field", "artifact:// reference"));
+    out.push(issue(at, "/payload_ref", "required", "missing field", "artifact:// reference"));
   else {
     if (!(typeof f4 === "string"))
-      out.push(issue(p + "/payload_ref", "type", "wrong type", "artifact:// reference"));
+      out.push(issue(at, "/payload_ref", "type", "wrong type", "artifact:// reference"));
     else if (!re_root_payload_ref.test(f4))
       out.push(
-        issue(p + "/payload_ref", "pattern", "pattern mismatch", "string matching ^artifact://.+"),
+        issue(at, "/payload_ref", "pattern", "pattern mismatch", "string matching ^artifact://.+"),
       );
   }
   const f5 = v.mode;
   if (f5 === undefined)
-    out.push(issue(p + "/mode", "required", "missing field", "one of PUBLISH, SCHEDULE"));
+    out.push(issue(at, "/mode", "required", "missing field", "one of PUBLISH, SCHEDULE"));
   else if (!is_PublishMode(f5))
-    out.push(issue(p + "/mode", "enum", "value not allowed", "one of PUBLISH, SCHEDULE"));
+    out.push(issue(at, "/mode", "enum", "value not allowed", "one of PUBLISH, SCHEDULE"));
   const f6 = v.expected_state;
   if (f6 === undefined)
-    out.push(issue(p + "/expected_state", "required", "missing field", "object"));
+    out.push(issue(at, "/expected_state", "required", "missing field", "object"));
   else {
     if (!(typeof f6 === "object" && f6 !== null && !Array.isArray(f6)))
-      out.push(issue(p + "/expected_state", "type", "wrong type", "object"));
-    else if (!is_root_expected_state(f6)) err_root_expected_state(f6, p + "/expected_state", out);
+      out.push(issue(at, "/expected_state", "type", "wrong type", "object"));
+    else {
+      at.push("expected_state");
+      err_root_expected_state(f6, at, out);
+      at.pop();
+    }
   }
   const f7 = v.publish_at;
   if (f7 !== undefined) {
     if (!(typeof f7 === "string"))
-      out.push(issue(p + "/publish_at", "type", "wrong type", "date-time string"));
+      out.push(issue(at, "/publish_at", "type", "wrong type", "date-time string"));
     else if (!isDateTime(f7))
-      out.push(issue(p + "/publish_at", "format", "invalid format", "date-time string"));
+      out.push(issue(at, "/publish_at", "format", "invalid format", "date-time string"));
   }
   const f8 = v.unpublish_at;
   if (f8 !== undefined) {
     if (!(typeof f8 === "string"))
-      out.push(issue(p + "/unpublish_at", "type", "wrong type", "date-time string"));
+      out.push(issue(at, "/unpublish_at", "type", "wrong type", "date-time string"));
     else if (!isDateTime(f8))
-      out.push(issue(p + "/unpublish_at", "format", "invalid format", "date-time string"));
+      out.push(issue(at, "/unpublish_at", "format", "invalid format", "date-time string"));
   }
   let unknown = 0;
   for (const k in v) {
@@ -171,7 +194,8 @@ function err_root(v: any, p: string, out: Issue[]): void {
         if (unknown++ < 9)
           out.push(
             issue(
-              p + "/" + escapePointer(k),
+              at,
+              "/" + escapePointer(k),
               "unknown",
               "unknown field",
               "one of the fields contract, version, operation_id, resource, payload_ref, mode, expected_state, publish_at, unpublish_at",
@@ -182,7 +206,7 @@ function err_root(v: any, p: string, out: Issue[]): void {
   if (unknown > 9)
     out.push(
       truncated(
-        p,
+        pointerOf(at),
         unknown - 9,
         "unknown fields",
         "one of the fields contract, version, operation_id, resource, payload_ref, mode, expected_state, publish_at, unpublish_at",
@@ -288,22 +312,24 @@ function is_root_resource(v: any): boolean {
   return true;
 }
 
-function err_root_resource(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+function err_root_resource(v: any, at: PathStack, out: Issue[]): void {
   const f0 = v.channel_id;
-  if (f0 === undefined) out.push(issue(p + "/channel_id", "required", "missing field", "string"));
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    return err_root_resource(ownView(v), at, out);
+  if (f0 === undefined) out.push(issue(at, "/channel_id", "required", "missing field", "string"));
   else {
     if (!(typeof f0 === "string"))
-      out.push(issue(p + "/channel_id", "type", "wrong type", "string"));
+      out.push(issue(at, "/channel_id", "type", "wrong type", "string"));
     else {
       if (!(f0.length <= 128 || (f0.length <= 256 && codePointLength(f0) <= 128)))
         out.push(
-          issue(p + "/channel_id", "maxLength", "too long", "string of at most 128 characters"),
+          issue(at, "/channel_id", "maxLength", "too long", "string of at most 128 characters"),
         );
       else if (!re_root_resource_channel_id.test(f0))
         out.push(
           issue(
-            p + "/channel_id",
+            at,
+            "/channel_id",
             "pattern",
             "pattern mismatch",
             "string matching ^[a-z]+:[A-Za-z0-9_]+$",
@@ -320,7 +346,8 @@ function err_root_resource(v: any, p: string, out: Issue[]): void {
         if (unknown++ < 1)
           out.push(
             issue(
-              p + "/" + escapePointer(k),
+              at,
+              "/" + escapePointer(k),
               "unknown",
               "unknown field",
               "one of the fields channel_id",
@@ -329,7 +356,9 @@ function err_root_resource(v: any, p: string, out: Issue[]): void {
     }
   }
   if (unknown > 1)
-    out.push(truncated(p, unknown - 1, "unknown fields", "one of the fields channel_id"));
+    out.push(
+      truncated(pointerOf(at), unknown - 1, "unknown fields", "one of the fields channel_id"),
+    );
 }
 
 function take_root_resource(v: any): any {
@@ -379,15 +408,16 @@ function is_root_expected_state(v: any): boolean {
   return true;
 }
 
-function err_root_expected_state(v: any, p: string, out: Issue[]): void {
-  v = ownView(v);
+function err_root_expected_state(v: any, at: PathStack, out: Issue[]): void {
   const f0 = v.draft_version;
+  if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
+    return err_root_expected_state(ownView(v), at, out);
   if (f0 === undefined)
-    out.push(issue(p + "/draft_version", "required", "missing field", "integer"));
+    out.push(issue(at, "/draft_version", "required", "missing field", "integer"));
   else {
     if (!Number.isInteger(f0))
-      out.push(issue(p + "/draft_version", "type", "wrong type", "integer"));
-    else if (!(f0 >= 1)) out.push(issue(p + "/draft_version", "min", "too small", "integer >= 1"));
+      out.push(issue(at, "/draft_version", "type", "wrong type", "integer"));
+    else if (!(f0 >= 1)) out.push(issue(at, "/draft_version", "min", "too small", "integer >= 1"));
   }
   let unknown = 0;
   for (const k in v) {
@@ -398,7 +428,8 @@ function err_root_expected_state(v: any, p: string, out: Issue[]): void {
         if (unknown++ < 1)
           out.push(
             issue(
-              p + "/" + escapePointer(k),
+              at,
+              "/" + escapePointer(k),
               "unknown",
               "unknown field",
               "one of the fields draft_version",
@@ -407,7 +438,9 @@ function err_root_expected_state(v: any, p: string, out: Issue[]): void {
     }
   }
   if (unknown > 1)
-    out.push(truncated(p, unknown - 1, "unknown fields", "one of the fields draft_version"));
+    out.push(
+      truncated(pointerOf(at), unknown - 1, "unknown fields", "one of the fields draft_version"),
+    );
 }
 
 function take_root_expected_state(v: any): any {
@@ -437,7 +470,7 @@ function is_rules(v: any): boolean {
   return true;
 }
 
-function err_rules(v: any, p: string, out: Issue[]): void {
+function err_rules(v: any, at: PathStack, out: Issue[]): void {
   v = ownView(v);
   {
     const a = v.publish_at;
@@ -445,7 +478,8 @@ function err_rules(v: any, p: string, out: Issue[]): void {
     if (typeof a === "string" && typeof b === "string" && !isBefore(a, b))
       out.push(
         issue(
-          p + "/unpublish_at",
+          at,
+          "/unpublish_at",
           "rule.before",
           "out of order",
           "date-time later than publish_at",
@@ -498,17 +532,20 @@ export function read(value: unknown): ToolPublishPostCommandV1_0 | undefined {
 /** Every way `value` fails tool.publish_post.command 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
+  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
+  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue("", "type", "wrong type", "object"));
+      out.push(issue(at, "", "type", "wrong type", "object"));
     else {
-      err_root(value, "", out);
-      err_rules(value, "", out);
+      err_root(value, at, out);
+      err_rules(value, at, out);
     }
   } catch {
     out.push(
       issue(
+        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",
