@@ -771,22 +771,29 @@ export const compileValidator = (
       }
       // A computed `["__proto__"]` defines a property; a plain one would set the prototype.
       const literalKey = (name: string): string => (name === "__proto__" ? '["__proto__"]' : isIdentifier(name) ? name : lit(name));
-      // The copy is one object literal of the leading required fields (allocated at its final
-      // shape), then the rest in order, an optional one only when present; a wide object's, of
-      // every field, an absent one deleted.
+      // The copy is one object literal, allocated at its final shape: of every field when each
+      // optional one is present (a provider's strict output always has them), else of the leading
+      // required fields, then the rest in order, an optional one only when present (a field added
+      // to a literal costs a transition, and past the literal's own a second store); a wide
+      // object's, of every field, an absent one deleted.
       const leading = first.findIndex(({ field }) => field.optional);
       const literalCount = wide || leading === -1 ? first.length : leading;
-      const literal = [
-        ...(lead === undefined ? [] : [`${literalKey(lead)}: lead`]),
-        ...first.slice(0, literalCount).map(({ field }, i) => `${literalKey(field.name)}: ${takenOf(i)}`),
-        ...compiled.slice(first.length).map(({ field }) => `${literalKey(field.name)}: undefined`),
-      ];
-      const build = [
-        `const o: any = { ${literal.join(", ")} };`,
-        ...(wide
-          ? first.filter(({ field }) => field.optional).map(({ field, local }) => `if (${local} === undefined) ${deleteMember(field.name)}`)
-          : first.slice(literalCount).flatMap((entry, j) => setLines(entry, literalCount + j))),
-      ];
+      const literalOf = (count: number): string =>
+        [
+          ...(lead === undefined ? [] : [`${literalKey(lead)}: lead`]),
+          ...first.slice(0, count).map(({ field }, i) => `${literalKey(field.name)}: ${takenOf(i)}`),
+          ...compiled.slice(first.length).map(({ field }) => `${literalKey(field.name)}: undefined`),
+        ].join(", ");
+      const present = first.slice(literalCount).filter(({ field }) => field.optional).map(({ local }) => `${local} !== undefined`);
+      const build = wide
+        ? [`const o: any = { ${literalOf(first.length)} };`, ...first.filter(({ field }) => field.optional).map(({ field, local }) => `if (${local} === undefined) ${deleteMember(field.name)}`)]
+        : present.length === 0
+          ? [`const o: any = { ${literalOf(literalCount)} };`]
+          : [
+              "let o: any;",
+              `if (${present.join(" && ")}) o = { ${literalOf(first.length)} };`,
+              ...block("else", [`o = { ${literalOf(literalCount)} };`, ...first.slice(literalCount).flatMap((entry, j) => setLines(entry, literalCount + j))]),
+            ];
       const keptTake = (): string[] => {
         if (!kept) return ["return undefined;"];
         const test = policy.additional ? takeExpr(kept, "x", "t", false) : `${walksLeft()} && (t = ${runtime("takeChecked")}(x, ${runtime("isJsonData")})) !== undefined && ${walksLeft()}`;

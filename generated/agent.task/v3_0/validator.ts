@@ -385,18 +385,34 @@ function take_root(v: any): any {
       (t9 = take_root_callback(f9)) !== undefined)
   ))
     return undefined;
-  const o: any = {
-    contract: f0,
-    version: f1,
-    task_id: f2,
-    parent_task_id: f3,
-    goal: f4,
-    inputs: t5,
-    constraints: t6,
-    budget: t7,
-    output_contract: f8,
-  };
-  if (f9 !== undefined) o.callback = t9;
+  let o: any;
+  if (f9 !== undefined)
+    o = {
+      contract: f0,
+      version: f1,
+      task_id: f2,
+      parent_task_id: f3,
+      goal: f4,
+      inputs: t5,
+      constraints: t6,
+      budget: t7,
+      output_contract: f8,
+      callback: t9,
+    };
+  else {
+    o = {
+      contract: f0,
+      version: f1,
+      task_id: f2,
+      parent_task_id: f3,
+      goal: f4,
+      inputs: t5,
+      constraints: t6,
+      budget: t7,
+      output_contract: f8,
+    };
+    if (f9 !== undefined) o.callback = t9;
+  }
   for (const k in v) {
     switch (k) {
       case "contract":
@@ -735,9 +751,13 @@ function take_root_budget(v: any): any {
   if (!(f0 === undefined || (Number.isInteger(f0) && f0 >= 0 && f0 <= 1000))) return undefined;
   const f1 = v.deadline_s;
   if (!(f1 !== undefined && Number.isInteger(f1) && f1 >= 1 && f1 <= 86400)) return undefined;
-  const o: any = {};
-  if (f0 !== undefined) o.max_model_calls = f0;
-  o.deadline_s = f1;
+  let o: any;
+  if (f0 !== undefined) o = { max_model_calls: f0, deadline_s: f1 };
+  else {
+    o = {};
+    if (f0 !== undefined) o.max_model_calls = f0;
+    o.deadline_s = f1;
+  }
   for (const k in v) {
     switch (k) {
       case "max_model_calls":

@@ -348,18 +348,34 @@ function take_root(v: any): any {
       re_root_trace_id.test(f9))
   ))
     return undefined;
-  const o: any = {
-    contract: f0,
-    version: f1,
-    error_id: f2,
-    code: f3,
-    class: f4,
-    retryable: f5,
-    message_safe: f6,
-  };
-  if (f7 !== undefined) o.details = t7;
-  o.source = f8;
-  if (f9 !== undefined) o.trace_id = f9;
+  let o: any;
+  if (f7 !== undefined && f9 !== undefined)
+    o = {
+      contract: f0,
+      version: f1,
+      error_id: f2,
+      code: f3,
+      class: f4,
+      retryable: f5,
+      message_safe: f6,
+      details: t7,
+      source: f8,
+      trace_id: f9,
+    };
+  else {
+    o = {
+      contract: f0,
+      version: f1,
+      error_id: f2,
+      code: f3,
+      class: f4,
+      retryable: f5,
+      message_safe: f6,
+    };
+    if (f7 !== undefined) o.details = t7;
+    o.source = f8;
+    if (f9 !== undefined) o.trace_id = f9;
+  }
   for (const k in v) {
     switch (k) {
       case "contract":

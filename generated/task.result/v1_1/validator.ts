@@ -211,8 +211,13 @@ function take_root(v: any): any {
       (t5 = take_root_quality(f5)) !== undefined)
   ))
     return undefined;
-  const o: any = { contract: f0, version: f1, task_id: f2, status: f3, result: t4 };
-  if (f5 !== undefined) o.quality = t5;
+  let o: any;
+  if (f5 !== undefined)
+    o = { contract: f0, version: f1, task_id: f2, status: f3, result: t4, quality: t5 };
+  else {
+    o = { contract: f0, version: f1, task_id: f2, status: f3, result: t4 };
+    if (f5 !== undefined) o.quality = t5;
+  }
   for (const k in v) {
     switch (k) {
       case "contract":

@@ -242,9 +242,14 @@ function take_root(v: any): any {
       (t6 = take_root_usage(f6)) !== undefined)
   ))
     return undefined;
-  const o: any = { contract: f0, version: f1, task_id: f2, status: f3, result: t4 };
-  if (f5 !== undefined) o.quality = t5;
-  if (f6 !== undefined) o.usage = t6;
+  let o: any;
+  if (f5 !== undefined && f6 !== undefined)
+    o = { contract: f0, version: f1, task_id: f2, status: f3, result: t4, quality: t5, usage: t6 };
+  else {
+    o = { contract: f0, version: f1, task_id: f2, status: f3, result: t4 };
+    if (f5 !== undefined) o.quality = t5;
+    if (f6 !== undefined) o.usage = t6;
+  }
   for (const k in v) {
     switch (k) {
       case "contract":

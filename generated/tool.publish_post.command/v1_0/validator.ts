@@ -258,17 +258,32 @@ function take_root(v: any): any {
   if (!(f7 === undefined || (typeof f7 === "string" && isDateTime(f7)))) return undefined;
   const f8 = v.unpublish_at;
   if (!(f8 === undefined || (typeof f8 === "string" && isDateTime(f8)))) return undefined;
-  const o: any = {
-    contract: f0,
-    version: f1,
-    operation_id: f2,
-    resource: t3,
-    payload_ref: f4,
-    mode: f5,
-    expected_state: t6,
-  };
-  if (f7 !== undefined) o.publish_at = f7;
-  if (f8 !== undefined) o.unpublish_at = f8;
+  let o: any;
+  if (f7 !== undefined && f8 !== undefined)
+    o = {
+      contract: f0,
+      version: f1,
+      operation_id: f2,
+      resource: t3,
+      payload_ref: f4,
+      mode: f5,
+      expected_state: t6,
+      publish_at: f7,
+      unpublish_at: f8,
+    };
+  else {
+    o = {
+      contract: f0,
+      version: f1,
+      operation_id: f2,
+      resource: t3,
+      payload_ref: f4,
+      mode: f5,
+      expected_state: t6,
+    };
+    if (f7 !== undefined) o.publish_at = f7;
+    if (f8 !== undefined) o.unpublish_at = f8;
+  }
   for (const k in v) {
     switch (k) {
       case "contract":
