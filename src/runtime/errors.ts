@@ -191,8 +191,14 @@ export const createStamp = (who: string, source: string, errorId: (() => string)
   return { source, errorId: errorId ?? countedIds() };
 };
 
-/** The failure of `kind`: its facts as data, and as the operation.error payload. */
-export const createFailure = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp): Failure => {
+/**
+ * The failure of `kind`: its facts as data, and as the operation.error payload. `repairs`, given by
+ * the runtime, is one more property of the failure (a `RuntimeFailure`), made with it rather than
+ * added after, which would give the object a second store for its properties.
+ */
+export function createFailure(kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp): Failure;
+export function createFailure<R>(kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp, repairs: R): Failure & { readonly repairs: R };
+export function createFailure(kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp, repairs?: unknown): Failure {
   const shape = facts.shape;
   const found = facts.issues ?? NO_ISSUES;
   const issues = shape === undefined ? found : maskIssues(found, shape, facts.validated === true);
@@ -202,11 +208,13 @@ export const createFailure = (kind: FailureKind, facts: FailureFacts, stamp: Err
   const stage = about.stage;
   const error = operationError(about, facts, issues, stamp);
   const { contract, version } = facts;
-  // One literal for the common failure (a version, nothing known): no property added to it after.
-  const failure = (version !== undefined ? { ok: false, kind, stage, error, contract, version, issues } : { ok: false, kind, stage, error, contract, issues }) as { -readonly [K in keyof Failure]: Failure[K] };
+  // One literal for the common failures (a version, nothing known): no property added to it after.
+  let failure: { -readonly [K in keyof Failure]: Failure[K] } & { repairs?: unknown };
+  if (repairs === undefined) failure = version !== undefined ? { ok: false, kind, stage, error, contract, version, issues } : { ok: false, kind, stage, error, contract, issues };
+  else failure = version !== undefined ? { ok: false, kind, stage, error, contract, version, issues, repairs } : { ok: false, kind, stage, error, contract, issues, repairs };
   if (facts.known) failure.known = facts.known;
   return failure;
-};
+}
 
 /** `issues` with their paths masked by `shape`: the same list when nothing in it is masked (most failures, so none copies it). */
 const maskIssues = (issues: readonly Issue[], shape: VersionShape, validated: boolean): readonly Issue[] => {
@@ -273,18 +281,18 @@ const errorDetails = (stage: Stage, facts: FailureFacts, issues: readonly Issue[
   const shown = facts.shape?.plain === true ? shownPlainPath : shownPath;
   // One issue, most failures: read once, no set.
   const only = issues.length === 1 ? issues[0]! : undefined;
-  const paths = (): string => clip(only ? shown(only) : distinct(issues, shown));
-  const codes = (): string => clip(only ? only.code : distinct(issues, issueCode));
+  const paths = issues.length === 0 ? "" : clip(only ? shown(only) : distinct(issues, shown));
+  const codes = issues.length === 0 ? "" : clip(only ? only.code : distinct(issues, issueCode));
   // The common failure (a payload of a known version with issues, nothing else known) as one
   // literal: no property added after it is made.
   if (version !== undefined && issues.length > 0 && !facts.known && attempt !== undefined) {
-    return { stage, contract, version, paths: paths(), issue_codes: codes(), attempt: attemptText(attempt) };
+    return { stage, contract, version, paths, issue_codes: codes, attempt: attemptText(attempt) };
   }
   const details: { [k: string]: string } = { stage, contract };
   if (version !== undefined) details["version"] = version;
   if (issues.length > 0) {
-    details["paths"] = paths();
-    details["issue_codes"] = codes();
+    details["paths"] = paths;
+    details["issue_codes"] = codes;
   }
   if (facts.known) details["known"] = clip(facts.known.join(", "));
   if (attempt !== undefined) details["attempt"] = attemptText(attempt);

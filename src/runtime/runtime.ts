@@ -241,8 +241,7 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
 
   /** The failure of `kind` as this runtime returns it: the registry's, with its decode's repairs and trace id. */
   const stamped = (kind: FailureKind, facts: FailureFacts, stamp: ErrorStamp, repairs: readonly RepairFlag[], traceId: string | undefined): RuntimeFailure => {
-    const failure = createFailure(kind, facts, stamp) as Failure & { repairs: readonly RepairFlag[]; traceId?: string };
-    failure.repairs = repairs;
+    const failure = createFailure(kind, facts, stamp, repairs) as Failure & { repairs: readonly RepairFlag[]; traceId?: string };
     if (traceId !== undefined) failure.traceId = traceId;
     return failure;
   };
