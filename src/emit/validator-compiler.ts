@@ -25,7 +25,7 @@ import { objectPolicy, type ObjectPolicy } from "../ir/open-objects.js";
 import { hoistRules } from "./validator-rules.js";
 import { distinguishVariants } from "../ir/one-of-variants.js";
 import { selectorCode } from "./validator-one-of.js";
-import { CHECKED, depthGuard, entryCount, type EntryCount, VISITS } from "./validator-recursive.js";
+import { CHECKED, depthGuard, entryCount, VISITS } from "./validator-recursive.js";
 import { walkSpread } from "../ir/walk-bound.js";
 import { FORMAT_TESTS } from "../runtime/formats.js";
 import { escapePointer } from "../runtime/issue.js";

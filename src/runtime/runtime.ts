@@ -449,7 +449,7 @@ export function createRuntime<R extends Registrations>(registry: Registry<R>, op
   // as an older one, a version not accepted, an unknown one) goes through the full pipeline.
   // Each contract's lanes remember the last one a payload named, and the runtime the last
   // contract asked for: most calls name what the one before named, and a string compared costs a
-  // fraction of a Map's lookup (two of them were a twentieth of a successful decode).
+  // fraction of a Map's lookup (two of them were a tenth of a successful decode).
   interface Lanes {
     readonly entry: ContractRegistration;
     readonly embedded: boolean;
