@@ -4,29 +4,16 @@
 import {
   type Issue,
   MAX_ISSUES,
-  type PathStack,
   codePointLength,
   countTaken,
   escapePointer,
   ownView,
-  pointerOf,
   polluted,
   truncated,
 } from "treaty/runtime";
 
-function issue(
-  at: PathStack,
-  tail: string,
-  code: string,
-  problem: string,
-  expected: string,
-): Issue {
-  return {
-    path: pointerOf(at) + tail,
-    code,
-    message: `${problem}: expected ${expected}`,
-    expected,
-  };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 export const re_root_task_id = new RegExp("^TASK-[0-9]+$", "u");
@@ -58,21 +45,21 @@ export function is_root_quality_unresolved_items(v: any): boolean {
   return true;
 }
 
-export function err_root_quality_unresolved_items(v: any, at: PathStack, out: Issue[]): void {
+export function err_root_quality_unresolved_items(v: any, out: Issue[]): void {
   const n = v.length < 100 ? v.length : 100;
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
-    if (!(typeof x === "string")) out.push(issue(at, "/" + i, "type", "wrong type", "string"));
+    if (!(typeof x === "string")) out.push(issue("/" + i, "type", "wrong type", "string"));
     else {
       if (!(x.length >= 2 || codePointLength(x) >= 1))
-        out.push(issue(at, "/" + i, "minLength", "too short", "string of at least 1 character"));
+        out.push(issue("/" + i, "minLength", "too short", "string of at least 1 character"));
       if (!(x.length <= 1000 || (x.length <= 2000 && codePointLength(x) <= 1000)))
-        out.push(issue(at, "/" + i, "maxLength", "too long", "string of at most 1000 characters"));
+        out.push(issue("/" + i, "maxLength", "too long", "string of at most 1000 characters"));
     }
   }
   if (v.length > 100)
-    out.push(truncated(pointerOf(at), v.length - 100, "items", "array of at most 100 items"));
+    out.push(truncated("", v.length - 100, "items", "array of at most 100 items"));
 }
 
 export function take_root_quality_unresolved_items(v: any): any {
@@ -112,20 +99,20 @@ export function is_root_usage(v: any): boolean {
   return true;
 }
 
-export function err_root_usage(v: any, at: PathStack, out: Issue[]): void {
+export function err_root_usage(v: any, out: Issue[]): void {
   const f0 = v.model_calls;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root_usage(ownView(v), at, out);
-  if (f0 === undefined) out.push(issue(at, "/model_calls", "required", "missing field", "integer"));
+    return err_root_usage(ownView(v), out);
+  if (f0 === undefined) out.push(issue("/model_calls", "required", "missing field", "integer"));
   else {
-    if (!Number.isInteger(f0)) out.push(issue(at, "/model_calls", "type", "wrong type", "integer"));
-    else if (!(f0 >= 0)) out.push(issue(at, "/model_calls", "min", "too small", "integer >= 0"));
+    if (!Number.isInteger(f0)) out.push(issue("/model_calls", "type", "wrong type", "integer"));
+    else if (!(f0 >= 0)) out.push(issue("/model_calls", "min", "too small", "integer >= 0"));
   }
   const f1 = v.tool_calls;
-  if (f1 === undefined) out.push(issue(at, "/tool_calls", "required", "missing field", "integer"));
+  if (f1 === undefined) out.push(issue("/tool_calls", "required", "missing field", "integer"));
   else {
-    if (!Number.isInteger(f1)) out.push(issue(at, "/tool_calls", "type", "wrong type", "integer"));
-    else if (!(f1 >= 0)) out.push(issue(at, "/tool_calls", "min", "too small", "integer >= 0"));
+    if (!Number.isInteger(f1)) out.push(issue("/tool_calls", "type", "wrong type", "integer"));
+    else if (!(f1 >= 0)) out.push(issue("/tool_calls", "min", "too small", "integer >= 0"));
   }
   let unknown = 0;
   for (const k in v) {
@@ -137,7 +124,6 @@ export function err_root_usage(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 2)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -148,12 +134,7 @@ export function err_root_usage(v: any, at: PathStack, out: Issue[]): void {
   }
   if (unknown > 2)
     out.push(
-      truncated(
-        pointerOf(at),
-        unknown - 2,
-        "unknown fields",
-        "one of the fields model_calls, tool_calls",
-      ),
+      truncated("", unknown - 2, "unknown fields", "one of the fields model_calls, tool_calls"),
     );
 }
 

@@ -15,28 +15,13 @@ export const oneOf = (values: readonly string[]): string => `one of ${values.joi
  * an object literal in `push(...)` it cost prettier a third of the file's formatting time (a
  * hugged last argument is laid out several ways). The message is put together here, so a report
  * names what it expects once: most then fit one line, which prettier lays out at a fraction of
- * the cost of a broken one. The issue's pointer is `at`'s (where `errors` is in the value, see
- * `PathStack`) followed by `tail`. V8 inlines it, so `errors` runs as fast.
+ * the cost of a broken one. V8 inlines it, so `errors` runs as fast.
  */
 export const ISSUE_FUNCTION = [
-  "function issue(",
-  "  at: PathStack,",
-  "  tail: string,",
-  "  code: string,",
-  "  problem: string,",
-  "  expected: string,",
-  "): Issue {",
-  "  return {",
-  "    path: pointerOf(at) + tail,",
-  "    code,",
-  "    message: `${problem}: expected ${expected}`,",
-  "    expected,",
-  "  };",
+  "function issue(path: string, code: string, problem: string, expected: string): Issue {",
+  "  return { path, code, message: `${problem}: expected ${expected}`, expected };",
   "}",
 ].join("\n");
-
-/** What a file declaring ISSUE_FUNCTION imports from treaty/runtime: types, then values. */
-export const ISSUE_FUNCTION_USES = { types: ["Issue", "PathStack"], values: ["pointerOf"] } as const;
 
 /**
  * ISSUE_FUNCTION's layout, for a file's `laidOut`: it is written in prettier's layout, which its
@@ -45,11 +30,12 @@ export const ISSUE_FUNCTION_USES = { types: ["Issue", "PathStack"], values: ["po
 export const ISSUE_FUNCTION_LAID_OUT = writtenLaidOut(`${ISSUE_FUNCTION}\n`);
 
 /**
- * The statement that reports one issue into `out` (an identifier), at the pointer of `at` (the
- * walk's `PathStack`) followed by `tail`, a JS expression ("" for the value being examined).
+ * The statement that reports one issue into `out` (an identifier) at `path`, a JS expression for
+ * the pointer below the value the err_ function was given ("" for that value): its callers put
+ * where that value is in front (`nest`).
  */
-export const pushIssue = (out: string, tail: string, code: string, expected: string, problem: string): string =>
-  `${out}.push(issue(at, ${tail}, ${lit(code)}, ${lit(problem)}, ${lit(expected)}));`;
+export const pushIssue = (out: string, path: string, code: string, expected: string, problem: string): string =>
+  `${out}.push(issue(${path}, ${lit(code)}, ${lit(problem)}, ${lit(expected)}));`;
 
 /** A JS string literal: the pointer tail of `segments` (known at generation time), each escaped. */
 export const pointerTail = (segments: readonly string[]): string => lit(segments.map((s) => `/${escapePointer(s)}`).join(""));

@@ -34,11 +34,12 @@ import { maxDepthOf, recursiveTypes } from "../ir/recursion.js";
 
 // Turns the IR of one version into straight-line JS. Every type becomes a guard (its JSON type),
 // tests (its constraints) and, for containers, a hoisted pair of functions called once the guard
-// passed: `is_<base>(v): boolean`, which allocates nothing, and `err_<base>(v, at, out): void`,
-// which pushes an issue for each failure (at the pointer of `at`, a `PathStack`, and below) and
-// none when valid. `errors` walks the value once, by err_ alone: a segment is pushed before it
-// descends and popped after, and a pointer is put together only for an issue, so a valid part
-// costs what is_ would (asking is_ first walked a failing part again at every level above it).
+// passed: `is_<base>(v): boolean`, which allocates nothing, and `err_<base>(v, out): void`,
+// which pushes an issue for each failure of `v` (its path a pointer below `v`) and none when valid.
+// `errors` walks the value once, by err_ alone; a caller puts the segment of where `v` is in front
+// of the paths its err_ reported (`nest`), so a path is put together only for an issue, on the way
+// back up, and a valid part costs what is_ would (asking is_ before descending walked a failing
+// part again at every level above it).
 // `check` and `errors` are built from the same pieces, so they cannot disagree. The semantics are
 // those of Ajv 8 (with ajv-formats) on the JSON Schema treaty emits for the same IR.
 
@@ -80,7 +81,7 @@ interface Entry {
   readonly check: Expr;
   /** `x` passes, `t` (a variable holding `x`) set to its copy. */
   readonly take: (x: string, t: string) => string;
-  /** Statements pushing the issues of `x`, at the walk's `at`, into the array `out`. */
+  /** Statements pushing the issues of `x` (paths below it) into the array `out`. */
   readonly errors: (x: string, out: string) => string[];
 }
 
@@ -123,42 +124,43 @@ const block = (head: string, lines: readonly string[]): string[] => {
 };
 
 /**
- * Where a value is, for `errors`, from the value its err_ function examines: `tail`, a JS
- * expression for the pointer's rest (`"/name"`, `"/" + i`; "" for that value itself), and
- * `segment`, a JS expression for the escaped segment pushed on `at` while its content is examined
- * (absent for that value).
+ * Where a value is, for `errors`, below the value its err_ function was given: `tail`, a JS
+ * expression for that part of the pointer (`"/name"`, `"/" + i`; "" for that value itself).
  */
 interface Position {
   readonly tail: string;
-  readonly segment?: string;
 }
 
 /** The value an err_ function is given. */
 const HERE: Position = { tail: '""' };
 
 /** A field (or a tuple's position) `name` of the value an err_ function is given. */
-const fieldAt = (name: string): Position => ({ tail: pointerTail([name]), segment: lit(escapePointer(name)) });
+const fieldAt = (name: string): Position => ({ tail: pointerTail([name]) });
 
 /** The item at index `i` (a JS expression) of a list. */
-const itemAt = (i: string): Position => ({ tail: `"/" + ${i}`, segment: i });
+const itemAt = (i: string): Position => ({ tail: `"/" + ${i}` });
 
 /** The value at the key `k` of an object, given the name `escape` has of `escapePointer` in the module. */
-const keyAt = (escape: string): Position => ({ tail: `"/" + ${escape}(k)`, segment: `${escape}(k)` });
+const keyAt = (escape: string): Position => ({ tail: `"/" + ${escape}(k)` });
 
-/** The call of `err_<deep>` for the value `x` at `at`: its segment pushed around the call. */
-const descend = (deep: string, x: string, at: Position): string[] => {
-  const call = `err_${deep}(${x}, at, out);`;
-  return at.segment === undefined ? [call] : [`at.push(${at.segment});`, call, "at.pop();"];
+/**
+ * The call of `err_<deep>` for the value `x` at `at`, then the issues it reported put under `at`
+ * by the runtime's `nest` (only when there are some). `runtime(name)`: the module's name of a
+ * treaty/runtime export it uses, imported.
+ */
+const descend = (deep: string, x: string, at: Position, runtime: (name: string) => string): string[] => {
+  const call = `err_${deep}(${x}, out);`;
+  return at === HERE ? [call] : ["const before = out.length;", call, `if (out.length > before) ${runtime("nest")}(out, before, ${at.tail});`];
 };
 
 /**
  * Statements pushing an issue for each way `x` (at `at`) fails `c`, none when it passes; `x` is
  * never null here when the field is nullable. A container's content is examined by its err_; a
- * test marked `last` that fails ends the examination of `x`.
+ * test marked `last` that fails ends the examination of `x`. `runtime`: as for `descend`.
  */
-const reportLines = (c: Compiled, x: string, at: Position, nullable: boolean): string[] => {
+const reportLines = (c: Compiled, x: string, at: Position, nullable: boolean, runtime: (name: string) => string): string[] => {
   const orNull = nullable ? " or null" : "";
-  const tail = c.deep ? descend(c.deep, x, at) : [];
+  const tail = c.deep ? descend(c.deep, x, at, runtime) : [];
   const content = c.tests.reduceRight<string[]>((rest, t) => {
     const report = `if (!(${t.pass(x)})) ${pushIssue("out", at.tail, t.code, c.guard ? t.expected : t.expected + orNull, t.problem)}`;
     return t.last && rest.length > 0 ? [report, ...block("else", rest)] : [report, ...rest];
@@ -511,7 +513,7 @@ export const compileValidator = (
       const rest =
         max === undefined
           ? []
-          : [`  if (v.length > ${max}) out.push(${runtime("truncated")}(${runtime("pointerOf")}(at), v.length - ${max}, "items", ${lit(`array of at most ${count(max, "item")}`)}));`];
+          : [`  if (v.length > ${max}) out.push(${runtime("truncated")}("", v.length - ${max}, "items", ${lit(`array of at most ${count(max, "item")}`)}));`];
       return [
         `function is_${base}(v: any): boolean {`,
         "  for (let i = 0; i < v.length; i++) {",
@@ -522,12 +524,12 @@ export const compileValidator = (
         "  return true;",
         "}",
         "",
-        `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
+        `function err_${base}(v: any, out: Issue[]): void {`,
         ...bounded,
         `    ${stopAtCap()}`,
         ...indent(indent(countErr(scope, t.of))),
         "    const x = v[i];",
-        ...indent(indent(reportLines(item, "x", itemAt("i"), false))),
+        ...indent(indent(reportLines(item, "x", itemAt("i"), false, runtime))),
         "  }",
         ...rest,
         "}",
@@ -563,7 +565,7 @@ export const compileValidator = (
         `  return ${fault} === undefined && ${walksLeft()};`,
         "}",
         "",
-        `function err_${base}(v: unknown, at: PathStack, out: Issue[]): void {`,
+        `function err_${base}(v: unknown, out: Issue[]): void {`,
         `  switch (${fault}) {`,
         // JSON within its bounds: it fails only past what the call may walk in all (as is_ fails, after the walk).
         "    case undefined:",
@@ -598,8 +600,8 @@ export const compileValidator = (
         `  return ${items.map((item, i) => `(${checkExpr(item, `v[${i}]`, false)})`).join(" && ")};`,
         "}",
         "",
-        `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
-        ...items.flatMap((item, i) => indent([`if (v.length > ${i}) {`, `  const x = v[${i}];`, ...indent(reportLines(item, "x", fieldAt(String(i)), false)), "}"])),
+        `function err_${base}(v: any, out: Issue[]): void {`,
+        ...items.flatMap((item, i) => indent([`if (v.length > ${i}) {`, `  const x = v[${i}];`, ...indent(reportLines(item, "x", fieldAt(String(i)), false, runtime)), "}"])),
         "}",
       ].join("\n");
     });
@@ -621,7 +623,7 @@ export const compileValidator = (
         "  return true;",
         "}",
         "",
-        `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
+        `function err_${base}(v: any, out: Issue[]): void {`,
         `  ${ownFields()}`,
         "  for (const k in v) {",
         `    ${stopAtCap()}`,
@@ -629,7 +631,7 @@ export const compileValidator = (
         // The issue is at the entry, whose key is masked like every other map key in a path.
         ...(key === undefined ? [] : [`    if (!${key.pass("k")}) ${pushIssue("out", `"/" + ${escape}(k)`, "key", `key matching ${t.keyPattern}`, "key pattern mismatch")}`]),
         "    const x = v[k];",
-        ...indent(indent(reportLines(value, "x", keyAt(escape), false))),
+        ...indent(indent(reportLines(value, "x", keyAt(escape), false, runtime))),
         "  }",
         "}",
       ].join("\n");
@@ -677,7 +679,7 @@ export const compileValidator = (
           : { label: "JSON value", tests: walked("json", { pass: (x) => `${runtime("isJsonData")}(${x})`, code: "type", expected: "JSON value", problem: "not JSON data", last: true }) };
       const keptType: TypeNode = policy.additional ?? { kind: "json" };
       const extraIs = kept ? [...countIs(scope, keptType), "const x = v[k];", `if (!(${checkExpr(kept, "x", false)})) return false;`] : ["return false;"];
-      const extraErr = kept ? [stopAtCap(), ...countErr(scope, keptType), "const x = v[k];", ...reportLines(kept, "x", keyAt(runtime("escapePointer")), false)] : [];
+      const extraErr = kept ? [stopAtCap(), ...countErr(scope, keptType), "const x = v[k];", ...reportLines(kept, "x", keyAt(runtime("escapePointer")), false, runtime)] : [];
       type Entry = (typeof compiled)[number];
       const isLines = ({ field, local, c }: Entry, i: number): string[] => [
         `const ${local} = ${member("v", field.name)};`,
@@ -690,12 +692,12 @@ export const compileValidator = (
       const errLines = ({ field, local, c }: Entry, i: number): string[] => {
         const nullable = field.nullable !== undefined;
         const at = fieldAt(field.name);
-        const report = reportLines(c, local, at, nullable);
+        const report = reportLines(c, local, at, nullable, runtime);
         const notNull = nullable ? ` && ${local} !== null` : "";
         const missing = pushIssue("out", at.tail, "required", c.label + (nullable ? " or null" : ""), "missing field");
         return [
           `const ${local} = ${member("v", field.name)};`,
-          ...(i === 0 ? [ownFieldsAfterRead(base, "err", ", at, out")] : []),
+          ...(i === 0 ? [ownFieldsAfterRead(base, "err", ", out")] : []),
           ...(field.optional
             ? block(`if (${local} !== undefined${notNull})`, report)
             : [`if (${local} === undefined) ${missing}`, ...block(nullable ? `else if (${local} !== null)` : "else", report)]),
@@ -711,7 +713,7 @@ export const compileValidator = (
             ...unknownKeys([
               `if (unknown++ < ${most}) ${pushIssue("out", `"/" + ${runtime("escapePointer")}(k)`, "unknown", unknownExpected, "unknown field")}`,
             ]),
-            `if (unknown > ${most}) out.push(${runtime("truncated")}(${runtime("pointerOf")}(at), unknown - ${most}, "unknown fields", ${lit(unknownExpected)}));`,
+            `if (unknown > ${most}) out.push(${runtime("truncated")}("", unknown - ${most}, "unknown fields", ${lit(unknownExpected)}));`,
           ]
         : unknownKeys(extraErr);
       const own = ownFields();
@@ -758,7 +760,7 @@ export const compileValidator = (
               ...indent([...part.flatMap((entry, j) => isLines(entry, at(j))), "return true;"]),
               "}",
               "",
-              `function err_${name}(v: any, at: PathStack, out: Issue[]): void {`,
+              `function err_${name}(v: any, out: Issue[]): void {`,
               ...indent(part.flatMap((entry) => errLines(entry, -1))),
               "}",
               "",
@@ -811,8 +813,8 @@ export const compileValidator = (
         ]),
         "}",
         "",
-        `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
-        ...indent([...(compiled.length === 0 ? [own] : []), ...first.flatMap(errLines), ...parts.map((part) => `err_${part}(v, at, out);`), ...unknownErrors]),
+        `function err_${base}(v: any, out: Issue[]): void {`,
+        ...indent([...(compiled.length === 0 ? [own] : []), ...first.flatMap(errLines), ...parts.map((part) => `err_${part}(v, out);`), ...unknownErrors]),
         "}",
         "",
         `function take_${base}(v: any${lead === undefined ? "" : ", lead: any"}): any {`,
@@ -848,10 +850,10 @@ export const compileValidator = (
         "  }",
         "}",
         "",
-        `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
+        `function err_${base}(v: any, out: Issue[]): void {`,
         `  ${ownFields()}`,
         `  switch (${tag}) {`,
-        ...variants.flatMap(({ value, deep }) => [`    case ${lit(value)}:`, ...(deep ? [`      err_${deep}(v, at, out);`] : []), "      break;"]),
+        ...variants.flatMap(({ value, deep }) => [`    case ${lit(value)}:`, ...(deep ? [`      err_${deep}(v, out);`] : []), "      break;"]),
         "    default:",
         `      ${pushIssue("out", pointerTail([u.tag]), "tag", expected, "missing or unknown union tag")}`,
         "  }",
@@ -901,8 +903,8 @@ export const compileValidator = (
         "  return false;",
         "}",
         "",
-        `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
-        ...variants.flatMap(({ c, select }, i) => [`  ${i === 0 ? "" : "} else "}if (${select}) {`, ...indent(indent(reportLines(c, "v", HERE, false)))]),
+        `function err_${base}(v: any, out: Issue[]): void {`,
+        ...variants.flatMap(({ c, select }, i) => [`  ${i === 0 ? "" : "} else "}if (${select}) {`, ...indent(indent(reportLines(c, "v", HERE, false, runtime)))]),
         "  } else {",
         `    ${pushIssue("out", HERE.tail, "union", expected, "matches no variant")}`,
         "  }",
@@ -925,7 +927,7 @@ export const compileValidator = (
         `  return ${entries.map((entry) => `(${entry.check("v")})`).join(" || ")};`,
         "}",
         "",
-        `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
+        `function err_${base}(v: any, out: Issue[]): void {`,
         `  if (${counting ? `!${counting.fails(`is_${base}(v)`)}` : `is_${base}(v)`}) return;`,
         "  // The fewest issues, the newest version on a tie.",
         "  let best: Issue[] = [];",
@@ -960,8 +962,8 @@ export const compileValidator = (
         return [`(${t} = ${copy}) !== undefined`, ...(rules ? [`is_${rules}(${t})`] : [])].join(" && ");
       },
       errors: (x, out) => [
-        ...(object ? [`err_${object}(${x}, at, ${out});`] : []),
-        ...(rules ? [`err_${rules}(${x}, at, ${out});`] : []),
+        ...(object ? [`err_${object}(${x}, ${out});`] : []),
+        ...(rules ? [`err_${rules}(${x}, ${out});`] : []),
       ],
     };
   };

@@ -29,7 +29,7 @@ const createReader = (hoister: Hoister, prefix: string) => (path: string): strin
 interface RuleCode {
   /** Statements returning false when the rule fails. */
   readonly check: readonly string[];
-  /** Statements reporting the rule's issues into `out`, paths under the walk's `at`. */
+  /** Statements reporting the rule's issues into `out`, paths below the root's. */
   readonly errors: readonly string[];
 }
 
@@ -81,7 +81,7 @@ const compileRule = (rule: Rule, read: (path: string) => string, runtime: (name:
 };
 
 /**
- * Hoists `is_<base>(v)` and `err_<base>(v, at, out)` for a version's rules, for a root `v` that is
+ * Hoists `is_<base>(v)` and `err_<base>(v, out)` for a version's rules, for a root `v` that is
  * already known to be an object; undefined when there are no rules. `ownFields` is the statement
  * that makes `v` a view of its own fields; `runtime` imports what the code uses of treaty/runtime.
  */
@@ -95,7 +95,7 @@ export const hoistRules = (hoister: Hoister, rules: readonly Rule[], prefix: str
       ...indent([ownFields(), ...code.flatMap((c) => c.check), "return true;"]),
       "}",
       "",
-      `function err_${base}(v: any, at: PathStack, out: Issue[]): void {`,
+      `function err_${base}(v: any, out: Issue[]): void {`,
       ...indent([ownFields(), ...code.flatMap((c) => c.errors)]),
       "}",
     ].join("\n");

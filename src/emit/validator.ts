@@ -1,7 +1,7 @@
 import type { Contract, Project, ResolvedVersion } from "../ir/model.js";
 import { contractDir, rootTypeName, versionId } from "../ir/names.js";
 import { createFileBuilder, type EmittedFile } from "./file-builder.js";
-import { indent, ISSUE_FUNCTION, ISSUE_FUNCTION_LAID_OUT, ISSUE_FUNCTION_USES } from "./validator-code.js";
+import { indent, ISSUE_FUNCTION, ISSUE_FUNCTION_LAID_OUT } from "./validator-code.js";
 import { contractValidators } from "./validator-sharing.js";
 
 const RUNTIME = "treaty/runtime";
@@ -15,8 +15,7 @@ export const emitValidator = (project: Project, contract: Contract, version: Res
   const builder = createFileBuilder(`${contractDir(contract.name)}/${versionId(version.version)}/validator.ts`, contract.file);
   const rootType = rootTypeName(contract.name, version.version);
   builder.importType("./types.js", rootType);
-  for (const name of ISSUE_FUNCTION_USES.types) builder.importType(RUNTIME, name);
-  for (const name of ISSUE_FUNCTION_USES.values) builder.importValue(RUNTIME, name);
+  builder.importType(RUNTIME, "Issue");
   const code = contractValidators(project, contract).versions.get(version.version)!;
   for (const name of code.runtime) builder.importValue(RUNTIME, name);
   for (const name of code.shared) builder.importValue("../validators.js", name);
@@ -41,13 +40,7 @@ export const emitSharedValidators = (project: Project, contract: Contract): Emit
   for (const name of runtime) builder.importValue(RUNTIME, name);
   const text = declarations.join("\n");
   const reports = /\bissue\(/.test(text);
-  if (reports) {
-    for (const name of ISSUE_FUNCTION_USES.types) builder.importType(RUNTIME, name);
-    for (const name of ISSUE_FUNCTION_USES.values) builder.importValue(RUNTIME, name);
-  } else {
-    if (/\bIssue\b/.test(text)) builder.importType(RUNTIME, "Issue");
-    if (/\bPathStack\b/.test(text)) builder.importType(RUNTIME, "PathStack");
-  }
+  if (reports || /\bIssue\b/.test(text)) builder.importType(RUNTIME, "Issue");
   const emitted = builder.render("validators", {
     contract: contract.name,
     declarations: declarations.length === 0 ? ["export {};"] : [...(reports ? [ISSUE_FUNCTION] : []), ...declarations],

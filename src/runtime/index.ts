@@ -1,5 +1,5 @@
 // The runtime that generated code imports as "treaty/runtime". Small and dependency-free.
-export { type Issue, type PathStack, MAX_ISSUES, capIssues, escapePointer, pointerOf, truncated } from "./issue.js";
+export { type Issue, MAX_ISSUES, capIssues, escapePointer, nest, truncated } from "./issue.js";
 export { MAX_NODES, startWalks, walksLeft } from "./max-nodes.js";
 export { dropClaimed, isJsonData, keptKeys } from "./open-objects.js";
 export { codePointLength } from "./code-point-length.js";

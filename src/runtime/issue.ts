@@ -22,18 +22,16 @@ export const escapePointer = (segment: string): string =>
   segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
 
 /**
- * Where a generated `errors()` is in the value it walks: the segments from the root to the value
- * being examined, each already escaped (`escapePointer`), item indices as numbers. Each `err_`
- * function pushes a segment before it descends and pops it after, so a valid part of the payload
- * costs no string; an issue's pointer is put together only when it is recorded (`pointerOf`).
+ * Puts `tail` (a pointer's segments, `/name` or `/0`, escaped) in front of the paths of the issues
+ * of `out` from index `from` on. A generated `err_` function reports paths below the value it is
+ * given, and its caller, which knows where that value is, puts them under it: a path is put
+ * together only for an issue, on the way back up, and a valid part of a payload costs no string.
  */
-export type PathStack = (string | number)[];
-
-/** The JSON pointer (RFC 6901) of the segments `at`; "" for none, the payload itself. */
-export const pointerOf = (at: PathStack): string => {
-  let pointer = "";
-  for (let i = 0; i < at.length; i++) pointer += `/${at[i]!}`;
-  return pointer;
+export const nest = (out: Issue[], from: number, tail: string): void => {
+  for (let i = from; i < out.length; i++) {
+    const issue = out[i]!;
+    issue.path = tail + issue.path;
+  }
 };
 
 /** The most issues `errors()` records; past them it stops and says so in one `truncated` issue. */

@@ -1,8 +1,8 @@
 // errors() walks a failing payload once (issue 13 item 6): each err_ function examines its part
-// itself, a segment pushed on the walk's path stack, and the pointer is put together only for an
-// issue. It used to ask each part's is_ first and descend only into a failing one, which walked
-// the failing branch again at every level above its fault. Counted by getters on the generated
-// task.result 1.2 validator.
+// itself, and its caller puts where the part is in front of the paths it reported (`nest`), so a
+// pointer is put together only for an issue. It used to ask each part's is_ first and descend only
+// into a failing one, which walked the failing branch again at every level above its fault.
+// Counted by getters on the generated task.result 1.2 validator.
 import { describe, expect, it } from "vitest";
 import { check, errors } from "../../generated/task.result/v1_2/validator.js";
 

@@ -10,33 +10,21 @@ import type { AgentTaskV2_0 } from "./types.js";
 import {
   type Issue,
   MAX_ISSUES,
-  type PathStack,
   capIssues,
   checkPolluted,
   codePointLength,
   countTaken,
   escapePointer,
   hasDuplicates,
+  nest,
   ownView,
-  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(
-  at: PathStack,
-  tail: string,
-  code: string,
-  problem: string,
-  expected: string,
-): Issue {
-  return {
-    path: pointerOf(at) + tail,
-    code,
-    message: `${problem}: expected ${expected}`,
-    expected,
-  };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -124,45 +112,42 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, at: PathStack, out: Issue[]): void {
+function err_root(v: any, out: Issue[]): void {
   const f0 = v.contract;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root(ownView(v), at, out);
-  if (f0 === undefined)
-    out.push(issue(at, "/contract", "required", "missing field", '"agent.task"'));
+    return err_root(ownView(v), out);
+  if (f0 === undefined) out.push(issue("/contract", "required", "missing field", '"agent.task"'));
   else if (!(f0 === "agent.task"))
-    out.push(issue(at, "/contract", "const", "wrong constant", '"agent.task"'));
+    out.push(issue("/contract", "const", "wrong constant", '"agent.task"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"2.0"'));
-  else if (!(f1 === "2.0")) out.push(issue(at, "/version", "const", "wrong constant", '"2.0"'));
+  if (f1 === undefined) out.push(issue("/version", "required", "missing field", '"2.0"'));
+  else if (!(f1 === "2.0")) out.push(issue("/version", "const", "wrong constant", '"2.0"'));
   const f2 = v.task_id;
-  if (f2 === undefined) out.push(issue(at, "/task_id", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue("/task_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string")) out.push(issue(at, "/task_id", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue("/task_id", "type", "wrong type", "string"));
     else {
       if (!(f2.length <= 64 || (f2.length <= 128 && codePointLength(f2) <= 64)))
-        out.push(issue(at, "/task_id", "maxLength", "too long", "string of at most 64 characters"));
+        out.push(issue("/task_id", "maxLength", "too long", "string of at most 64 characters"));
       else if (!re_root_task_id.test(f2))
         out.push(
-          issue(at, "/task_id", "pattern", "pattern mismatch", "string matching ^[A-Z]+-[0-9]+$"),
+          issue("/task_id", "pattern", "pattern mismatch", "string matching ^[A-Z]+-[0-9]+$"),
         );
     }
   }
   const f3 = v.parent_task_id;
-  if (f3 === undefined)
-    out.push(issue(at, "/parent_task_id", "required", "missing field", "string"));
+  if (f3 === undefined) out.push(issue("/parent_task_id", "required", "missing field", "string"));
   else {
     if (!(typeof f3 === "string"))
-      out.push(issue(at, "/parent_task_id", "type", "wrong type", "string"));
+      out.push(issue("/parent_task_id", "type", "wrong type", "string"));
     else {
       if (!(f3.length <= 64 || (f3.length <= 128 && codePointLength(f3) <= 64)))
         out.push(
-          issue(at, "/parent_task_id", "maxLength", "too long", "string of at most 64 characters"),
+          issue("/parent_task_id", "maxLength", "too long", "string of at most 64 characters"),
         );
       else if (!re_root_task_id.test(f3))
         out.push(
           issue(
-            at,
             "/parent_task_id",
             "pattern",
             "pattern mismatch",
@@ -172,75 +157,65 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
     }
   }
   const f4 = v.goal;
-  if (f4 === undefined) out.push(issue(at, "/goal", "required", "missing field", "string"));
+  if (f4 === undefined) out.push(issue("/goal", "required", "missing field", "string"));
   else {
-    if (!(typeof f4 === "string")) out.push(issue(at, "/goal", "type", "wrong type", "string"));
+    if (!(typeof f4 === "string")) out.push(issue("/goal", "type", "wrong type", "string"));
     else {
       if (!(f4.length >= 2 || codePointLength(f4) >= 1))
-        out.push(issue(at, "/goal", "minLength", "too short", "string of at least 1 character"));
+        out.push(issue("/goal", "minLength", "too short", "string of at least 1 character"));
       if (!(f4.length <= 2000 || (f4.length <= 4000 && codePointLength(f4) <= 2000)))
-        out.push(issue(at, "/goal", "maxLength", "too long", "string of at most 2000 characters"));
+        out.push(issue("/goal", "maxLength", "too long", "string of at most 2000 characters"));
     }
   }
   const f5 = v.inputs;
-  if (f5 === undefined) out.push(issue(at, "/inputs", "required", "missing field", "object"));
+  if (f5 === undefined) out.push(issue("/inputs", "required", "missing field", "object"));
   else {
     if (!(typeof f5 === "object" && f5 !== null && !Array.isArray(f5)))
-      out.push(issue(at, "/inputs", "type", "wrong type", "object"));
+      out.push(issue("/inputs", "type", "wrong type", "object"));
     else {
-      at.push("inputs");
-      err_root_inputs(f5, at, out);
-      at.pop();
+      const before = out.length;
+      err_root_inputs(f5, out);
+      if (out.length > before) nest(out, before, "/inputs");
     }
   }
   const f6 = v.constraints;
-  if (f6 === undefined) out.push(issue(at, "/constraints", "required", "missing field", "array"));
+  if (f6 === undefined) out.push(issue("/constraints", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f6)) out.push(issue(at, "/constraints", "type", "wrong type", "array"));
+    if (!Array.isArray(f6)) out.push(issue("/constraints", "type", "wrong type", "array"));
     else {
       if (!(f6.length <= 20))
-        out.push(
-          issue(at, "/constraints", "maxItems", "too many items", "array of at most 20 items"),
-        );
+        out.push(issue("/constraints", "maxItems", "too many items", "array of at most 20 items"));
       if (!!hasDuplicates(f6, 20))
-        out.push(issue(at, "/constraints", "unique", "duplicate items", "array of unique items"));
-      at.push("constraints");
-      err_root_constraints(f6, at, out);
-      at.pop();
+        out.push(issue("/constraints", "unique", "duplicate items", "array of unique items"));
+      const before = out.length;
+      err_root_constraints(f6, out);
+      if (out.length > before) nest(out, before, "/constraints");
     }
   }
   const f7 = v.budget;
-  if (f7 === undefined) out.push(issue(at, "/budget", "required", "missing field", "object"));
+  if (f7 === undefined) out.push(issue("/budget", "required", "missing field", "object"));
   else {
     if (!(typeof f7 === "object" && f7 !== null && !Array.isArray(f7)))
-      out.push(issue(at, "/budget", "type", "wrong type", "object"));
+      out.push(issue("/budget", "type", "wrong type", "object"));
     else {
-      at.push("budget");
-      err_root_budget(f7, at, out);
-      at.pop();
+      const before = out.length;
+      err_root_budget(f7, out);
+      if (out.length > before) nest(out, before, "/budget");
     }
   }
   const f8 = v.output_contract;
-  if (f8 === undefined)
-    out.push(issue(at, "/output_contract", "required", "missing field", "string"));
+  if (f8 === undefined) out.push(issue("/output_contract", "required", "missing field", "string"));
   else {
     if (!(typeof f8 === "string"))
-      out.push(issue(at, "/output_contract", "type", "wrong type", "string"));
+      out.push(issue("/output_contract", "type", "wrong type", "string"));
     else {
       if (!(f8.length <= 128 || (f8.length <= 256 && codePointLength(f8) <= 128)))
         out.push(
-          issue(
-            at,
-            "/output_contract",
-            "maxLength",
-            "too long",
-            "string of at most 128 characters",
-          ),
+          issue("/output_contract", "maxLength", "too long", "string of at most 128 characters"),
         );
       else if (!re_root_output_contract.test(f8))
         out.push(
           issue(
-            at,
             "/output_contract",
             "pattern",
             "pattern mismatch",
@@ -266,7 +241,6 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 9)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -278,7 +252,7 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 9)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 9,
         "unknown fields",
         "one of the fields contract, version, task_id, parent_task_id, goal, inputs, constraints, budget, output_contract",
@@ -418,39 +392,39 @@ function is_root_inputs(v: any): boolean {
   return true;
 }
 
-function err_root_inputs(v: any, at: PathStack, out: Issue[]): void {
+function err_root_inputs(v: any, out: Issue[]): void {
   const f0 = v.artifact_refs;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root_inputs(ownView(v), at, out);
-  if (f0 === undefined) out.push(issue(at, "/artifact_refs", "required", "missing field", "array"));
+    return err_root_inputs(ownView(v), out);
+  if (f0 === undefined) out.push(issue("/artifact_refs", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f0)) out.push(issue(at, "/artifact_refs", "type", "wrong type", "array"));
+    if (!Array.isArray(f0)) out.push(issue("/artifact_refs", "type", "wrong type", "array"));
     else {
       if (!(f0.length <= 50))
         out.push(
-          issue(at, "/artifact_refs", "maxItems", "too many items", "array of at most 50 items"),
+          issue("/artifact_refs", "maxItems", "too many items", "array of at most 50 items"),
         );
       if (!!hasDuplicates(f0, 50))
-        out.push(issue(at, "/artifact_refs", "unique", "duplicate items", "array of unique items"));
-      at.push("artifact_refs");
-      err_root_inputs_artifact_refs(f0, at, out);
-      at.pop();
+        out.push(issue("/artifact_refs", "unique", "duplicate items", "array of unique items"));
+      const before = out.length;
+      err_root_inputs_artifact_refs(f0, out);
+      if (out.length > before) nest(out, before, "/artifact_refs");
     }
   }
   const f1 = v.evidence_refs;
-  if (f1 === undefined) out.push(issue(at, "/evidence_refs", "required", "missing field", "array"));
+  if (f1 === undefined) out.push(issue("/evidence_refs", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f1)) out.push(issue(at, "/evidence_refs", "type", "wrong type", "array"));
+    if (!Array.isArray(f1)) out.push(issue("/evidence_refs", "type", "wrong type", "array"));
     else {
       if (!(f1.length <= 200))
         out.push(
-          issue(at, "/evidence_refs", "maxItems", "too many items", "array of at most 200 items"),
+          issue("/evidence_refs", "maxItems", "too many items", "array of at most 200 items"),
         );
       if (!!hasDuplicates(f1, 200))
-        out.push(issue(at, "/evidence_refs", "unique", "duplicate items", "array of unique items"));
-      at.push("evidence_refs");
-      err_root_inputs_evidence_refs(f1, at, out);
-      at.pop();
+        out.push(issue("/evidence_refs", "unique", "duplicate items", "array of unique items"));
+      const before = out.length;
+      err_root_inputs_evidence_refs(f1, out);
+      if (out.length > before) nest(out, before, "/evidence_refs");
     }
   }
   let unknown = 0;
@@ -463,7 +437,6 @@ function err_root_inputs(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 2)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -475,7 +448,7 @@ function err_root_inputs(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 2)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 2,
         "unknown fields",
         "one of the fields artifact_refs, evidence_refs",
@@ -527,18 +500,17 @@ function is_root_inputs_artifact_refs(v: any): boolean {
   return true;
 }
 
-function err_root_inputs_artifact_refs(v: any, at: PathStack, out: Issue[]): void {
+function err_root_inputs_artifact_refs(v: any, out: Issue[]): void {
   const n = v.length < 50 ? v.length : 50;
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
     if (!(typeof x === "string"))
-      out.push(issue(at, "/" + i, "type", "wrong type", "artifact:// reference"));
+      out.push(issue("/" + i, "type", "wrong type", "artifact:// reference"));
     else if (!re_root_inputs_artifact_refs_item.test(x))
-      out.push(issue(at, "/" + i, "pattern", "pattern mismatch", "string matching ^artifact://.+"));
+      out.push(issue("/" + i, "pattern", "pattern mismatch", "string matching ^artifact://.+"));
   }
-  if (v.length > 50)
-    out.push(truncated(pointerOf(at), v.length - 50, "items", "array of at most 50 items"));
+  if (v.length > 50) out.push(truncated("", v.length - 50, "items", "array of at most 50 items"));
 }
 
 function take_root_inputs_artifact_refs(v: any): any {
@@ -562,18 +534,18 @@ function is_root_inputs_evidence_refs(v: any): boolean {
   return true;
 }
 
-function err_root_inputs_evidence_refs(v: any, at: PathStack, out: Issue[]): void {
+function err_root_inputs_evidence_refs(v: any, out: Issue[]): void {
   const n = v.length < 200 ? v.length : 200;
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
     if (!(typeof x === "string"))
-      out.push(issue(at, "/" + i, "type", "wrong type", "src:// reference"));
+      out.push(issue("/" + i, "type", "wrong type", "src:// reference"));
     else if (!re_root_inputs_evidence_refs_item.test(x))
-      out.push(issue(at, "/" + i, "pattern", "pattern mismatch", "string matching ^src://.+"));
+      out.push(issue("/" + i, "pattern", "pattern mismatch", "string matching ^src://.+"));
   }
   if (v.length > 200)
-    out.push(truncated(pointerOf(at), v.length - 200, "items", "array of at most 200 items"));
+    out.push(truncated("", v.length - 200, "items", "array of at most 200 items"));
 }
 
 function take_root_inputs_evidence_refs(v: any): any {
@@ -597,18 +569,17 @@ function is_root_constraints(v: any): boolean {
   return true;
 }
 
-function err_root_constraints(v: any, at: PathStack, out: Issue[]): void {
+function err_root_constraints(v: any, out: Issue[]): void {
   const n = v.length < 20 ? v.length : 20;
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
     if (!is_TaskConstraint(x))
       out.push(
-        issue(at, "/" + i, "enum", "value not allowed", "one of read_only, no_external_publish"),
+        issue("/" + i, "enum", "value not allowed", "one of read_only, no_external_publish"),
       );
   }
-  if (v.length > 20)
-    out.push(truncated(pointerOf(at), v.length - 20, "items", "array of at most 20 items"));
+  if (v.length > 20) out.push(truncated("", v.length - 20, "items", "array of at most 20 items"));
 }
 
 function take_root_constraints(v: any): any {
@@ -640,17 +611,17 @@ function is_root_budget(v: any): boolean {
   return true;
 }
 
-function err_root_budget(v: any, at: PathStack, out: Issue[]): void {
+function err_root_budget(v: any, out: Issue[]): void {
   const f0 = v.deadline_ms;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root_budget(ownView(v), at, out);
-  if (f0 === undefined) out.push(issue(at, "/deadline_ms", "required", "missing field", "integer"));
+    return err_root_budget(ownView(v), out);
+  if (f0 === undefined) out.push(issue("/deadline_ms", "required", "missing field", "integer"));
   else {
-    if (!Number.isInteger(f0)) out.push(issue(at, "/deadline_ms", "type", "wrong type", "integer"));
+    if (!Number.isInteger(f0)) out.push(issue("/deadline_ms", "type", "wrong type", "integer"));
     else {
-      if (!(f0 >= 1)) out.push(issue(at, "/deadline_ms", "min", "too small", "integer >= 1"));
+      if (!(f0 >= 1)) out.push(issue("/deadline_ms", "min", "too small", "integer >= 1"));
       if (!(f0 <= 86400000))
-        out.push(issue(at, "/deadline_ms", "max", "too large", "integer <= 86400000"));
+        out.push(issue("/deadline_ms", "max", "too large", "integer <= 86400000"));
     }
   }
   let unknown = 0;
@@ -662,7 +633,6 @@ function err_root_budget(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 1)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -672,9 +642,7 @@ function err_root_budget(v: any, at: PathStack, out: Issue[]): void {
     }
   }
   if (unknown > 1)
-    out.push(
-      truncated(pointerOf(at), unknown - 1, "unknown fields", "one of the fields deadline_ms"),
-    );
+    out.push(truncated("", unknown - 1, "unknown fields", "one of the fields deadline_ms"));
 }
 
 function take_root_budget(v: any): any {
@@ -731,17 +699,14 @@ export function read(value: unknown): AgentTaskV2_0 | undefined {
 /** Every way `value` fails agent.task 2.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
-  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue(at, "", "type", "wrong type", "object"));
-    else err_root(value, at, out);
+      out.push(issue("", "type", "wrong type", "object"));
+    else err_root(value, out);
   } catch {
     out.push(
       issue(
-        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

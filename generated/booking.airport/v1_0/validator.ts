@@ -2,31 +2,18 @@
 import type { BookingAirportV1_0 } from "./types.js";
 import {
   type Issue,
-  type PathStack,
   capIssues,
   checkPolluted,
   codePointLength,
   escapePointer,
   ownView,
-  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(
-  at: PathStack,
-  tail: string,
-  code: string,
-  problem: string,
-  expected: string,
-): Issue {
-  return {
-    path: pointerOf(at) + tail,
-    code,
-    message: `${problem}: expected ${expected}`,
-    expected,
-  };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -62,38 +49,38 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, at: PathStack, out: Issue[]): void {
+function err_root(v: any, out: Issue[]): void {
   const f0 = v.contract;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root(ownView(v), at, out);
+    return err_root(ownView(v), out);
   if (f0 === undefined)
-    out.push(issue(at, "/contract", "required", "missing field", '"booking.airport"'));
+    out.push(issue("/contract", "required", "missing field", '"booking.airport"'));
   else if (!(f0 === "booking.airport"))
-    out.push(issue(at, "/contract", "const", "wrong constant", '"booking.airport"'));
+    out.push(issue("/contract", "const", "wrong constant", '"booking.airport"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue("/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue("/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.code;
-  if (f2 === undefined) out.push(issue(at, "/code", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue("/code", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string")) out.push(issue(at, "/code", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue("/code", "type", "wrong type", "string"));
     else if (!re_root_code.test(f2))
-      out.push(issue(at, "/code", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"));
+      out.push(issue("/code", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"));
   }
   const f3 = v.name;
-  if (f3 === undefined) out.push(issue(at, "/name", "required", "missing field", "string"));
+  if (f3 === undefined) out.push(issue("/name", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string")) out.push(issue(at, "/name", "type", "wrong type", "string"));
+    if (!(typeof f3 === "string")) out.push(issue("/name", "type", "wrong type", "string"));
     else if (!(f3.length <= 100 || (f3.length <= 200 && codePointLength(f3) <= 100)))
-      out.push(issue(at, "/name", "maxLength", "too long", "string of at most 100 characters"));
+      out.push(issue("/name", "maxLength", "too long", "string of at most 100 characters"));
   }
   const f4 = v.confidence;
-  if (f4 === undefined) out.push(issue(at, "/confidence", "required", "missing field", "number"));
+  if (f4 === undefined) out.push(issue("/confidence", "required", "missing field", "number"));
   else {
-    if (!Number.isFinite(f4)) out.push(issue(at, "/confidence", "type", "wrong type", "number"));
+    if (!Number.isFinite(f4)) out.push(issue("/confidence", "type", "wrong type", "number"));
     else {
-      if (!(f4 >= 0)) out.push(issue(at, "/confidence", "min", "too small", "number >= 0"));
-      if (!(f4 <= 1)) out.push(issue(at, "/confidence", "max", "too large", "number <= 1"));
+      if (!(f4 >= 0)) out.push(issue("/confidence", "min", "too small", "number >= 0"));
+      if (!(f4 <= 1)) out.push(issue("/confidence", "max", "too large", "number <= 1"));
     }
   }
   let unknown = 0;
@@ -109,7 +96,6 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 5)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -121,7 +107,7 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 5)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 5,
         "unknown fields",
         "one of the fields contract, version, code, name, confidence",
@@ -202,17 +188,14 @@ export function read(value: unknown): BookingAirportV1_0 | undefined {
 /** Every way `value` fails booking.airport 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
-  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue(at, "", "type", "wrong type", "object"));
-    else err_root(value, at, out);
+      out.push(issue("", "type", "wrong type", "object"));
+    else err_root(value, out);
   } catch {
     out.push(
       issue(
-        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

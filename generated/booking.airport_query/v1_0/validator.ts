@@ -2,31 +2,18 @@
 import type { BookingAirportQueryV1_0 } from "./types.js";
 import {
   type Issue,
-  type PathStack,
   capIssues,
   checkPolluted,
   codePointLength,
   escapePointer,
   ownView,
-  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(
-  at: PathStack,
-  tail: string,
-  code: string,
-  problem: string,
-  expected: string,
-): Issue {
-  return {
-    path: pointerOf(at) + tail,
-    code,
-    message: `${problem}: expected ${expected}`,
-    expected,
-  };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -57,26 +44,26 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, at: PathStack, out: Issue[]): void {
+function err_root(v: any, out: Issue[]): void {
   const f0 = v.contract;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root(ownView(v), at, out);
+    return err_root(ownView(v), out);
   if (f0 === undefined)
-    out.push(issue(at, "/contract", "required", "missing field", '"booking.airport_query"'));
+    out.push(issue("/contract", "required", "missing field", '"booking.airport_query"'));
   else if (!(f0 === "booking.airport_query"))
-    out.push(issue(at, "/contract", "const", "wrong constant", '"booking.airport_query"'));
+    out.push(issue("/contract", "const", "wrong constant", '"booking.airport_query"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue("/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue("/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.text;
-  if (f2 === undefined) out.push(issue(at, "/text", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue("/text", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string")) out.push(issue(at, "/text", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue("/text", "type", "wrong type", "string"));
     else {
       if (!(f2.length >= 2 || codePointLength(f2) >= 1))
-        out.push(issue(at, "/text", "minLength", "too short", "string of at least 1 character"));
+        out.push(issue("/text", "minLength", "too short", "string of at least 1 character"));
       if (!(f2.length <= 100 || (f2.length <= 200 && codePointLength(f2) <= 100)))
-        out.push(issue(at, "/text", "maxLength", "too long", "string of at most 100 characters"));
+        out.push(issue("/text", "maxLength", "too long", "string of at most 100 characters"));
     }
   }
   let unknown = 0;
@@ -90,7 +77,6 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 3)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -101,12 +87,7 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
   }
   if (unknown > 3)
     out.push(
-      truncated(
-        pointerOf(at),
-        unknown - 3,
-        "unknown fields",
-        "one of the fields contract, version, text",
-      ),
+      truncated("", unknown - 3, "unknown fields", "one of the fields contract, version, text"),
     );
 }
 
@@ -176,17 +157,14 @@ export function read(value: unknown): BookingAirportQueryV1_0 | undefined {
 /** Every way `value` fails booking.airport_query 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
-  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue(at, "", "type", "wrong type", "object"));
-    else err_root(value, at, out);
+      out.push(issue("", "type", "wrong type", "object"));
+    else err_root(value, out);
   } catch {
     out.push(
       issue(
-        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

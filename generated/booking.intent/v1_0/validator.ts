@@ -2,31 +2,18 @@
 import type { BookingIntentV1_0 } from "./types.js";
 import {
   type Issue,
-  type PathStack,
   capIssues,
   checkPolluted,
   escapePointer,
   isDate,
   ownView,
-  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(
-  at: PathStack,
-  tail: string,
-  code: string,
-  problem: string,
-  expected: string,
-): Issue {
-  return {
-    path: pointerOf(at) + tail,
-    code,
-    message: `${problem}: expected ${expected}`,
-    expected,
-  };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -63,53 +50,49 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, at: PathStack, out: Issue[]): void {
+function err_root(v: any, out: Issue[]): void {
   const f0 = v.contract;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root(ownView(v), at, out);
+    return err_root(ownView(v), out);
   if (f0 === undefined)
-    out.push(issue(at, "/contract", "required", "missing field", '"booking.intent"'));
+    out.push(issue("/contract", "required", "missing field", '"booking.intent"'));
   else if (!(f0 === "booking.intent"))
-    out.push(issue(at, "/contract", "const", "wrong constant", '"booking.intent"'));
+    out.push(issue("/contract", "const", "wrong constant", '"booking.intent"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue("/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue("/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.intent_type;
   if (f2 === undefined)
-    out.push(issue(at, "/intent_type", "required", "missing field", "one of BOOK, CHANGE"));
+    out.push(issue("/intent_type", "required", "missing field", "one of BOOK, CHANGE"));
   else if (!is_IntentType(f2))
-    out.push(issue(at, "/intent_type", "enum", "value not allowed", "one of BOOK, CHANGE"));
+    out.push(issue("/intent_type", "enum", "value not allowed", "one of BOOK, CHANGE"));
   const f3 = v.origin;
-  if (f3 === undefined) out.push(issue(at, "/origin", "required", "missing field", "string"));
+  if (f3 === undefined) out.push(issue("/origin", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string")) out.push(issue(at, "/origin", "type", "wrong type", "string"));
+    if (!(typeof f3 === "string")) out.push(issue("/origin", "type", "wrong type", "string"));
     else if (!re_root_origin.test(f3))
-      out.push(issue(at, "/origin", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"));
+      out.push(issue("/origin", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"));
   }
   const f4 = v.destination;
-  if (f4 === undefined) out.push(issue(at, "/destination", "required", "missing field", "string"));
+  if (f4 === undefined) out.push(issue("/destination", "required", "missing field", "string"));
   else {
-    if (!(typeof f4 === "string"))
-      out.push(issue(at, "/destination", "type", "wrong type", "string"));
+    if (!(typeof f4 === "string")) out.push(issue("/destination", "type", "wrong type", "string"));
     else if (!re_root_origin.test(f4))
-      out.push(
-        issue(at, "/destination", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"),
-      );
+      out.push(issue("/destination", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"));
   }
   const f5 = v.departure_date;
-  if (f5 === undefined)
-    out.push(issue(at, "/departure_date", "required", "missing field", "string"));
+  if (f5 === undefined) out.push(issue("/departure_date", "required", "missing field", "string"));
   else {
     if (!(typeof f5 === "string"))
-      out.push(issue(at, "/departure_date", "type", "wrong type", "string"));
+      out.push(issue("/departure_date", "type", "wrong type", "string"));
     else if (!isDate(f5))
-      out.push(issue(at, "/departure_date", "format", "invalid format", "date string"));
+      out.push(issue("/departure_date", "format", "invalid format", "date string"));
   }
   const f6 = v.cabin;
   if (f6 === undefined)
-    out.push(issue(at, "/cabin", "required", "missing field", "one of ECONOMY, BUSINESS"));
+    out.push(issue("/cabin", "required", "missing field", "one of ECONOMY, BUSINESS"));
   else if (!is_Cabin(f6))
-    out.push(issue(at, "/cabin", "enum", "value not allowed", "one of ECONOMY, BUSINESS"));
+    out.push(issue("/cabin", "enum", "value not allowed", "one of ECONOMY, BUSINESS"));
   let unknown = 0;
   for (const k in v) {
     switch (k) {
@@ -125,7 +108,6 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 7)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -137,7 +119,7 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 7)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 7,
         "unknown fields",
         "one of the fields contract, version, intent_type, origin, destination, departure_date, cabin",
@@ -235,17 +217,14 @@ export function read(value: unknown): BookingIntentV1_0 | undefined {
 /** Every way `value` fails booking.intent 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
-  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue(at, "", "type", "wrong type", "object"));
-    else err_root(value, at, out);
+      out.push(issue("", "type", "wrong type", "object"));
+    else err_root(value, out);
   } catch {
     out.push(
       issue(
-        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

@@ -3,32 +3,20 @@ import type { BookingOfferSelectionV1_0 } from "./types.js";
 import {
   type Issue,
   MAX_ISSUES,
-  type PathStack,
   capIssues,
   checkPolluted,
   codePointLength,
   countTaken,
   escapePointer,
+  nest,
   ownView,
-  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(
-  at: PathStack,
-  tail: string,
-  code: string,
-  problem: string,
-  expected: string,
-): Issue {
-  return {
-    path: pointerOf(at) + tail,
-    code,
-    message: `${problem}: expected ${expected}`,
-    expected,
-  };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -63,43 +51,42 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, at: PathStack, out: Issue[]): void {
+function err_root(v: any, out: Issue[]): void {
   const f0 = v.contract;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root(ownView(v), at, out);
+    return err_root(ownView(v), out);
   if (f0 === undefined)
-    out.push(issue(at, "/contract", "required", "missing field", '"booking.offer_selection"'));
+    out.push(issue("/contract", "required", "missing field", '"booking.offer_selection"'));
   else if (!(f0 === "booking.offer_selection"))
-    out.push(issue(at, "/contract", "const", "wrong constant", '"booking.offer_selection"'));
+    out.push(issue("/contract", "const", "wrong constant", '"booking.offer_selection"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue("/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue("/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.offer_id;
-  if (f2 === undefined) out.push(issue(at, "/offer_id", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue("/offer_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string")) out.push(issue(at, "/offer_id", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue("/offer_id", "type", "wrong type", "string"));
     else if (!re_root_offer_id.test(f2))
       out.push(
-        issue(at, "/offer_id", "pattern", "pattern mismatch", "string matching ^OF-[A-Z0-9]{6}$"),
+        issue("/offer_id", "pattern", "pattern mismatch", "string matching ^OF-[A-Z0-9]{6}$"),
       );
   }
   const f3 = v.passenger_names;
-  if (f3 === undefined)
-    out.push(issue(at, "/passenger_names", "required", "missing field", "array"));
+  if (f3 === undefined) out.push(issue("/passenger_names", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f3)) out.push(issue(at, "/passenger_names", "type", "wrong type", "array"));
+    if (!Array.isArray(f3)) out.push(issue("/passenger_names", "type", "wrong type", "array"));
     else {
       if (!(f3.length >= 1))
         out.push(
-          issue(at, "/passenger_names", "minItems", "too few items", "array of at least 1 item"),
+          issue("/passenger_names", "minItems", "too few items", "array of at least 1 item"),
         );
       if (!(f3.length <= 9))
         out.push(
-          issue(at, "/passenger_names", "maxItems", "too many items", "array of at most 9 items"),
+          issue("/passenger_names", "maxItems", "too many items", "array of at most 9 items"),
         );
-      at.push("passenger_names");
-      err_root_passenger_names(f3, at, out);
-      at.pop();
+      const before = out.length;
+      err_root_passenger_names(f3, out);
+      if (out.length > before) nest(out, before, "/passenger_names");
     }
   }
   let unknown = 0;
@@ -114,7 +101,6 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 4)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -126,7 +112,7 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 4)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 4,
         "unknown fields",
         "one of the fields contract, version, offer_id, passenger_names",
@@ -182,17 +168,16 @@ function is_root_passenger_names(v: any): boolean {
   return true;
 }
 
-function err_root_passenger_names(v: any, at: PathStack, out: Issue[]): void {
+function err_root_passenger_names(v: any, out: Issue[]): void {
   const n = v.length < 9 ? v.length : 9;
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
-    if (!(typeof x === "string")) out.push(issue(at, "/" + i, "type", "wrong type", "string"));
+    if (!(typeof x === "string")) out.push(issue("/" + i, "type", "wrong type", "string"));
     else if (!(x.length <= 100 || (x.length <= 200 && codePointLength(x) <= 100)))
-      out.push(issue(at, "/" + i, "maxLength", "too long", "string of at most 100 characters"));
+      out.push(issue("/" + i, "maxLength", "too long", "string of at most 100 characters"));
   }
-  if (v.length > 9)
-    out.push(truncated(pointerOf(at), v.length - 9, "items", "array of at most 9 items"));
+  if (v.length > 9) out.push(truncated("", v.length - 9, "items", "array of at most 9 items"));
 }
 
 function take_root_passenger_names(v: any): any {
@@ -249,17 +234,14 @@ export function read(value: unknown): BookingOfferSelectionV1_0 | undefined {
 /** Every way `value` fails booking.offer_selection 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
-  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue(at, "", "type", "wrong type", "object"));
-    else err_root(value, at, out);
+      out.push(issue("", "type", "wrong type", "object"));
+    else err_root(value, out);
   } catch {
     out.push(
       issue(
-        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

@@ -3,31 +3,19 @@ import type { BookingOffersV1_0 } from "./types.js";
 import {
   type Issue,
   MAX_ISSUES,
-  type PathStack,
   capIssues,
   checkPolluted,
   countTaken,
   escapePointer,
+  nest,
   ownView,
-  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(
-  at: PathStack,
-  tail: string,
-  code: string,
-  problem: string,
-  expected: string,
-): Issue {
-  return {
-    path: pointerOf(at) + tail,
-    code,
-    message: `${problem}: expected ${expected}`,
-    expected,
-  };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -56,36 +44,36 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, at: PathStack, out: Issue[]): void {
+function err_root(v: any, out: Issue[]): void {
   const f0 = v.contract;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root(ownView(v), at, out);
+    return err_root(ownView(v), out);
   if (f0 === undefined)
-    out.push(issue(at, "/contract", "required", "missing field", '"booking.offers"'));
+    out.push(issue("/contract", "required", "missing field", '"booking.offers"'));
   else if (!(f0 === "booking.offers"))
-    out.push(issue(at, "/contract", "const", "wrong constant", '"booking.offers"'));
+    out.push(issue("/contract", "const", "wrong constant", '"booking.offers"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue("/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue("/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.offers;
-  if (f2 === undefined) out.push(issue(at, "/offers", "required", "missing field", "array"));
+  if (f2 === undefined) out.push(issue("/offers", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f2)) out.push(issue(at, "/offers", "type", "wrong type", "array"));
+    if (!Array.isArray(f2)) out.push(issue("/offers", "type", "wrong type", "array"));
     else {
       if (!(f2.length <= 50))
-        out.push(issue(at, "/offers", "maxItems", "too many items", "array of at most 50 items"));
-      at.push("offers");
-      err_root_offers(f2, at, out);
-      at.pop();
+        out.push(issue("/offers", "maxItems", "too many items", "array of at most 50 items"));
+      const before = out.length;
+      err_root_offers(f2, out);
+      if (out.length > before) nest(out, before, "/offers");
     }
   }
   const f3 = v.confidence;
-  if (f3 === undefined) out.push(issue(at, "/confidence", "required", "missing field", "number"));
+  if (f3 === undefined) out.push(issue("/confidence", "required", "missing field", "number"));
   else {
-    if (!Number.isFinite(f3)) out.push(issue(at, "/confidence", "type", "wrong type", "number"));
+    if (!Number.isFinite(f3)) out.push(issue("/confidence", "type", "wrong type", "number"));
     else {
-      if (!(f3 >= 0)) out.push(issue(at, "/confidence", "min", "too small", "number >= 0"));
-      if (!(f3 <= 1)) out.push(issue(at, "/confidence", "max", "too large", "number <= 1"));
+      if (!(f3 >= 0)) out.push(issue("/confidence", "min", "too small", "number >= 0"));
+      if (!(f3 <= 1)) out.push(issue("/confidence", "max", "too large", "number <= 1"));
     }
   }
   let unknown = 0;
@@ -100,7 +88,6 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 4)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -112,7 +99,7 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 4)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 4,
         "unknown fields",
         "one of the fields contract, version, offers, confidence",
@@ -161,21 +148,20 @@ function is_root_offers(v: any): boolean {
   return true;
 }
 
-function err_root_offers(v: any, at: PathStack, out: Issue[]): void {
+function err_root_offers(v: any, out: Issue[]): void {
   const n = v.length < 50 ? v.length : 50;
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
     if (!(typeof x === "object" && x !== null && !Array.isArray(x)))
-      out.push(issue(at, "/" + i, "type", "wrong type", "Offer object"));
+      out.push(issue("/" + i, "type", "wrong type", "Offer object"));
     else {
-      at.push(i);
-      err_Offer(x, at, out);
-      at.pop();
+      const before = out.length;
+      err_Offer(x, out);
+      if (out.length > before) nest(out, before, "/" + i);
     }
   }
-  if (v.length > 50)
-    out.push(truncated(pointerOf(at), v.length - 50, "items", "array of at most 50 items"));
+  if (v.length > 50) out.push(truncated("", v.length - 50, "items", "array of at most 50 items"));
 }
 
 function take_root_offers(v: any): any {
@@ -223,38 +209,38 @@ function is_Offer(v: any): boolean {
   return true;
 }
 
-function err_Offer(v: any, at: PathStack, out: Issue[]): void {
+function err_Offer(v: any, out: Issue[]): void {
   const f0 = v.offer_id;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_Offer(ownView(v), at, out);
-  if (f0 === undefined) out.push(issue(at, "/offer_id", "required", "missing field", "string"));
+    return err_Offer(ownView(v), out);
+  if (f0 === undefined) out.push(issue("/offer_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f0 === "string")) out.push(issue(at, "/offer_id", "type", "wrong type", "string"));
+    if (!(typeof f0 === "string")) out.push(issue("/offer_id", "type", "wrong type", "string"));
     else if (!re_Offer_offer_id.test(f0))
       out.push(
-        issue(at, "/offer_id", "pattern", "pattern mismatch", "string matching ^OF-[A-Z0-9]{6}$"),
+        issue("/offer_id", "pattern", "pattern mismatch", "string matching ^OF-[A-Z0-9]{6}$"),
       );
   }
   const f1 = v.cabin;
   if (f1 === undefined)
-    out.push(issue(at, "/cabin", "required", "missing field", "one of ECONOMY, BUSINESS"));
+    out.push(issue("/cabin", "required", "missing field", "one of ECONOMY, BUSINESS"));
   else if (!is_Cabin(f1))
-    out.push(issue(at, "/cabin", "enum", "value not allowed", "one of ECONOMY, BUSINESS"));
+    out.push(issue("/cabin", "enum", "value not allowed", "one of ECONOMY, BUSINESS"));
   const f2 = v.total;
-  if (f2 === undefined) out.push(issue(at, "/total", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue("/total", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string")) out.push(issue(at, "/total", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue("/total", "type", "wrong type", "string"));
     else if (!re_Offer_total.test(f2))
       out.push(
-        issue(at, "/total", "pattern", "pattern mismatch", "string matching ^[0-9]+\\.[0-9]{2}$"),
+        issue("/total", "pattern", "pattern mismatch", "string matching ^[0-9]+\\.[0-9]{2}$"),
       );
   }
   const f3 = v.currency;
-  if (f3 === undefined) out.push(issue(at, "/currency", "required", "missing field", "string"));
+  if (f3 === undefined) out.push(issue("/currency", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string")) out.push(issue(at, "/currency", "type", "wrong type", "string"));
+    if (!(typeof f3 === "string")) out.push(issue("/currency", "type", "wrong type", "string"));
     else if (!re_Offer_currency.test(f3))
-      out.push(issue(at, "/currency", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"));
+      out.push(issue("/currency", "pattern", "pattern mismatch", "string matching ^[A-Z]{3}$"));
   }
   let unknown = 0;
   for (const k in v) {
@@ -268,7 +254,6 @@ function err_Offer(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 4)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -280,7 +265,7 @@ function err_Offer(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 4)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 4,
         "unknown fields",
         "one of the fields offer_id, cabin, total, currency",
@@ -361,17 +346,14 @@ export function read(value: unknown): BookingOffersV1_0 | undefined {
 /** Every way `value` fails booking.offers 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
-  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue(at, "", "type", "wrong type", "object"));
-    else err_root(value, at, out);
+      out.push(issue("", "type", "wrong type", "object"));
+    else err_root(value, out);
   } catch {
     out.push(
       issue(
-        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

@@ -2,31 +2,18 @@
 import type { BookingOrderV1_0 } from "./types.js";
 import {
   type Issue,
-  type PathStack,
   capIssues,
   checkPolluted,
   escapePointer,
   isDateTime,
   ownView,
-  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(
-  at: PathStack,
-  tail: string,
-  code: string,
-  problem: string,
-  expected: string,
-): Issue {
-  return {
-    path: pointerOf(at) + tail,
-    code,
-    message: `${problem}: expected ${expected}`,
-    expected,
-  };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -60,51 +47,51 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, at: PathStack, out: Issue[]): void {
+function err_root(v: any, out: Issue[]): void {
   const f0 = v.contract;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root(ownView(v), at, out);
+    return err_root(ownView(v), out);
   if (f0 === undefined)
-    out.push(issue(at, "/contract", "required", "missing field", '"booking.order"'));
+    out.push(issue("/contract", "required", "missing field", '"booking.order"'));
   else if (!(f0 === "booking.order"))
-    out.push(issue(at, "/contract", "const", "wrong constant", '"booking.order"'));
+    out.push(issue("/contract", "const", "wrong constant", '"booking.order"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue("/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue("/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.order_id;
-  if (f2 === undefined) out.push(issue(at, "/order_id", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue("/order_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string")) out.push(issue(at, "/order_id", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue("/order_id", "type", "wrong type", "string"));
     else if (!re_root_order_id.test(f2))
       out.push(
-        issue(at, "/order_id", "pattern", "pattern mismatch", "string matching ^OR-[A-Z0-9]{8}$"),
+        issue("/order_id", "pattern", "pattern mismatch", "string matching ^OR-[A-Z0-9]{8}$"),
       );
   }
   const f3 = v.offer_id;
-  if (f3 === undefined) out.push(issue(at, "/offer_id", "required", "missing field", "string"));
+  if (f3 === undefined) out.push(issue("/offer_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string")) out.push(issue(at, "/offer_id", "type", "wrong type", "string"));
+    if (!(typeof f3 === "string")) out.push(issue("/offer_id", "type", "wrong type", "string"));
     else if (!re_root_offer_id.test(f3))
       out.push(
-        issue(at, "/offer_id", "pattern", "pattern mismatch", "string matching ^OF-[A-Z0-9]{6}$"),
+        issue("/offer_id", "pattern", "pattern mismatch", "string matching ^OF-[A-Z0-9]{6}$"),
       );
   }
   const f4 = v.expires_at;
   if (f4 === undefined)
-    out.push(issue(at, "/expires_at", "required", "missing field", "date-time string"));
+    out.push(issue("/expires_at", "required", "missing field", "date-time string"));
   else {
     if (!(typeof f4 === "string"))
-      out.push(issue(at, "/expires_at", "type", "wrong type", "date-time string"));
+      out.push(issue("/expires_at", "type", "wrong type", "date-time string"));
     else if (!isDateTime(f4))
-      out.push(issue(at, "/expires_at", "format", "invalid format", "date-time string"));
+      out.push(issue("/expires_at", "format", "invalid format", "date-time string"));
   }
   const f5 = v.confidence;
-  if (f5 === undefined) out.push(issue(at, "/confidence", "required", "missing field", "number"));
+  if (f5 === undefined) out.push(issue("/confidence", "required", "missing field", "number"));
   else {
-    if (!Number.isFinite(f5)) out.push(issue(at, "/confidence", "type", "wrong type", "number"));
+    if (!Number.isFinite(f5)) out.push(issue("/confidence", "type", "wrong type", "number"));
     else {
-      if (!(f5 >= 0)) out.push(issue(at, "/confidence", "min", "too small", "number >= 0"));
-      if (!(f5 <= 1)) out.push(issue(at, "/confidence", "max", "too large", "number <= 1"));
+      if (!(f5 >= 0)) out.push(issue("/confidence", "min", "too small", "number >= 0"));
+      if (!(f5 <= 1)) out.push(issue("/confidence", "max", "too large", "number <= 1"));
     }
   }
   let unknown = 0;
@@ -121,7 +108,6 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 6)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -133,7 +119,7 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 6)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 6,
         "unknown fields",
         "one of the fields contract, version, order_id, offer_id, expires_at, confidence",
@@ -221,17 +207,14 @@ export function read(value: unknown): BookingOrderV1_0 | undefined {
 /** Every way `value` fails booking.order 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
-  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue(at, "", "type", "wrong type", "object"));
-    else err_root(value, at, out);
+      out.push(issue("", "type", "wrong type", "object"));
+    else err_root(value, out);
   } catch {
     out.push(
       issue(
-        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

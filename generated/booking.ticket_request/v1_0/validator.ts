@@ -2,30 +2,17 @@
 import type { BookingTicketRequestV1_0 } from "./types.js";
 import {
   type Issue,
-  type PathStack,
   capIssues,
   checkPolluted,
   escapePointer,
   ownView,
-  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(
-  at: PathStack,
-  tail: string,
-  code: string,
-  problem: string,
-  expected: string,
-): Issue {
-  return {
-    path: pointerOf(at) + tail,
-    code,
-    message: `${problem}: expected ${expected}`,
-    expected,
-  };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -53,26 +40,24 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, at: PathStack, out: Issue[]): void {
+function err_root(v: any, out: Issue[]): void {
   const f0 = v.contract;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root(ownView(v), at, out);
+    return err_root(ownView(v), out);
   if (f0 === undefined)
-    out.push(issue(at, "/contract", "required", "missing field", '"booking.ticket_request"'));
+    out.push(issue("/contract", "required", "missing field", '"booking.ticket_request"'));
   else if (!(f0 === "booking.ticket_request"))
-    out.push(issue(at, "/contract", "const", "wrong constant", '"booking.ticket_request"'));
+    out.push(issue("/contract", "const", "wrong constant", '"booking.ticket_request"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue("/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue("/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.request_id;
-  if (f2 === undefined) out.push(issue(at, "/request_id", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue("/request_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string"))
-      out.push(issue(at, "/request_id", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue("/request_id", "type", "wrong type", "string"));
     else if (!re_root_request_id.test(f2))
       out.push(
         issue(
-          at,
           "/request_id",
           "pattern",
           "pattern mismatch",
@@ -81,12 +66,12 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
       );
   }
   const f3 = v.order_id;
-  if (f3 === undefined) out.push(issue(at, "/order_id", "required", "missing field", "string"));
+  if (f3 === undefined) out.push(issue("/order_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string")) out.push(issue(at, "/order_id", "type", "wrong type", "string"));
+    if (!(typeof f3 === "string")) out.push(issue("/order_id", "type", "wrong type", "string"));
     else if (!re_root_order_id.test(f3))
       out.push(
-        issue(at, "/order_id", "pattern", "pattern mismatch", "string matching ^OR-[A-Z0-9]{8}$"),
+        issue("/order_id", "pattern", "pattern mismatch", "string matching ^OR-[A-Z0-9]{8}$"),
       );
   }
   let unknown = 0;
@@ -101,7 +86,6 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 4)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -113,7 +97,7 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 4)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 4,
         "unknown fields",
         "one of the fields contract, version, request_id, order_id",
@@ -189,17 +173,14 @@ export function read(value: unknown): BookingTicketRequestV1_0 | undefined {
 /** Every way `value` fails booking.ticket_request 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
-  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue(at, "", "type", "wrong type", "object"));
-    else err_root(value, at, out);
+      out.push(issue("", "type", "wrong type", "object"));
+    else err_root(value, out);
   } catch {
     out.push(
       issue(
-        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

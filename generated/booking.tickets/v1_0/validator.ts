@@ -3,31 +3,19 @@ import type { BookingTicketsV1_0 } from "./types.js";
 import {
   type Issue,
   MAX_ISSUES,
-  type PathStack,
   capIssues,
   checkPolluted,
   countTaken,
   escapePointer,
+  nest,
   ownView,
-  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(
-  at: PathStack,
-  tail: string,
-  code: string,
-  problem: string,
-  expected: string,
-): Issue {
-  return {
-    path: pointerOf(at) + tail,
-    code,
-    message: `${problem}: expected ${expected}`,
-    expected,
-  };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -65,52 +53,49 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, at: PathStack, out: Issue[]): void {
+function err_root(v: any, out: Issue[]): void {
   const f0 = v.contract;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root(ownView(v), at, out);
+    return err_root(ownView(v), out);
   if (f0 === undefined)
-    out.push(issue(at, "/contract", "required", "missing field", '"booking.tickets"'));
+    out.push(issue("/contract", "required", "missing field", '"booking.tickets"'));
   else if (!(f0 === "booking.tickets"))
-    out.push(issue(at, "/contract", "const", "wrong constant", '"booking.tickets"'));
+    out.push(issue("/contract", "const", "wrong constant", '"booking.tickets"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue("/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue("/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.order_id;
-  if (f2 === undefined) out.push(issue(at, "/order_id", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue("/order_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string")) out.push(issue(at, "/order_id", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue("/order_id", "type", "wrong type", "string"));
     else if (!re_root_order_id.test(f2))
       out.push(
-        issue(at, "/order_id", "pattern", "pattern mismatch", "string matching ^OR-[A-Z0-9]{8}$"),
+        issue("/order_id", "pattern", "pattern mismatch", "string matching ^OR-[A-Z0-9]{8}$"),
       );
   }
   const f3 = v.ticket_numbers;
-  if (f3 === undefined)
-    out.push(issue(at, "/ticket_numbers", "required", "missing field", "array"));
+  if (f3 === undefined) out.push(issue("/ticket_numbers", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f3)) out.push(issue(at, "/ticket_numbers", "type", "wrong type", "array"));
+    if (!Array.isArray(f3)) out.push(issue("/ticket_numbers", "type", "wrong type", "array"));
     else {
       if (!(f3.length >= 1))
-        out.push(
-          issue(at, "/ticket_numbers", "minItems", "too few items", "array of at least 1 item"),
-        );
+        out.push(issue("/ticket_numbers", "minItems", "too few items", "array of at least 1 item"));
       if (!(f3.length <= 9))
         out.push(
-          issue(at, "/ticket_numbers", "maxItems", "too many items", "array of at most 9 items"),
+          issue("/ticket_numbers", "maxItems", "too many items", "array of at most 9 items"),
         );
-      at.push("ticket_numbers");
-      err_root_ticket_numbers(f3, at, out);
-      at.pop();
+      const before = out.length;
+      err_root_ticket_numbers(f3, out);
+      if (out.length > before) nest(out, before, "/ticket_numbers");
     }
   }
   const f4 = v.confidence;
-  if (f4 === undefined) out.push(issue(at, "/confidence", "required", "missing field", "number"));
+  if (f4 === undefined) out.push(issue("/confidence", "required", "missing field", "number"));
   else {
-    if (!Number.isFinite(f4)) out.push(issue(at, "/confidence", "type", "wrong type", "number"));
+    if (!Number.isFinite(f4)) out.push(issue("/confidence", "type", "wrong type", "number"));
     else {
-      if (!(f4 >= 0)) out.push(issue(at, "/confidence", "min", "too small", "number >= 0"));
-      if (!(f4 <= 1)) out.push(issue(at, "/confidence", "max", "too large", "number <= 1"));
+      if (!(f4 >= 0)) out.push(issue("/confidence", "min", "too small", "number >= 0"));
+      if (!(f4 <= 1)) out.push(issue("/confidence", "max", "too large", "number <= 1"));
     }
   }
   let unknown = 0;
@@ -126,7 +111,6 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 5)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -138,7 +122,7 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 5)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 5,
         "unknown fields",
         "one of the fields contract, version, order_id, ticket_numbers, confidence",
@@ -193,17 +177,16 @@ function is_root_ticket_numbers(v: any): boolean {
   return true;
 }
 
-function err_root_ticket_numbers(v: any, at: PathStack, out: Issue[]): void {
+function err_root_ticket_numbers(v: any, out: Issue[]): void {
   const n = v.length < 9 ? v.length : 9;
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
-    if (!(typeof x === "string")) out.push(issue(at, "/" + i, "type", "wrong type", "string"));
+    if (!(typeof x === "string")) out.push(issue("/" + i, "type", "wrong type", "string"));
     else if (!re_root_ticket_numbers_item.test(x))
-      out.push(issue(at, "/" + i, "pattern", "pattern mismatch", "string matching ^TK-[0-9]{10}$"));
+      out.push(issue("/" + i, "pattern", "pattern mismatch", "string matching ^TK-[0-9]{10}$"));
   }
-  if (v.length > 9)
-    out.push(truncated(pointerOf(at), v.length - 9, "items", "array of at most 9 items"));
+  if (v.length > 9) out.push(truncated("", v.length - 9, "items", "array of at most 9 items"));
 }
 
 function take_root_ticket_numbers(v: any): any {
@@ -258,17 +241,14 @@ export function read(value: unknown): BookingTicketsV1_0 | undefined {
 /** Every way `value` fails booking.tickets 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
-  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue(at, "", "type", "wrong type", "object"));
-    else err_root(value, at, out);
+      out.push(issue("", "type", "wrong type", "object"));
+    else err_root(value, out);
   } catch {
     out.push(
       issue(
-        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

@@ -3,32 +3,20 @@ import type { OperationErrorV1_0 } from "./types.js";
 import {
   type Issue,
   MAX_ISSUES,
-  type PathStack,
   capIssues,
   checkPolluted,
   codePointLength,
   escapePointer,
+  nest,
   ownView,
-  pointerOf,
   polluted,
   startReading,
   takeChecked,
   truncated,
 } from "treaty/runtime";
 
-function issue(
-  at: PathStack,
-  tail: string,
-  code: string,
-  problem: string,
-  expected: string,
-): Issue {
-  return {
-    path: pointerOf(at) + tail,
-    code,
-    message: `${problem}: expected ${expected}`,
-    expected,
-  };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -108,49 +96,40 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, at: PathStack, out: Issue[]): void {
+function err_root(v: any, out: Issue[]): void {
   const f0 = v.contract;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root(ownView(v), at, out);
+    return err_root(ownView(v), out);
   if (f0 === undefined)
-    out.push(issue(at, "/contract", "required", "missing field", '"operation.error"'));
+    out.push(issue("/contract", "required", "missing field", '"operation.error"'));
   else if (!(f0 === "operation.error"))
-    out.push(issue(at, "/contract", "const", "wrong constant", '"operation.error"'));
+    out.push(issue("/contract", "const", "wrong constant", '"operation.error"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue("/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue("/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.error_id;
-  if (f2 === undefined) out.push(issue(at, "/error_id", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue("/error_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string")) out.push(issue(at, "/error_id", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue("/error_id", "type", "wrong type", "string"));
     else {
       if (!(f2.length <= 64 || (f2.length <= 128 && codePointLength(f2) <= 64)))
-        out.push(
-          issue(at, "/error_id", "maxLength", "too long", "string of at most 64 characters"),
-        );
+        out.push(issue("/error_id", "maxLength", "too long", "string of at most 64 characters"));
       else if (!re_root_error_id.test(f2))
         out.push(
-          issue(
-            at,
-            "/error_id",
-            "pattern",
-            "pattern mismatch",
-            "string matching ^ERR-[A-Za-z0-9-]+$",
-          ),
+          issue("/error_id", "pattern", "pattern mismatch", "string matching ^ERR-[A-Za-z0-9-]+$"),
         );
     }
   }
   const f3 = v.code;
-  if (f3 === undefined) out.push(issue(at, "/code", "required", "missing field", "string"));
+  if (f3 === undefined) out.push(issue("/code", "required", "missing field", "string"));
   else {
-    if (!(typeof f3 === "string")) out.push(issue(at, "/code", "type", "wrong type", "string"));
+    if (!(typeof f3 === "string")) out.push(issue("/code", "type", "wrong type", "string"));
     else {
       if (!(f3.length <= 64 || (f3.length <= 128 && codePointLength(f3) <= 64)))
-        out.push(issue(at, "/code", "maxLength", "too long", "string of at most 64 characters"));
+        out.push(issue("/code", "maxLength", "too long", "string of at most 64 characters"));
       else if (!re_root_code.test(f3))
         out.push(
           issue(
-            at,
             "/code",
             "pattern",
             "pattern mismatch",
@@ -163,7 +142,6 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
   if (f4 === undefined)
     out.push(
       issue(
-        at,
         "/class",
         "required",
         "missing field",
@@ -173,7 +151,6 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
   else if (!is_ErrorClass(f4))
     out.push(
       issue(
-        at,
         "/class",
         "enum",
         "value not allowed",
@@ -181,46 +158,44 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
       ),
     );
   const f5 = v.retryable;
-  if (f5 === undefined) out.push(issue(at, "/retryable", "required", "missing field", "boolean"));
+  if (f5 === undefined) out.push(issue("/retryable", "required", "missing field", "boolean"));
   else if (!(typeof f5 === "boolean"))
-    out.push(issue(at, "/retryable", "type", "wrong type", "boolean"));
+    out.push(issue("/retryable", "type", "wrong type", "boolean"));
   const f6 = v.message_safe;
-  if (f6 === undefined) out.push(issue(at, "/message_safe", "required", "missing field", "string"));
+  if (f6 === undefined) out.push(issue("/message_safe", "required", "missing field", "string"));
   else {
-    if (!(typeof f6 === "string"))
-      out.push(issue(at, "/message_safe", "type", "wrong type", "string"));
+    if (!(typeof f6 === "string")) out.push(issue("/message_safe", "type", "wrong type", "string"));
     else {
       if (!(f6.length >= 2 || codePointLength(f6) >= 1))
         out.push(
-          issue(at, "/message_safe", "minLength", "too short", "string of at least 1 character"),
+          issue("/message_safe", "minLength", "too short", "string of at least 1 character"),
         );
       if (!(f6.length <= 500 || (f6.length <= 1000 && codePointLength(f6) <= 500)))
         out.push(
-          issue(at, "/message_safe", "maxLength", "too long", "string of at most 500 characters"),
+          issue("/message_safe", "maxLength", "too long", "string of at most 500 characters"),
         );
     }
   }
   const f7 = v.details;
   if (f7 !== undefined) {
     if (!(typeof f7 === "object" && f7 !== null && !Array.isArray(f7)))
-      out.push(issue(at, "/details", "type", "wrong type", "object"));
+      out.push(issue("/details", "type", "wrong type", "object"));
     else {
-      at.push("details");
-      err_root_details(f7, at, out);
-      at.pop();
+      const before = out.length;
+      err_root_details(f7, out);
+      if (out.length > before) nest(out, before, "/details");
     }
   }
   const f8 = v.source;
-  if (f8 === undefined) out.push(issue(at, "/source", "required", "missing field", "string"));
+  if (f8 === undefined) out.push(issue("/source", "required", "missing field", "string"));
   else {
-    if (!(typeof f8 === "string")) out.push(issue(at, "/source", "type", "wrong type", "string"));
+    if (!(typeof f8 === "string")) out.push(issue("/source", "type", "wrong type", "string"));
     else {
       if (!(f8.length <= 128 || (f8.length <= 256 && codePointLength(f8) <= 128)))
-        out.push(issue(at, "/source", "maxLength", "too long", "string of at most 128 characters"));
+        out.push(issue("/source", "maxLength", "too long", "string of at most 128 characters"));
       else if (!re_root_source.test(f8))
         out.push(
           issue(
-            at,
             "/source",
             "pattern",
             "pattern mismatch",
@@ -231,16 +206,13 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
   }
   const f9 = v.trace_id;
   if (f9 !== undefined) {
-    if (!(typeof f9 === "string")) out.push(issue(at, "/trace_id", "type", "wrong type", "string"));
+    if (!(typeof f9 === "string")) out.push(issue("/trace_id", "type", "wrong type", "string"));
     else {
       if (!(f9.length <= 64 || (f9.length <= 128 && codePointLength(f9) <= 64)))
-        out.push(
-          issue(at, "/trace_id", "maxLength", "too long", "string of at most 64 characters"),
-        );
+        out.push(issue("/trace_id", "maxLength", "too long", "string of at most 64 characters"));
       else if (!re_root_trace_id.test(f9))
         out.push(
           issue(
-            at,
             "/trace_id",
             "pattern",
             "pattern mismatch",
@@ -267,7 +239,6 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 10)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -279,7 +250,7 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 10)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 10,
         "unknown fields",
         "one of the fields contract, version, error_id, code, class, retryable, message_safe, details, source, trace_id",
@@ -426,22 +397,16 @@ function is_root_details(v: any): boolean {
   return true;
 }
 
-function err_root_details(v: any, at: PathStack, out: Issue[]): void {
+function err_root_details(v: any, out: Issue[]): void {
   v = ownView(v);
   for (const k in v) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[k];
     if (!(typeof x === "string"))
-      out.push(issue(at, "/" + escapePointer(k), "type", "wrong type", "string"));
+      out.push(issue("/" + escapePointer(k), "type", "wrong type", "string"));
     else if (!(x.length <= 500 || (x.length <= 1000 && codePointLength(x) <= 500)))
       out.push(
-        issue(
-          at,
-          "/" + escapePointer(k),
-          "maxLength",
-          "too long",
-          "string of at most 500 characters",
-        ),
+        issue("/" + escapePointer(k), "maxLength", "too long", "string of at most 500 characters"),
       );
   }
 }
@@ -487,17 +452,14 @@ export function read(value: unknown): OperationErrorV1_0 | undefined {
 /** Every way `value` fails operation.error 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
-  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue(at, "", "type", "wrong type", "object"));
-    else err_root(value, at, out);
+      out.push(issue("", "type", "wrong type", "object"));
+    else err_root(value, out);
   } catch {
     out.push(
       issue(
-        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

@@ -14,32 +14,20 @@ import type { TaskResultV1_1 } from "./types.js";
 import {
   type Issue,
   MAX_ISSUES,
-  type PathStack,
   capIssues,
   checkPolluted,
   codePointLength,
   countTaken,
   escapePointer,
+  nest,
   ownView,
-  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(
-  at: PathStack,
-  tail: string,
-  code: string,
-  problem: string,
-  expected: string,
-): Issue {
-  return {
-    path: pointerOf(at) + tail,
-    code,
-    message: `${problem}: expected ${expected}`,
-    expected,
-  };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -90,54 +78,51 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, at: PathStack, out: Issue[]): void {
+function err_root(v: any, out: Issue[]): void {
   const f0 = v.contract;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root(ownView(v), at, out);
-  if (f0 === undefined)
-    out.push(issue(at, "/contract", "required", "missing field", '"task.result"'));
+    return err_root(ownView(v), out);
+  if (f0 === undefined) out.push(issue("/contract", "required", "missing field", '"task.result"'));
   else if (!(f0 === "task.result"))
-    out.push(issue(at, "/contract", "const", "wrong constant", '"task.result"'));
+    out.push(issue("/contract", "const", "wrong constant", '"task.result"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.1"'));
-  else if (!(f1 === "1.1")) out.push(issue(at, "/version", "const", "wrong constant", '"1.1"'));
+  if (f1 === undefined) out.push(issue("/version", "required", "missing field", '"1.1"'));
+  else if (!(f1 === "1.1")) out.push(issue("/version", "const", "wrong constant", '"1.1"'));
   const f2 = v.task_id;
-  if (f2 === undefined) out.push(issue(at, "/task_id", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue("/task_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string")) out.push(issue(at, "/task_id", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue("/task_id", "type", "wrong type", "string"));
     else {
       if (!(f2.length <= 64 || (f2.length <= 128 && codePointLength(f2) <= 64)))
-        out.push(issue(at, "/task_id", "maxLength", "too long", "string of at most 64 characters"));
+        out.push(issue("/task_id", "maxLength", "too long", "string of at most 64 characters"));
       else if (!re_root_task_id.test(f2))
-        out.push(
-          issue(at, "/task_id", "pattern", "pattern mismatch", "string matching ^TASK-[0-9]+$"),
-        );
+        out.push(issue("/task_id", "pattern", "pattern mismatch", "string matching ^TASK-[0-9]+$"));
     }
   }
   const f3 = v.status;
   if (f3 === undefined)
-    out.push(issue(at, "/status", "required", "missing field", "one of SUCCESS, PARTIAL, FAILED"));
+    out.push(issue("/status", "required", "missing field", "one of SUCCESS, PARTIAL, FAILED"));
   else if (!is_TaskStatus(f3))
-    out.push(issue(at, "/status", "enum", "value not allowed", "one of SUCCESS, PARTIAL, FAILED"));
+    out.push(issue("/status", "enum", "value not allowed", "one of SUCCESS, PARTIAL, FAILED"));
   const f4 = v.result;
-  if (f4 === undefined) out.push(issue(at, "/result", "required", "missing field", "object"));
+  if (f4 === undefined) out.push(issue("/result", "required", "missing field", "object"));
   else {
     if (!(typeof f4 === "object" && f4 !== null && !Array.isArray(f4)))
-      out.push(issue(at, "/result", "type", "wrong type", "object"));
+      out.push(issue("/result", "type", "wrong type", "object"));
     else {
-      at.push("result");
-      err_root_result(f4, at, out);
-      at.pop();
+      const before = out.length;
+      err_root_result(f4, out);
+      if (out.length > before) nest(out, before, "/result");
     }
   }
   const f5 = v.quality;
   if (f5 !== undefined) {
     if (!(typeof f5 === "object" && f5 !== null && !Array.isArray(f5)))
-      out.push(issue(at, "/quality", "type", "wrong type", "object"));
+      out.push(issue("/quality", "type", "wrong type", "object"));
     else {
-      at.push("quality");
-      err_root_quality(f5, at, out);
-      at.pop();
+      const before = out.length;
+      err_root_quality(f5, out);
+      if (out.length > before) nest(out, before, "/quality");
     }
   }
   let unknown = 0;
@@ -154,7 +139,6 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 6)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -166,7 +150,7 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 6)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 6,
         "unknown fields",
         "one of the fields contract, version, task_id, status, result, quality",
@@ -263,37 +247,37 @@ function is_root_result(v: any): boolean {
   return true;
 }
 
-function err_root_result(v: any, at: PathStack, out: Issue[]): void {
+function err_root_result(v: any, out: Issue[]): void {
   const f0 = v.artifact_ref;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root_result(ownView(v), at, out);
+    return err_root_result(ownView(v), out);
   if (f0 === undefined)
-    out.push(issue(at, "/artifact_ref", "required", "missing field", "artifact:// reference"));
+    out.push(issue("/artifact_ref", "required", "missing field", "artifact:// reference"));
   else {
     if (!(typeof f0 === "string"))
-      out.push(issue(at, "/artifact_ref", "type", "wrong type", "artifact:// reference"));
+      out.push(issue("/artifact_ref", "type", "wrong type", "artifact:// reference"));
     else if (!re_root_result_artifact_ref.test(f0))
       out.push(
-        issue(at, "/artifact_ref", "pattern", "pattern mismatch", "string matching ^artifact://.+"),
+        issue("/artifact_ref", "pattern", "pattern mismatch", "string matching ^artifact://.+"),
       );
   }
   const f1 = v.summary;
-  if (f1 === undefined) out.push(issue(at, "/summary", "required", "missing field", "string"));
+  if (f1 === undefined) out.push(issue("/summary", "required", "missing field", "string"));
   else {
-    if (!(typeof f1 === "string")) out.push(issue(at, "/summary", "type", "wrong type", "string"));
+    if (!(typeof f1 === "string")) out.push(issue("/summary", "type", "wrong type", "string"));
     else if (!(f1.length <= 2000 || (f1.length <= 4000 && codePointLength(f1) <= 2000)))
-      out.push(issue(at, "/summary", "maxLength", "too long", "string of at most 2000 characters"));
+      out.push(issue("/summary", "maxLength", "too long", "string of at most 2000 characters"));
   }
   const f2 = v.claims;
-  if (f2 === undefined) out.push(issue(at, "/claims", "required", "missing field", "array"));
+  if (f2 === undefined) out.push(issue("/claims", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f2)) out.push(issue(at, "/claims", "type", "wrong type", "array"));
+    if (!Array.isArray(f2)) out.push(issue("/claims", "type", "wrong type", "array"));
     else {
       if (!(f2.length <= 500))
-        out.push(issue(at, "/claims", "maxItems", "too many items", "array of at most 500 items"));
-      at.push("claims");
-      err_root_result_claims(f2, at, out);
-      at.pop();
+        out.push(issue("/claims", "maxItems", "too many items", "array of at most 500 items"));
+      const before = out.length;
+      err_root_result_claims(f2, out);
+      if (out.length > before) nest(out, before, "/claims");
     }
   }
   let unknown = 0;
@@ -307,7 +291,6 @@ function err_root_result(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 3)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -319,7 +302,7 @@ function err_root_result(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 3)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 3,
         "unknown fields",
         "one of the fields artifact_ref, summary, claims",
@@ -371,21 +354,21 @@ function is_root_result_claims(v: any): boolean {
   return true;
 }
 
-function err_root_result_claims(v: any, at: PathStack, out: Issue[]): void {
+function err_root_result_claims(v: any, out: Issue[]): void {
   const n = v.length < 500 ? v.length : 500;
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
     if (!(typeof x === "object" && x !== null && !Array.isArray(x)))
-      out.push(issue(at, "/" + i, "type", "wrong type", "Claim object"));
+      out.push(issue("/" + i, "type", "wrong type", "Claim object"));
     else {
-      at.push(i);
-      err_Claim(x, at, out);
-      at.pop();
+      const before = out.length;
+      err_Claim(x, out);
+      if (out.length > before) nest(out, before, "/" + i);
     }
   }
   if (v.length > 500)
-    out.push(truncated(pointerOf(at), v.length - 500, "items", "array of at most 500 items"));
+    out.push(truncated("", v.length - 500, "items", "array of at most 500 items"));
 }
 
 function take_root_result_claims(v: any): any {
@@ -449,51 +432,45 @@ function is_Claim(v: any): boolean {
   return true;
 }
 
-function err_Claim(v: any, at: PathStack, out: Issue[]): void {
+function err_Claim(v: any, out: Issue[]): void {
   const f0 = v.claim_id;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_Claim(ownView(v), at, out);
-  if (f0 === undefined) out.push(issue(at, "/claim_id", "required", "missing field", "string"));
+    return err_Claim(ownView(v), out);
+  if (f0 === undefined) out.push(issue("/claim_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f0 === "string")) out.push(issue(at, "/claim_id", "type", "wrong type", "string"));
+    if (!(typeof f0 === "string")) out.push(issue("/claim_id", "type", "wrong type", "string"));
     else {
       if (!(f0.length <= 32 || (f0.length <= 64 && codePointLength(f0) <= 32)))
-        out.push(
-          issue(at, "/claim_id", "maxLength", "too long", "string of at most 32 characters"),
-        );
+        out.push(issue("/claim_id", "maxLength", "too long", "string of at most 32 characters"));
       else if (!re_Claim_claim_id.test(f0))
-        out.push(
-          issue(at, "/claim_id", "pattern", "pattern mismatch", "string matching ^c[0-9]+$"),
-        );
+        out.push(issue("/claim_id", "pattern", "pattern mismatch", "string matching ^c[0-9]+$"));
     }
   }
   const f1 = v.text;
-  if (f1 === undefined) out.push(issue(at, "/text", "required", "missing field", "string"));
+  if (f1 === undefined) out.push(issue("/text", "required", "missing field", "string"));
   else {
-    if (!(typeof f1 === "string")) out.push(issue(at, "/text", "type", "wrong type", "string"));
+    if (!(typeof f1 === "string")) out.push(issue("/text", "type", "wrong type", "string"));
     else {
       if (!(f1.length >= 2 || codePointLength(f1) >= 1))
-        out.push(issue(at, "/text", "minLength", "too short", "string of at least 1 character"));
+        out.push(issue("/text", "minLength", "too short", "string of at least 1 character"));
       if (!(f1.length <= 4000 || (f1.length <= 8000 && codePointLength(f1) <= 4000)))
-        out.push(issue(at, "/text", "maxLength", "too long", "string of at most 4000 characters"));
+        out.push(issue("/text", "maxLength", "too long", "string of at most 4000 characters"));
     }
   }
   const f2 = v.evidence_refs;
-  if (f2 === undefined) out.push(issue(at, "/evidence_refs", "required", "missing field", "array"));
+  if (f2 === undefined) out.push(issue("/evidence_refs", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f2)) out.push(issue(at, "/evidence_refs", "type", "wrong type", "array"));
+    if (!Array.isArray(f2)) out.push(issue("/evidence_refs", "type", "wrong type", "array"));
     else {
       if (!(f2.length >= 1))
-        out.push(
-          issue(at, "/evidence_refs", "minItems", "too few items", "array of at least 1 item"),
-        );
+        out.push(issue("/evidence_refs", "minItems", "too few items", "array of at least 1 item"));
       if (!(f2.length <= 100))
         out.push(
-          issue(at, "/evidence_refs", "maxItems", "too many items", "array of at most 100 items"),
+          issue("/evidence_refs", "maxItems", "too many items", "array of at most 100 items"),
         );
-      at.push("evidence_refs");
-      err_Claim_evidence_refs(f2, at, out);
-      at.pop();
+      const before = out.length;
+      err_Claim_evidence_refs(f2, out);
+      if (out.length > before) nest(out, before, "/evidence_refs");
     }
   }
   let unknown = 0;
@@ -507,7 +484,6 @@ function err_Claim(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 3)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -519,7 +495,7 @@ function err_Claim(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 3)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 3,
         "unknown fields",
         "one of the fields claim_id, text, evidence_refs",
@@ -578,18 +554,18 @@ function is_Claim_evidence_refs(v: any): boolean {
   return true;
 }
 
-function err_Claim_evidence_refs(v: any, at: PathStack, out: Issue[]): void {
+function err_Claim_evidence_refs(v: any, out: Issue[]): void {
   const n = v.length < 100 ? v.length : 100;
   for (let i = 0; i < n; i++) {
     if (out.length >= MAX_ISSUES) return;
     const x = v[i];
     if (!(typeof x === "string"))
-      out.push(issue(at, "/" + i, "type", "wrong type", "src:// reference"));
+      out.push(issue("/" + i, "type", "wrong type", "src:// reference"));
     else if (!re_Claim_evidence_refs_item.test(x))
-      out.push(issue(at, "/" + i, "pattern", "pattern mismatch", "string matching ^src://.+"));
+      out.push(issue("/" + i, "pattern", "pattern mismatch", "string matching ^src://.+"));
   }
   if (v.length > 100)
-    out.push(truncated(pointerOf(at), v.length - 100, "items", "array of at most 100 items"));
+    out.push(truncated("", v.length - 100, "items", "array of at most 100 items"));
 }
 
 function take_Claim_evidence_refs(v: any): any {
@@ -630,33 +606,26 @@ function is_root_quality(v: any): boolean {
   return true;
 }
 
-function err_root_quality(v: any, at: PathStack, out: Issue[]): void {
+function err_root_quality(v: any, out: Issue[]): void {
   const f0 = v.verification;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root_quality(ownView(v), at, out);
+    return err_root_quality(ownView(v), out);
   if (f0 === undefined)
-    out.push(issue(at, "/verification", "required", "missing field", "one of PASS, FAIL, SKIPPED"));
+    out.push(issue("/verification", "required", "missing field", "one of PASS, FAIL, SKIPPED"));
   else if (!is_Verification(f0))
-    out.push(issue(at, "/verification", "enum", "value not allowed", "one of PASS, FAIL, SKIPPED"));
+    out.push(issue("/verification", "enum", "value not allowed", "one of PASS, FAIL, SKIPPED"));
   const f1 = v.unresolved_items;
-  if (f1 === undefined)
-    out.push(issue(at, "/unresolved_items", "required", "missing field", "array"));
+  if (f1 === undefined) out.push(issue("/unresolved_items", "required", "missing field", "array"));
   else {
-    if (!Array.isArray(f1)) out.push(issue(at, "/unresolved_items", "type", "wrong type", "array"));
+    if (!Array.isArray(f1)) out.push(issue("/unresolved_items", "type", "wrong type", "array"));
     else {
       if (!(f1.length <= 100))
         out.push(
-          issue(
-            at,
-            "/unresolved_items",
-            "maxItems",
-            "too many items",
-            "array of at most 100 items",
-          ),
+          issue("/unresolved_items", "maxItems", "too many items", "array of at most 100 items"),
         );
-      at.push("unresolved_items");
-      err_root_quality_unresolved_items(f1, at, out);
-      at.pop();
+      const before = out.length;
+      err_root_quality_unresolved_items(f1, out);
+      if (out.length > before) nest(out, before, "/unresolved_items");
     }
   }
   let unknown = 0;
@@ -669,7 +638,6 @@ function err_root_quality(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 2)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -681,7 +649,7 @@ function err_root_quality(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 2)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 2,
         "unknown fields",
         "one of the fields verification, unresolved_items",
@@ -753,17 +721,14 @@ export function read(value: unknown): TaskResultV1_1 | undefined {
 /** Every way `value` fails task.result 1.1 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
-  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue(at, "", "type", "wrong type", "object"));
-    else err_root(value, at, out);
+      out.push(issue("", "type", "wrong type", "object"));
+    else err_root(value, out);
   } catch {
     out.push(
       issue(
-        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",

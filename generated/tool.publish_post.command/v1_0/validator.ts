@@ -2,33 +2,21 @@
 import type { ToolPublishPostCommandV1_0 } from "./types.js";
 import {
   type Issue,
-  type PathStack,
   capIssues,
   checkPolluted,
   codePointLength,
   escapePointer,
   isBefore,
   isDateTime,
+  nest,
   ownView,
-  pointerOf,
   polluted,
   startReading,
   truncated,
 } from "treaty/runtime";
 
-function issue(
-  at: PathStack,
-  tail: string,
-  code: string,
-  problem: string,
-  expected: string,
-): Issue {
-  return {
-    path: pointerOf(at) + tail,
-    code,
-    message: `${problem}: expected ${expected}`,
-    expected,
-  };
+function issue(path: string, code: string, problem: string, expected: string): Issue {
+  return { path, code, message: `${problem}: expected ${expected}`, expected };
 }
 
 function is_root(v: any): boolean {
@@ -91,31 +79,29 @@ function is_root(v: any): boolean {
   return true;
 }
 
-function err_root(v: any, at: PathStack, out: Issue[]): void {
+function err_root(v: any, out: Issue[]): void {
   const f0 = v.contract;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root(ownView(v), at, out);
+    return err_root(ownView(v), out);
   if (f0 === undefined)
-    out.push(issue(at, "/contract", "required", "missing field", '"tool.publish_post.command"'));
+    out.push(issue("/contract", "required", "missing field", '"tool.publish_post.command"'));
   else if (!(f0 === "tool.publish_post.command"))
-    out.push(issue(at, "/contract", "const", "wrong constant", '"tool.publish_post.command"'));
+    out.push(issue("/contract", "const", "wrong constant", '"tool.publish_post.command"'));
   const f1 = v.version;
-  if (f1 === undefined) out.push(issue(at, "/version", "required", "missing field", '"1.0"'));
-  else if (!(f1 === "1.0")) out.push(issue(at, "/version", "const", "wrong constant", '"1.0"'));
+  if (f1 === undefined) out.push(issue("/version", "required", "missing field", '"1.0"'));
+  else if (!(f1 === "1.0")) out.push(issue("/version", "const", "wrong constant", '"1.0"'));
   const f2 = v.operation_id;
-  if (f2 === undefined) out.push(issue(at, "/operation_id", "required", "missing field", "string"));
+  if (f2 === undefined) out.push(issue("/operation_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f2 === "string"))
-      out.push(issue(at, "/operation_id", "type", "wrong type", "string"));
+    if (!(typeof f2 === "string")) out.push(issue("/operation_id", "type", "wrong type", "string"));
     else {
       if (!(f2.length <= 64 || (f2.length <= 128 && codePointLength(f2) <= 64)))
         out.push(
-          issue(at, "/operation_id", "maxLength", "too long", "string of at most 64 characters"),
+          issue("/operation_id", "maxLength", "too long", "string of at most 64 characters"),
         );
       else if (!re_root_operation_id.test(f2))
         out.push(
           issue(
-            at,
             "/operation_id",
             "pattern",
             "pattern mismatch",
@@ -125,57 +111,56 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
     }
   }
   const f3 = v.resource;
-  if (f3 === undefined) out.push(issue(at, "/resource", "required", "missing field", "object"));
+  if (f3 === undefined) out.push(issue("/resource", "required", "missing field", "object"));
   else {
     if (!(typeof f3 === "object" && f3 !== null && !Array.isArray(f3)))
-      out.push(issue(at, "/resource", "type", "wrong type", "object"));
+      out.push(issue("/resource", "type", "wrong type", "object"));
     else {
-      at.push("resource");
-      err_root_resource(f3, at, out);
-      at.pop();
+      const before = out.length;
+      err_root_resource(f3, out);
+      if (out.length > before) nest(out, before, "/resource");
     }
   }
   const f4 = v.payload_ref;
   if (f4 === undefined)
-    out.push(issue(at, "/payload_ref", "required", "missing field", "artifact:// reference"));
+    out.push(issue("/payload_ref", "required", "missing field", "artifact:// reference"));
   else {
     if (!(typeof f4 === "string"))
-      out.push(issue(at, "/payload_ref", "type", "wrong type", "artifact:// reference"));
+      out.push(issue("/payload_ref", "type", "wrong type", "artifact:// reference"));
     else if (!re_root_payload_ref.test(f4))
       out.push(
-        issue(at, "/payload_ref", "pattern", "pattern mismatch", "string matching ^artifact://.+"),
+        issue("/payload_ref", "pattern", "pattern mismatch", "string matching ^artifact://.+"),
       );
   }
   const f5 = v.mode;
   if (f5 === undefined)
-    out.push(issue(at, "/mode", "required", "missing field", "one of PUBLISH, SCHEDULE"));
+    out.push(issue("/mode", "required", "missing field", "one of PUBLISH, SCHEDULE"));
   else if (!is_PublishMode(f5))
-    out.push(issue(at, "/mode", "enum", "value not allowed", "one of PUBLISH, SCHEDULE"));
+    out.push(issue("/mode", "enum", "value not allowed", "one of PUBLISH, SCHEDULE"));
   const f6 = v.expected_state;
-  if (f6 === undefined)
-    out.push(issue(at, "/expected_state", "required", "missing field", "object"));
+  if (f6 === undefined) out.push(issue("/expected_state", "required", "missing field", "object"));
   else {
     if (!(typeof f6 === "object" && f6 !== null && !Array.isArray(f6)))
-      out.push(issue(at, "/expected_state", "type", "wrong type", "object"));
+      out.push(issue("/expected_state", "type", "wrong type", "object"));
     else {
-      at.push("expected_state");
-      err_root_expected_state(f6, at, out);
-      at.pop();
+      const before = out.length;
+      err_root_expected_state(f6, out);
+      if (out.length > before) nest(out, before, "/expected_state");
     }
   }
   const f7 = v.publish_at;
   if (f7 !== undefined) {
     if (!(typeof f7 === "string"))
-      out.push(issue(at, "/publish_at", "type", "wrong type", "date-time string"));
+      out.push(issue("/publish_at", "type", "wrong type", "date-time string"));
     else if (!isDateTime(f7))
-      out.push(issue(at, "/publish_at", "format", "invalid format", "date-time string"));
+      out.push(issue("/publish_at", "format", "invalid format", "date-time string"));
   }
   const f8 = v.unpublish_at;
   if (f8 !== undefined) {
     if (!(typeof f8 === "string"))
-      out.push(issue(at, "/unpublish_at", "type", "wrong type", "date-time string"));
+      out.push(issue("/unpublish_at", "type", "wrong type", "date-time string"));
     else if (!isDateTime(f8))
-      out.push(issue(at, "/unpublish_at", "format", "invalid format", "date-time string"));
+      out.push(issue("/unpublish_at", "format", "invalid format", "date-time string"));
   }
   let unknown = 0;
   for (const k in v) {
@@ -194,7 +179,6 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 9)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -206,7 +190,7 @@ function err_root(v: any, at: PathStack, out: Issue[]): void {
   if (unknown > 9)
     out.push(
       truncated(
-        pointerOf(at),
+        "",
         unknown - 9,
         "unknown fields",
         "one of the fields contract, version, operation_id, resource, payload_ref, mode, expected_state, publish_at, unpublish_at",
@@ -327,23 +311,19 @@ function is_root_resource(v: any): boolean {
   return true;
 }
 
-function err_root_resource(v: any, at: PathStack, out: Issue[]): void {
+function err_root_resource(v: any, out: Issue[]): void {
   const f0 = v.channel_id;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root_resource(ownView(v), at, out);
-  if (f0 === undefined) out.push(issue(at, "/channel_id", "required", "missing field", "string"));
+    return err_root_resource(ownView(v), out);
+  if (f0 === undefined) out.push(issue("/channel_id", "required", "missing field", "string"));
   else {
-    if (!(typeof f0 === "string"))
-      out.push(issue(at, "/channel_id", "type", "wrong type", "string"));
+    if (!(typeof f0 === "string")) out.push(issue("/channel_id", "type", "wrong type", "string"));
     else {
       if (!(f0.length <= 128 || (f0.length <= 256 && codePointLength(f0) <= 128)))
-        out.push(
-          issue(at, "/channel_id", "maxLength", "too long", "string of at most 128 characters"),
-        );
+        out.push(issue("/channel_id", "maxLength", "too long", "string of at most 128 characters"));
       else if (!re_root_resource_channel_id.test(f0))
         out.push(
           issue(
-            at,
             "/channel_id",
             "pattern",
             "pattern mismatch",
@@ -361,7 +341,6 @@ function err_root_resource(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 1)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -371,9 +350,7 @@ function err_root_resource(v: any, at: PathStack, out: Issue[]): void {
     }
   }
   if (unknown > 1)
-    out.push(
-      truncated(pointerOf(at), unknown - 1, "unknown fields", "one of the fields channel_id"),
-    );
+    out.push(truncated("", unknown - 1, "unknown fields", "one of the fields channel_id"));
 }
 
 function take_root_resource(v: any): any {
@@ -423,16 +400,14 @@ function is_root_expected_state(v: any): boolean {
   return true;
 }
 
-function err_root_expected_state(v: any, at: PathStack, out: Issue[]): void {
+function err_root_expected_state(v: any, out: Issue[]): void {
   const f0 = v.draft_version;
   if (Object.getPrototypeOf(v) !== Object.prototype ? Object.getPrototypeOf(v) !== null : polluted)
-    return err_root_expected_state(ownView(v), at, out);
-  if (f0 === undefined)
-    out.push(issue(at, "/draft_version", "required", "missing field", "integer"));
+    return err_root_expected_state(ownView(v), out);
+  if (f0 === undefined) out.push(issue("/draft_version", "required", "missing field", "integer"));
   else {
-    if (!Number.isInteger(f0))
-      out.push(issue(at, "/draft_version", "type", "wrong type", "integer"));
-    else if (!(f0 >= 1)) out.push(issue(at, "/draft_version", "min", "too small", "integer >= 1"));
+    if (!Number.isInteger(f0)) out.push(issue("/draft_version", "type", "wrong type", "integer"));
+    else if (!(f0 >= 1)) out.push(issue("/draft_version", "min", "too small", "integer >= 1"));
   }
   let unknown = 0;
   for (const k in v) {
@@ -443,7 +418,6 @@ function err_root_expected_state(v: any, at: PathStack, out: Issue[]): void {
         if (unknown++ < 1)
           out.push(
             issue(
-              at,
               "/" + escapePointer(k),
               "unknown",
               "unknown field",
@@ -453,9 +427,7 @@ function err_root_expected_state(v: any, at: PathStack, out: Issue[]): void {
     }
   }
   if (unknown > 1)
-    out.push(
-      truncated(pointerOf(at), unknown - 1, "unknown fields", "one of the fields draft_version"),
-    );
+    out.push(truncated("", unknown - 1, "unknown fields", "one of the fields draft_version"));
 }
 
 function take_root_expected_state(v: any): any {
@@ -485,20 +457,14 @@ function is_rules(v: any): boolean {
   return true;
 }
 
-function err_rules(v: any, at: PathStack, out: Issue[]): void {
+function err_rules(v: any, out: Issue[]): void {
   v = ownView(v);
   {
     const a = v.publish_at;
     const b = v.unpublish_at;
     if (typeof a === "string" && typeof b === "string" && !isBefore(a, b))
       out.push(
-        issue(
-          at,
-          "/unpublish_at",
-          "rule.before",
-          "out of order",
-          "date-time later than publish_at",
-        ),
+        issue("/unpublish_at", "rule.before", "out of order", "date-time later than publish_at"),
       );
   }
 }
@@ -547,20 +513,17 @@ export function read(value: unknown): ToolPublishPostCommandV1_0 | undefined {
 /** Every way `value` fails tool.publish_post.command 1.0 (at most MAX_ISSUES, then a `truncated` issue); empty exactly when `check(value)` is true. */
 export function errors(value: unknown): Issue[] {
   const out: Issue[] = [];
-  // Where the walk is in `value`: the segments each err_ function pushes before it descends.
-  const at: PathStack = [];
   try {
     checkPolluted();
     if (!(typeof value === "object" && value !== null && !Array.isArray(value)))
-      out.push(issue(at, "", "type", "wrong type", "object"));
+      out.push(issue("", "type", "wrong type", "object"));
     else {
-      err_root(value, at, out);
-      err_rules(value, at, out);
+      err_root(value, out);
+      err_rules(value, out);
     }
   } catch {
     out.push(
       issue(
-        [],
         "",
         "parse",
         "unreadable value: a getter or Proxy threw, or the value is cyclic",
