@@ -38,8 +38,15 @@ const example = (file: string, version: string): Record<string, unknown> => {
   const contract = parse(readFileSync(join(ROOT, "idl", file), "utf8")) as { examples: { version: string; valid?: Record<string, unknown> }[] };
   return contract.examples.find((e) => e.version === version && e.valid)!.valid!;
 };
-const valid = example("task/task.result.yaml", "1.2");
-const invalid = structuredClone(valid) as { result: { claims: { claim_id: string }[] } };
+/**
+ * `value` as a provider's reply reaches decode: parsed from JSON text. Objects parsed alike (the
+ * same keys in the same order) share their hidden classes, as payloads of one contract do in a
+ * service; a copy made by `structuredClone` or a spread would give each payload classes of its
+ * own, which no reply has, and make every validator's property reads polymorphic.
+ */
+const parsed = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+const valid = parsed(example("task/task.result.yaml", "1.2"));
+const invalid = parsed(valid) as unknown as { result: { claims: { claim_id: string }[] } };
 invalid.result.claims[0]!.claim_id = "claim-1"; // one nested error
 
 const emittedSchema = JSON.parse(readFileSync(join(ROOT, "generated/task.result/v1_2/schema.json"), "utf8"));
@@ -149,15 +156,16 @@ const decode = (v: unknown): boolean => runtime.decode("task.result", v).ok;
 if (!decode(valid) || decode(invalid)) throw new Error("runtime decode disagrees on the bench payloads");
 const decodedValid = runtime.decode("task.result", valid);
 if (!decodedValid.ok) throw new Error("the bench payload does not decode");
-const canonicalValid = registry.encode("task.result", decodedValid.value, "2.0");
+const encoded = registry.encode("task.result", decodedValid.value, "2.0");
+const canonicalValid = encoded.ok ? { ...encoded, value: parsed(encoded.value) } : encoded;
 if (!canonicalValid.ok) throw new Error("the bench payload does not encode as 2.0");
 
 // Decoding an OpenAI reply: `from: "openai"` runs 1.2's null → absent mapping before validating.
 // The seed payload has both optional fields, so OpenAI writes it as it is; with `quality` absent,
 // OpenAI sends `quality: null`, which the mapping leaves out of a copy of the top level.
 const fromOpenAI = (v: unknown): boolean => runtime.decode("task.result", v, { from: "openai" }).ok;
-const { quality: _quality, ...withoutQuality } = valid;
-const qualityNull = { ...valid, quality: null };
+const withoutQuality = parsed({ ...valid, quality: undefined }); // JSON leaves it out
+const qualityNull = parsed({ ...valid, quality: null });
 if (!fromOpenAI(valid) || !decode(withoutQuality) || !fromOpenAI(qualityNull) || decode(qualityNull)) {
   throw new Error("decode from openai disagrees on the bench payloads");
 }
