@@ -28,7 +28,6 @@ import { selectorCode } from "./validator-one-of.js";
 import { CHECKED, depthGuard, entryCount, VISITS } from "./validator-recursive.js";
 import { walkSpread } from "../ir/walk-bound.js";
 import { FORMAT_TESTS } from "../runtime/formats.js";
-import { escapePointer } from "../runtime/issue.js";
 import { MAX_NODES } from "../runtime/max-nodes.js";
 import { maxDepthOf, recursiveTypes } from "../ir/recursion.js";
 
